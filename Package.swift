@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Gatehouse",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gatehouse", targets: ["gatehouse"]),
+        .library(name: "AuthCore", targets: ["AuthCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // C system libraries; each is imported by exactly one Swift module.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+
+        .target(name: "HTTPServer", dependencies: [
+            "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "AuthCore", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Secrets", dependencies: ["CSodium", "CCrypt"]),
+        .target(name: "Store", dependencies: [
+            "AuthCore", "Secrets",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "LocalAuth", dependencies: [
+            "AuthCore", "Store", "Secrets",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "GatehouseWeb", dependencies: [
+            "HTTPServer", "AuthCore", "Store", "Secrets",
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "gatehouse", dependencies: [
+            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // A raw-socket HTTP/1.1 client the suites use to talk to the real server.
+        .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
+        .testTarget(name: "StoreTests", dependencies: [
+            "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "LocalAuthTests", dependencies: [
+            "LocalAuth", "Secrets", "Store", "AuthCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "GatehouseWebTests", dependencies: [
+            "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,99 @@
+/* Gatehouse — progressive enhancement only. Every page works without this file. */
+(function () {
+  "use strict";
+
+  // 1. Move focus to the error summary so keyboard and screen-reader users land on it.
+  var summary = document.querySelector("[data-error-summary]");
+  if (summary) {
+    summary.focus();
+  }
+
+  // 2. Resend cooldown: tick down data-cooldown seconds, then re-enable the resend button.
+  document.querySelectorAll("[data-cooldown]").forEach(function (root) {
+    var remaining = parseInt(root.getAttribute("data-cooldown"), 10);
+    var button = root.querySelector("[data-resend-button]");
+    var text = root.querySelector("[data-cooldown-text]");
+    var count = root.querySelector("[data-cooldown-count]");
+    if (!button || !(remaining > 0)) return;
+
+    function blockWhileCooling(event) {
+      if (button.getAttribute("aria-disabled") === "true") event.preventDefault();
+    }
+    button.addEventListener("click", blockWhileCooling);
+
+    var timer = setInterval(function () {
+      remaining -= 1;
+      if (remaining > 0) {
+        // Update the number silently; announcing every second is noisy.
+        if (count) count.textContent = String(remaining);
+        return;
+      }
+      clearInterval(timer);
+      button.removeAttribute("aria-disabled");
+      button.classList.remove("is-cooling");
+      if (text) text.textContent = "You can request a new one now.";
+    }, 1000);
+    if (text) text.removeAttribute("aria-live");
+  });
+
+  // 3. Show / hide password.
+  document.querySelectorAll("[data-reveal]").forEach(function (btn) {
+    var input = document.getElementById(btn.getAttribute("data-reveal"));
+    if (!input) return;
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      var show = input.type === "password";
+      input.type = show ? "text" : "password";
+      btn.textContent = show ? "Hide" : "Show";
+      btn.setAttribute("aria-pressed", show ? "true" : "false");
+      input.focus();
+    });
+  });
+
+  // 4. Copy-to-clipboard for codes in the dev mailbox.
+  document.querySelectorAll("[data-copy]").forEach(function (btn) {
+    var source = btn.parentElement && btn.parentElement.querySelector("[data-copy-source]");
+    if (!source) return;
+    btn.hidden = false;
+    btn.setAttribute("aria-label", "Copy code " + source.textContent.trim());
+    btn.addEventListener("click", function () {
+      var value = source.textContent.trim();
+      var done = function () {
+        btn.textContent = "Copied";
+        btn.setAttribute("aria-live", "polite");
+        setTimeout(function () { btn.textContent = "Copy"; }, 1600);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(value).then(done, function () { selectText(source); });
+      } else {
+        selectText(source);
+      }
+    });
+  });
+
+  function selectText(el) {
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  // 5. Verification code: keep digits only (paste of "123 456" or "123-456" still works).
+  var code = document.querySelector("input[autocomplete='one-time-code']");
+  if (code) {
+    code.addEventListener("input", function () {
+      var digits = code.value.replace(/\D+/g, "").slice(0, 6);
+      if (digits !== code.value) code.value = digits;
+    });
+    // maxlength would cut "123 456" to "123 45" before the input event sees it.
+    code.addEventListener("paste", function (event) {
+      var text = (event.clipboardData || window.clipboardData).getData("text") || "";
+      var digits = text.replace(/\D+/g, "").slice(0, 6);
+      if (digits) {
+        event.preventDefault();
+        code.value = digits;
+      }
+    });
+  }
+})();

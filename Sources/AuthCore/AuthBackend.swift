@@ -1,0 +1,47 @@
+/// The seam between Gatehouse's front-ends and whatever keeps the users: the embedded SQLite
+/// store today, a real PocketBase or InsForge behind the same calls later.
+public protocol AuthBackend: Sendable {
+    /// What this backend can do; pages hide or explain what is missing.
+    var capabilities: Set<Capability> { get }
+    /// How new accounts verify their email on this backend.
+    var verificationMode: VerificationMode { get }
+
+    /// Creates an account and, unless verification is off, mails a code or link.
+    func signUp(_ request: SignUpRequest) async throws -> SignUpResult
+    /// Checks a 6-digit code; a right code verifies the account and is spent.
+    func verifyEmail(email: String, code: String) async throws -> User
+    /// Checks a mailed link's token; a right token verifies the account and is spent.
+    func verifyEmailLink(token: String) async throws -> User
+    /// Mails a fresh code or link. Answers the same for unknown and already verified emails.
+    func resendVerification(email: String) async throws
+    /// Checks a password. Unknown emails cost the same time and fail the same way as wrong passwords.
+    func signIn(email: String, password: String) async throws -> User
+    /// The current state of one account.
+    func user(_ id: UserID) async throws -> User
+    /// Shallow-merges profile fields (`null` removes a key) and returns the updated account.
+    func setProfile(userID: UserID, patch: [String: JSONValue]) async throws -> User
+}
+
+/// What the sign-up form sends.
+public struct SignUpRequest: Sendable, Equatable {
+    public var email: String
+    public var password: String
+    public var name: String?
+
+    public init(email: String, password: String, name: String? = nil) {
+        self.email = email
+        self.password = password
+        self.name = name
+    }
+}
+
+/// The new account and whether it must verify its email before signing in.
+public struct SignUpResult: Sendable, Equatable {
+    public var user: User
+    public var requireEmailVerification: Bool
+
+    public init(user: User, requireEmailVerification: Bool) {
+        self.user = user
+        self.requireEmailVerification = requireEmailVerification
+    }
+}

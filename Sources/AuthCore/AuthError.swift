@@ -1,0 +1,33 @@
+/// Errors every backend reports in the same words, so pages and APIs can answer them alike.
+public enum AuthError: Error, Sendable, Equatable {
+    /// Wrong email or password, unknown email, or a disabled or locked account: deliberately one case.
+    case invalidCredentials
+    /// The password was right but the email address is not verified yet.
+    case emailNotVerified(email: String)
+    case userNotFound
+    case emailExists
+    /// A code or link that is wrong or unknown.
+    case invalidCode
+    /// A code or link that is expired, already used, or killed by too many wrong tries.
+    case codeExpired
+    /// Too many attempts; try again after this many seconds.
+    case rateLimited(retryAfter: Int)
+    /// Input that breaks a rule, field by field.
+    case validation([FieldError])
+    /// The backend cannot do this at all.
+    case notSupported(Capability)
+    /// The backend could not be reached.
+    case network(String)
+    /// The backend answered with an error Gatehouse has no better name for.
+    case server(status: Int, code: String, message: String)
+}
+
+/// One field's problem, with a message meant for the person who typed it.
+public struct FieldError: Sendable, Equatable, Codable {
+    public var field: String
+    public var message: String
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef CCRYPT_SHIM_H
+#define CCRYPT_SHIM_H
+#include <crypt.h>
+#endif

@@ -1,0 +1,45 @@
+import Foundation
+
+extension HTTPServer {
+    /// Where the server listens and the limits it enforces; defaults are safe for a local server.
+    public struct Configuration: Sendable {
+        /// An IP literal to bind: `127.0.0.1` (default), `::1`, `0.0.0.0`, `::` or any other
+        /// address of this host. `localhost` means `127.0.0.1`.
+        public var host: String
+        /// TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
+        public var port: Int
+        /// Threads polling connections; handlers themselves run on Swift's concurrency pool.
+        public var threadCount: Int
+        /// Idle seconds before a connection is closed (MHD's default, 0, lets slowloris hold it).
+        public var connectionTimeout: Int
+        /// Largest accepted request body; larger ones get 413 without being read.
+        public var maxBodyBytes: Int
+        /// Per-connection memory for the request line and headers (MHD_OPTION_CONNECTION_MEMORY_LIMIT);
+        /// requests whose headers do not fit are answered by MHD itself with 431.
+        public var maxHeaderBytes: Int
+        /// Simultaneous connections overall.
+        public var maxConnections: Int
+        /// Simultaneous connections from one IP address.
+        public var maxConnectionsPerIP: Int
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+            connectionTimeout: Int = 30,
+            maxBodyBytes: Int = 1 << 20,
+            maxHeaderBytes: Int = 32 << 10,
+            maxConnections: Int = 1024,
+            maxConnectionsPerIP: Int = 64
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.connectionTimeout = connectionTimeout
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxConnections = maxConnections
+            self.maxConnectionsPerIP = maxConnectionsPerIP
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Logging
+
+/// Maps method + path to handlers: literal segments beat `:parameters`, which beat a trailing
+/// `*`. Unknown paths get 404, known paths with another method 405 with `Allow`; HEAD falls
+/// back to GET. Handler errors become responses here (see `respond(to:)`).
+public struct Router: Sendable {
+    /// Handles one request; may throw `RequestError` (its status) or anything else (500).
+    public typealias Handler = @Sendable (Request, PathParameters) async throws -> Response
+    /// Renders an error page for a status and a user-facing message.
+    public typealias ErrorRenderer = @Sendable (_ status: Int, _ message: String, _ request: Request) -> Response
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+    private let logger: Logger
+    /// Renders 404, 405, `RequestError` and 500 pages; plain text by default.
+    public var errorRenderer: ErrorRenderer
+
+    public init(
+        logger: Logger = Logger(label: "gatehouse.http.router"),
+        errorRenderer: @escaping ErrorRenderer = Router.plainTextError
+    ) {
+        self.logger = logger
+        self.errorRenderer = errorRenderer
+    }
+
+    /// The default error page: the message as `text/plain`.
+    public static let plainTextError: ErrorRenderer = { status, message, _ in
+        .text(message + "\n", status: status)
+    }
+
+    /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it.
+    public mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
+        let pattern = RoutePattern(path)
+        routes.removeAll { $0.method == method && $0.pattern == pattern }
+        routes.append(Route(method: method, pattern: pattern, handler: handler))
+    }
+
+    public mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
+    public mutating func post(_ path: String, _ handler: @escaping Handler) { on(.post, path, handler) }
+    public mutating func put(_ path: String, _ handler: @escaping Handler) { on(.put, path, handler) }
+    public mutating func patch(_ path: String, _ handler: @escaping Handler) { on(.patch, path, handler) }
+    public mutating func delete(_ path: String, _ handler: @escaping Handler) { on(.delete, path, handler) }
+
+    /// The best route for the request's method and path (HEAD uses GET's when it has none).
+    public func route(_ request: Request) -> RouteMatch? {
+        if let match = bestMatch(method: request.method, segments: request.pathSegments) {
+            return match
+        }
+        return request.method == .head ? bestMatch(method: .get, segments: request.pathSegments) : nil
+    }
+
+    /// Runs the matching handler and turns every failure into a response: `RequestError` into
+    /// its status and message, anything else into a logged, plain 500 that hides the error.
+    /// For HEAD the GET response is returned whole; the server never transmits a HEAD body, so
+    /// `Content-Length` still tells the GET length (RFC 9110 §9.3.2).
+    public func respond(to request: Request) async -> Response {
+        guard let match = route(request) else {
+            return unrouted(request)
+        }
+        do {
+            return try await match.handler(request, match.parameters)
+        } catch let error as RequestError {
+            return errorRenderer(error.status, error.message, request)
+        } catch {
+            logger.error("handler failed", metadata: [
+                "method": "\(request.method)",
+                "path": "\(request.path)",
+                "route": "\(match.pattern)",
+                "error": "\(String(reflecting: error))",
+            ])
+            return errorRenderer(500, "Internal Server Error", request)
+        }
+    }
+
+    /// This router as the server's responder.
+    public var responder: Responder {
+        { request in await self.respond(to: request) }
+    }
+
+    private func bestMatch(method: HTTPMethod, segments: [String]) -> RouteMatch? {
+        var best: (route: Route, parameters: PathParameters)?
+        for route in routes where route.method == method {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if let current = best, !route.pattern.isMoreSpecific(than: current.route.pattern) { continue }
+            best = (route, parameters)
+        }
+        return best.map { RouteMatch(pattern: $0.route.pattern.description, parameters: $0.parameters, handler: $0.route.handler) }
+    }
+
+    /// 404 when no route has this path; otherwise 405 (or 204 for OPTIONS) with `Allow`.
+    private func unrouted(_ request: Request) -> Response {
+        var allowed = Set(routes.filter { $0.pattern.match(request.pathSegments) != nil }.map(\.method))
+        guard !allowed.isEmpty else {
+            return errorRenderer(404, "Not Found", request)
+        }
+        if allowed.contains(.get) { allowed.insert(.head) }
+        allowed.insert(.options)
+        let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        if request.method == .options {
+            return Response(status: 204, headers: ["Allow": allow])
+        }
+        var response = errorRenderer(405, "Method Not Allowed", request)
+        response.headers.replaceOrAdd("Allow", allow)
+        return response
+    }
+}

@@ -1,0 +1,129 @@
+internal import CMicroHTTPD
+
+extension ServerCore {
+    /// The access handler's logic, called by MHD several times per request:
+    /// 1. headers parsed: record them, reject bad targets (400) and oversized bodies (413);
+    /// 2. once per body chunk: append it, rejecting a body that grows past the limit;
+    /// 3. body complete: suspend, run the responder in a task, which resumes the connection;
+    /// 4. after resumption: queue the response.
+    /// The first call never queues a success response: doing so turns keep-alive into close.
+    func handle(
+        connection: OpaquePointer,
+        state: RequestState,
+        method: String,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        if !state.headersSeen {
+            return readHeaders(connection: connection, state: state, method: method)
+        }
+        if uploadDataSize.pointee > 0 {
+            return readBody(connection: connection, state: state, data: uploadData, size: uploadDataSize)
+        }
+        if state.rejected {
+            return .YES
+        }
+        if state.overflowed {
+            return reject(.bodyTooLarge, on: connection, state: state)
+        }
+        if let response = state.takeResponse() {
+            return queue(response, on: connection, state: state)
+        }
+        guard !state.dispatched, case .success(let target) = state.target else {
+            return .YES
+        }
+        dispatch(connection: connection, state: state, target: target)
+        return .YES
+    }
+
+    private func readHeaders(connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
+        state.headersSeen = true
+        state.method = HTTPMethod(rawValue: method)
+        withUnsafeMutablePointer(to: &state.headers) { headers in
+            _ = gh_request_headers(connection, collectHeader, headers)
+        }
+        if case .failure(let error) = state.target {
+            return reject(error, on: connection, state: state)
+        }
+        if let length = state.headers["Content-Length"], let bytes = UInt64(length),
+           bytes > UInt64(configuration.maxBodyBytes) {
+            return reject(.bodyTooLarge, on: connection, state: state)
+        }
+        return .YES
+    }
+
+    private func readBody(
+        connection: OpaquePointer,
+        state: RequestState,
+        data: UnsafePointer<CChar>?,
+        size: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        let count = size.pointee
+        size.pointee = 0
+        if state.overflowed || state.body.count + count > configuration.maxBodyBytes {
+            // A chunked body (no Content-Length) outgrew the limit while streaming. MHD refuses
+            // to queue a response until the body is complete, so the excess is read and dropped
+            // and 413 is answered at the end; past another `maxBodyBytes` the connection is cut.
+            state.overflowed = true
+            state.body = []
+            state.discarded += count
+            return state.discarded > configuration.maxBodyBytes ? .NO : .YES
+        }
+        guard !state.rejected else { return .YES }
+        guard let data else { return .NO }
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        }
+        return .YES
+    }
+
+    /// Answers a client error before any handler runs and closes the connection afterwards.
+    private func reject(_ error: RequestError, on connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        state.rejected = true
+        var response = Response.text(error.message + "\n", status: error.status)
+        response.headers.add("Connection", "close")
+        return queue(response, on: connection, state: state)
+    }
+
+    /// Suspends the connection and runs the responder on Swift's concurrency pool.
+    private func dispatch(connection: OpaquePointer, state: RequestState, target: RequestTarget) {
+        state.dispatched = true
+        let request = Request(
+            method: state.method,
+            target: target,
+            headers: state.headers,
+            body: state.body,
+            remoteAddress: state.remoteAddress,
+            isLoopbackPeer: state.isLoopbackPeer
+        )
+        state.body = []
+        state.suspend(connection)
+        guard registerSuspended(state) else {
+            state.deliver(Self.shuttingDown)
+            return
+        }
+        let responder = self.responder
+        let task = Task {
+            let response = await responder(request)
+            state.deliver(response)
+            self.unregisterSuspended(state)
+        }
+        state.attach(task)
+    }
+}
+
+/// Appends one request header to the `HTTPHeaders` that `cls` points to.
+private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls, let key else { return .YES }
+    let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
+    }
+    let text = value.map { pointer in
+        pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+        }
+    } ?? ""
+    headers.pointee.add(name, text)
+    return .YES
+}

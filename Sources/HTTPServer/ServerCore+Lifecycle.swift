@@ -1,0 +1,91 @@
+internal import CMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ServerCore {
+    /// Validates the configuration and starts the daemon; returns it with the bound port.
+    /// The caller keeps `self` retained (passed as `cls`) until the daemon is stopped.
+    func startDaemon() throws(HTTPServerError) -> (daemon: OpaquePointer, port: Int) {
+        let configuration = self.configuration
+        guard let port = UInt16(exactly: configuration.port) else {
+            throw .invalidConfiguration("port \(configuration.port) is not in 0...65535")
+        }
+        let limits: [(String, Int)] = [
+            ("threadCount", configuration.threadCount),
+            ("connectionTimeout", configuration.connectionTimeout),
+            ("maxBodyBytes", configuration.maxBodyBytes),
+            ("maxHeaderBytes", configuration.maxHeaderBytes),
+            ("maxConnections", configuration.maxConnections),
+            ("maxConnectionsPerIP", configuration.maxConnectionsPerIP),
+        ]
+        for (name, value) in limits where value < 1 || value > Int(Int32.max) {
+            throw .invalidConfiguration("\(name) must be between 1 and \(Int32.max)")
+        }
+        let address = try BindAddress(host: configuration.host, port: port)
+
+        _ = captureStartupLog(true)
+        let cls = Unmanaged.passUnretained(self).toOpaque()
+        let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            var settings = gh_daemon_settings(
+                bind_address: sockaddr,
+                use_ipv6: address.isIPv6 ? 1 : 0,
+                thread_pool_size: UInt32(configuration.threadCount),
+                connection_timeout_seconds: UInt32(configuration.connectionTimeout),
+                connection_limit: UInt32(configuration.maxConnections),
+                per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
+                connection_memory_limit: configuration.maxHeaderBytes
+            )
+            return gh_start_daemon(&settings, accessHandler, requestCompleted, uriLogCallback, mhdLogger, cls)
+        }
+        let failure = errno
+        let log = captureStartupLog(false)
+        guard let daemon = started else {
+            throw Self.startError(errno: failure, log: log, host: configuration.host, port: configuration.port)
+        }
+        let bound = Int(gh_bound_port(daemon))
+        return (daemon, bound > 0 ? bound : configuration.port)
+    }
+
+    /// Stops accepting, waits up to `gracePeriod` for requests in flight, answers the rest 503,
+    /// then stops the daemon and closes the listening socket MHD handed back.
+    func stopDaemon(_ daemon: OpaquePointer, gracePeriod: Duration) async {
+        beginDraining()
+        let listener = MHD_quiesce_daemon(daemon)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: gracePeriod)
+        while inFlightCount > 0, clock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let remaining = inFlightCount
+        let abandoned = abandonSuspended()
+        if remaining > 0 {
+            logger.warning("shutdown grace period over", metadata: [
+                "in_flight": "\(remaining)", "answered_503": "\(abandoned.count)",
+            ])
+        }
+        // Give MHD a moment to send the 503s: stopping closes resumed connections unanswered.
+        let flushDeadline = clock.now.advanced(by: .seconds(1))
+        while abandoned.contains(where: { !$0.isCompleted }), clock.now < flushDeadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 {
+            close(listener)
+        }
+    }
+
+    private static func startError(errno code: Int32, log: [String], host: String, port: Int) -> HTTPServerError {
+        let text = log.joined(separator: "; ")
+        if code == EADDRINUSE || text.localizedCaseInsensitiveContains("in use") {
+            return .addressInUse(host: host, port: port)
+        }
+        if code == EACCES || text.localizedCaseInsensitiveContains("permission denied") {
+            return .permissionDenied(host: host, port: port)
+        }
+        return .startFailed(reason: text.isEmpty ? String(cString: strerror(code)) : text)
+    }
+}

@@ -1,0 +1,44 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+
+extension LocalBackend {
+    /// Validates every field, hashes the password (before any transaction is open), then writes
+    /// the user and its verification token in one transaction and mails the code or link.
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
+        let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let problems = Self.signUpProblems(request, name: name)
+        guard problems.isEmpty else { throw AuthError.validation(problems) }
+
+        let passwordHash = try await hasher.hash(request.password)
+        let now = clock()
+        let userID = UserID(SecureRandom.userID())
+        let needsVerification = configuration.verification != .none
+        var profile = Profile()
+        if let name, !name.isEmpty { profile.fields["name"] = .string(name) }
+        let record = UserRecord(id: userID, email: request.email, passwordHash: passwordHash,
+                                verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
+        let pending = pendingVerification(userID: userID, email: record.email, now: now)
+
+        let user = try await database.insertUser(record, verificationToken: pending?.token)
+        logger.info("account created", metadata: ["user": "\(userID)"])
+        if let pending { await deliver(pending.mail, userID: userID) }
+        return SignUpResult(user: user.user, requireEmailVerification: needsVerification)
+    }
+
+    /// Every problem of the form at once, by field.
+    static func signUpProblems(_ request: SignUpRequest, name: String?) -> [FieldError] {
+        var problems: [FieldError] = []
+        if !EmailAddress.isPlausible(request.email) {
+            problems.append(FieldError(field: "email", message: "Enter a valid email address."))
+        }
+        if let message = PasswordPolicy.problem(with: request.password) {
+            problems.append(FieldError(field: "password", message: message))
+        }
+        if let name, let message = ProfileRules.nameProblem(name) {
+            problems.append(FieldError(field: "name", message: message))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,42 @@
+import AuthCore
+import Foundation
+import Logging
+import Secrets
+import Store
+
+/// The embedded backend: accounts, codes and links in Gatehouse's own SQLite file.
+///
+/// Every rule that must hold under concurrency is enforced by the database (unique normalized
+/// email, conditional UPDATEs for codes); this type validates input, hashes passwords off the
+/// cooperative pool, and mails codes and links. It never logs passwords, codes or tokens.
+public final class LocalBackend: AuthBackend {
+    let database: AppDatabase
+    let hasher: PasswordHasher
+    let mailer: any Mailer
+    /// Hashes codes and link tokens before they are stored or looked up.
+    let keyedHash: KeyedHash
+    let configuration: Configuration
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    public init(configuration: Configuration = Configuration(), database: AppDatabase, hasher: PasswordHasher,
+                mailer: any Mailer, keyedHash: KeyedHash, clock: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger = Logger(label: "gatehouse.local-auth")) {
+        self.database = database
+        self.hasher = hasher
+        self.mailer = mailer
+        self.keyedHash = keyedHash
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    public var capabilities: Set<Capability> { [.emailCodeVerification, .emailLinkVerification, .profile] }
+
+    public var verificationMode: VerificationMode { configuration.verification }
+
+    public func user(_ id: UserID) async throws -> User {
+        guard let record = try await database.user(id: id) else { throw AuthError.userNotFound }
+        return record.user
+    }
+}

@@ -1,0 +1,62 @@
+import AuthCore
+import Foundation
+
+/// The messages that carry a verification code or link, as plain text and simple HTML.
+enum VerificationMail {
+    static func code(_ code: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = describe(lifetime)
+        let text = """
+            Your Gatehouse verification code is \(code).
+
+            It works once, for \(validity). If you did not sign up, ignore this message.
+            """
+        let html = """
+            <p>Your Gatehouse verification code is</p>
+            <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
+            <p>It works once, for \(validity). If you did not sign up, ignore this message.</p>
+            """
+        return OutgoingMail(to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code)
+    }
+
+    static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = describe(lifetime)
+        let text = """
+            Confirm your email address for Gatehouse by opening this link:
+
+            \(link)
+
+            It works once, for \(validity). If you did not sign up, ignore this message.
+            """
+        let html = """
+            <p>Confirm your email address for Gatehouse:</p>
+            <p><a href="\(escape(link))">Verify my email address</a></p>
+            <p>It works once, for \(validity). If you did not sign up, ignore this message.</p>
+            """
+        return OutgoingMail(to: recipient, subject: "Verify your Gatehouse email address", text: text, html: html, link: link)
+    }
+
+    /// "10 minutes", "24 hours", "1 hour".
+    private static func describe(_ lifetime: TimeInterval) -> String {
+        let minutes = Int(lifetime / 60)
+        if minutes >= 60 && minutes % 60 == 0 {
+            let hours = minutes / 60
+            return hours == 1 ? "1 hour" : "\(hours) hours"
+        }
+        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+
+    private static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Hashes new passwords with argon2id and verifies argon2id or imported bcrypt hashes, always on
+/// its own `BlockingWorkPool` so ~80 ms of hashing never occupies Swift's cooperative threads.
+public final class PasswordHasher: Sendable {
+    private let pool: BlockingWorkPool
+    /// A hash of a random password made once at start-up; `dummyVerify` checks against it so an
+    /// unknown email costs the same as a known one (no timing oracle for account enumeration).
+    private let dummyHash: String
+
+    /// Computes the dummy hash once (~80 ms) on the calling thread.
+    public init(pool: BlockingWorkPool = BlockingWorkPool(name: "gatehouse-pwhash")) throws(SecretsError) {
+        self.pool = pool
+        dummyHash = try Argon2id.hash(SecureRandom.token())
+    }
+
+    /// A new argon2id hash of `password` in libsodium's self-describing string format.
+    public func hash(_ password: String) async throws(SecretsError) -> String {
+        try await pool.run { () throws(SecretsError) in try Argon2id.hash(password) }
+    }
+
+    /// True when `password` matches `hash` (argon2id/argon2i, or bcrypt `$2a$/$2b$/$2y$`).
+    /// Unknown hash formats never match.
+    public func verify(_ password: String, against hash: String) async -> Bool {
+        await pool.run {
+            if Argon2id.recognises(hash) { return Argon2id.verify(password, against: hash) }
+            if Bcrypt.recognises(hash) { return Bcrypt.verify(password, against: hash) }
+            return false
+        }
+    }
+
+    /// Spends one argon2id verification and throws the answer away: the cost of checking a
+    /// password for an account that does not exist.
+    public func dummyVerify(_ password: String) async {
+        _ = await verify(password, against: dummyHash)
+    }
+
+    /// True when a stored hash should be replaced after the next successful sign-in: bcrypt,
+    /// argon2 with other parameters than today's, or any format this hasher does not make.
+    public func needsRehash(_ hash: String) -> Bool {
+        guard Argon2id.recognises(hash) else { return true }
+        return Argon2id.needsRehash(hash)
+    }
+}

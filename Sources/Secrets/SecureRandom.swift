@@ -1,0 +1,35 @@
+internal import CSodium
+import Foundation
+
+/// Random values from libsodium's CSPRNG (`getrandom(2)` on Linux) for ids, codes and tokens.
+public enum SecureRandom {
+    /// Lower-case letters and digits: the alphabet of PocketBase-like record ids.
+    private static let idAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// `count` random bytes.
+    public static func bytes(_ count: Int) -> [UInt8] {
+        Sodium.ready()
+        var buffer = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&buffer, count)
+        return buffer
+    }
+
+    /// 256 random bits as base64url without padding (43 chars): session, refresh and link tokens.
+    public static func token() -> String {
+        Base64URL.encode(bytes(32))
+    }
+
+    /// `count` decimal digits, each uniform (`randombytes_uniform` avoids modulo bias); the
+    /// 6-digit email codes.
+    public static func digits(_ count: Int = 6) -> String {
+        Sodium.ready()
+        return String((0..<count).map { _ in Character(String(randombytes_uniform(10))) })
+    }
+
+    /// 15 uniform characters of `[a-z0-9]` (~77 bits), the shape of PocketBase record ids.
+    public static func userID() -> String {
+        Sodium.ready()
+        let upperBound = UInt32(idAlphabet.count)
+        return String((0..<15).map { _ in idAlphabet[Int(randombytes_uniform(upperBound))] })
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import GRDB
+import Secrets
+
+extension AppDatabase {
+    /// The 32-byte server key called `name` (for `KeyedHash`, CSRF signing, …), created from the
+    /// CSPRNG on first use. `INSERT OR IGNORE` then `SELECT` in one transaction means every process
+    /// and every caller sees the same key, even when several start at once.
+    public func secretKey(named name: String) throws -> [UInt8] {
+        let length = KeyedHash.keyLength
+        let value = try pool.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                           arguments: [name, Data(SecureRandom.bytes(length))])
+            return try Data.fetchOne(db, sql: "SELECT value FROM secrets WHERE name = ?", arguments: [name])
+        }
+        guard let value, value.count == length else { throw StoreError.invalidSecret(name: name) }
+        return Array(value)
+    }
+}

@@ -1,0 +1,61 @@
+import AuthCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Inserts a new account and, when given, its first verification token in one transaction, so
+    /// a crash leaves either both or neither. Another account with the same normalized email
+    /// (in any letter case, even one inserted concurrently) → `AuthError.emailExists`, nothing written.
+    public func insertUser(_ user: UserRecord, verificationToken: VerificationTokenRecord?) async throws -> UserRecord {
+        try await pool.write { db in
+            do {
+                try user.insert(db)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                // The only UNIQUE constraint of `users` besides its primary key is email_normalized.
+                throw AuthError.emailExists
+            }
+            if var token = verificationToken {
+                try token.insert(db)
+            }
+            return user
+        }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try await pool.read { db in try UserRecord.fetchOne(db, key: id.rawValue) }
+    }
+
+    /// The account for an address in any letter case or surrounding whitespace.
+    public func user(email: String) async throws -> UserRecord? {
+        let normalized = EmailAddress.normalize(email)
+        return try await pool.read { db in
+            try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == normalized).fetchOne(db)
+        }
+    }
+
+    /// Replaces the password hash only if it is still `old` (a concurrent password change wins).
+    /// Returns whether the row changed.
+    @discardableResult
+    public func replacePasswordHash(userID: UserID, from old: String, to new: String, at now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?
+                """, arguments: [new, now, userID.rawValue, old])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Reads the profile, lets `transform` compute the new one (it may throw to refuse, which
+    /// rolls back), and stores it with a new `updated_at` — all in one write transaction, so
+    /// concurrent patches merge instead of overwriting each other.
+    public func updateProfile(userID: UserID, at now: Date,
+                              _ transform: @escaping @Sendable (Profile) throws -> Profile) async throws -> UserRecord {
+        try await pool.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: userID.rawValue) else { throw AuthError.userNotFound }
+            user.profile = try transform(user.profile)
+            user.updatedAt = now
+            try user.update(db)
+            return user
+        }
+    }
+}

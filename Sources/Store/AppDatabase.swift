@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+
+/// Gatehouse's SQLite file: one WAL-mode `DatabasePool` plus the ordered schema migrations.
+///
+/// Dates are stored as GRDB's default UTC text `yyyy-MM-dd HH:mm:ss.SSS` (millisecond precision)
+/// in every table and every query argument, so they compare correctly as text and read well in
+/// the `sqlite3` shell. Queries live in `AppDatabase+<Concern>.swift` and are all `async`.
+public struct AppDatabase: Sendable {
+    /// The connection pool: one writer, concurrent readers (WAL).
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the file at `path`, configures every connection and migrates.
+    public init(path: String) throws {
+        pool = try DatabasePool(path: path, configuration: Self.configuration())
+        try Self.migrator.migrate(pool)
+    }
+
+    /// Per-connection settings (https://www.sqlite.org/pragma.html): foreign keys on (GRDB's
+    /// default, stated here because cascades depend on it), wait up to 5 s for a lock held by
+    /// another process, and `synchronous=NORMAL`, which is durable across application crashes in
+    /// WAL mode and only risks the last commits on power loss.
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+}

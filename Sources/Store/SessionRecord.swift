@@ -1,0 +1,40 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// A row of `sessions`: one signed-in browser or API client, for the embedded or a remote backend.
+public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, TableRecord {
+    public static let databaseTableName = "sessions"
+
+    public var id: Int64
+    /// `KeyedHash.hex(token)` of the cookie or bearer token.
+    public var tokenHash: String
+    public var refreshTokenHash: String?
+    /// The backend's id of the user (no foreign key: remote backends' users are not in `users`).
+    public var userID: UserID
+    public var userAgent: String?
+    public var ip: String?
+    public var createdAt: Date
+    public var lastUsedAt: Date
+    public var expiresAt: Date
+    public var revokedAt: Date?
+    /// The superuser acting as this user, when the session is an impersonation.
+    public var impersonator: String?
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, ip, impersonator
+        case tokenHash = "token_hash"
+        case refreshTokenHash = "refresh_token_hash"
+        case userID = "user_id"
+        case userAgent = "user_agent"
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+        case expiresAt = "expires_at"
+        case revokedAt = "revoked_at"
+    }
+
+    /// True when the session may still be used at `now`: not revoked and not expired.
+    public func isActive(at now: Date) -> Bool {
+        revokedAt == nil && expiresAt > now
+    }
+}

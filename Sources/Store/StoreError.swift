@@ -1,0 +1,6 @@
+/// Store failures callers can act on. Other SQLite errors propagate as GRDB's `DatabaseError`,
+/// to be logged and answered with a plain 500; their text never reaches a user.
+public enum StoreError: Error, Sendable, Equatable {
+    /// A row in `secrets` holds a value of the wrong length (the file was edited by hand).
+    case invalidSecret(name: String)
+}

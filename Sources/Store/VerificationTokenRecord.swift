@@ -1,0 +1,55 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// A row of `verification_tokens`: one mailed code or link, stored only as its keyed hash.
+public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "verification_tokens"
+
+    /// What proving the token achieves. Stored as text so later purposes need no table rebuild.
+    public enum Purpose: String, Codable, Sendable, DatabaseValueConvertible {
+        case verifyEmail = "verify_email"
+    }
+
+    /// A 6-digit code typed into a form, or a 256-bit token inside a link.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        case code
+        case link
+    }
+
+    public var id: Int64?
+    public var userID: UserID
+    public var purpose: Purpose
+    public var kind: Kind
+    /// `KeyedHash.hex(secret)`; the secret itself exists only in the mail.
+    public var secretHash: String
+    public var expiresAt: Date
+    /// Wrong codes tried against this token so far.
+    public var attempts: Int
+    /// When it was used or superseded by a newer token; nil while it is live.
+    public var consumedAt: Date?
+    public var createdAt: Date
+
+    public init(userID: UserID, purpose: Purpose, kind: Kind, secretHash: String, expiresAt: Date, createdAt: Date) {
+        self.userID = userID
+        self.purpose = purpose
+        self.kind = kind
+        self.secretHash = secretHash
+        self.expiresAt = expiresAt
+        self.attempts = 0
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, purpose, kind, attempts
+        case userID = "user_id"
+        case secretHash = "secret_hash"
+        case expiresAt = "expires_at"
+        case consumedAt = "consumed_at"
+        case createdAt = "created_at"
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

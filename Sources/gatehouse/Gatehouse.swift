@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `gatehouse`: a local auth server and dashboard in one binary with one SQLite file.
+@main
+struct Gatehouse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gatehouse",
+        abstract: "A local auth server: hosted account pages, a dev mailbox, and PocketBase/InsForge-compatible APIs.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self)
+}

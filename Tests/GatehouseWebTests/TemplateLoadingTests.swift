@@ -1,0 +1,31 @@
+import AuthCore
+import Foundation
+import GatehouseWeb
+import Testing
+
+/// A broken template stops start-up and the error names the file.
+@Suite struct TemplateLoadingTests {
+    @Test func brokenTemplateStopsStartUpNamingTheFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.copyItem(atPath: TestGatehouse.repositoryRoot + "/Templates", toPath: folder.path)
+        try "{{#user}} never closed".write(to: folder.appendingPathComponent("account.mustache"), atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await #expect {
+            _ = try await TemplateRenderer(directory: folder.path)
+        } throws: { error in
+            "\(error)".contains("account.mustache")
+        }
+    }
+
+    @Test func missingTemplateStopsStartUp() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.copyItem(atPath: TestGatehouse.repositoryRoot + "/Templates", toPath: folder.path)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("sign-in.mustache"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await #expect {
+            _ = try await TemplateRenderer(directory: folder.path)
+        } throws: { error in
+            "\(error)".contains("sign-in.mustache")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import AuthCore
+import Foundation
+import GatehouseWeb
+import HTTPServer
+import HTTPTestClient
+import LocalAuth
+import Logging
+import Secrets
+import Store
+
+/// A clock tests move forward by hand (code expiry, cool-downs).
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    var now: Date { lock.withLock { Date().addingTimeInterval(offset) } }
+
+    func advance(_ seconds: TimeInterval) {
+        lock.withLock { offset += seconds }
+    }
+}
+
+/// The real Gatehouse server on 127.0.0.1 with an ephemeral port and a temp SQLite file.
+final class TestGatehouse: @unchecked Sendable {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    let directory: URL
+    let clock: TestClock
+    let verification: VerificationMode
+    private(set) var server: HTTPServer
+    var port: Int { server.port }
+    var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
+
+    /// Starts a server; pass `directory` to reopen an earlier server's SQLite file.
+    init(verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
+         templates: String = TestGatehouse.repositoryRoot + "/Templates") async throws {
+        self.directory = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("gatehouse-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        self.verification = verification
+        let clock = TestClock()
+        self.clock = clock
+        server = try await Self.makeServer(databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
+                                           verification: verification, maxBodyBytes: maxBodyBytes,
+                                           templates: templates, clock: clock)
+    }
+
+    static func makeServer(databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
+                           templates: String, clock: TestClock) async throws -> HTTPServer {
+        var logger = Logger(label: "gatehouse-test")
+        logger.logLevel = .warning
+        let database = try AppDatabase(path: databasePath)
+        let now: @Sendable () -> Date = { clock.now }
+        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let portBox = PortBox()
+        let backend = LocalBackend(
+            configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
+            database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: now),
+            keyedHash: hasher, clock: now, logger: logger)
+        let app = try await Application(
+            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: templates,
+                                            publicDirectory: repositoryRoot + "/Public"),
+            backend: backend, database: database, hasher: hasher, clock: now, logger: logger)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
+                                logger: logger, responder: app.responder)
+        try server.start()
+        portBox.port = server.port
+        return server
+    }
+
+    /// Stops this server and starts a fresh one on the same SQLite file (a restart).
+    func restart() async throws {
+        await server.shutdown(gracePeriod: .seconds(5))
+        server = try await Self.makeServer(databasePath: databasePath, verification: verification,
+                                           maxBodyBytes: 1 << 20, templates: Self.repositoryRoot + "/Templates",
+                                           clock: clock)
+    }
+
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(5))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func browser() -> Browser { Browser(port: port) }
+
+    /// The newest mails to `email`, read through the mailbox JSON API like a test script would.
+    func mails(to email: String) async throws -> [[String: Any]] {
+        let target = "/_/api/mailbox?to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email)
+        let response = try await HTTPTestClient(port: port).request("GET", target)
+        guard response.status == 200,
+              let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
+            throw TestFailure("mailbox answered \(response.status): \(response.text)")
+        }
+        return list
+    }
+
+    /// The code in the newest mail to `email`.
+    func latestCode(for email: String) async throws -> String {
+        guard let code = try await mails(to: email).first?["code"] as? String else {
+            throw TestFailure("no code mailed to \(email)")
+        }
+        return code
+    }
+}
+
+final class PortBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+    var port: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

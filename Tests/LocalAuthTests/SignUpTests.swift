@@ -1,0 +1,100 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import LocalAuth
+
+/// Sign-up: validation, uniqueness under concurrency, and the mail that follows.
+@Suite struct SignUpTests {
+    @Test func signUpVerifyThenSignIn() async throws {
+        let h = try Harness()
+        let result = try await h.backend.signUp(SignUpRequest(email: "Ann@Example.com", password: "password123", name: " Ann "))
+        #expect(result.requireEmailVerification)
+        #expect(!result.user.emailVerified)
+        #expect(result.user.email == "Ann@Example.com")
+        #expect(result.user.profile == Profile(["name": .string("Ann")]))
+        #expect(result.user.id.rawValue.count == 15)
+
+        let mail = try await h.latestMail(to: "ann@example.com")
+        let code = try #require(mail.code)
+        #expect(code.count == 6 && code.allSatisfy(\.isNumber))
+        #expect(mail.subject == "Your Gatehouse verification code")
+        #expect(mail.text.contains(code) && mail.html.contains(code))
+
+        await #expect(throws: AuthError.emailNotVerified(email: "Ann@Example.com")) {
+            try await h.backend.signIn(email: "ann@example.com", password: "password123")
+        }
+        let verified = try await h.backend.verifyEmail(email: "ANN@example.com", code: code)
+        #expect(verified.emailVerified)
+        let signedIn = try await h.backend.signIn(email: "ann@EXAMPLE.com", password: "password123")
+        #expect(signedIn.id == result.user.id && signedIn.emailVerified)
+        #expect(try await h.backend.user(result.user.id) == signedIn)
+    }
+
+    @Test func validationListsEveryBadField() async throws {
+        let h = try Harness()
+        let request = SignUpRequest(email: "not-an-email", password: "short", name: String(repeating: "n", count: 101))
+        await #expect(throws: AuthError.validation([
+            FieldError(field: "email", message: "Enter a valid email address."),
+            FieldError(field: "password", message: "Use at least 8 characters."),
+            FieldError(field: "name", message: "Use at most 100 characters."),
+        ])) { try await h.backend.signUp(request) }
+        #expect(try await h.count("users") == 0)
+        #expect(try await h.count("mails") == 0)
+    }
+
+    @Test func duplicateEmailInOtherCaseIsRefused() async throws {
+        let h = try Harness()
+        _ = try await h.backend.signUp(SignUpRequest(email: "bob@example.com", password: "password123"))
+        await #expect(throws: AuthError.emailExists) {
+            try await h.backend.signUp(SignUpRequest(email: " BOB@Example.COM", password: "other-password"))
+        }
+        #expect(try await h.count("users") == 1)
+        #expect(try await h.count("verification_tokens") == 1)
+        #expect(try await h.mailCount(to: "bob@example.com") == 1)
+    }
+
+    @Test func twentyParallelSignUpsOfOneEmailMakeOneAccount() async throws {
+        let h = try Harness()
+        let spellings = (0..<20).map { index in
+            String("carol@example.com".enumerated().map { offset, letter in
+                (offset + index) % 3 == 0 ? Character(letter.uppercased()) : letter
+            })
+        }
+        let outcomes = await withTaskGroup(of: Result<UserID, AuthError>.self) { group in
+            for email in spellings {
+                group.addTask {
+                    do {
+                        return .success(try await h.backend.signUp(SignUpRequest(email: email, password: "password123")).user.id)
+                    } catch let error as AuthError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(.server(status: 500, code: "unexpected", message: "\(error)"))
+                    }
+                }
+            }
+            return await group.reduce(into: [Result<UserID, AuthError>]()) { $0.append($1) }
+        }
+        let successes = outcomes.filter { if case .success = $0 { true } else { false } }
+        let duplicates = outcomes.filter { $0 == .failure(.emailExists) }
+        #expect(successes.count == 1)
+        #expect(duplicates.count == 19)
+        #expect(try await h.count("users") == 1)
+        #expect(try await h.count("verification_tokens") == 1)
+        #expect(try await h.mailCount(to: "carol@example.com") == 1)
+    }
+
+    @Test func withoutVerificationAccountsWorkAtOnce() async throws {
+        let h = try Harness(LocalBackend.Configuration(verification: .none))
+        let result = try await h.backend.signUp(SignUpRequest(email: "dan@example.com", password: "password123"))
+        #expect(!result.requireEmailVerification && result.user.emailVerified)
+        #expect(result.user.profile == Profile())
+        #expect(try await h.count("mails") == 0)
+        #expect(try await h.backend.signIn(email: "dan@example.com", password: "password123").id == result.user.id)
+    }
+
+    @Test func capabilitiesOfTheEmbeddedBackend() throws {
+        let h = try Harness(LocalBackend.Configuration(verification: .link))
+        #expect(h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile])
+        #expect(h.backend.verificationMode == .link)
+    }
+}

@@ -1,0 +1,35 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import Store
+
+/// The dev mailbox and the audit log.
+@Suite struct MailboxAndAuditTests {
+    let test: TestDatabase
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init() throws { test = try TestDatabase() }
+
+    @Test func mailboxFiltersByNormalizedRecipientNewestFirst() async throws {
+        let mailer = MailboxMailer(database: test.database, clock: { [now] in now })
+        try await mailer.send(OutgoingMail(to: "Ann@Example.com", subject: "1", text: "t", html: "h", code: "123456"))
+        try await mailer.send(OutgoingMail(to: "bob@example.com", subject: "2", text: "t", html: "h"))
+        try await mailer.send(OutgoingMail(to: "ann@example.com", subject: "3", text: "t", html: "h", link: "http://x/l"))
+        let annMails = try await test.database.mails(to: " ANN@example.com", limit: 10)
+        #expect(annMails.map(\.subject) == ["3", "1"])
+        #expect(annMails.last?.code == "123456" && annMails.first?.link == "http://x/l")
+        #expect(annMails.first?.recipient == "ann@example.com" && annMails.first?.createdAt == now)
+        #expect(try await test.database.mails(to: nil, limit: 2).map(\.subject) == ["3", "2"])
+    }
+
+    @Test func auditEventsKeepTheirJSONData() async throws {
+        try await test.database.recordAudit(NewAuditEvent(type: "user.signed_in", actor: "u1", subject: "u1",
+                                                          ip: "127.0.0.1", data: ["method": .string("password")], at: now))
+        try await test.database.recordAudit(NewAuditEvent(type: "session.impersonated", actor: "admin", subject: "u2", at: now))
+        let forU1 = try await test.database.auditEvents(subject: "u1", limit: 10)
+        #expect(forU1.count == 1)
+        #expect(forU1.first?.data == ["method": .string("password")])
+        #expect(forU1.first?.createdAt == now)
+        #expect(try await test.database.auditEvents(subject: nil, limit: 10).map(\.type) == ["session.impersonated", "user.signed_in"])
+    }
+}
