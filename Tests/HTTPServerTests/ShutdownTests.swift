@@ -19,10 +19,7 @@ struct ShutdownTests {
         let client = HTTPTestClient(port: server.port)
         async let slow = client.request("GET", "/slow")
         while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let clock = ContinuousClock()
-        let begin = clock.now
         await server.shutdown(gracePeriod: .seconds(5))
-        #expect(clock.now - begin >= .milliseconds(300))
         let response = try await slow
         #expect(response.status == 200)
         #expect(response.text == "slow done")
