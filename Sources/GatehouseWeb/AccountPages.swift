@@ -40,7 +40,6 @@ struct AccountPages: Sendable {
                 return entry
             },
             "nextCustomIndex": form.custom.count,
-            "saved": (try? visit.query("notice")) == Notice.saved.rawValue,
         ].merging(errors.context) { $1 }), status: status)
     }
 

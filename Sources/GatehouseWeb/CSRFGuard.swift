@@ -23,10 +23,12 @@ struct CSRFGuard: Sendable {
         return KeyedHash.constantTimeEquals(sent, token(forSeed: seed))
     }
 
-    /// Browsers send `Sec-Fetch-Site` and `Origin` on POST; anything not from this host is refused.
+    /// Browsers send `Sec-Fetch-Site` on POST: it alone decides when present. Older browsers send
+    /// only `Origin`, which must then name this host. (Under `Referrer-Policy: no-referrer` Chromium
+    /// sends `Origin: null` even for same-origin posts, so `Sec-Fetch-Site` must take precedence.)
     private func isSameSite(_ request: Request) -> Bool {
-        if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site != "same-origin", site != "none" {
-            return false
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased() {
+            return site == "same-origin" || site == "none"
         }
         guard let origin = request.headers["Origin"] else { return true }
         guard let host = request.headers["Host"]?.lowercased(),

@@ -14,6 +14,8 @@ public struct TemplateRenderer: Sendable {
     private let library: MustacheLibrary
 
     public init(directory: String) async throws {
+        // The Mustache loader does not follow a symlinked folder; resolve it first.
+        let directory = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TemplateError.missingDirectory(directory)

@@ -94,6 +94,22 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Chromium sends `Origin: null` with same-origin posts from `Referrer-Policy: no-referrer` pages;
+    /// `Sec-Fetch-Site` decides then. Without it, a `null` origin is refused.
+    @Test func nullOriginIsJudgedBySecFetchSite() async throws {
+        let gatehouse = try await TestGatehouse()
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-up")
+        let fields = [("email", "null-origin@example.com"), ("password", "password-123"), ("name", "")]
+        let bare = try await browser.post("/auth/sign-up", fields, headers: [("Origin", "null")])
+        #expect(bare.status == 403)
+        let chromium = try await browser.post("/auth/sign-up", fields, headers: [
+            ("Origin", "null"), ("Sec-Fetch-Site", "same-origin"),
+        ])
+        #expect(chromium.status == 303)
+        await gatehouse.stop()
+    }
+
     @Test func duplicatedFieldIsRejectedNotGuessed() async throws {
         let gatehouse = try await TestGatehouse()
         let browser = gatehouse.browser()

@@ -193,6 +193,9 @@ def test_sign_up_verify_profile_sign_out_sign_in(browser, server, screenshots_di
     submit_form_of(driver, name_input)
     wait_for_path(driver, "/account?notice=saved")
     wait_for_text(driver, "Profile saved")
+    confirmations = [e for e in driver.find_elements(By.XPATH, "//*[@role='status' or @role='alert']")
+                     if "Profile saved" in e.text]
+    assert len(confirmations) == 1, f"'Profile saved' is announced {len(confirmations)} times, expected once"
     text = page_text(driver)
     assert new_name in text and bio in text, f"saved values not shown:\n{text[:1500]}"
     assert field(driver, "name").get_attribute("value") == new_name
