@@ -74,6 +74,11 @@ enum DisplayDate {
     static func format(_ date: Date) -> String {
         date.formatted(.dateTime.year().month(.wide).day())
     }
+
+    /// Date and time to the second, for tables of events and sessions.
+    static func dateTime(_ date: Date) -> String {
+        date.formatted(date: .abbreviated, time: .standard)
+    }
 }
 
 enum Initials {

@@ -12,14 +12,19 @@ public struct Application: Sendable {
     private let staticFiles: StaticFiles
 
     public init(configuration: WebConfiguration, backend: any AuthBackend, database: AppDatabase,
-                hasher: KeyedHash, clock: @escaping @Sendable () -> Date = Date.init, logger: Logger) async throws {
+                hasher: KeyedHash, passwords: PasswordHasher, clock: @escaping @Sendable () -> Date = Date.init,
+                logger: Logger) async throws {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
+        let limiter = RateLimiter(enabled: configuration.rateLimits)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database, renderer: renderer,
             sessions: BrowserSessions(database: database, backend: backend, hasher: hasher, clock: clock,
                                       lifetime: configuration.sessionLifetime,
                                       secureCookies: configuration.usesTLS, logger: logger),
-            csrf: CSRFGuard(hasher: hasher), limiter: RateLimiter(enabled: configuration.rateLimits),
+            console: ConsoleSessions(database: database, hasher: hasher, clock: clock,
+                                     secureCookies: configuration.usesTLS, logger: logger),
+            staffSignIn: StaffSignIn(database: database, passwords: passwords, limiter: limiter, clock: clock),
+            csrf: CSRFGuard(hasher: hasher), limiter: limiter,
             audit: AuditTrail(database: database, clock: clock, logger: logger),
             clock: clock, logger: logger)
         staticFiles = StaticFiles(root: configuration.publicDirectory)
@@ -36,6 +41,8 @@ public struct Application: Sendable {
         SignInPages(env: env).register(on: &router)
         AccountPages(env: env).register(on: &router)
         MailboxPages(env: env).register(on: &router)
+        ConsolePages(env: env).register(on: &router)
+        AuditPages(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

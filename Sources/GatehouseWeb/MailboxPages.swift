@@ -4,7 +4,8 @@ import HTTPServer
 import Store
 
 /// The dev mailbox: every email Gatehouse "sent", as a page (`/_/mailbox`) and as JSON
-/// (`GET /_/api/mailbox?to=EMAIL`, newest first). Open only while Gatehouse is bound to loopback.
+/// (`GET /_/api/mailbox?to=EMAIL`, newest first). Open to anyone while Gatehouse is bound to
+/// loopback; otherwise superusers only (console cookie for the page, bearer token for the JSON).
 struct MailboxPages: Sendable {
     let env: PageEnvironment
     static let defaultLimit = 50
@@ -24,7 +25,9 @@ struct MailboxPages: Sendable {
 
     func register(on router: inout Router) {
         router.page(.get, "/_/mailbox", env) { visit in
-            guard env.configuration.mailboxIsOpen else { return closed(json: false) }
+            if !env.configuration.mailboxIsOpen, await env.console.fromCookie(visit.request) == nil {
+                return .redirect(to: URLQuery.path("/_/", [("redirect", visit.request.rawPathAndQuery)]))
+            }
             let filter = (try visit.query("to") ?? "").trimmingCharacters(in: .whitespaces)
             let mails = try await env.database.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
             return env.renderer.page("mailbox", visit.context(title: "Dev mailbox", [
@@ -34,13 +37,16 @@ struct MailboxPages: Sendable {
                     [
                         "id": mail.id, "to": mail.recipient, "subject": mail.subject, "text": mail.text,
                         "code": mail.code ?? "", "link": mail.link ?? "",
-                        "createdAt": mail.createdAt.formatted(date: .abbreviated, time: .standard),
+                        "createdAt": DisplayDate.dateTime(mail.createdAt),
                     ] as [String: Any]
                 },
             ]))
         }
         router.on(.get, "/_/api/mailbox") { request, _ in
-            guard env.configuration.mailboxIsOpen else { return closed(json: true) }
+            if !env.configuration.mailboxIsOpen, await env.console.fromBearer(request) == nil {
+                return APIError.response(status: 401, code: "UNAUTHORIZED",
+                                         message: "Off loopback the mailbox is for superusers: send Authorization: Bearer TOKEN.")
+            }
             let filter = try request.query.single("to")?.trimmingCharacters(in: .whitespaces)
             let limitText = try request.query.single("limit")
             guard let limit = limitText.map(Int.init) ?? Self.defaultLimit, (1...Self.maximumLimit).contains(limit) else {
@@ -53,13 +59,6 @@ struct MailboxPages: Sendable {
                       code: mail.code, link: mail.link, createdAt: Timestamp.iso8601(mail.createdAt))
             })
         }
-    }
-
-    private func closed(json: Bool) -> Response {
-        let message = "The dev mailbox is open only while Gatehouse listens on a loopback address."
-        return json
-            ? APIError.response(status: 403, code: "MAILBOX_CLOSED", message: message)
-            : env.renderer.errorPage(status: 403, heading: "Mailbox closed", message: message)
     }
 }
 

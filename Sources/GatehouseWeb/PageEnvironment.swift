@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Logging
+import Secrets
 import Store
 
 /// What the page handlers share: the backend, Gatehouse's own state, and the request-independent
@@ -11,6 +12,8 @@ struct PageEnvironment: Sendable {
     let database: AppDatabase
     let renderer: TemplateRenderer
     let sessions: BrowserSessions
+    let console: ConsoleSessions
+    let staffSignIn: StaffSignIn
     let csrf: CSRFGuard
     let limiter: RateLimiter
     let audit: AuditTrail

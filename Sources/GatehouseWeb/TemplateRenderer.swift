@@ -8,7 +8,7 @@ public struct TemplateRenderer: Sendable {
     /// The pages Gatehouse renders; start-up fails if any is missing.
     static let requiredTemplates = [
         "layout", "sign-up", "sign-in", "verify", "resend-verification", "account", "linked",
-        "mailbox", "error", "message",
+        "mailbox", "error", "message", "console-sign-in", "console-audit",
     ]
 
     private let library: MustacheLibrary

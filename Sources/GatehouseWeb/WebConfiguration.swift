@@ -15,10 +15,13 @@ public struct WebConfiguration: Sendable {
     public var assetVersion: String
     /// Throttling of sign-ins, code checks and mail sends; switched off only for load tests.
     public var rateLimits: Bool
+    /// Shown in the console header: which backend the users live in.
+    public var backendDescription: String
 
     public init(publicBaseURL: String, templatesDirectory: String, publicDirectory: String,
                 sessionLifetime: TimeInterval = 7 * 24 * 3600, mailboxIsOpen: Bool = true,
-                assetVersion: String = "1", rateLimits: Bool = true) {
+                assetVersion: String = "1", rateLimits: Bool = true,
+                backendDescription: String = "Embedded SQLite") {
         self.publicBaseURL = publicBaseURL
         self.templatesDirectory = templatesDirectory
         self.publicDirectory = publicDirectory
@@ -26,6 +29,7 @@ public struct WebConfiguration: Sendable {
         self.mailboxIsOpen = mailboxIsOpen
         self.assetVersion = assetVersion
         self.rateLimits = rateLimits
+        self.backendDescription = backendDescription
     }
 
     /// Cookies get `Secure` when people reach Gatehouse over TLS.

@@ -106,6 +106,7 @@ extension AppDatabase {
                 """)
         }
 
+        registerConsoleMigrations(in: &migrator)
         return migrator
     }
 }

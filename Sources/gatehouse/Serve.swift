@@ -74,6 +74,7 @@ struct Serve: AsyncParsableCommand {
         let database = try AppDatabase(path: db)
         let clock: @Sendable () -> Date = { Date() }
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let passwords = try PasswordHasher()
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host)
         let displayHost = host.contains(":") ? "[\(host)]" : host
 
@@ -81,13 +82,14 @@ struct Serve: AsyncParsableCommand {
         let baseURL = LateBox<String>()
         let localBackend = LocalBackend(
             configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
-            database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: clock),
+            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
             keyedHash: hasher, clock: clock, logger: logger)
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
                                             publicDirectory: assets, mailboxIsOpen: loopback,
                                             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36), rateLimits: !noRateLimits),
-            backend: localBackend, database: database, hasher: hasher, clock: clock, logger: logger)
+            backend: localBackend, database: database, hasher: hasher, passwords: passwords, clock: clock,
+            logger: logger)
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
             logger: logger, responder: app.responder)

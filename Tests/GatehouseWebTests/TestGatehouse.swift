@@ -29,6 +29,7 @@ final class TestGatehouse: @unchecked Sendable {
     let clock: TestClock
     let verification: VerificationMode
     private(set) var server: HTTPServer
+    private(set) var database: AppDatabase
     var port: Int { server.port }
     var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
 
@@ -41,40 +42,41 @@ final class TestGatehouse: @unchecked Sendable {
         self.verification = verification
         let clock = TestClock()
         self.clock = clock
-        server = try await Self.makeServer(databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
-                                           verification: verification, maxBodyBytes: maxBodyBytes,
-                                           templates: templates, clock: clock)
+        (server, database) = try await Self.makeServer(
+            databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
+            verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock)
     }
 
     static func makeServer(databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
-                           templates: String, clock: TestClock) async throws -> HTTPServer {
+                           templates: String, clock: TestClock) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
         let database = try AppDatabase(path: databasePath)
         let now: @Sendable () -> Date = { clock.now }
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let passwords = try PasswordHasher()
         let portBox = PortBox()
         let backend = LocalBackend(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
-            database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: now),
+            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: templates,
                                             publicDirectory: repositoryRoot + "/Public"),
-            backend: backend, database: database, hasher: hasher, clock: now, logger: logger)
+            backend: backend, database: database, hasher: hasher, passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
                                 logger: logger, responder: app.responder)
         try server.start()
         portBox.port = server.port
-        return server
+        return (server, database)
     }
 
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {
         await server.shutdown(gracePeriod: .seconds(5))
-        server = try await Self.makeServer(databasePath: databasePath, verification: verification,
-                                           maxBodyBytes: 1 << 20, templates: Self.repositoryRoot + "/Templates",
-                                           clock: clock)
+        (server, database) = try await Self.makeServer(
+            databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
+            templates: Self.repositoryRoot + "/Templates", clock: clock)
     }
 
     func stop() async {
@@ -83,6 +85,34 @@ final class TestGatehouse: @unchecked Sendable {
     }
 
     func browser() -> Browser { Browser(port: port) }
+
+    /// Adds a superuser straight to the file, as `gatehouse superuser create` does.
+    func createSuperuser(_ email: String, password: String) async throws {
+        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(password)
+        _ = try await database.createSuperuser(id: SecureRandom.userID(), email: email, passwordHash: hash, at: clock.now)
+    }
+
+    /// A browser signed in to the console as a new superuser.
+    func staffBrowser(email: String = "staff@example.com", password: String = "staff-password-1") async throws -> Browser {
+        try await createSuperuser(email, password: password)
+        let browser = self.browser()
+        _ = try await browser.get("/_/")
+        let response = try await browser.post("/_/", [("email", email), ("password", password)])
+        guard response.status == 303 else { throw TestFailure("console sign-in answered \(response.status)") }
+        return browser
+    }
+
+    /// A bearer token for the admin API.
+    func adminToken(email: String = "api-staff@example.com", password: String = "staff-password-1") async throws -> String {
+        try await createSuperuser(email, password: password)
+        let body = Array(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+        let response = try await HTTPTestClient(port: port).request(
+            "POST", "/_/api/auth", headers: [("Content-Type", "application/json")], body: body)
+        guard response.status == 200,
+              let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+              let token = json["token"] as? String else { throw TestFailure("api auth answered \(response.status)") }
+        return token
+    }
 
     /// The newest mails to `email`, read through the mailbox JSON API like a test script would.
     func mails(to email: String) async throws -> [[String: Any]] {

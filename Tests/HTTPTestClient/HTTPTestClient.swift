@@ -1,12 +1,12 @@
 /// A minimal HTTP/1.1 client for talking to a server on loopback in tests: raw bytes in,
 /// parsed response out, one connection per request (`Connection: close`) unless a
-/// `TestConnection` is used. Every call gives up after `timeout`, so a hung server fails the test.
+/// `TestConnection` is used. Every call gives up after `timeout` (30 s: generous, since parallel suites on 2 cores are slow), so a hung server fails the test.
 public struct HTTPTestClient: Sendable {
     public let host: String
     public let port: Int
     public var timeout: Duration
 
-    public init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(10)) {
+    public init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(30)) {
         self.host = host
         self.port = port
         self.timeout = timeout
