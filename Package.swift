@@ -70,7 +70,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "MailCatcherTests", dependencies: [
-            "MailCatcher", "AuthCore", "Store",
+            "MailCatcher", "AuthCore", "Store", "HTTPTestClient",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -71,6 +71,8 @@ public final class MailCatcher: Sendable {
                         }
                     }
                 }
+            } catch is CancellationError {
+                // shutdown()
             } catch {
                 logger.error("SMTP accept loop ended", metadata: ["error": "\(error)"])
             }
