@@ -162,3 +162,14 @@ struct Conversation {
         #expect(cancelled.code("NOOP") == 250)
     }
 }
+
+@Suite struct SMTPListenAddressTests {
+    @Test func parsesHostAndPortForms() {
+        #expect(SMTPListenAddress("127.0.0.1:2525") == SMTPListenAddress(host: "127.0.0.1", port: 2525))
+        #expect(SMTPListenAddress("[::1]:0") == SMTPListenAddress(host: "::1", port: 0))
+        #expect(SMTPListenAddress(":2525") == SMTPListenAddress(host: "127.0.0.1", port: 2525))
+        #expect(SMTPListenAddress("2525") == nil)
+        #expect(SMTPListenAddress("::1:2525") == nil)
+        #expect(SMTPListenAddress("localhost:70000") == nil)
+    }
+}
