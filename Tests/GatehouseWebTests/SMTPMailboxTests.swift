@@ -24,7 +24,7 @@ import Testing
             msg['From'] = 'backend@example.com'
             msg['To'] = 'carol@example.com'
             msg.set_content('Use code 7391024 or open https://backend.example/_/#/auth/confirm-password-reset/tok123')
-            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=10) as smtp:
+            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=30) as smtp:
                 smtp.send_message(msg)
             """
         _ = try await PythonScript.run(script, arguments: [String(catcher.port)])

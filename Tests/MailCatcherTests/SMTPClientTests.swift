@@ -18,7 +18,7 @@ import Testing
             msg['To'] = 'Ada <ada@example.com>, bob@example.com'
             msg.set_content('Bonjour Ada,\\n\\nVotre code de vérification :\\n\\n  482913\\n\\nOu ouvrez ' + sys.argv[2] + '\\n', cte='quoted-printable')
             msg.add_alternative('<p>Code <b>482913</b></p><p><a href="' + sys.argv[2] + '">Vérifier</a></p>\\n', subtype='html', cte='quoted-printable')
-            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=10) as smtp:
+            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=30) as smtp:
                 smtp.login('any-user', 'any-password')
                 refused = smtp.send_message(msg, to_addrs=['ada@example.com', 'BOB@example.com'])
                 print(len(refused))
@@ -43,7 +43,7 @@ import Testing
         let harness = try await CatcherHarness(limits: SMTPLimits(maxMessageBytes: 2048))
         let script = """
             import smtplib, sys
-            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=10) as smtp:
+            with smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=30) as smtp:
                 code, lines = smtp.ehlo('client.test')
                 print(code, b'SIZE 2048' in lines, smtp.has_extn('smtputf8'), smtp.has_extn('8bitmime'))
                 print(smtp.docmd('DATA')[0], smtp.docmd('FROB')[0], smtp.docmd('STARTTLS')[0], smtp.noop()[0])
@@ -65,7 +65,7 @@ import Testing
         let harness = try await CatcherHarness(idleTimeout: .seconds(1))
         let script = """
             import socket, sys
-            with socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=10) as s:
+            with socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=30) as s:
                 data = b''
                 while True:
                     chunk = s.recv(4096)
