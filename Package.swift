@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // C system libraries; each is imported by exactly one Swift module.
@@ -41,8 +42,17 @@ let package = Package(
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The SMTP mail catcher (`serve --smtp`): SwiftNIO on the socket side, a pure SMTP state machine
+        // and MIME parser inside; delivers through AuthCore's `Mailer`.
+        .target(name: "MailCatcher", dependencies: [
+            "AuthCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "gatehouse", dependencies: [
-            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb",
+            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -59,8 +69,13 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "MailCatcherTests", dependencies: [
+            "MailCatcher", "AuthCore", "Store", "HTTPTestClient",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "GatehouseWebTests", dependencies: [
-            "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient",
+            "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import GatehouseWeb
 import HTTPServer
 import LocalAuth
 import Logging
+import MailCatcher
 import Secrets
 import Store
 
@@ -48,8 +49,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Worker threads for HTTP; defaults to the number of cores. (GATEHOUSE_THREADS)")
     var threads: Int = Environment.value("THREADS").flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Also accept SMTP on HOST:PORT (e.g. 127.0.0.1:2525) into the dev mailbox, like Mailpit; off by default. (GATEHOUSE_SMTP)")
+    var smtp: String?
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
+
+    /// `--smtp`, else `GATEHOUSE_SMTP`; nil when the mail catcher is off.
+    private var smtpAddress: SMTPListenAddress? {
+        (smtp ?? Environment.value("SMTP")).flatMap(SMTPListenAddress.init)
+    }
 
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
@@ -60,6 +69,9 @@ struct Serve: AsyncParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         if let publicURL = resolvedPublicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
+        }
+        if let text = smtp ?? Environment.value("SMTP"), SMTPListenAddress(text) == nil {
+            throw ValidationError("--smtp must be HOST:PORT, e.g. 127.0.0.1:2525 or [::1]:2525.")
         }
     }
 
@@ -99,8 +111,26 @@ struct Serve: AsyncParsableCommand {
         logger.notice("Gatehouse listening on \(url)", metadata: [
             "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(verification.rawValue)",
         ])
+        var catcher: MailCatcher?
+        if let address = smtpAddress {
+            let smtpServer = MailCatcher(host: address.host, port: address.port,
+                                         mailer: MailboxMailer(database: database, clock: clock), logger: logger)
+            do {
+                try await smtpServer.start()
+            } catch {
+                await server.shutdown(gracePeriod: .seconds(10))
+                throw error
+            }
+            catcher = smtpServer
+            let smtpHost = address.host.contains(":") ? "[\(address.host)]" : address.host
+            logger.notice("SMTP mail catcher listening on \(smtpHost):\(smtpServer.port)")
+            if !address.isLoopback {
+                logger.warning("the SMTP mail catcher accepts mail from the network; anyone who can reach it can fill the mailbox")
+            }
+        }
         let signal = await waitForTerminationSignal()
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
+        await catcher?.shutdown()
         await server.shutdown(gracePeriod: .seconds(10))
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import MailCatcher
+import NIOCore
+import Store
+
+/// A started `MailCatcher` on 127.0.0.1 (port 0) that stores into a real SQLite file in a temp dir.
+final class CatcherHarness: Sendable {
+    let directory: URL
+    let database: AppDatabase
+    let catcher: MailCatcher
+    var port: Int { catcher.port }
+
+    init(limits: SMTPLimits = SMTPLimits(), idleTimeout: TimeAmount = .seconds(30)) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-smtp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
+        var logger = Logger(label: "mail-catcher-test")
+        logger.logLevel = .warning
+        catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger,
+                              limits: limits, idleTimeout: idleTimeout)
+        try await catcher.start()
+    }
+
+    func stop() async {
+        await catcher.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
