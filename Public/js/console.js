@@ -1,0 +1,134 @@
+/* Gatehouse Console — progressive enhancement only. Every console page works without this file.
+   (gatehouse.js also runs here: error-summary focus, Show/Hide password, [data-copy] for mail codes.) */
+(function () {
+  "use strict";
+
+  function copy(value, onDone, fallbackEl) {
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(value).then(onDone, function () { select(fallbackEl); });
+    } else {
+      select(fallbackEl);
+      try { if (document.execCommand("copy")) onDone(); } catch (e) { /* leave the text selected */ }
+    }
+  }
+
+  function select(el) {
+    if (!el) return;
+    if (typeof el.select === "function") {
+      el.focus();
+      el.select();
+      return;
+    }
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  function flash(btn, label) {
+    var original = btn.getAttribute("data-label") || btn.textContent;
+    btn.setAttribute("data-label", original);
+    if (btn.classList.contains("btn-icon")) {
+      btn.classList.add("is-done");
+    } else {
+      btn.textContent = label;
+    }
+    status(label);
+    setTimeout(function () {
+      btn.classList.remove("is-done");
+      if (!btn.classList.contains("btn-icon")) btn.textContent = original;
+    }, 1600);
+  }
+
+  // One polite live region for "Copied" announcements.
+  var live;
+  function status(text) {
+    if (!live) {
+      live = document.createElement("p");
+      live.className = "visually-hidden";
+      live.setAttribute("role", "status");
+      document.body.appendChild(live);
+    }
+    live.textContent = "";
+    setTimeout(function () { live.textContent = text; }, 30);
+  }
+
+  // 1. Copy the value of a read-only input: API token, generated password.
+  document.querySelectorAll("[data-copy-target]").forEach(function (btn) {
+    var input = document.getElementById(btn.getAttribute("data-copy-target"));
+    if (!input) return;
+    btn.hidden = false;
+    input.addEventListener("focus", function () { input.select(); });
+    btn.addEventListener("click", function () {
+      copy(input.value, function () { flash(btn, "Copied"); }, input);
+    });
+  });
+
+  // 2. Copy the text of an element: user ID.
+  document.querySelectorAll("[data-copy-text]").forEach(function (btn) {
+    var el = document.getElementById(btn.getAttribute("data-copy-text"));
+    if (!el) return;
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      copy(el.textContent.trim(), function () { flash(btn, "Copied"); }, el);
+    });
+  });
+
+  // 3. Ask before destructive actions. The server never relies on this.
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
+  // 4. Typed confirmations: keep the delete button inert until the text matches.
+  //    data-confirm-match="literal" or data-confirm-match-field="id-of-other-input".
+  document.querySelectorAll("[data-confirm-match], [data-confirm-match-field]").forEach(function (input) {
+    var form = input.form;
+    var button = form && form.querySelector("[data-confirm-button]");
+    if (!button) return;
+    var other = input.hasAttribute("data-confirm-match-field")
+      ? document.getElementById(input.getAttribute("data-confirm-match-field"))
+      : null;
+    function expected() {
+      return other ? other.value.trim() : input.getAttribute("data-confirm-match");
+    }
+    function update() {
+      var ok = expected() !== "" && input.value.trim() === expected();
+      if (ok) button.removeAttribute("aria-disabled");
+      else button.setAttribute("aria-disabled", "true");
+    }
+    input.addEventListener("input", update);
+    if (other) other.addEventListener("input", update);
+    form.addEventListener("submit", function (event) {
+      if (button.getAttribute("aria-disabled") === "true") {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        input.focus();
+      }
+    }, true);
+    update();
+  });
+
+  // 5. Long-running forms (seed, import): show progress and ignore a second submit.
+  document.querySelectorAll("form[data-busy]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    if (!button) return;
+    var label = button.textContent;
+    var busy = false;
+    form.addEventListener("submit", function (event) {
+      if (event.defaultPrevented) return;
+      if (busy) { event.preventDefault(); return; }
+      busy = true;
+      button.setAttribute("aria-disabled", "true");
+      button.textContent = form.getAttribute("data-busy");
+    });
+    // Coming back with the Back button restores the page from cache: make the form usable again.
+    window.addEventListener("pageshow", function () {
+      busy = false;
+      button.removeAttribute("aria-disabled");
+      button.textContent = label;
+    });
+  });
+})();
