@@ -1,5 +1,10 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where `AuthClient` keeps its session between calls and launches.
 public protocol SessionStorage: Sendable {
@@ -41,23 +46,19 @@ public struct FileSessionStorage: SessionStorage {
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        if FileManager.default.fileExists(atPath: path) {
-            _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
-        } else {
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        // rename(2) replaces the old file atomically: a crash leaves the old session or the new one.
+        guard rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown)
         }
     }
 
+    // Dates keep full precision, so a reloaded session equals the saved one.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
 
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
+    private static let decoder = JSONDecoder()
 }
