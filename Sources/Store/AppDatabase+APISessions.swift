@@ -68,3 +68,10 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// How many browser sessions carry a remote backend's credential (tests and the console).
+    public func credentialCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM session_credentials") ?? 0 }
+    }
+}

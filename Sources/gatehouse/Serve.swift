@@ -24,10 +24,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "SQLite file holding users, sessions, mail and audit; created if missing. (GATEHOUSE_DB)")
     var db: String = Environment.value("DB") ?? "gatehouse.sqlite"
 
-    @Option(help: "Where users live. Only the embedded SQLite store (local) is available in this build. (GATEHOUSE_BACKEND)")
+    @Option(help: "Where users live: local (the embedded SQLite store) or pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url; Gatehouse keeps only its sessions, mailbox and audit). (GATEHOUSE_BACKEND)")
     var backend: BackendKind = Environment.value("BACKEND").flatMap(BackendKind.init(rawValue:)) ?? .local
 
-    @Option(help: "How new accounts verify their email: none, code (6 digits) or link. (GATEHOUSE_VERIFICATION)")
+    @Option(help: "The proxied backend's URL, e.g. http://127.0.0.1:8090. Required with --backend pocketbase. (GATEHOUSE_BACKEND_URL)")
+    var backendURL: String?
+
+    @Option(help: "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Required with --backend pocketbase. (GATEHOUSE_BACKEND_ADMIN)")
+    var backendAdmin: String?
+
+    @Option(help: "The PocketBase auth collection holding the accounts. (GATEHOUSE_BACKEND_COLLECTION)")
+    var backendCollection: String = Environment.value("BACKEND_COLLECTION") ?? "users"
+
+    @Option(help: "How new accounts verify their email: none, code (6 digits) or link. Embedded backend only; a proxied PocketBase verifies by its mailed link. (GATEHOUSE_VERIFICATION)")
     var verification: VerificationMode = Environment.value("VERIFICATION").flatMap(VerificationMode.init(rawValue:)) ?? .code
 
     @Option(help: "URL people reach Gatehouse at, used in mailed links. Defaults to http://HOST:PORT. (GATEHOUSE_PUBLIC_URL)")
@@ -53,6 +62,15 @@ struct Serve: AsyncParsableCommand {
 
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
+    private var resolvedBackendURL: String? { backendURL ?? Environment.value("BACKEND_URL") }
+    private var resolvedBackendAdmin: String? { backendAdmin ?? Environment.value("BACKEND_ADMIN") }
+
+    /// `EMAIL:PASSWORD` split at the first colon (passwords may contain colons).
+    private var superuser: (email: String, password: String)? {
+        guard let value = resolvedBackendAdmin, let colon = value.firstIndex(of: ":") else { return nil }
+        let email = String(value[..<colon]), password = String(value[value.index(after: colon)...])
+        return email.isEmpty || password.isEmpty ? nil : (email, password)
+    }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -60,6 +78,14 @@ struct Serve: AsyncParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         if let publicURL = resolvedPublicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
+        }
+        if backend == .pocketbase {
+            guard let url = resolvedBackendURL, url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+                throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
+            }
+            guard superuser != nil else {
+                throw ValidationError("--backend pocketbase needs --backend-admin EMAIL:PASSWORD of a PocketBase superuser.")
+            }
         }
     }
 
@@ -79,23 +105,44 @@ struct Serve: AsyncParsableCommand {
 
         // The public URL is known only once the port is bound (port 0 picks one), so the backend reads it late.
         let baseURL = LateBox<String>()
-        let localBackend = LocalBackend(
-            configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
-            database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: clock),
-            keyedHash: hasher, clock: clock, logger: logger)
+        let pocketBase: PocketBaseBackend?
+        let authBackend: any AuthBackend
+        switch backend {
+        case .local:
+            pocketBase = nil
+            authBackend = LocalBackend(
+                configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
+                database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: clock),
+                keyedHash: hasher, clock: clock, logger: logger)
+        case .pocketbase:
+            let remote = PocketBaseBackend(configuration: .init(
+                baseURL: URL(string: resolvedBackendURL ?? "")!, collection: backendCollection, superuser: superuser),
+                logger: Logger(label: "gatehouse.pocketbase"))
+            pocketBase = remote
+            authBackend = ProxyBackend(api: remote, logger: logger)
+        }
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
                                             publicDirectory: assets, mailboxIsOpen: loopback,
                                             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36), rateLimits: !noRateLimits),
-            backend: localBackend, database: database, hasher: hasher, clock: clock, logger: logger)
+            backend: authBackend, database: database, hasher: hasher, clock: clock, logger: logger)
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
             logger: logger, responder: app.responder)
         try server.start()
         let url = publicURL ?? "http://\(displayHost):\(server.port)"
         baseURL.value = url
+        if let pocketBase {
+            // Point PocketBase's verification mail at /auth/verify-link and add the profile field.
+            do {
+                try await pocketBase.prepareCollection(verificationLinkBase: url)
+            } catch {
+                logger.error("could not prepare the PocketBase collection; verification mails keep PocketBase's own link",
+                             metadata: ["backend": "\(resolvedBackendURL ?? "")", "error": "\(error)"])
+            }
+        }
         logger.notice("Gatehouse listening on \(url)", metadata: [
-            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(verification.rawValue)",
+            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
         ])
         let signal = await waitForTerminationSignal()
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
@@ -106,6 +153,7 @@ struct Serve: AsyncParsableCommand {
 /// Backends `--backend` accepts.
 enum BackendKind: String, ExpressibleByArgument, CaseIterable {
     case local
+    case pocketbase
 }
 
 extension VerificationMode: ExpressibleByArgument {}

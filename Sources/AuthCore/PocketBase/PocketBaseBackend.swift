@@ -98,8 +98,12 @@ public final class PocketBaseBackend: AuthAPI {
         if let expiresAt = claims.expiresAt, expiresAt < Date() { throw AuthError.codeExpired }
         try await http.send("POST", "\(collectionPath)/confirm-verification", body: ["token": .string(token)], call: .verify)
         logger.info("email verified on PocketBase", metadata: ["user": "\(claims.id ?? "?")"])
-        guard superuser != nil, let id = claims.id else { return VerificationOutcome(user: nil, session: nil) }
-        return VerificationOutcome(user: try await admin.user(UserID(id)), session: nil)
+        guard let id = claims.id else { return VerificationOutcome(user: nil, session: nil) }
+        if superuser != nil { return VerificationOutcome(user: try await admin.user(UserID(id)), session: nil) }
+        // Without a superuser the record cannot be read back; the token's claims say whose it was.
+        let now = Date()
+        return VerificationOutcome(user: User(id: UserID(id), email: claims.email ?? "", emailVerified: true,
+                                              profile: Profile(), createdAt: now, updatedAt: now), session: nil)
     }
 
     public func resendVerificationEmail(email: String) async throws {
