@@ -29,4 +29,6 @@ extension AuthBackend {
     public func setProfile(userID: UserID, patch: [String: JSONValue], credential: BackendCredential?) async throws -> User {
         try await setProfile(userID: userID, patch: patch)
     }
+
+    public func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential? { nil }
 }

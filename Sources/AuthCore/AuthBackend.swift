@@ -29,6 +29,8 @@ public protocol AuthBackend: Sendable {
     func user(_ id: UserID, credential: BackendCredential?) async throws -> User
     /// `setProfile`, made as the signed-in user when a credential is given.
     func setProfile(userID: UserID, patch: [String: JSONValue], credential: BackendCredential?) async throws -> User
+    /// A fresh credential when `credential` is about to expire and can be renewed, else nil.
+    func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential?
 }
 
 /// What the sign-up form sends.

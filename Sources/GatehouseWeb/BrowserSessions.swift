@@ -37,7 +37,8 @@ struct BrowserSessions: Sendable {
             guard let session = try await database.activeSession(tokenHash: hasher.hex(token), now: now) else {
                 return nil
             }
-            let credential = try await database.credential(sessionID: session.id).map(BackendCredential.init)
+            var credential = try await database.credential(sessionID: session.id).map(BackendCredential.init)
+            if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }
             let user = try await backend.user(session.userID, credential: credential)
             guard !user.disabled else { return nil }
             if now.timeIntervalSince(session.lastUsedAt) > Self.touchInterval {
@@ -49,6 +50,19 @@ struct BrowserSessions: Sendable {
             return nil
         } catch {
             logger.error("session lookup failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// A remote backend's renewed credential, saved for the session; nil when none was due or
+    /// renewal failed (the old credential is used until the backend refuses it).
+    private func renew(_ credential: BackendCredential, sessionID: Int64) async -> BackendCredential? {
+        do {
+            guard let renewed = try await backend.renewedCredential(credential) else { return nil }
+            try await database.saveCredential(renewed.value, sessionID: sessionID)
+            return renewed
+        } catch {
+            logger.notice("backend credential not renewed", metadata: ["error": "\(error)"])
             return nil
         }
     }

@@ -7,10 +7,14 @@ import Logging
 /// Calls without a credential (a session started by a code verification) use the admin API.
 public struct ProxyBackend: AuthBackend {
     public let api: any AuthAPI
+    /// Renew a browser session's backend token when it has less than this left (PocketBase's
+    /// tokens last 5 days by default; Gatehouse's browser sessions 7).
+    public let renewalMargin: TimeInterval
     private let logger: Logger
 
-    public init(api: any AuthAPI, logger: Logger = Logger(label: "gatehouse.proxy")) {
+    public init(api: any AuthAPI, renewalMargin: TimeInterval = 24 * 3600, logger: Logger = Logger(label: "gatehouse.proxy")) {
         self.api = api
+        self.renewalMargin = renewalMargin
         self.logger = logger
     }
 
@@ -68,6 +72,18 @@ public struct ProxyBackend: AuthBackend {
             return try await setProfile(userID: userID, patch: patch)
         }
         return try await api.setProfile(patch, session: session)
+    }
+
+    /// Refreshes the backend session behind `credential` when it expires within `renewalMargin`.
+    /// Two requests of one browser may both renew: fine for PocketBase's stateless tokens (both
+    /// stay valid until they expire).
+    public func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential? {
+        guard let session = Self.session(from: credential), session.refreshable,
+              session.expires(within: renewalMargin, of: Date()), !session.expires(within: 0, of: Date())
+        else { return nil }
+        let renewed = try await api.refresh(session)
+        logger.debug("backend session renewed", metadata: ["user": "\(renewed.user.id)"])
+        return try Self.credential(for: renewed)
     }
 
     private func verifiedUser(_ outcome: VerificationOutcome) async throws -> User {
