@@ -115,8 +115,11 @@ struct Serve: AsyncParsableCommand {
                 database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
         case .pocketbase:
+            guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
+                throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
+            }
             let remote = PocketBaseBackend(configuration: .init(
-                baseURL: URL(string: resolvedBackendURL ?? "")!, collection: backendCollection, superuser: superuser),
+                baseURL: backendURL, collection: backendCollection, superuser: superuser),
                 logger: Logger(label: "gatehouse.pocketbase"))
             pocketBase = remote
             authBackend = ProxyBackend(api: remote, logger: logger)

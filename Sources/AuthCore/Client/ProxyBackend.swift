@@ -10,11 +10,14 @@ public struct ProxyBackend: AuthBackend {
     /// Renew a browser session's backend token when it has less than this left (PocketBase's
     /// tokens last 5 days by default; Gatehouse's browser sessions 7).
     public let renewalMargin: TimeInterval
+    private let clock: @Sendable () -> Date
     private let logger: Logger
 
-    public init(api: any AuthAPI, renewalMargin: TimeInterval = 24 * 3600, logger: Logger = Logger(label: "gatehouse.proxy")) {
+    public init(api: any AuthAPI, renewalMargin: TimeInterval = 24 * 3600, clock: @escaping @Sendable () -> Date = Date.init,
+                logger: Logger = Logger(label: "gatehouse.proxy")) {
         self.api = api
         self.renewalMargin = renewalMargin
+        self.clock = clock
         self.logger = logger
     }
 
@@ -79,7 +82,7 @@ public struct ProxyBackend: AuthBackend {
     /// stay valid until they expire).
     public func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential? {
         guard let session = Self.session(from: credential), session.refreshable,
-              session.expires(within: renewalMargin, of: Date()), !session.expires(within: 0, of: Date())
+              session.expires(within: renewalMargin, of: clock()), !session.expires(within: 0, of: clock())
         else { return nil }
         let renewed = try await api.refresh(session)
         logger.debug("backend session renewed", metadata: ["user": "\(renewed.user.id)"])

@@ -39,10 +39,13 @@ public final class PocketBaseBackend: AuthAPI {
     let http: PocketBaseHTTP
     let superuser: SuperuserLogin?
     let logger: Logger
+    /// Compared with token expiry claims only; PocketBase itself decides what is expired.
+    let clock: @Sendable () -> Date
 
     public init(configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
-                logger: Logger = Logger(label: "gatehouse.pocketbase")) {
+                clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "gatehouse.pocketbase")) {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         let http = PocketBaseHTTP(baseURL: configuration.baseURL, session: session, logger: logger)
         self.http = http
@@ -95,13 +98,13 @@ public final class PocketBaseBackend: AuthAPI {
     /// Confirms the token; the account is read back through the superuser when one is configured.
     public func verifyEmailLink(token: String) async throws -> VerificationOutcome {
         guard let claims = PocketBaseToken.decode(token), claims.type == "verification" else { throw AuthError.invalidCode }
-        if let expiresAt = claims.expiresAt, expiresAt < Date() { throw AuthError.codeExpired }
+        if let expiresAt = claims.expiresAt, expiresAt < clock() { throw AuthError.codeExpired }
         try await http.send("POST", "\(collectionPath)/confirm-verification", body: ["token": .string(token)], call: .verify)
         logger.info("email verified on PocketBase", metadata: ["user": "\(claims.id ?? "?")"])
         guard let id = claims.id else { return VerificationOutcome(user: nil, session: nil) }
         if superuser != nil { return VerificationOutcome(user: try await admin.user(UserID(id)), session: nil) }
         // Without a superuser the record cannot be read back; the token's claims say whose it was.
-        let now = Date()
+        let now = clock()
         return VerificationOutcome(user: User(id: UserID(id), email: claims.email ?? "", emailVerified: true,
                                               profile: Profile(), createdAt: now, updatedAt: now), session: nil)
     }
@@ -127,7 +130,7 @@ public final class PocketBaseBackend: AuthAPI {
     public func signOut(_ session: AuthSession) async throws {}
 
     public func currentUser(_ session: AuthSession) async throws -> User {
-        if session.expires(within: 0, of: Date()) { throw AuthError.sessionExpired }
+        if session.expires(within: 0, of: clock()) { throw AuthError.sessionExpired }
         let record = try await http.json(PocketBaseRecord.self, "GET", "\(records)/\(try Self.safeID(session.user.id))",
                                          token: session.accessToken, call: .ownRecord)
         return record.user(profileField: configuration.profileField)
