@@ -78,6 +78,8 @@ final class LocalFixture: Fixture {
         return .code(try #require(mail.code))
     }
 
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     func stop() async { try? FileManager.default.removeItem(at: directory) }
 }
 

@@ -6,7 +6,6 @@ import Testing
 @Suite struct ProxyBackendTests {
     @Test func signInHandsBackACredentialThatActsAsTheUserAndRenews() async throws {
         let fixture = try await LocalFixture(accessTokenLifetime: 120)
-        defer { Task { await fixture.stop() } }
         let email = uniqueEmail("proxy")
         _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "proxy password", verified: true))
         let proxy = ProxyBackend(api: fixture.api, renewalMargin: 60)
@@ -30,7 +29,6 @@ import Testing
 
     @Test func codeVerificationIsOnlyOfferedWhenTheBackendHasIt() async throws {
         let fixture = try await LocalFixture()
-        defer { Task { await fixture.stop() } }
         #expect(ProxyBackend(api: fixture.api).verificationMode == .code)
     }
 }

@@ -15,7 +15,6 @@ import Testing
 
     @Test func concurrentCallersShareOneRefresh() async throws {
         let fixture = try await LocalFixture()
-        defer { Task { await fixture.stop() } }
         let (client, _) = try await signedInClient(fixture)
         let events = EventLog()
         await client.addObserver { event, _ in events.append(event) }
@@ -32,7 +31,6 @@ import Testing
 
     @Test func refreshesShortlyBeforeExpiry() async throws {
         let fixture = try await LocalFixture(accessTokenLifetime: 30)
-        defer { Task { await fixture.stop() } }
         let (client, _) = try await signedInClient(fixture, refreshMargin: 60)
         let events = EventLog()
         await client.addObserver { event, _ in events.append(event) }
@@ -45,7 +43,6 @@ import Testing
 
     @Test func reusingARotatedRefreshTokenRevokesTheFamily() async throws {
         let fixture = try await LocalFixture()
-        defer { Task { await fixture.stop() } }
         let email = uniqueEmail("reuse")
         _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "reuse password", verified: true))
         let original = try await fixture.api.signIn(email: email, password: "reuse password")
@@ -63,7 +60,6 @@ import Testing
 
     @Test func fileStorageKeepsTheSessionAcrossClients() async throws {
         let fixture = try await LocalFixture()
-        defer { Task { await fixture.stop() } }
         let path = fixture.directory.appendingPathComponent("session.json").path
         let (client, email) = try await signedInClient(fixture, storage: FileSessionStorage(path: path))
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
