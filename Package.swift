@@ -59,6 +59,8 @@ let package = Package(
 
         // A raw-socket HTTP/1.1 client the suites use to talk to the real server.
         .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
+        // Starts the real PocketBase binary (from PATH) with an SMTP sink, for the client-core suites.
+        .target(name: "PocketBaseTestSupport", path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
         .testTarget(name: "StoreTests", dependencies: [
@@ -76,6 +78,11 @@ let package = Package(
         ]),
         .testTarget(name: "GatehouseWebTests", dependencies: [
             "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
+            "PocketBaseTestSupport",
+        ]),
+        .testTarget(name: "ClientCoreTests", dependencies: [
+            "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,17 @@ public protocol AuthBackend: Sendable {
     func user(_ id: UserID) async throws -> User
     /// Shallow-merges profile fields (`null` removes a key) and returns the updated account.
     func setProfile(userID: UserID, patch: [String: JSONValue]) async throws -> User
+
+    // Proxy mode (defaults in AuthBackend+Credential.swift): a remote backend hands back a
+    // credential at sign-in, and later calls act as the user with it. In-process backends ignore it.
+    /// Checks a password and returns the account with the backend's credential for it, if any.
+    func signInForSession(email: String, password: String) async throws -> BackendSignIn
+    /// The account, read as the signed-in user when a credential is given.
+    func user(_ id: UserID, credential: BackendCredential?) async throws -> User
+    /// `setProfile`, made as the signed-in user when a credential is given.
+    func setProfile(userID: UserID, patch: [String: JSONValue], credential: BackendCredential?) async throws -> User
+    /// A fresh credential when `credential` is about to expire and can be renewed, else nil.
+    func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential?
 }
 
 /// What the sign-up form sends.

@@ -14,9 +14,13 @@ public enum AuthError: Error, Sendable, Equatable {
     case rateLimited(retryAfter: Int)
     /// Input that breaks a rule, field by field.
     case validation([FieldError])
+    /// The access token is missing, expired or revoked: sign in again.
+    case sessionExpired
+    /// This session cannot be refreshed (impersonation tokens are not refreshable).
+    case sessionNotRefreshable
     /// The backend cannot do this at all.
     case notSupported(Capability)
-    /// The backend could not be reached.
+    /// The backend could not be reached; the text describes the underlying error (see `AuthError.network(_:)`).
     case network(String)
     /// The backend answered with an error Gatehouse has no better name for.
     case server(status: Int, code: String, message: String)
@@ -29,5 +33,13 @@ public struct FieldError: Sendable, Equatable, Codable {
     public init(field: String, message: String) {
         self.field = field
         self.message = message
+    }
+}
+
+extension AuthError {
+    /// A network failure carrying the underlying error's description (errors are not `Equatable`,
+    /// so the case keeps its text).
+    public static func network(_ underlying: any Error) -> AuthError {
+        .network(String(describing: underlying))
     }
 }

@@ -7,4 +7,24 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case externalAuths
     case impersonation
     case userAdministration
+    /// Sessions renew before they expire (`refreshSession()`).
+    case sessionRefresh
+    /// `listAuthMethods()` reports the sign-in methods the backend offers.
+    case authMethods
+}
+
+extension Capability {
+    /// How pages name the capability in "… is not supported by this backend".
+    public var displayName: String {
+        switch self {
+        case .emailCodeVerification: return "Verifying email with a code"
+        case .emailLinkVerification: return "Verifying email with a link"
+        case .profile: return "Editing the profile"
+        case .externalAuths: return "Linked accounts"
+        case .impersonation: return "Impersonation"
+        case .userAdministration: return "User administration"
+        case .sessionRefresh: return "Refreshing sessions"
+        case .authMethods: return "Listing sign-in methods"
+        }
+    }
 }

@@ -51,7 +51,7 @@ struct AccountPages: Sendable {
             let patch = form.patch(against: user.profile)
             if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
             do {
-                _ = try await env.backend.setProfile(userID: user.id, patch: patch)
+                _ = try await env.backend.setProfile(userID: user.id, patch: patch, credential: visit.signedIn?.credential)
                 await env.audit.record("profile.updated", actor: user.id.rawValue, subject: user.id.rawValue,
                                        request: visit.request, data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
                 return .redirect(to: "/account?notice=saved")

@@ -12,7 +12,9 @@ extension AuthError {
         case .codeExpired: return "This code has expired or has already been used. Request a new one below."
         case .rateLimited(let wait): return "Too many attempts. Try again in \(Wait.describe(wait))."
         case .validation(let errors): return errors.map(\.message).joined(separator: " ")
-        case .notSupported: return "This is not supported by the backend Gatehouse is connected to."
+        case .sessionExpired: return "Your session has ended. Please sign in again."
+        case .sessionNotRefreshable: return "This session cannot be extended. Please sign in again."
+        case .notSupported(let capability): return "\(capability.displayName) is not supported by the backend Gatehouse is connected to."
         case .network: return "The account service could not be reached. Try again in a moment."
         case .server: return "The account service had a problem. Try again in a moment."
         }

@@ -9,6 +9,8 @@ import Store
 struct SignedIn: Sendable {
     var session: SessionRecord
     var user: User
+    /// The remote backend's credential for this user (proxy mode); nil for the embedded backend.
+    var credential: BackendCredential? = nil
 }
 
 /// Browser sessions for the account pages: an opaque random token in an HttpOnly cookie, stored
@@ -35,13 +37,16 @@ struct BrowserSessions: Sendable {
             guard let session = try await database.activeSession(tokenHash: hasher.hex(token), now: now) else {
                 return nil
             }
-            let user = try await backend.user(session.userID)
+            var credential = try await database.credential(sessionID: session.id).map(BackendCredential.init)
+            if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }
+            let user = try await backend.user(session.userID, credential: credential)
             guard !user.disabled else { return nil }
             if now.timeIntervalSince(session.lastUsedAt) > Self.touchInterval {
                 try await database.touchSession(id: session.id, at: now)
             }
-            return SignedIn(session: session, user: user)
-        } catch AuthError.userNotFound {
+            return SignedIn(session: session, user: user, credential: credential)
+        } catch AuthError.userNotFound, AuthError.sessionExpired {
+            // Gone, or (proxy mode) the backend's token expired or was revoked: sign in again.
             return nil
         } catch {
             logger.error("session lookup failed", metadata: ["error": "\(error)"])
@@ -49,15 +54,31 @@ struct BrowserSessions: Sendable {
         }
     }
 
+    /// A remote backend's renewed credential, saved for the session; nil when none was due or
+    /// renewal failed (the old credential is used until the backend refuses it).
+    private func renew(_ credential: BackendCredential, sessionID: Int64) async -> BackendCredential? {
+        do {
+            guard let renewed = try await backend.renewedCredential(credential) else { return nil }
+            try await database.saveCredential(renewed.value, sessionID: sessionID)
+            return renewed
+        } catch {
+            logger.notice("backend credential not renewed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Starts a fresh session for `user` (revoking the one the browser had) and sets its cookie.
-    func start(for user: User, replacing previous: SignedIn?, request: Request, response: inout Response) async throws {
+    /// A remote backend's `credential` is kept beside the session (plain text; see the migration).
+    func start(for user: User, credential: BackendCredential? = nil, replacing previous: SignedIn?, request: Request,
+               response: inout Response) async throws {
         let now = clock()
         if let previous { try await database.revokeSession(id: previous.session.id, at: now) }
         let token = SecureRandom.token()
-        _ = try await database.createSession(NewSession(
+        let session = try await database.createSession(NewSession(
             tokenHash: hasher.hex(token), userID: user.id,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
             ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime), impersonator: nil))
+        if let credential { try await database.saveCredential(credential.value, sessionID: session.id) }
         response.setCookie(Cookie(name: Self.cookieName, value: token, maxAge: Int(lifetime),
                                   httpOnly: true, secure: secureCookies, sameSite: .lax))
     }

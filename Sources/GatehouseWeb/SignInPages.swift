@@ -50,12 +50,14 @@ struct SignInPages: Sendable {
         // A locked account still costs one password check, so its answer and timing match a wrong password.
         let reason: String
         do {
-            let user = try await env.backend.signIn(email: email, password: password)
+            let signIn = try await env.backend.signInForSession(email: email, password: password)
+            let user = signIn.user
             if !locked {
                 await env.limiter.reset(accountKey)
                 await env.audit.record("sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request)
                 var response = Response.redirect(to: redirect)
-                try await env.sessions.start(for: user, replacing: visit.signedIn, request: request, response: &response)
+                try await env.sessions.start(for: user, credential: signIn.credential, replacing: visit.signedIn,
+                                             request: request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
                 return response
             }

@@ -106,6 +106,7 @@ extension AppDatabase {
                 """)
         }
 
+        registerClientCoreMigrations(in: &migrator)
         registerConsoleMigrations(in: &migrator)
         return migrator
     }

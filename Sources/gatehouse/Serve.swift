@@ -25,10 +25,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "SQLite file holding users, sessions, mail and audit; created if missing. (GATEHOUSE_DB)")
     var db: String = Environment.value("DB") ?? "gatehouse.sqlite"
 
-    @Option(help: "Where users live. Only the embedded SQLite store (local) is available in this build. (GATEHOUSE_BACKEND)")
+    @Option(help: "Where users live: local (the embedded SQLite store) or pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url; Gatehouse keeps only its sessions, mailbox and audit). (GATEHOUSE_BACKEND)")
     var backend: BackendKind = Environment.value("BACKEND").flatMap(BackendKind.init(rawValue:)) ?? .local
 
-    @Option(help: "How new accounts verify their email: none, code (6 digits) or link. (GATEHOUSE_VERIFICATION)")
+    @Option(help: "The proxied backend's URL, e.g. http://127.0.0.1:8090. Required with --backend pocketbase. (GATEHOUSE_BACKEND_URL)")
+    var backendURL: String?
+
+    @Option(help: "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Required with --backend pocketbase. (GATEHOUSE_BACKEND_ADMIN)")
+    var backendAdmin: String?
+
+    @Option(help: "The PocketBase auth collection holding the accounts. (GATEHOUSE_BACKEND_COLLECTION)")
+    var backendCollection: String = Environment.value("BACKEND_COLLECTION") ?? "users"
+
+    @Option(help: "How new accounts verify their email: none, code (6 digits) or link. Embedded backend only; a proxied PocketBase verifies by its mailed link. (GATEHOUSE_VERIFICATION)")
     var verification: VerificationMode = Environment.value("VERIFICATION").flatMap(VerificationMode.init(rawValue:)) ?? .code
 
     @Option(help: "URL people reach Gatehouse at, used in mailed links. Defaults to http://HOST:PORT. (GATEHOUSE_PUBLIC_URL)")
@@ -62,6 +71,15 @@ struct Serve: AsyncParsableCommand {
 
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
+    private var resolvedBackendURL: String? { backendURL ?? Environment.value("BACKEND_URL") }
+    private var resolvedBackendAdmin: String? { backendAdmin ?? Environment.value("BACKEND_ADMIN") }
+
+    /// `EMAIL:PASSWORD` split at the first colon (passwords may contain colons).
+    private var superuser: (email: String, password: String)? {
+        guard let value = resolvedBackendAdmin, let colon = value.firstIndex(of: ":") else { return nil }
+        let email = String(value[..<colon]), password = String(value[value.index(after: colon)...])
+        return email.isEmpty || password.isEmpty ? nil : (email, password)
+    }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -72,6 +90,14 @@ struct Serve: AsyncParsableCommand {
         }
         if let text = smtp ?? Environment.value("SMTP"), SMTPListenAddress(text) == nil {
             throw ValidationError("--smtp must be HOST:PORT, e.g. 127.0.0.1:2525 or [::1]:2525.")
+        }
+        if backend == .pocketbase {
+            guard let url = resolvedBackendURL, url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+                throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
+            }
+            guard superuser != nil else {
+                throw ValidationError("--backend pocketbase needs --backend-admin EMAIL:PASSWORD of a PocketBase superuser.")
+            }
         }
     }
 
@@ -92,15 +118,30 @@ struct Serve: AsyncParsableCommand {
 
         // The public URL is known only once the port is bound (port 0 picks one), so the backend reads it late.
         let baseURL = LateBox<String>()
-        let localBackend = LocalBackend(
-            configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
-            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
-            keyedHash: hasher, clock: clock, logger: logger)
+        let pocketBase: PocketBaseBackend?
+        let authBackend: any AuthBackend
+        switch backend {
+        case .local:
+            pocketBase = nil
+            authBackend = LocalBackend(
+                configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
+                database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
+                keyedHash: hasher, clock: clock, logger: logger)
+        case .pocketbase:
+            guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
+                throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
+            }
+            let remote = PocketBaseBackend(configuration: .init(
+                baseURL: backendURL, collection: backendCollection, superuser: superuser),
+                logger: Logger(label: "gatehouse.pocketbase"))
+            pocketBase = remote
+            authBackend = ProxyBackend(api: remote, logger: logger)
+        }
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
                                             publicDirectory: assets, mailboxIsOpen: loopback,
                                             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36), rateLimits: !noRateLimits),
-            backend: localBackend, database: database, hasher: hasher, passwords: passwords, clock: clock,
+            backend: authBackend, database: database, hasher: hasher, passwords: passwords, clock: clock,
             logger: logger)
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
@@ -108,8 +149,17 @@ struct Serve: AsyncParsableCommand {
         try server.start()
         let url = publicURL ?? "http://\(displayHost):\(server.port)"
         baseURL.value = url
+        if let pocketBase {
+            // Point PocketBase's verification mail at /auth/verify-link and add the profile field.
+            do {
+                try await pocketBase.prepareCollection(verificationLinkBase: url)
+            } catch {
+                logger.error("could not prepare the PocketBase collection; verification mails keep PocketBase's own link",
+                             metadata: ["backend": "\(resolvedBackendURL ?? "")", "error": "\(error)"])
+            }
+        }
         logger.notice("Gatehouse listening on \(url)", metadata: [
-            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(verification.rawValue)",
+            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
         ])
         var catcher: MailCatcher?
         if let address = smtpAddress {
@@ -138,6 +188,7 @@ struct Serve: AsyncParsableCommand {
 /// Backends `--backend` accepts.
 enum BackendKind: String, ExpressibleByArgument, CaseIterable {
     case local
+    case pocketbase
 }
 
 extension VerificationMode: ExpressibleByArgument {}

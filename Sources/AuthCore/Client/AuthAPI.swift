@@ -1,0 +1,63 @@
+import Foundation
+
+/// The token-based seam under `AuthClient`: every call a client SDK makes, with the session passed
+/// in explicitly. Stateless; `AuthClient` keeps the session. `LocalBackend` implements it in
+/// process, `PocketBaseBackend` over HTTP.
+///
+/// A backend that lacks a capability throws `AuthError.notSupported(capability)` from the calls
+/// that need it and leaves the capability out of `capabilities`.
+public protocol AuthAPI: Sendable {
+    var capabilities: Set<Capability> { get }
+
+    func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome
+    /// Confirms an address with what was mailed: the 6-digit code, or — on backends that verify by
+    /// link only (PocketBase) — the token from the mailed link.
+    func verifyEmail(email: String, code: String) async throws -> VerificationOutcome
+    /// Confirms an address with the token from a mailed link (`/auth/verify-link?token=`).
+    func verifyEmailLink(token: String) async throws -> VerificationOutcome
+    func resendVerificationEmail(email: String) async throws
+    func signIn(email: String, password: String) async throws -> AuthSession
+    /// Ends the session on the backend where it can (PocketBase tokens are stateless: nothing to do).
+    func signOut(_ session: AuthSession) async throws
+    func currentUser(_ session: AuthSession) async throws -> User
+    func setProfile(_ patch: [String: JSONValue], session: AuthSession) async throws -> User
+    /// A renewed session; throws `.sessionNotRefreshable` for impersonation sessions.
+    func refresh(_ session: AuthSession) async throws -> AuthSession
+    func authMethods() async throws -> AuthMethods
+    func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth]
+    func unlinkExternalAuth(userID: UserID, provider: String, session: AuthSession) async throws
+
+    // Administration (the console): authorised by the backend's own admin credentials.
+    var admin: any AuthAdminAPI { get }
+}
+
+/// What support staff do to accounts. The embedded backend trusts its in-process caller; remote
+/// backends authenticate as their superuser (PocketBase's `_superusers`).
+public protocol AuthAdminAPI: Sendable {
+    func listUsers(_ query: UserQuery) async throws -> UserPage
+    func user(_ id: UserID) async throws -> User
+    func createUser(_ new: NewUser) async throws -> User
+    func updateUser(_ id: UserID, _ update: UserUpdate) async throws -> User
+    func setVerified(_ id: UserID, _ verified: Bool) async throws -> User
+    func deleteUser(_ id: UserID) async throws
+    /// A session as `id` for at most one hour; never refreshable.
+    func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession
+    /// Records a link to a provider identity (seeding and support; sign-in with OAuth is elsewhere).
+    func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth
+}
+
+extension AuthAdminAPI {
+    public func setVerified(_ id: UserID, _ verified: Bool) async throws -> User {
+        try await updateUser(id, UserUpdate(verified: verified))
+    }
+}
+
+/// The longest impersonation any backend grants (DESIGN.md: ≤ 1 h).
+public enum Impersonation {
+    public static let maximumDuration: TimeInterval = 3600
+
+    /// `requested` clamped to 1 s…1 h.
+    public static func clamp(_ requested: TimeInterval) -> TimeInterval {
+        min(max(requested, 1), maximumDuration)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+
+/// JSON over HTTP to one PocketBase server. Logs method, path and status at trace level; never
+/// bodies, tokens or passwords. Transport failures become `AuthError.network`, PocketBase's error
+/// envelope `{status, message, data: {field: {code, message}}}` becomes the nearest `AuthError`.
+struct PocketBaseHTTP: Sendable {
+    /// Which call failed, so a 400 or 404 maps to the error that call means.
+    enum Call: Sendable {
+        case signIn, signUp, verify, ownRecord, adminRecord, other
+    }
+
+    let baseURL: URL
+    let session: URLSession
+    let logger: Logger
+
+    /// Sends a request and returns the body of a 2xx answer.
+    @discardableResult
+    func send(_ method: String, _ path: String, query: [URLQueryItem] = [], token: String? = nil,
+              body: [String: JSONValue]? = nil, call: Call = .other) async throws -> Data {
+        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
+            throw AuthError.network("invalid backend URL")
+        }
+        if !query.isEmpty { components.queryItems = query }
+        guard let url = components.url else { throw AuthError.network("invalid backend URL") }
+        var request = URLRequest(url: url, timeoutInterval: 15)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(body)
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            logger.warning("PocketBase unreachable", metadata: ["method": "\(method)", "path": "\(path)", "error": "\(error)"])
+            throw AuthError.network(error)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        logger.trace("PocketBase call", metadata: ["method": "\(method)", "path": "\(path)", "status": "\(status)"])
+        guard (200..<300).contains(status) else {
+            let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
+            let error = Self.error(status: status, body: data, call: call, retryAfter: retryAfter)
+            logger.debug("PocketBase refused", metadata: ["path": "\(path)", "status": "\(status)", "error": "\(error)"])
+            throw error
+        }
+        return data
+    }
+
+    /// Sends a request and decodes a JSON answer.
+    func json<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, query: [URLQueryItem] = [],
+                            token: String? = nil, body: [String: JSONValue]? = nil, call: Call = .other) async throws -> T {
+        let data = try await send(method, path, query: query, token: token, body: body, call: call)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw AuthError.server(status: 502, code: "bad_response", message: "PocketBase answered \(path) with unexpected JSON.")
+        }
+    }
+
+    /// PocketBase's error envelope.
+    private struct Envelope: Decodable {
+        struct Field: Decodable {
+            var code: String?
+            var message: String?
+        }
+        var status: Int?
+        var message: String?
+        var data: [String: Field]?
+    }
+
+    static func error(status: Int, body: Data, call: Call, retryAfter: Int?) -> AuthError {
+        let envelope = try? JSONDecoder().decode(Envelope.self, from: body)
+        let message = envelope?.message ?? "PocketBase answered \(status)."
+        let fields = envelope?.data ?? [:]
+        switch status {
+        case 400:
+            if call == .signIn { return .invalidCredentials }
+            if call == .verify || fields["token"] != nil { return .invalidCode }
+            if fields["email"]?.code == "validation_not_unique" { return .emailExists }
+            if !fields.isEmpty {
+                return .validation(fields.sorted { $0.key < $1.key }.map { name, field in
+                    FieldError(field: name == "passwordConfirm" ? "password" : name,
+                               message: field.message ?? "This value is not accepted.")
+                })
+            }
+            return .server(status: 400, code: "bad_request", message: message)
+        case 401:
+            return .sessionExpired
+        case 403 where call == .ownRecord, 404 where call == .ownRecord:
+            return .sessionExpired
+        case 404 where call == .adminRecord:
+            return .userNotFound
+        case 429:
+            return .rateLimited(retryAfter: retryAfter ?? 60)
+        default:
+            return .server(status: status, code: "pocketbase_\(status)", message: message)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The claims Gatehouse reads from a PocketBase JWT. The signature is not checked here: PocketBase
+/// checks it on every call; the client only needs `exp` to refresh in time and `refreshable` to
+/// know whether it may, and a verification token's `email` and `id`.
+struct PocketBaseToken: Decodable, Sendable {
+    var id: String?
+    var type: String?
+    var collectionId: String?
+    var email: String?
+    var refreshable: Bool?
+    var exp: Double?
+
+    var expiresAt: Date? { exp.map { Date(timeIntervalSince1970: $0) } }
+
+    /// The payload of `jwt`, or nil when it is not a JWT.
+    static func decode(_ jwt: String) -> PocketBaseToken? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode(PocketBaseToken.self, from: data)
+    }
+}

@@ -1,0 +1,87 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+
+/// Administration of the embedded accounts. It trusts its in-process caller (the console checks
+/// who is a superuser); impersonation sessions name the admin API as their impersonator.
+struct LocalAdminAPI: AuthAdminAPI {
+    let api: LocalAuthAPI
+    var backend: LocalBackend { api.backend }
+
+    func listUsers(_ query: UserQuery) async throws -> UserPage {
+        let (rows, total) = try await backend.database.users(search: query.search, limit: query.perPage,
+                                                             offset: (query.page - 1) * query.perPage)
+        return UserPage(users: rows.map(\.user), page: query.page, perPage: query.perPage, totalItems: total)
+    }
+
+    func user(_ id: UserID) async throws -> User {
+        try await backend.user(id)
+    }
+
+    func createUser(_ new: NewUser) async throws -> User {
+        var problems = LocalBackend.signUpProblems(SignUpRequest(email: new.email, password: new.password), name: nil)
+        problems += ProfileRules.problems(inPatch: new.profile.fields) + ProfileRules.problems(inMerged: new.profile)
+        guard problems.isEmpty else { throw AuthError.validation(problems) }
+        let hash = try await backend.hasher.hash(new.password)
+        let now = backend.clock()
+        let record = UserRecord(id: UserID(SecureRandom.userID()), email: new.email, passwordHash: hash,
+                                verified: new.verified, profile: new.profile, createdAt: now, updatedAt: now)
+        let user = try await backend.database.insertUser(record, verificationToken: nil)
+        backend.logger.info("account created by admin", metadata: ["user": "\(user.id)"])
+        return user.user
+    }
+
+    func updateUser(_ id: UserID, _ update: UserUpdate) async throws -> User {
+        var problems: [FieldError] = []
+        if let email = update.email, !EmailAddress.isPlausible(email) {
+            problems.append(FieldError(field: "email", message: "Enter a valid email address."))
+        }
+        if let password = update.password, let message = PasswordPolicy.problem(with: password) {
+            problems.append(FieldError(field: "password", message: message))
+        }
+        let patch = update.profilePatch ?? [:]
+        problems += ProfileRules.problems(inPatch: patch)
+        guard problems.isEmpty else { throw AuthError.validation(problems) }
+        let hash: String? = if let password = update.password { try await backend.hasher.hash(password) } else { nil }
+        let now = backend.clock()
+        let record = try await backend.database.updateUser(id: id) { user in
+            if let email = update.email {
+                user.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+                user.emailNormalized = EmailAddress.normalize(email)
+            }
+            if let hash { user.passwordHash = hash }
+            if let verified = update.verified { user.verified = verified }
+            if !patch.isEmpty {
+                user.profile = user.profile.merging(patch)
+                let merged = ProfileRules.problems(inMerged: user.profile)
+                guard merged.isEmpty else { throw AuthError.validation(merged) }
+            }
+            user.updatedAt = now
+        }
+        if hash != nil || update.email != nil {
+            try await backend.database.revokeSessions(userID: id, at: now)
+        }
+        backend.logger.info("account updated by admin", metadata: ["user": "\(id)"])
+        return record.user
+    }
+
+    func deleteUser(_ id: UserID) async throws {
+        try await backend.database.deleteUser(id: id, at: backend.clock())
+        backend.logger.notice("account deleted by admin", metadata: ["user": "\(id)"])
+    }
+
+    func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession {
+        let user = try await backend.user(id)
+        let session = try await api.openSession(for: user, impersonator: "admin-api", lifetime: Impersonation.clamp(duration))
+        backend.logger.notice("impersonation session opened", metadata: ["subject": "\(id)", "actor": "admin-api"])
+        return session
+    }
+
+    func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth {
+        let record = ExternalAuthRecord(id: SecureRandom.userID(), userID: userID, provider: provider,
+                                        providerID: providerID, createdAt: backend.clock())
+        try await backend.database.insertExternalAuth(record)
+        return record.externalAuth
+    }
+}

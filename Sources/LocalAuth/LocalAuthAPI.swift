@@ -1,0 +1,145 @@
+import AuthCore
+import Foundation
+import Logging
+import Secrets
+import Store
+
+/// The embedded backend behind `AuthClient`: the same accounts as `LocalBackend`, with API
+/// sessions of opaque tokens kept hashed in `sessions`.
+///
+/// Access tokens live one hour; refresh tokens rotate on every use and a session's refresh
+/// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
+/// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
+/// under their own prefix, so one can never be replayed as a browser cookie (nor the reverse).
+public struct LocalAuthAPI: AuthAPI {
+    public let backend: LocalBackend
+    public let accessTokenLifetime: TimeInterval
+    public let refreshFamilyLifetime: TimeInterval
+
+    public init(backend: LocalBackend, accessTokenLifetime: TimeInterval = 3600,
+                refreshFamilyLifetime: TimeInterval = 30 * 24 * 3600) {
+        self.backend = backend
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshFamilyLifetime = refreshFamilyLifetime
+    }
+
+    var database: AppDatabase { backend.database }
+    var clock: @Sendable () -> Date { backend.clock }
+    var logger: Logger { backend.logger }
+
+    public var capabilities: Set<Capability> {
+        backend.capabilities.union([.sessionRefresh, .authMethods, .externalAuths, .impersonation, .userAdministration])
+    }
+
+    public var admin: any AuthAdminAPI { LocalAdminAPI(api: self) }
+
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
+        let result = try await backend.signUp(request)
+        let session = result.requireEmailVerification ? nil : try await openSession(for: result.user)
+        return SignUpOutcome(user: result.user, session: session, requireEmailVerification: result.requireEmailVerification)
+    }
+
+    /// A right code verifies the account and signs in, as InsForge's `POST /email/verify` does.
+    public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
+        let user = try await backend.verifyEmail(email: email, code: code)
+        return VerificationOutcome(user: user, session: try await openSession(for: user))
+    }
+
+    /// A link may be opened by a mail scanner, so it verifies without signing in.
+    public func verifyEmailLink(token: String) async throws -> VerificationOutcome {
+        VerificationOutcome(user: try await backend.verifyEmailLink(token: token), session: nil)
+    }
+
+    public func resendVerificationEmail(email: String) async throws {
+        try await backend.resendVerification(email: email)
+    }
+
+    public func signIn(email: String, password: String) async throws -> AuthSession {
+        try await openSession(for: try await backend.signIn(email: email, password: password))
+    }
+
+    public func signOut(_ session: AuthSession) async throws {
+        try await database.revokeSession(tokenHash: accessHash(session.accessToken), at: clock())
+    }
+
+    public func currentUser(_ session: AuthSession) async throws -> User {
+        try await user(for: session)
+    }
+
+    public func setProfile(_ patch: [String: JSONValue], session: AuthSession) async throws -> User {
+        let user = try await user(for: session)
+        return try await backend.setProfile(userID: user.id, patch: patch)
+    }
+
+    public func refresh(_ session: AuthSession) async throws -> AuthSession {
+        guard session.refreshable, let refreshToken = session.refreshToken else { throw AuthError.sessionNotRefreshable }
+        let now = clock()
+        let access = SecureRandom.token()
+        let refresh = SecureRandom.token()
+        let expiresAt = now.addingTimeInterval(accessTokenLifetime)
+        switch try await database.rotateRefreshToken(
+            refreshHash(refreshToken), newTokenHash: accessHash(access), newRefreshTokenHash: refreshHash(refresh),
+            accessExpiresAt: expiresAt, createdAfter: now.addingTimeInterval(-refreshFamilyLifetime), now: now) {
+        case .rotated(let record):
+            guard let user = try await database.user(id: record.userID), !user.disabled else {
+                try await database.revokeSession(id: record.id, at: now)
+                throw AuthError.sessionExpired
+            }
+            return AuthSession(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, user: user.user)
+        case .reused:
+            logger.warning("rotated refresh token presented again; session revoked", metadata: ["user": "\(session.user.id)"])
+            throw AuthError.sessionExpired
+        case .refused:
+            throw AuthError.sessionExpired
+        }
+    }
+
+    public func authMethods() async throws -> AuthMethods {
+        AuthMethods(password: true, emailCode: backend.verificationMode == .code,
+                    emailLink: backend.verificationMode == .link, oauth2Providers: [])
+    }
+
+    public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
+        try await requireOwner(userID, session)
+        return try await database.externalAuths(userID: userID).map(\.externalAuth)
+    }
+
+    public func unlinkExternalAuth(userID: UserID, provider: String, session: AuthSession) async throws {
+        try await requireOwner(userID, session)
+        guard try await database.deleteExternalAuth(userID: userID, provider: provider) else { throw AuthError.userNotFound }
+        logger.info("external auth unlinked", metadata: ["user": "\(userID)", "provider": "\(provider)"])
+    }
+
+    // MARK: Sessions
+
+    /// A new API session: a refreshable one for a sign-in, a non-refreshable one for impersonation.
+    func openSession(for user: User, impersonator: String? = nil, lifetime: TimeInterval? = nil) async throws -> AuthSession {
+        let now = clock()
+        let access = SecureRandom.token()
+        let refresh = impersonator == nil ? SecureRandom.token() : nil
+        let expiresAt = now.addingTimeInterval(lifetime ?? accessTokenLifetime)
+        _ = try await database.createSession(NewSession(
+            tokenHash: accessHash(access), refreshTokenHash: refresh.map(refreshHash), userID: user.id,
+            userAgent: "gatehouse-client-core", ip: nil, createdAt: now, expiresAt: expiresAt, impersonator: impersonator))
+        return AuthSession(accessToken: access, refreshToken: refresh, expiresAt: expiresAt,
+                           refreshable: refresh != nil, user: user)
+    }
+
+    /// The account behind a live access token; anything else is `.sessionExpired`.
+    func user(for session: AuthSession) async throws -> User {
+        guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock()),
+              let user = try await database.user(id: record.userID), !user.disabled
+        else { throw AuthError.sessionExpired }
+        return user.user
+    }
+
+    private func requireOwner(_ userID: UserID, _ session: AuthSession) async throws {
+        let user = try await user(for: session)
+        guard user.id == userID else {
+            throw AuthError.server(status: 403, code: "forbidden", message: "Only the account's owner can do this.")
+        }
+    }
+
+    private func accessHash(_ token: String) -> String { backend.keyedHash.hex("api-access:" + token) }
+    private func refreshHash(_ token: String) -> String { backend.keyedHash.hex("api-refresh:" + token) }
+}

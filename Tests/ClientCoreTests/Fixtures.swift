@@ -1,0 +1,151 @@
+import AuthCore
+import Foundation
+import LocalAuth
+import Logging
+import PocketBaseTestSupport
+import Secrets
+import Store
+import Testing
+
+/// The backends the conformance suite runs against; every test takes each in turn.
+enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case local
+    case pocketbase
+
+    var testDescription: String { rawValue }
+
+    func start() async throws -> Fixture {
+        switch self {
+        case .local: return try await LocalFixture()
+        case .pocketbase: return try await PocketBaseFixture.start()
+        }
+    }
+}
+
+/// What a verification mail carried.
+enum Mailed: Equatable {
+    case code(String)
+    case linkToken(String)
+
+    var secret: String {
+        switch self {
+        case .code(let code): return code
+        case .linkToken(let token): return token
+        }
+    }
+}
+
+/// One backend ready for the suite, with a way to read what it mailed.
+protocol Fixture: Sendable {
+    var api: any AuthAPI { get }
+    /// The newest verification secret mailed to `email`, as that backend mails it.
+    func mailedVerification(to email: String) async throws -> Mailed
+    func stop() async
+}
+
+extension Fixture {
+    func client(storage: any SessionStorage = InMemorySessionStorage()) -> AuthClient {
+        AuthClient(api: api, storage: storage)
+    }
+}
+
+/// One hasher for every local fixture (bounded threads however many tests run).
+let sharedHasher = Result { try PasswordHasher(pool: BlockingWorkPool(threadCount: 4, name: "client-core-pwhash")) }
+
+/// The embedded backend over a temp SQLite file, verifying by 6-digit code.
+final class LocalFixture: Fixture {
+    let directory: URL
+    let database: AppDatabase
+    let backend: LocalBackend
+    let localAPI: LocalAuthAPI
+    var api: any AuthAPI { localAPI }
+
+    init(clock: @escaping @Sendable () -> Date = Date.init, accessTokenLifetime: TimeInterval = 3600) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
+        var logger = Logger(label: "test.client-core.local")
+        logger.logLevel = .warning
+        backend = LocalBackend(configuration: .init(verification: .code), database: database,
+                               hasher: try sharedHasher.get(), mailer: MailboxMailer(database: database, clock: clock),
+                               keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
+                               logger: logger)
+        localAPI = LocalAuthAPI(backend: backend, accessTokenLifetime: accessTokenLifetime)
+    }
+
+    func mailedVerification(to email: String) async throws -> Mailed {
+        let mail = try #require(try await database.mails(to: email, limit: 1).first)
+        return .code(try #require(mail.code))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func stop() async { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// A real PocketBase with its own SMTP sink; the verification link is read from the mail.
+final class PocketBaseFixture: Fixture {
+    let server: PocketBaseServer
+    let backend: PocketBaseBackend
+    var api: any AuthAPI { backend }
+
+    static func start() async throws -> PocketBaseFixture {
+        let server = try await PocketBaseServer.start()
+        var logger = Logger(label: "test.client-core.pocketbase")
+        logger.logLevel = .warning
+        let backend = PocketBaseBackend(configuration: .init(
+            baseURL: server.baseURL,
+            superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)), logger: logger)
+        try await backend.prepareCollection(verificationLinkBase: "http://gatehouse.test")
+        return PocketBaseFixture(server: server, backend: backend)
+    }
+
+    private init(server: PocketBaseServer, backend: PocketBaseBackend) {
+        self.server = server
+        self.backend = backend
+    }
+
+    func mailedVerification(to email: String) async throws -> Mailed {
+        .linkToken(try await server.verificationToken(for: email))
+    }
+
+    func stop() async { await server.stop() }
+}
+
+/// Runs `body` with a fresh fixture and always stops it.
+func withFixture(_ kind: BackendKind, _ body: (Fixture) async throws -> Void) async throws {
+    let fixture = try await kind.start()
+    do {
+        try await body(fixture)
+    } catch {
+        await fixture.stop()
+        throw error
+    }
+    await fixture.stop()
+}
+
+/// The `AuthError` thrown by `body`, or nil.
+func authError(_ body: () async throws -> Void) async -> AuthError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as AuthError {
+        return error
+    } catch {
+        Issue.record("expected an AuthError, got \(error)")
+        return nil
+    }
+}
+
+/// Records every event an `AuthClient` reports.
+final class EventLog: Sendable {
+    private let events = Mutex<[AuthEvent]>([])
+    var all: [AuthEvent] { events.withLock { $0 } }
+    func append(_ event: AuthEvent) { events.withLock { $0.append(event) } }
+}
+
+import Synchronization
+
+func uniqueEmail(_ prefix: String) -> String {
+    "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+}
