@@ -11,6 +11,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case sessionRefresh
     /// `listAuthMethods()` reports the sign-in methods the backend offers.
     case authMethods
+    /// Accounts can be disabled (refused at sign-in, sessions ended) without deleting them.
+    case disableUsers
 }
 
 extension Capability {
@@ -25,6 +27,7 @@ extension Capability {
         case .userAdministration: return "User administration"
         case .sessionRefresh: return "Refreshing sessions"
         case .authMethods: return "Listing sign-in methods"
+        case .disableUsers: return "Disabling accounts"
         }
     }
 }

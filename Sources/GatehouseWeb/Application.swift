@@ -11,13 +11,14 @@ public struct Application: Sendable {
     private let router: Router
     private let staticFiles: StaticFiles
 
-    public init(configuration: WebConfiguration, backend: any AuthBackend, database: AppDatabase,
-                hasher: KeyedHash, passwords: PasswordHasher, clock: @escaping @Sendable () -> Date = Date.init,
+    public init(configuration: WebConfiguration, backend: any AuthBackend, administration: (any AuthAPI)? = nil,
+                database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher, clock: @escaping @Sendable () -> Date = Date.init,
                 logger: Logger) async throws {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         let limiter = RateLimiter(enabled: configuration.rateLimits)
         let env = PageEnvironment(
-            configuration: configuration, backend: backend, database: database, renderer: renderer,
+            configuration: configuration, backend: backend, administration: administration, database: database,
+            renderer: renderer,
             sessions: BrowserSessions(database: database, backend: backend, hasher: hasher, clock: clock,
                                       lifetime: configuration.sessionLifetime,
                                       secureCookies: configuration.usesTLS, logger: logger),
@@ -26,6 +27,7 @@ public struct Application: Sendable {
             staffSignIn: StaffSignIn(database: database, passwords: passwords, limiter: limiter, clock: clock),
             csrf: CSRFGuard(hasher: hasher), limiter: limiter,
             audit: AuditTrail(database: database, clock: clock, logger: logger),
+            impersonationTickets: ImpersonationTickets(clock: clock),
             clock: clock, logger: logger)
         staticFiles = StaticFiles(root: configuration.publicDirectory)
 
@@ -43,6 +45,10 @@ public struct Application: Sendable {
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         AuditPages(env: env).register(on: &router)
+        ConsoleUserList(env: env).register(on: &router)
+        ConsoleUserPage(env: env).register(on: &router)
+        ImpersonationPages(env: env).register(on: &router)
+        AdminUsersAPI(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

@@ -69,15 +69,18 @@ struct BrowserSessions: Sendable {
 
     /// Starts a fresh session for `user` (revoking the one the browser had) and sets its cookie.
     /// A remote backend's `credential` is kept beside the session (plain text; see the migration).
+    /// An impersonation session names the superuser (`impersonator`) and lives only `lifetime`.
     func start(for user: User, credential: BackendCredential? = nil, replacing previous: SignedIn?, request: Request,
-               response: inout Response) async throws {
+               impersonator: String? = nil, lifetime: TimeInterval? = nil, response: inout Response) async throws {
         let now = clock()
+        let lifetime = lifetime ?? self.lifetime
         if let previous { try await database.revokeSession(id: previous.session.id, at: now) }
         let token = SecureRandom.token()
         let session = try await database.createSession(NewSession(
             tokenHash: hasher.hex(token), userID: user.id,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
-            ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime), impersonator: nil))
+            ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+            impersonator: impersonator))
         if let credential { try await database.saveCredential(credential.value, sessionID: session.id) }
         response.setCookie(Cookie(name: Self.cookieName, value: token, maxAge: Int(lifetime),
                                   httpOnly: true, secure: secureCookies, sameSite: .lax))

@@ -7,6 +7,18 @@ enum Notice: String {
     case codeSent = "code-sent"
     case saved
     case signedOut = "signed-out"
+    case userSaved = "user-saved"
+    case verifiedSet = "verified-set"
+    case unverifiedSet = "unverified-set"
+    case verificationSent = "verification-sent"
+    case passwordSet = "password-set"
+    case userDisabled = "user-disabled"
+    case userEnabled = "user-enabled"
+    case userDeleted = "user-deleted"
+    case sessionRevoked = "session-revoked"
+    case sessionsRevoked = "sessions-revoked"
+    case unlinked
+    case impersonationStopped = "impersonation-stopped"
 
     var message: String {
         switch self {
@@ -16,6 +28,18 @@ enum Notice: String {
         case .codeSent: return "If that address has an account waiting for verification, a new email is on its way."
         case .saved: return "Profile saved."
         case .signedOut: return "You have been signed out."
+        case .userSaved: return "Profile saved."
+        case .verifiedSet: return "Marked as verified."
+        case .unverifiedSet: return "Marked as unverified."
+        case .verificationSent: return "A new verification email is in the mailbox."
+        case .passwordSet: return "Password set. The user's other sessions were signed out."
+        case .userDisabled: return "Account disabled. Every session of this user has ended."
+        case .userEnabled: return "Account enabled."
+        case .userDeleted: return "User deleted."
+        case .sessionRevoked: return "Session revoked."
+        case .sessionsRevoked: return "All sessions revoked."
+        case .unlinked: return "Linked account removed."
+        case .impersonationStopped: return "Impersonation stopped."
         }
     }
 }

@@ -9,6 +9,8 @@ import Store
 struct PageEnvironment: Sendable {
     let configuration: WebConfiguration
     let backend: any AuthBackend
+    /// The backend's admin side for the console; nil when it offers none (e.g. no superuser given).
+    let administration: (any AuthAPI)?
     let database: AppDatabase
     let renderer: TemplateRenderer
     let sessions: BrowserSessions
@@ -17,6 +19,7 @@ struct PageEnvironment: Sendable {
     let csrf: CSRFGuard
     let limiter: RateLimiter
     let audit: AuditTrail
+    let impersonationTickets: ImpersonationTickets
     let clock: @Sendable () -> Date
     let logger: Logger
 }

@@ -14,6 +14,9 @@ struct Visit: Sendable {
 
     var user: User? { signedIn?.user }
 
+    /// True while a superuser is viewing the pages as this user.
+    var isImpersonating: Bool { signedIn?.session.impersonator != nil }
+
     /// A form field or query parameter typed once; a repeated key is an error, never a guess.
     func field(_ name: String) throws(RequestError) -> String {
         try form.single(name) ?? ""
@@ -32,6 +35,9 @@ struct Visit: Sendable {
         ]
         if let user {
             context["currentUser"] = ["email": user.email, "name": user.profile.name ?? ""]
+        }
+        if let user, let actor = signedIn?.session.impersonator {
+            context["impersonation"] = ["subject": user.email, "actor": actor]
         }
         if let code = try? request.query.single("notice"), let notice = Notice(rawValue: code) {
             context["notice"] = notice.message

@@ -1,6 +1,6 @@
 /// A client error found while reading a request; it knows its HTTP status and a short,
 /// user-facing message that never echoes the offending input.
-public enum RequestError: Error, Sendable, Equatable {
+public enum RequestError: HTTPResponseError, Sendable, Equatable {
     /// Percent-encoding that is truncated, not hex, decodes to NUL or to invalid UTF-8.
     case malformedEncoding
     /// A request target that is not an origin-form path (`/…`).

@@ -54,7 +54,7 @@ public struct Router: Sendable {
         return request.method == .head ? bestMatch(method: .get, segments: request.pathSegments) : nil
     }
 
-    /// Runs the matching handler and turns every failure into a response: `RequestError` into
+    /// Runs the matching handler and turns every failure into a response: an `HTTPResponseError` into
     /// its status and message, anything else into a logged, plain 500 that hides the error.
     /// For HEAD the GET response is returned whole; the server never transmits a HEAD body, so
     /// `Content-Length` still tells the GET length (RFC 9110 §9.3.2).
@@ -64,7 +64,7 @@ public struct Router: Sendable {
         }
         do {
             return try await match.handler(request, match.parameters)
-        } catch let error as RequestError {
+        } catch let error as any HTTPResponseError {
             return errorRenderer(error.status, error.message, request)
         } catch {
             logger.error("handler failed", metadata: [

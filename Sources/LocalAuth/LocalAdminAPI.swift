@@ -10,9 +10,7 @@ struct LocalAdminAPI: AuthAdminAPI {
     var backend: LocalBackend { api.backend }
 
     func listUsers(_ query: UserQuery) async throws -> UserPage {
-        let (rows, total) = try await backend.database.users(search: query.search, limit: query.perPage,
-                                                             offset: (query.page - 1) * query.perPage)
-        return UserPage(users: rows.map(\.user), page: query.page, perPage: query.perPage, totalItems: total)
+        try await backend.database.listUsers(query)
     }
 
     func user(_ id: UserID) async throws -> User {
@@ -52,6 +50,7 @@ struct LocalAdminAPI: AuthAdminAPI {
             }
             if let hash { user.passwordHash = hash }
             if let verified = update.verified { user.verified = verified }
+            if let disabled = update.disabled { user.disabled = disabled }
             if !patch.isEmpty {
                 user.profile = user.profile.merging(patch)
                 let merged = ProfileRules.problems(inMerged: user.profile)
@@ -59,7 +58,8 @@ struct LocalAdminAPI: AuthAdminAPI {
             }
             user.updatedAt = now
         }
-        if hash != nil || update.email != nil {
+        // New credentials or a disabled account: every existing session ends at once.
+        if hash != nil || update.email != nil || update.disabled == true {
             try await backend.database.revokeSessions(userID: id, at: now)
         }
         backend.logger.info("account updated by admin", metadata: ["user": "\(id)"])
@@ -71,10 +71,10 @@ struct LocalAdminAPI: AuthAdminAPI {
         backend.logger.notice("account deleted by admin", metadata: ["user": "\(id)"])
     }
 
-    func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession {
+    func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession {
         let user = try await backend.user(id)
-        let session = try await api.openSession(for: user, impersonator: "admin-api", lifetime: Impersonation.clamp(duration))
-        backend.logger.notice("impersonation session opened", metadata: ["subject": "\(id)", "actor": "admin-api"])
+        let session = try await api.openSession(for: user, impersonator: actor, lifetime: Impersonation.clamp(duration))
+        backend.logger.notice("impersonation session opened", metadata: ["subject": "\(id)", "actor": "\(actor)"])
         return session
     }
 
@@ -83,5 +83,16 @@ struct LocalAdminAPI: AuthAdminAPI {
                                         providerID: providerID, createdAt: backend.clock())
         try await backend.database.insertExternalAuth(record)
         return record.externalAuth
+    }
+
+    func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
+        try await backend.database.externalAuths(userID: userID).map(\.externalAuth)
+    }
+
+    func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
+        guard try await backend.database.deleteExternalAuth(userID: userID, provider: provider) else {
+            throw AuthError.userNotFound
+        }
+        backend.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 }

@@ -28,7 +28,8 @@ public struct LocalAuthAPI: AuthAPI {
     var logger: Logger { backend.logger }
 
     public var capabilities: Set<Capability> {
-        backend.capabilities.union([.sessionRefresh, .authMethods, .externalAuths, .impersonation, .userAdministration])
+        backend.capabilities.union([.sessionRefresh, .authMethods, .externalAuths, .impersonation, .userAdministration,
+                                      .disableUsers])
     }
 
     public var admin: any AuthAdminAPI { LocalAdminAPI(api: self) }

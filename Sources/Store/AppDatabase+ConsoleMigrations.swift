@@ -30,5 +30,20 @@ extension AppDatabase {
                 CREATE INDEX audit_events_actor ON audit_events(actor);
                 """)
         }
+
+        // Tags mark test users (seeded batches, imports) for any backend, so user_id has no
+        // foreign key; deleting an embedded user deletes its tags in the same transaction.
+        migrator.registerMigration("v2-console-user-tags") { db in
+            try db.execute(sql: """
+                CREATE TABLE user_tags (
+                    user_id TEXT NOT NULL CHECK (length(user_id) > 0),
+                    tag TEXT NOT NULL CHECK (length(tag) BETWEEN 1 AND 64),
+                    created_at DATETIME NOT NULL,
+                    PRIMARY KEY (user_id, tag)
+                ) WITHOUT ROWID;
+                CREATE INDEX user_tags_tag ON user_tags(tag, user_id);
+                CREATE INDEX users_created ON users(created_at, id);
+                """)
+        }
     }
 }

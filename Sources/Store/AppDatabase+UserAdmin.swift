@@ -3,27 +3,6 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// A page of accounts, newest first, whose email or name contains `search` (any case).
-    public func users(search: String?, limit: Int, offset: Int) async throws -> (users: [UserRecord], total: Int) {
-        try await pool.read { db in
-            var filter = "1"
-            var arguments: StatementArguments = []
-            if let search = search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
-                let pattern = "%" + search.lowercased()
-                    .replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "%", with: "\\%")
-                    .replacingOccurrences(of: "_", with: "\\_") + "%"
-                filter = "(email_normalized LIKE ? ESCAPE '\\' OR lower(coalesce(json_extract(profile, '$.name'), '')) LIKE ? ESCAPE '\\')"
-                arguments = [pattern, pattern]
-            }
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM users WHERE \(filter)", arguments: arguments) ?? 0
-            let rows = try UserRecord.fetchAll(db, sql: """
-                SELECT * FROM users WHERE \(filter) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
-                """, arguments: arguments + [limit, offset])
-            return (rows, total)
-        }
-    }
-
     /// Reads the account, lets `transform` change it (throwing refuses and rolls back) and stores
     /// it. A new email already taken → `AuthError.emailExists`.
     public func updateUser(id: UserID, _ transform: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {

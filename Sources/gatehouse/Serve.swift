@@ -69,6 +69,14 @@ struct Serve: AsyncParsableCommand {
         (smtp ?? Environment.value("SMTP")).flatMap(SMTPListenAddress.init)
     }
 
+    /// How the console names where users live.
+    private var backendDescription: String {
+        switch backend {
+        case .local: return "Embedded SQLite · \(db)"
+        case .pocketbase: return "PocketBase at \(resolvedBackendURL ?? "?")"
+        }
+    }
+
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
     private var resolvedBackendURL: String? { backendURL ?? Environment.value("BACKEND_URL") }
@@ -120,13 +128,16 @@ struct Serve: AsyncParsableCommand {
         let baseURL = LateBox<String>()
         let pocketBase: PocketBaseBackend?
         let authBackend: any AuthBackend
+        let administration: any AuthAPI
         switch backend {
         case .local:
             pocketBase = nil
-            authBackend = LocalBackend(
+            let local = LocalBackend(
                 configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
                 database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
+            authBackend = local
+            administration = LocalAuthAPI(backend: local)
         case .pocketbase:
             guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
                 throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
@@ -136,13 +147,15 @@ struct Serve: AsyncParsableCommand {
                 logger: Logger(label: "gatehouse.pocketbase"))
             pocketBase = remote
             authBackend = ProxyBackend(api: remote, logger: logger)
+            administration = remote
         }
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
                                             publicDirectory: assets, mailboxIsOpen: loopback,
-                                            assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36), rateLimits: !noRateLimits),
-            backend: authBackend, database: database, hasher: hasher, passwords: passwords, clock: clock,
-            logger: logger)
+                                            assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
+                                            rateLimits: !noRateLimits, backendDescription: backendDescription),
+            backend: authBackend, administration: administration, database: database, hasher: hasher,
+            passwords: passwords, clock: clock, logger: logger)
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
             logger: logger, responder: app.responder)

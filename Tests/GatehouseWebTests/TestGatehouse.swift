@@ -63,7 +63,7 @@ final class TestGatehouse: @unchecked Sendable {
         let app = try await Application(
             configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: templates,
                                             publicDirectory: repositoryRoot + "/Public"),
-            backend: backend, database: database, hasher: hasher, passwords: passwords, clock: now, logger: logger)
+            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher, passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
                                 logger: logger, responder: app.responder)
         try server.start()
@@ -99,6 +99,7 @@ final class TestGatehouse: @unchecked Sendable {
         _ = try await browser.get("/_/")
         let response = try await browser.post("/_/", [("email", email), ("password", password)])
         guard response.status == 303 else { throw TestFailure("console sign-in answered \(response.status)") }
+        _ = try await browser.get("/_/audit")  // sign-in rotated the CSRF secret: pick up the new token
         return browser
     }
 

@@ -1,15 +1,51 @@
 /// One page of a user search for the console.
 public struct UserQuery: Sendable, Hashable {
-    /// Matches part of the email or name, case-insensitively; nil lists everyone.
+    /// Matches part of the email or name (any case), or the whole id; nil lists everyone.
     public var search: String?
-    /// 1-based.
+    /// 1-based; used when `cursor` is nil.
     public var page: Int
     public var perPage: Int
+    /// Only verified (true) or unverified (false) accounts.
+    public var verified: Bool?
+    /// Only disabled (true) or enabled (false) accounts.
+    public var disabled: Bool?
+    /// Only accounts with (true) or without (false) a linked external sign-in.
+    public var hasExternalAuth: Bool?
+    /// Only these accounts (the console resolves a test-user tag to ids).
+    public var ids: [UserID]?
+    public var sort: UserSort
+    /// Where the previous page ended (`UserPage.nextCursor`); each backend reads only its own.
+    public var cursor: String?
 
-    public init(search: String? = nil, page: Int = 1, perPage: Int = 30) {
+    public init(search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
+                disabled: Bool? = nil, hasExternalAuth: Bool? = nil, ids: [UserID]? = nil,
+                sort: UserSort = .newest, cursor: String? = nil) {
         self.search = search
         self.page = max(1, page)
         self.perPage = min(max(1, perPage), 500)
+        self.verified = verified
+        self.disabled = disabled
+        self.hasExternalAuth = hasExternalAuth
+        self.ids = ids
+        self.sort = sort
+        self.cursor = cursor
+    }
+}
+
+/// The orders the console lists users in.
+public enum UserSort: String, Sendable, Hashable, CaseIterable {
+    case newest
+    case oldest
+    case emailAscending = "email"
+    case emailDescending = "-email"
+
+    public var label: String {
+        switch self {
+        case .newest: return "Newest first"
+        case .oldest: return "Oldest first"
+        case .emailAscending: return "Email A–Z"
+        case .emailDescending: return "Email Z–A"
+        }
     }
 }
 
@@ -19,12 +55,15 @@ public struct UserPage: Sendable, Hashable {
     public var page: Int
     public var perPage: Int
     public var totalItems: Int
+    /// Pass as `UserQuery.cursor` for the next page; nil on the last page.
+    public var nextCursor: String?
 
-    public init(users: [User], page: Int, perPage: Int, totalItems: Int) {
+    public init(users: [User], page: Int, perPage: Int, totalItems: Int, nextCursor: String? = nil) {
         self.users = users
         self.page = page
         self.perPage = perPage
         self.totalItems = totalItems
+        self.nextCursor = nextCursor
     }
 
     public var totalPages: Int { totalItems == 0 ? 0 : (totalItems + perPage - 1) / perPage }
@@ -50,14 +89,17 @@ public struct UserUpdate: Sendable, Hashable {
     public var email: String?
     public var password: String?
     public var verified: Bool?
+    /// A disabled account cannot sign in; backends without the notion refuse with `.notSupported`.
+    public var disabled: Bool?
     /// Shallow-merged into the profile (`null` removes a key).
     public var profilePatch: [String: JSONValue]?
 
-    public init(email: String? = nil, password: String? = nil, verified: Bool? = nil,
+    public init(email: String? = nil, password: String? = nil, verified: Bool? = nil, disabled: Bool? = nil,
                 profilePatch: [String: JSONValue]? = nil) {
         self.email = email
         self.password = password
         self.verified = verified
+        self.disabled = disabled
         self.profilePatch = profilePatch
     }
 }

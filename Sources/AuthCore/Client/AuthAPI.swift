@@ -40,13 +40,23 @@ public protocol AuthAdminAPI: Sendable {
     func updateUser(_ id: UserID, _ update: UserUpdate) async throws -> User
     func setVerified(_ id: UserID, _ verified: Bool) async throws -> User
     func deleteUser(_ id: UserID) async throws
-    /// A session as `id` for at most one hour; never refreshable.
-    func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession
+    /// A session as `id` for at most one hour; never refreshable. `actor` names who asked (kept
+    /// with the session where the backend can keep it).
+    func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession
     /// Records a link to a provider identity (seeding and support; sign-in with OAuth is elsewhere).
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth
+    /// A user's linked provider identities, read with admin rights.
+    func externalAuths(of userID: UserID) async throws -> [ExternalAuth]
+    /// Removes a user's link to `provider`, with admin rights.
+    func unlinkExternalAuth(of userID: UserID, provider: String) async throws
 }
 
 extension AuthAdminAPI {
+    /// Impersonation asked for through the API, with no named person behind it.
+    public func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession {
+        try await impersonate(id, duration: duration, actor: "admin-api")
+    }
+
     public func setVerified(_ id: UserID, _ verified: Bool) async throws -> User {
         try await updateUser(id, UserUpdate(verified: verified))
     }

@@ -96,7 +96,8 @@ public struct ProxyBackend: AuthBackend {
         return user
     }
 
-    static func credential(for session: AuthSession) throws -> BackendCredential {
+    /// What the web layer keeps beside a browser session for `session` (e.g. an impersonation).
+    public static func credential(for session: AuthSession) throws -> BackendCredential {
         BackendCredential(String(decoding: try JSONEncoder().encode(session), as: UTF8.self))
     }
 

@@ -48,18 +48,64 @@ struct PocketBaseAdmin: AuthAdminAPI {
         }
     }
 
+    /// PocketBase pages by number, so the cursor is the next page's number. Filters become its
+    /// filter syntax; "has a linked account" is resolved through `_externalAuths` first.
     func listUsers(_ query: UserQuery) async throws -> UserPage {
-        var items = [URLQueryItem(name: "page", value: "\(query.page)"), URLQueryItem(name: "perPage", value: "\(query.perPage)"),
-                     URLQueryItem(name: "sort", value: "-created,-id")]
-        if let search = query.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
-            let literal = search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-            items.append(URLQueryItem(name: "filter", value: "(email~'\(literal)' || name~'\(literal)')"))
+        if query.disabled == true {
+            // PocketBase has no disabled accounts: none match.
+            return UserPage(users: [], page: 1, perPage: query.perPage, totalItems: 0)
         }
+        let page = query.cursor.flatMap(Int.init) ?? query.page
+        var clauses: [String] = []
+        if let search = query.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
+            let literal = Self.literal(search)
+            clauses.append("(email~'\(literal)' || name~'\(literal)' || id='\(literal)')")
+        }
+        if let verified = query.verified { clauses.append("verified=\(verified)") }
+        if let ids = query.ids { clauses.append(try Self.idClause(ids, matching: true)) }
+        if let linked = query.hasExternalAuth {
+            clauses.append(try Self.idClause(try await linkedUserIDs(), matching: linked))
+        }
+        let sort: String
+        switch query.sort {
+        case .newest: sort = "-created,-id"
+        case .oldest: sort = "created,id"
+        case .emailAscending: sort = "email,id"
+        case .emailDescending: sort = "-email,-id"
+        }
+        var items = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(query.perPage)"),
+                     URLQueryItem(name: "sort", value: sort)]
+        if !clauses.isEmpty { items.append(URLQueryItem(name: "filter", value: clauses.joined(separator: " && "))) }
         let list = try await asSuperuser { token in
             try await http.json(PocketBaseList<PocketBaseRecord>.self, "GET", backend.records, query: items, token: token)
         }
+        let hasNext = list.page * list.perPage < list.totalItems
         return UserPage(users: list.items.map { $0.user(profileField: profileField) }, page: list.page,
-                        perPage: list.perPage, totalItems: list.totalItems)
+                        perPage: list.perPage, totalItems: list.totalItems, nextCursor: hasNext ? String(list.page + 1) : nil)
+    }
+
+    /// Ids of the users with at least one `_externalAuths` record (at most 500 are considered).
+    private func linkedUserIDs() async throws -> [UserID] {
+        let list = try await asSuperuser { token in
+            try await http.json(PocketBaseList<PocketBaseExternalAuth>.self, "GET", "api/collections/_externalAuths/records",
+                                query: [URLQueryItem(name: "perPage", value: "500"), URLQueryItem(name: "fields", value: "id,recordRef,provider,providerId,created")],
+                                token: token)
+        }
+        return Array(Set(list.items.map { UserID($0.recordRef) }))
+    }
+
+    /// `(id='a' || id='b')`, or its negation; PocketBase filters travel in the URL, so the list is capped.
+    private static func idClause(_ ids: [UserID], matching: Bool) throws -> String {
+        guard ids.count <= 200 else {
+            throw AuthError.validation([FieldError(field: "ids", message: "PocketBase filters can name at most 200 users at once.")])
+        }
+        guard !ids.isEmpty else { return matching ? "id=''" : "id!=''" }
+        let parts = try ids.map { "id\(matching ? "=" : "!=")'\(try PocketBaseBackend.safeID($0))'" }
+        return "(" + parts.joined(separator: matching ? " || " : " && ") + ")"
+    }
+
+    private static func literal(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
     }
 
     func user(_ id: UserID) async throws -> User {
@@ -87,6 +133,8 @@ struct PocketBaseAdmin: AuthAdminAPI {
     }
 
     func updateUser(_ id: UserID, _ update: UserUpdate) async throws -> User {
+        // PocketBase has no disabled accounts; refusing beats silently ignoring the request.
+        if update.disabled != nil { throw AuthError.notSupported(.disableUsers) }
         let safe = try PocketBaseBackend.safeID(id)
         var body: [String: JSONValue] = [:]
         if let patch = update.profilePatch, !patch.isEmpty {
@@ -115,14 +163,15 @@ struct PocketBaseAdmin: AuthAdminAPI {
     }
 
     /// PocketBase issues a non-refreshable token for the user; the duration is capped at one hour.
-    func impersonate(_ id: UserID, duration: TimeInterval) async throws -> AuthSession {
+    /// PocketBase keeps no note of who impersonates; Gatehouse's audit log does.
+    func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession {
         let safe = try PocketBaseBackend.safeID(id)
         let seconds = Int(Impersonation.clamp(duration))
         let reply = try await asSuperuser { token in
             try await http.json(PocketBaseAuthReply.self, "POST", "api/collections/\(backend.configuration.collection)/impersonate/\(safe)",
                                 token: token, body: ["duration": .number(Double(seconds))], call: .adminRecord)
         }
-        backend.logger.notice("impersonation token issued by PocketBase", metadata: ["subject": "\(safe)"])
+        backend.logger.notice("impersonation token issued by PocketBase", metadata: ["subject": "\(safe)", "actor": "\(actor)"])
         var session = backend.session(from: reply)
         session.refreshable = false
         return session
@@ -139,5 +188,20 @@ struct PocketBaseAdmin: AuthAdminAPI {
                                 token: token, body: body)
         }
         return created.externalAuth
+    }
+
+    func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
+        try await asSuperuser { token in
+            try await backend.externalAuthRecords(userID: userID, token: token).map(\.externalAuth)
+        }
+    }
+
+    func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
+        try await asSuperuser { token in
+            let linked = try await backend.externalAuthRecords(userID: userID, token: token)
+            guard let record = linked.first(where: { $0.provider == provider }) else { throw AuthError.userNotFound }
+            try await http.send("DELETE", "api/collections/_externalAuths/records/\(try PocketBaseBackend.safeID(UserID(record.id)))",
+                                token: token)
+        }
     }
 }
