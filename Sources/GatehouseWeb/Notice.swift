@@ -7,6 +7,8 @@ enum Notice: String {
     case codeSent = "code-sent"
     case saved
     case signedOut = "signed-out"
+    case linked
+    case unlinked
 
     var message: String {
         switch self {
@@ -16,6 +18,8 @@ enum Notice: String {
         case .codeSent: return "If that address has an account waiting for verification, a new email is on its way."
         case .saved: return "Profile saved."
         case .signedOut: return "You have been signed out."
+        case .linked: return "The provider is now linked to your account."
+        case .unlinked: return "The provider was unlinked from your account."
         }
     }
 }

@@ -106,6 +106,7 @@ extension AppDatabase {
                 """)
         }
 
+        registerOAuthMigrations(&migrator)
         return migrator
     }
 }

@@ -51,6 +51,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
+    @OptionGroup var oauth: OAuthOptions
+
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
 
@@ -87,7 +89,8 @@ struct Serve: AsyncParsableCommand {
             configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
                                             publicDirectory: assets, mailboxIsOpen: loopback,
                                             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36), rateLimits: !noRateLimits),
-            backend: localBackend, database: database, hasher: hasher, clock: clock, logger: logger)
+            backend: localBackend, database: database, hasher: hasher, clock: clock, logger: logger,
+            oauth: try await oauth.settings(db: db, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
             logger: logger, responder: app.responder)

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Who a provider says signed in: the stable key is (provider, subject); the rest is what the
+/// provider reports, used to create or link an account.
+public struct ExternalIdentity: Sendable, Equatable {
+    public var provider: String
+    public var subject: String
+    public var email: String?
+    /// Only a provider's explicit claim counts; OAuth 2.0 providers without one report false.
+    public var emailVerified: Bool
+    public var name: String?
+    public var avatarURL: String?
+
+    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
+                name: String? = nil, avatarURL: String? = nil) {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.avatarURL = avatarURL
+    }
+}
+
+/// One provider identity linked to an account (PocketBase's `_externalAuths` record).
+public struct ExternalAuth: Sendable, Equatable, Codable {
+    public var userID: UserID
+    public var provider: String
+    public var providerId: String
+    public var createdAt: Date
+
+    public init(userID: UserID, provider: String, providerId: String, createdAt: Date) {
+        self.userID = userID
+        self.provider = provider
+        self.providerId = providerId
+        self.createdAt = createdAt
+    }
+}
