@@ -102,7 +102,13 @@ struct TestIdentityProviderPages: Sendable {
         let code = try await TestIdentityProvider(database: env.database, hasher: feature.hasher, clock: env.clock)
             .issueCode(provider: provider.name, identity: identity, redirectURI: values["redirect_uri"] ?? "",
                        codeChallenge: values["code_challenge"] ?? "", nonce: values["nonce"] ?? "")
-        return .redirect(to: CallbackURL.appending([("code", code), ("state", values["state"] ?? "")],
-                                                   to: values["redirect_uri"] ?? "/"))
+        let callback = CallbackURL.appending([("code", code), ("state", values["state"] ?? "")], to: values["redirect_uri"] ?? "/")
+        // For an app's sign-in the callback ends in a redirect to the app. Browsers apply this page's
+        // `form-action 'self'` to every redirect after the post, so leave through a plain navigation.
+        let flow = try await env.database.oauthFlow(stateHash: feature.hasher.hex(values["state"] ?? ""))
+        if flow?.appRequest != nil {
+            return env.renderer.page("continue", visit.context(title: "Returning to the app", ["url": callback]))
+        }
+        return .redirect(to: callback)
     }
 }

@@ -59,6 +59,13 @@ extension AppDatabase {
         }
     }
 
+    /// The flow with this state hash, without consuming it.
+    public func oauthFlow(stateHash: String) async throws -> OAuthFlowRecord? {
+        try await pool.read { db in
+            try OAuthFlowRecord.fetchOne(db, sql: "SELECT * FROM oauth_flows WHERE state_hash = ?", arguments: [stateHash])
+        }
+    }
+
     /// Marks the flow with this state hash consumed and returns it as it was — nil when unknown.
     /// A flow already consumed or expired is returned too (with its `consumedAt`) so the caller can
     /// tell a replay from a stranger; only the first call ever gets `consumedAt == nil`.

@@ -19,7 +19,7 @@ final class OAuthGatehouse: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     init(verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
-         appleAudiences: Set<String> = ["com.example.app"]) async throws {
+         appleAudiences: Set<String> = ["com.example.app"], adminToken: String? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var logger = Logger(label: "gatehouse-oauth-test")
@@ -39,7 +39,7 @@ final class OAuthGatehouse: @unchecked Sendable {
                                             publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: backend, database: database, hasher: hasher, clock: now, logger: logger,
             oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
-                                 appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
+                                 adminToken: adminToken, appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
         try server.start()
         portBox.port = server.port
