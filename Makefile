@@ -8,6 +8,10 @@ BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsql
 # What the browser tests and benchmarks drive.
 TEST_PACKAGES := chromium chromium-driver sqlite3
 BENCH_PACKAGES := wrk
+# oidc-provider-mock 0.4 (the OIDC provider the Swift tests start) needs Python >= 3.12; under pyenv
+# its python3.12 shim needs a 3.12 version selected, which PY312_ENV does for this one call.
+PYTHON312 ?= python3.12
+PY312_ENV := $(shell command -v pyenv >/dev/null 2>&1 && v=$$(pyenv versions --bare | grep '^3\.12' | tail -1) && [ -n "$$v" ] && echo PYENV_VERSION=$$v)
 
 .PHONY: run test build release deps test-deps bench clean
 
@@ -17,6 +21,7 @@ deps:
 test-deps: deps
 	@scripts/apt-install $(TEST_PACKAGES)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
+	$(PY312_ENV) $(PYTHON312) -m pip install --quiet --disable-pip-version-check 'oidc-provider-mock==0.4.*'
 
 build: deps
 	swift build
@@ -28,7 +33,7 @@ run: release
 	.build/release/gatehouse serve --host 127.0.0.1 --port 8080 --db gatehouse.sqlite
 
 test: test-deps build
-	swift test --parallel --num-workers 2
+	swift test --no-parallel
 	GATEHOUSE_BIN=$(CURDIR)/.build/debug/gatehouse $(PYTHON) -m pytest -q Tests/e2e
 
 bench: release

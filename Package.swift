@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // C system libraries; each is imported by exactly one Swift module.
@@ -29,6 +30,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt"]),
+        // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
+        .target(name: "OAuth", dependencies: [
+            "AuthCore", "Secrets",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "Store", dependencies: [
             "AuthCore", "Secrets",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -38,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "GatehouseWeb", dependencies: [
-            "HTTPServer", "AuthCore", "Store", "Secrets",
+            "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -52,7 +59,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "gatehouse", dependencies: [
-            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher",
+            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -78,11 +85,15 @@ let package = Package(
         ]),
         .testTarget(name: "GatehouseWebTests", dependencies: [
             "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
-            "PocketBaseTestSupport",
+            "PocketBaseTestSupport", "OAuth",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "ClientCoreTests", dependencies: [
             "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "OAuthTests", dependencies: [
+            "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],
     swiftLanguageModes: [.v6]

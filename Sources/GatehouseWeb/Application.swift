@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Logging
+import OAuth
 import Secrets
 import Store
 
@@ -12,8 +13,9 @@ public struct Application: Sendable {
     private let staticFiles: StaticFiles
 
     public init(configuration: WebConfiguration, backend: any AuthBackend, administration: (any AuthAPI)? = nil,
-                database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher, clock: @escaping @Sendable () -> Date = Date.init,
-                logger: Logger) async throws {
+                database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
+                clock: @escaping @Sendable () -> Date = Date.init, logger: Logger,
+                oauth: OAuthSettings? = nil) async throws {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         let limiter = RateLimiter(enabled: configuration.rateLimits)
         let env = PageEnvironment(
@@ -40,8 +42,24 @@ public struct Application: Sendable {
         }
         SignUpPages(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
-        SignInPages(env: env).register(on: &router)
+        let oauthFeature = oauth.map { settings in
+            OAuthFeature(env: env, settings: settings,
+                         registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
+                         client: ProviderClient(http: settings.http), externalAuths: backend as? any ExternalAuthBackend,
+                         tokens: SessionTableTokenIssuer(database: database, hasher: hasher, clock: clock,
+                                                         lifetime: settings.accessTokenLifetime),
+                         hasher: hasher)
+        }
+        SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env).register(on: &router)
+        if let oauthFeature, let oauth {
+            OAuthPages(feature: oauthFeature).register(on: &router)
+            // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
+            LinkedAccountsPages(feature: oauthFeature).register(on: &router)
+            TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
+            ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken)).register(on: &router)
+            InsForgeAuthAPI(feature: oauthFeature).register(on: &router)
+        }
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         AuditPages(env: env).register(on: &router)

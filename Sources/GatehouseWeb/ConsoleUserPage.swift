@@ -87,7 +87,7 @@ struct ConsoleUserPage: Sendable {
             let user = try await loadUser(visit)
             let provider = visit.parameters["provider"] ?? ""
             return try await perform(visit, staff, user, audit: "external_auth.unlinked",
-                                     data: ["provider": .string(provider)], notice: .unlinked) { api in
+                                     data: ["provider": .string(provider)], notice: .providerRemoved) { api in
                 try await api.admin.unlinkExternalAuth(of: user.id, provider: provider)
             }
         }

@@ -20,6 +20,15 @@ struct ImpersonationPolicy {
     }
 }
 
+/// What an impersonation session may not do: change how the user signs in (DESIGN.md: no credential
+/// changes while impersonating).
+enum ImpersonationRefusal: HTTPResponseError {
+    case credentialChange
+
+    var status: Int { 403 }
+    var message: String { "Sign-in methods can't be changed while viewing as this user. Stop impersonating first." }
+}
+
 /// Starting and stopping impersonation from the console: "Open as this user" (a real browser
 /// session as the user, with a banner on every page) and "Copy API token" (an SDK token). Both are
 /// time-limited (15 min by default, at most 1 h), never refreshable, and audited.

@@ -17,8 +17,10 @@ enum Notice: String {
     case userDeleted = "user-deleted"
     case sessionRevoked = "session-revoked"
     case sessionsRevoked = "sessions-revoked"
-    case unlinked
+    case providerRemoved = "provider-removed"
     case impersonationStopped = "impersonation-stopped"
+    case linked
+    case unlinked
 
     var message: String {
         switch self {
@@ -38,8 +40,10 @@ enum Notice: String {
         case .userDeleted: return "User deleted."
         case .sessionRevoked: return "Session revoked."
         case .sessionsRevoked: return "All sessions revoked."
-        case .unlinked: return "Linked account removed."
+        case .providerRemoved: return "Linked account removed."
         case .impersonationStopped: return "Impersonation stopped."
+        case .linked: return "The provider is now linked to your account."
+        case .unlinked: return "The provider was unlinked from your account."
         }
     }
 }

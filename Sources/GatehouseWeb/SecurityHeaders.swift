@@ -8,7 +8,10 @@ enum SecurityHeaders {
 
     /// Adds the headers; HTML and JSON replies (personal data) are never cached.
     static func apply(to response: inout Response) {
-        response.headers.replaceOrAdd("Content-Security-Policy", contentSecurityPolicy)
+        // A page may widen its own policy (the hosted sign-in page allows its app's callback in form-action).
+        if response.headers["Content-Security-Policy"] == nil {
+            response.headers.replaceOrAdd("Content-Security-Policy", contentSecurityPolicy)
+        }
         response.headers.replaceOrAdd("X-Content-Type-Options", "nosniff")
         response.headers.replaceOrAdd("Referrer-Policy", "no-referrer")
         response.headers.replaceOrAdd("X-Frame-Options", "DENY")

@@ -5,12 +5,22 @@ import HTTPServer
 /// password, disabled or locked account.
 struct SignInPages: Sendable {
     let env: PageEnvironment
+    /// Provider buttons and the hosted page for apps (`?redirect=…&client_type=…&code_challenge=…`).
+    var oauth: OAuthFeature? = nil
 
     func register(on router: inout Router) {
         router.page(.get, "/auth/sign-in", env) { visit in
+            let app: AppSignInRequest?
+            switch try await appRequest(visit.request.query) {
+            case .failure(let refusal): return refuse(refusal)
+            case .success(let request): app = request
+            }
             let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
+            if let user = visit.user, let app, let oauth {
+                return try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: visit.request)
+            }
             if visit.user != nil { return .redirect(to: redirect) }
-            return render(visit, email: try visit.query("email") ?? "", redirect: redirect, errors: FormErrors())
+            return await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
         }
         router.page(.post, "/auth/sign-in", env, submit)
         router.page(.post, "/auth/sign-out", env) { visit in
@@ -24,17 +34,48 @@ struct SignInPages: Sendable {
         }
     }
 
-    private func render(_ visit: Visit, email: String, redirect: String, errors: FormErrors, status: Int = 200) -> Response {
-        env.renderer.page("sign-in", visit.context(title: "Sign in", [
+    private func render(_ visit: Visit, email: String, redirect: String, app: AppSignInRequest?, errors: FormErrors,
+                        status: Int = 200) async -> Response {
+        let appItems = app?.queryItems ?? []
+        let providers = await oauth?.buttonProviders() ?? []
+        var response = env.renderer.page("sign-in", visit.context(title: "Sign in", [
             "form": ["email": email],
-            "redirect": redirect == "/account" ? "" : redirect,
+            "redirect": redirect == "/account" || app != nil ? "" : redirect,
+            "app": appItems.map { ["name": $0.0, "value": $0.1] },
+            "providers": providers.map { provider in
+                ["name": provider.name, "label": provider.label, "testMode": provider.mode == .test,
+                 "href": URLQuery.path("/auth/oauth/\(provider.name)", appItems)] as [String: Any]
+            },
         ].merging(errors.context) { $1 }), status: status)
+        if let app, let policy = HostedSignIn.pageCSP(for: app) {
+            response.headers.replaceOrAdd("Content-Security-Policy", policy)
+        }
+        return response
+    }
+
+    /// The app flow's parameters when present (nil for a plain sign-in), or why they are refused.
+    private func appRequest(_ parameters: Parameters) async throws -> Result<AppSignInRequest?, AppSignInRequest.Refusal> {
+        guard oauth != nil, AppSignInRequest.isAppRequest(parameters) else { return .success(nil) }
+        do {
+            return .success(try await AppSignInRequest.parse(parameters, database: env.database))
+        } catch let refusal as AppSignInRequest.Refusal {
+            return .failure(refusal)
+        }
+    }
+
+    private func refuse(_ refusal: AppSignInRequest.Refusal) -> Response {
+        env.renderer.errorPage(status: 400, heading: "This sign-in request was refused", message: refusal.message)
     }
 
     private func submit(_ visit: Visit) async throws -> Response {
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try visit.field("password")
-        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
+        let app: AppSignInRequest?
+        switch try await appRequest(visit.form) {
+        case .failure(let refusal): return refuse(refusal)
+        case .success(let request): app = request
+        }
+        let redirect = URLQuery.localRedirect(app == nil ? try visit.form.single("redirect") : nil, fallback: "/account")
         let request = visit.request
         let now = env.clock()
         var errors = FormErrors()
@@ -42,7 +83,7 @@ struct SignInPages: Sendable {
             await env.audit.record("sign_in.failed", request: request,
                                    data: ["email": .string(email), "reason": "rate_limited"])
             errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
-            return render(visit, email: email, redirect: redirect, errors: errors, status: 429)
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
         }
         await env.audit.record("sign_in.started", request: request, data: ["email": .string(email)])
         let accountKey = "failures:\(EmailAddress.normalize(email))"
@@ -56,6 +97,9 @@ struct SignInPages: Sendable {
                 await env.limiter.reset(accountKey)
                 await env.audit.record("sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request)
                 var response = Response.redirect(to: redirect)
+                if let app, let oauth {
+                    response = try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: request)
+                }
                 try await env.sessions.start(for: user, credential: signIn.credential, replacing: visit.signedIn,
                                              request: request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
@@ -72,11 +116,11 @@ struct SignInPages: Sendable {
             reason = "locked"
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
-            return render(visit, email: email, redirect: redirect, errors: errors, status: 502)
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)
         }
         await env.limiter.hit(accountKey, Throttle.failuresPerAccount, now: now)
         await env.audit.record("sign_in.failed", request: request, data: ["email": .string(email), "reason": .string(reason)])
         errors.add("form", AuthError.invalidCredentials.pageMessage)
-        return render(visit, email: email, redirect: redirect, errors: errors, status: 401)
+        return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
     }
 }

@@ -79,20 +79,21 @@ struct LocalAdminAPI: AuthAdminAPI {
     }
 
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth {
-        let record = ExternalAuthRecord(id: SecureRandom.userID(), userID: userID, provider: provider,
-                                        providerID: providerID, createdAt: backend.clock())
-        try await backend.database.insertExternalAuth(record)
-        return record.externalAuth
+        do {
+            return try await backend.database.linkExternal(
+                ExternalIdentity(provider: provider, subject: providerID, email: nil, emailVerified: false),
+                to: userID, at: backend.clock())
+        } catch ExternalAuthError.alreadyLinked {
+            throw AuthError.validation([FieldError(field: "providerId", message: "This identity is already linked.")])
+        }
     }
 
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
-        try await backend.database.externalAuths(userID: userID).map(\.externalAuth)
+        try await backend.database.externalAuths(userID: userID)
     }
 
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
-        guard try await backend.database.deleteExternalAuth(userID: userID, provider: provider) else {
-            throw AuthError.userNotFound
-        }
+        try await backend.database.unlinkExternal(provider: provider, from: userID)
         backend.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 }

@@ -102,12 +102,12 @@ public struct LocalAuthAPI: AuthAPI {
 
     public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
         try await requireOwner(userID, session)
-        return try await database.externalAuths(userID: userID).map(\.externalAuth)
+        return try await database.externalAuths(userID: userID)
     }
 
     public func unlinkExternalAuth(userID: UserID, provider: String, session: AuthSession) async throws {
         try await requireOwner(userID, session)
-        guard try await database.deleteExternalAuth(userID: userID, provider: provider) else { throw AuthError.userNotFound }
+        try await database.unlinkExternal(provider: provider, from: userID)
         logger.info("external auth unlinked", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 

@@ -31,7 +31,7 @@ public final class LocalBackend: AuthBackend {
         self.logger = logger
     }
 
-    public var capabilities: Set<Capability> { [.emailCodeVerification, .emailLinkVerification, .profile] }
+    public var capabilities: Set<Capability> { [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths] }
 
     public var verificationMode: VerificationMode { configuration.verification }
 

@@ -1,8 +1,8 @@
 /// Lower-case hexadecimal rendering of bytes.
-enum Hex {
+public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
         for byte in bytes {

@@ -4,4 +4,8 @@ public enum SecretsError: Error, Sendable, Equatable {
     case invalidKeyLength(Int)
     /// libsodium could not allocate the memory argon2id needs.
     case hashingFailed
+    /// A sealed secret was altered or sealed under another key.
+    case openFailed
+    /// A key file that could not be created or read.
+    case keyFile(path: String, reason: String)
 }

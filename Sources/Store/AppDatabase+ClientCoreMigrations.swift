@@ -16,24 +16,6 @@ extension AppDatabase {
                 """)
         }
 
-        // Links from embedded accounts to OAuth provider identities (PocketBase's `_externalAuths`).
-        migrator.registerMigration("v2-client-core-external-auths") { db in
-            try db.execute(sql: """
-                CREATE TABLE external_auths (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    provider TEXT NOT NULL CHECK (length(provider) BETWEEN 1 AND 100),
-                    provider_id TEXT NOT NULL CHECK (length(provider_id) BETWEEN 1 AND 255),
-                    created_at DATETIME NOT NULL,
-                    UNIQUE (provider, provider_id),
-                    UNIQUE (user_id, provider)
-                );
-                """)
-        }
-
-        // A remote backend's credential (PocketBase's auth token) for a browser session in proxy
-        // mode, so pages act as the signed-in user. Stored in plain text for now: whoever can read
-        // the SQLite file can act as these users until the tokens expire.
         migrator.registerMigration("v2-client-core-session-credentials") { db in
             try db.execute(sql: """
                 CREATE TABLE session_credentials (

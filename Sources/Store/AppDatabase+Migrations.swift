@@ -108,6 +108,7 @@ extension AppDatabase {
 
         registerClientCoreMigrations(in: &migrator)
         registerConsoleMigrations(in: &migrator)
+        registerOAuthMigrations(&migrator)
         return migrator
     }
 }

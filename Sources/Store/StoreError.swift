@@ -3,4 +3,6 @@
 public enum StoreError: Error, Sendable, Equatable {
     /// A row in `secrets` holds a value of the wrong length (the file was edited by hand).
     case invalidSecret(name: String)
+    /// A row just written could not be read back.
+    case missingRow(String)
 }

@@ -77,6 +77,8 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var oauth: OAuthOptions
+
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
     private var resolvedBackendURL: String? { backendURL ?? Environment.value("BACKEND_URL") }
@@ -155,7 +157,8 @@ struct Serve: AsyncParsableCommand {
                                             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
                                             rateLimits: !noRateLimits, backendDescription: backendDescription),
             backend: authBackend, administration: administration, database: database, hasher: hasher,
-            passwords: passwords, clock: clock, logger: logger)
+            passwords: passwords, clock: clock, logger: logger,
+            oauth: try await oauth.settings(db: db, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
             logger: logger, responder: app.responder)

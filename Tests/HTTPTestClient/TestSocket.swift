@@ -69,9 +69,9 @@ final class TestSocket: @unchecked Sendable {
             }
         }
         guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .connectFailed(code)
+            // No close here: the object is fully initialised, so `deinit` runs and closes it. A second
+            // close could hit a descriptor another thread has just been given (seen as EBADF in tests).
+            throw .connectFailed(errno)
         }
     }
 

@@ -94,7 +94,7 @@ import Testing
 
     @Test func capabilitiesOfTheEmbeddedBackend() throws {
         let h = try Harness(LocalBackend.Configuration(verification: .link))
-        #expect(h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile])
+        #expect(h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths])
         #expect(h.backend.verificationMode == .link)
     }
 }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Who a provider says signed in: the stable key is (provider, subject); the rest is what the
+/// provider reports, used to create or link an account.
+public struct ExternalIdentity: Sendable, Equatable {
+    public var provider: String
+    public var subject: String
+    public var email: String?
+    /// Only a provider's explicit claim counts; OAuth 2.0 providers without one report false.
+    public var emailVerified: Bool
+    public var name: String?
+    public var avatarURL: String?
+
+    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
+                name: String? = nil, avatarURL: String? = nil) {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.avatarURL = avatarURL
+    }
+}

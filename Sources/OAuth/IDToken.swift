@@ -1,0 +1,51 @@
+import AuthCore
+import Foundation
+
+/// The checked claims of an OpenID Connect id_token.
+public struct IDToken: Sendable, Equatable {
+    public var issuer: String
+    public var subject: String
+    public var audience: [String]
+    public var expiresAt: Date
+    public var nonce: String?
+    public var email: String?
+    public var emailVerified: Bool
+    public var name: String?
+    public var picture: String?
+
+    /// Reads the claims object; `email_verified` may be a bool or the string "true" (Apple sends strings).
+    init(claims: [String: JSONValue]) throws(IDTokenError) {
+        guard case .string(let issuer)? = claims["iss"] else { throw .malformed("iss") }
+        guard case .string(let subject)? = claims["sub"], !subject.isEmpty else { throw .malformed("sub") }
+        guard case .number(let exp)? = claims["exp"] else { throw .malformed("exp") }
+        switch claims["aud"] {
+        case .string(let single)?: audience = [single]
+        case .array(let many)?: audience = many.compactMap(\.stringValue)
+        default: throw .malformed("aud")
+        }
+        self.issuer = issuer
+        self.subject = subject
+        expiresAt = Date(timeIntervalSince1970: exp)
+        nonce = claims["nonce"]?.stringValue
+        email = claims["email"]?.stringValue
+        switch claims["email_verified"] {
+        case .bool(let flag)?: emailVerified = flag
+        case .string(let text)?: emailVerified = text == "true"
+        default: emailVerified = false
+        }
+        name = claims["name"]?.stringValue
+        picture = claims["picture"]?.stringValue
+    }
+}
+
+/// Why an id_token was refused; the page shows one generic message, the log names the reason.
+public enum IDTokenError: Error, Sendable, Equatable {
+    case malformed(String)
+    case unsupportedAlgorithm(String)
+    case unknownKey
+    case badSignature
+    case wrongIssuer
+    case wrongAudience
+    case expired
+    case wrongNonce
+}

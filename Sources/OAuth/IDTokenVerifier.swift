@@ -1,0 +1,64 @@
+import AuthCore
+import Crypto
+import Foundation
+import Secrets
+
+/// Verifies a compact JWS id_token (OpenID Connect Core §3.1.3.7): signature by a key of the
+/// issuer's JWKS with an allow-listed algorithm (RS256, ES256 — never `none` or HMAC), then
+/// issuer, audience, expiry and nonce.
+public struct IDTokenVerifier: Sendable {
+    /// How the token's `nonce` claim must relate to what the flow remembered.
+    public enum NonceRule: Sendable {
+        /// The claim equals this value (web flows: Gatehouse made the nonce).
+        case equals(String)
+        /// The claim equals the lower-case hex SHA-256 of this raw nonce (Sign in with Apple, native).
+        case sha256Of(String)
+    }
+
+    public var issuer: String
+    public var audiences: Set<String>
+    /// Clock skew tolerated on `exp`.
+    public var leeway: TimeInterval
+
+    public init(issuer: String, audiences: Set<String>, leeway: TimeInterval = 60) {
+        self.issuer = issuer
+        self.audiences = audiences
+        self.leeway = leeway
+    }
+
+    public func verify(_ token: String, keys: JSONWebKeySet, nonce: NonceRule, now: Date) throws(IDTokenError) -> IDToken {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+              let signature = Base64URL.decode(parts[2]) else { throw .malformed("compact serialization") }
+        guard let header = try? JSONDecoder().decode([String: JSONValue].self, from: Data(headerBytes)) else {
+            throw .malformed("header")
+        }
+        let algorithm = header["alg"]?.stringValue ?? ""
+        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        let keyID = header["kid"]?.stringValue
+        switch algorithm {
+        case "RS256":
+            guard let key = keys.key(id: keyID, keyType: "RSA") else { throw .unknownKey }
+            guard key.verifiesRS256(signature, over: signingInput) else { throw .badSignature }
+        case "ES256":
+            guard let key = keys.key(id: keyID, keyType: "EC") else { throw .unknownKey }
+            guard key.verifiesES256(signature, over: signingInput) else { throw .badSignature }
+        default:
+            throw .unsupportedAlgorithm(algorithm)
+        }
+        guard let claims = try? JSONDecoder().decode([String: JSONValue].self, from: Data(payloadBytes)) else {
+            throw .malformed("payload")
+        }
+        let idToken = try IDToken(claims: claims)
+        guard idToken.issuer == issuer else { throw .wrongIssuer }
+        guard !idToken.audience.isEmpty, idToken.audience.allSatisfy({ audiences.contains($0) }) else { throw .wrongAudience }
+        guard idToken.expiresAt.addingTimeInterval(leeway) > now else { throw .expired }
+        let expected: String
+        switch nonce {
+        case .equals(let value): expected = value
+        case .sha256Of(let raw): expected = Hex.encode(Array(SHA256.hash(data: Data(raw.utf8))))
+        }
+        guard let claimed = idToken.nonce, KeyedHash.constantTimeEquals(claimed, expected) else { throw .wrongNonce }
+        return idToken
+    }
+}

@@ -1,0 +1,125 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// A row of `oauth_apps`: an app that may use the hosted sign-in page.
+public struct AppRecord: Sendable, Equatable, FetchableRecord {
+    public var id: String
+    public var name: String
+    public var callbackURLs: [String]
+    /// Older SDKs read `access_token` etc. on the callback; off by default, marked unsafe.
+    public var legacyCallback: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: String, name: String, callbackURLs: [String], legacyCallback: Bool, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.callbackURLs = callbackURLs
+        self.legacyCallback = legacyCallback
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public init(row: Row) throws {
+        id = row["id"]
+        name = row["name"]
+        callbackURLs = try JSONDecoder().decode([String].self, from: Data((row["callback_urls"] as String).utf8))
+        legacyCallback = row["legacy_callback"]
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+}
+
+/// A row of `oauth_app_codes`: the one-time `insforge_code` handed to an app's callback.
+public struct AppCodeRecord: Sendable, Equatable, FetchableRecord {
+    public var codeHash: String
+    public var appID: String
+    public var userID: UserID
+    public var codeChallenge: String
+    public var clientType: String
+    public var callbackURL: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var consumedAt: Date?
+
+    public init(codeHash: String, appID: String, userID: UserID, codeChallenge: String, clientType: String,
+                callbackURL: String, createdAt: Date, expiresAt: Date) {
+        self.codeHash = codeHash
+        self.appID = appID
+        self.userID = userID
+        self.codeChallenge = codeChallenge
+        self.clientType = clientType
+        self.callbackURL = callbackURL
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    public init(row: Row) throws {
+        codeHash = row["code_hash"]
+        appID = row["app_id"]
+        userID = UserID(row["user_id"] as String)
+        codeChallenge = row["code_challenge"]
+        clientType = row["client_type"]
+        callbackURL = row["callback_url"]
+        createdAt = row["created_at"]
+        expiresAt = row["expires_at"]
+        consumedAt = row["consumed_at"]
+    }
+}
+
+extension AppDatabase {
+    public func saveApp(_ app: AppRecord) async throws {
+        let urls = String(decoding: try JSONEncoder().encode(app.callbackURLs), as: UTF8.self)
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, callback_urls = excluded.callback_urls,
+                    legacy_callback = excluded.legacy_callback, updated_at = excluded.updated_at
+                """, arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt, app.updatedAt])
+        }
+    }
+
+    public func app(id: String) async throws -> AppRecord? {
+        try await pool.read { db in try AppRecord.fetchOne(db, sql: "SELECT * FROM oauth_apps WHERE id = ?", arguments: [id]) }
+    }
+
+    public func apps() async throws -> [AppRecord] {
+        try await pool.read { db in try AppRecord.fetchAll(db, sql: "SELECT * FROM oauth_apps ORDER BY id") }
+    }
+
+    /// Every app whose allow-list contains `callbackURL` exactly.
+    public func apps(allowingCallback callbackURL: String) async throws -> [AppRecord] {
+        try await apps().filter { $0.callbackURLs.contains(callbackURL) }
+    }
+
+    @discardableResult
+    public func deleteApp(id: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM oauth_apps WHERE id = ?", arguments: [id])
+            return db.changesCount == 1
+        }
+    }
+
+    public func insertAppCode(_ code: AppCodeRecord) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO oauth_app_codes (code_hash, app_id, user_id, code_challenge, client_type, callback_url,
+                    created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [code.codeHash, code.appID, code.userID.rawValue, code.codeChallenge, code.clientType,
+                                 code.callbackURL, code.createdAt, code.expiresAt])
+        }
+    }
+
+    /// Spends a code: the first call for an unexpired code gets it; every later call, and any
+    /// call after expiry, gets nil. A conditional UPDATE, so two concurrent exchanges cannot both win.
+    public func consumeAppCode(codeHash: String, at now: Date) async throws -> AppCodeRecord? {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE oauth_app_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL AND expires_at > ?
+                """, arguments: [now, codeHash, now])
+            guard db.changesCount == 1 else { return nil }
+            return try AppCodeRecord.fetchOne(db, sql: "SELECT * FROM oauth_app_codes WHERE code_hash = ?", arguments: [codeHash])
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// A row of `oauth_flows`: what the callback needs to finish one provider round trip.
+public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
+    public var stateHash: String
+    public var browserHash: String
+    public var provider: String
+    /// `sign_in` or `link`.
+    public var purpose: String
+    public var userID: UserID?
+    public var codeVerifier: String
+    public var nonce: String
+    /// The hosted page's app request (JSON) when the sign-in started there.
+    public var appRequest: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var consumedAt: Date?
+
+    public init(stateHash: String, browserHash: String, provider: String, purpose: String, userID: UserID?,
+                codeVerifier: String, nonce: String, appRequest: String?, createdAt: Date, expiresAt: Date) {
+        self.stateHash = stateHash
+        self.browserHash = browserHash
+        self.provider = provider
+        self.purpose = purpose
+        self.userID = userID
+        self.codeVerifier = codeVerifier
+        self.nonce = nonce
+        self.appRequest = appRequest
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        consumedAt = nil
+    }
+
+    public init(row: Row) throws {
+        stateHash = row["state_hash"]
+        browserHash = row["browser_hash"]
+        provider = row["provider"]
+        purpose = row["purpose"]
+        userID = (row["user_id"] as String?).map { UserID(rawValue: $0) }
+        codeVerifier = row["code_verifier"]
+        nonce = row["nonce"]
+        appRequest = row["app_request"]
+        createdAt = row["created_at"]
+        expiresAt = row["expires_at"]
+        consumedAt = row["consumed_at"]
+    }
+}
+
+extension AppDatabase {
+    public func insertOAuthFlow(_ flow: OAuthFlowRecord) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO oauth_flows (state_hash, browser_hash, provider, purpose, user_id, code_verifier, nonce,
+                    app_request, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [flow.stateHash, flow.browserHash, flow.provider, flow.purpose, flow.userID?.rawValue,
+                                 flow.codeVerifier, flow.nonce, flow.appRequest, flow.createdAt, flow.expiresAt])
+        }
+    }
+
+    /// The flow with this state hash, without consuming it.
+    public func oauthFlow(stateHash: String) async throws -> OAuthFlowRecord? {
+        try await pool.read { db in
+            try OAuthFlowRecord.fetchOne(db, sql: "SELECT * FROM oauth_flows WHERE state_hash = ?", arguments: [stateHash])
+        }
+    }
+
+    /// Marks the flow with this state hash consumed and returns it as it was — nil when unknown.
+    /// A flow already consumed or expired is returned too (with its `consumedAt`) so the caller can
+    /// tell a replay from a stranger; only the first call ever gets `consumedAt == nil`.
+    public func consumeOAuthFlow(stateHash: String, at now: Date) async throws -> OAuthFlowRecord? {
+        try await pool.write { db in
+            guard let flow = try OAuthFlowRecord.fetchOne(db, sql: "SELECT * FROM oauth_flows WHERE state_hash = ?",
+                                                          arguments: [stateHash]) else { return nil }
+            if flow.consumedAt == nil {
+                try db.execute(sql: "UPDATE oauth_flows SET consumed_at = ? WHERE state_hash = ? AND consumed_at IS NULL",
+                               arguments: [now, stateHash])
+            }
+            // Old flows are of no use to anyone: drop those older than a day.
+            try db.execute(sql: "DELETE FROM oauth_flows WHERE expires_at < ?", arguments: [now.addingTimeInterval(-86_400)])
+            return flow
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import HTTPServer
+import HTTPTestClient
+import OAuth
+import Secrets
+import Testing
+
+/// `POST /api/auth/apple/native` with ES256 identity tokens made here and a JWKS served on loopback.
+@Suite struct AppleNativeTests {
+    let key = P256.Signing.PrivateKey()
+
+    private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.Signing.PrivateKey? = nil) throws -> String {
+        var claims: [String: Any] = [
+            "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.apple-user",
+            "exp": Date().timeIntervalSince1970 + 600, "iat": Date().timeIntervalSince1970,
+            "email": "apple-user@privaterelay.appleid.com", "email_verified": "true",
+            "nonce": SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined(),
+        ]
+        for (name, value) in changes { claims[name] = value }
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "apple-test"], options: [.sortedKeys])
+        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
+        let signature = try (signer ?? key).signature(for: Data(input.utf8))
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
+
+    private func post(_ gatehouse: OAuthGatehouse, _ body: [String: Any]) async throws -> TestResponse {
+        try await HTTPTestClient(port: gatehouse.port).request(
+            "POST", "/api/auth/apple/native?client_type=mobile", headers: [("Content-Type", "application/json")],
+            body: Array(try JSONSerialization.data(withJSONObject: body)))
+    }
+
+    private func setUp() async throws -> (OAuthGatehouse, LoopbackPeer) {
+        let jwks = try JSONEncoder().encode(JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: "apple-test")]))
+        let peer = try LoopbackPeer { router in
+            router.get("/auth/keys") { _, _ in .json(raw: Array(jwks)) }
+        }
+        let gatehouse = try await OAuthGatehouse(appleJWKSURL: "http://127.0.0.1:\(peer.port)/auth/keys")
+        return (gatehouse, peer)
+    }
+
+    @Test func aGoodTokenCreatesTheUserAndKeepsTheFirstName() async throws {
+        let (gatehouse, peer) = try await setUp()
+        let first = try await post(gatehouse, [
+            "identityToken": try token(), "authorizationCode": "c1", "nonce": "raw-nonce",
+            "user": ["name": ["firstName": "Ada", "lastName": "Apple"], "email": "apple-user@privaterelay.appleid.com"],
+        ])
+        #expect(first.status == 200, "\(first.text)")
+        let user = try #require(first.json["user"] as? [String: Any])
+        #expect(user["email"] as? String == "apple-user@privaterelay.appleid.com")
+        #expect((user["profile"] as? [String: Any])?["name"] as? String == "Ada Apple")
+        #expect(user["providers"] as? [String] == ["apple"])
+        #expect(first.json["accessToken"] is String && first.json["refreshToken"] is String)
+
+        // Later sign-ins: Apple sends no name (or a different one); the account keeps the first.
+        let again = try await post(gatehouse, [
+            "identityToken": try token(), "authorizationCode": "c2", "nonce": "raw-nonce",
+            "user": ["name": ["firstName": "Mallory"]],
+        ])
+        #expect(again.status == 200)
+        let same = try #require(again.json["user"] as? [String: Any])
+        #expect(same["id"] as? String == user["id"] as? String)
+        #expect((same["profile"] as? [String: Any])?["name"] as? String == "Ada Apple")
+        await gatehouse.stop()
+        await peer.stop()
+    }
+
+    @Test func refusesWrongAudienceNonceExpiryAndSigner() async throws {
+        let (gatehouse, peer) = try await setUp()
+        let cases: [(String, [String: Any])] = [
+            ("wrong audience", ["identityToken": try token(["aud": "com.evil.app"]), "nonce": "raw-nonce"]),
+            ("wrong nonce", ["identityToken": try token(), "nonce": "another-nonce"]),
+            ("expired", ["identityToken": try token(["exp": Date().timeIntervalSince1970 - 3600]), "nonce": "raw-nonce"]),
+            ("other signer", ["identityToken": try token(signer: P256.Signing.PrivateKey()), "nonce": "raw-nonce"]),
+            ("other issuer", ["identityToken": try token(["iss": "https://evil.example"]), "nonce": "raw-nonce"]),
+        ]
+        for (label, body) in cases {
+            let response = try await post(gatehouse, body.merging(["authorizationCode": "c"]) { $1 })
+            #expect(response.status == 401, "\(label): \(response.text)")
+            #expect(response.json["error"] as? String == "AUTH_INVALID_APPLE_TOKEN", "\(label)")
+        }
+        #expect(try await gatehouse.database.user(email: "apple-user@privaterelay.appleid.com") == nil)
+        await gatehouse.stop()
+        await peer.stop()
+    }
+}

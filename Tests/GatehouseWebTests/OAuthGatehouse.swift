@@ -1,0 +1,111 @@
+import AuthCore
+import Foundation
+import GatehouseWeb
+import HTTPServer
+import HTTPTestClient
+import LocalAuth
+import Logging
+import OAuth
+import Secrets
+import Store
+
+/// The real server with providers, the test provider, the hosted page and Apple switched on.
+final class OAuthGatehouse: @unchecked Sendable {
+    let directory: URL
+    let clock = TestClock()
+    let server: HTTPServer
+    let database: AppDatabase
+    var port: Int { server.port }
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
+         appleAudiences: Set<String> = ["com.example.app"], adminToken: String? = nil) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var logger = Logger(label: "gatehouse-oauth-test")
+        logger.logLevel = .critical
+        database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
+        let clock = clock
+        let now: @Sendable () -> Date = { clock.now }
+        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let portBox = PortBox()
+        let passwords = try PasswordHasher()
+        let backend = LocalBackend(
+            configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
+            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
+            keyedHash: hasher, clock: now, logger: logger)
+        let key = try KeyFile.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path)
+        let app = try await Application(
+            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+                                            publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
+            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
+            passwords: passwords, clock: now, logger: logger,
+            oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
+                                 adminToken: adminToken, appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
+        try server.start()
+        portBox.port = server.port
+    }
+
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(5))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func browser() -> Browser { Browser(port: port) }
+
+    /// `POST /_/api/…` as JSON from loopback (no admin token configured here).
+    @discardableResult
+    func admin(_ path: String, _ json: [String: Any], expect status: Int = 201) async throws -> TestResponse {
+        let body = try JSONSerialization.data(withJSONObject: json)
+        let response = try await HTTPTestClient(port: port).request(
+            "POST", path, headers: [("Content-Type", "application/json")], body: Array(body))
+        guard response.status == status else { throw TestFailure("\(path) answered \(response.status): \(response.text)") }
+        return response
+    }
+
+    /// Creates a password account (verification off) and signs the browser in.
+    func signUp(_ browser: Browser, email: String, password: String = "correct horse battery") async throws {
+        _ = try await browser.get("/auth/sign-up")
+        let response = try await browser.post("/auth/sign-up", [("email", email), ("password", password)])
+        guard response.status == 303 else { throw TestFailure("sign-up answered \(response.status)") }
+    }
+
+    func auditTypes() async throws -> [String] {
+        try await database.auditEvents(subject: nil, limit: 500).map(\.type)
+    }
+}
+
+/// A tiny HTTP server on loopback for a test's peer (a JWKS URL, a sample app).
+final class LoopbackPeer: @unchecked Sendable {
+    let server: HTTPServer
+    var port: Int { server.port }
+
+    init(_ configure: (inout Router) -> Void) throws {
+        var router = Router()
+        configure(&router)
+        var logger = Logger(label: "peer")
+        logger.logLevel = .critical
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: router.responder)
+        try server.start()
+    }
+
+    func stop() async { await server.shutdown(gracePeriod: .seconds(2)) }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var json: [String: Any] {
+        ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:]
+    }
+}
+
+/// The path and query of an absolute URL on loopback.
+func pathAndQuery(_ url: String) -> String {
+    guard let components = URLComponents(string: url) else { return url }
+    return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+}
+
+func queryItem(_ name: String, in url: String) -> String? {
+    URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
+}
