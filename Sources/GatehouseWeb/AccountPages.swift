@@ -33,14 +33,7 @@ struct AccountPages: Sendable {
                 "name": name, "bio": user.profile.bio ?? "", "avatarURL": user.profile.avatarURL ?? "",
                 "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email),
             ],
-            "form": ["name": form.name, "bio": form.bio, "avatar_url": form.avatarURL],
-            "custom": form.custom.enumerated().map { index, row in
-                var entry: [String: Any] = ["index": index, "key": row.key, "value": row.value]
-                entry["error"] = row.error
-                return entry
-            },
-            "nextCustomIndex": form.custom.count,
-        ].merging(errors.context) { $1 }), status: status)
+        ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }
 
     private func save(_ visit: Visit) async throws -> Response {

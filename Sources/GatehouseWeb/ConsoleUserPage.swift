@@ -168,13 +168,6 @@ struct ConsoleUserPage: Sendable {
                 "password": base + "/password", "disable": base + "/disable", "delete": base + "/delete",
                 "impersonate": base + "/impersonate", "revokeAll": base + "/sessions/revoke-all",
             ],
-            "form": ["name": form.name, "bio": form.bio, "avatar_url": form.avatarURL],
-            "custom": form.custom.enumerated().map { index, row in
-                var entry: [String: Any] = ["index": index, "key": row.key, "value": row.value]
-                entry["error"] = row.error
-                return entry
-            },
-            "nextCustomIndex": form.custom.count,
             "passwordRules": PasswordPolicy.summary,
             "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
             "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)]),
@@ -231,7 +224,7 @@ struct ConsoleUserPage: Sendable {
         page["eventsEmpty"] = events.isEmpty
         return env.renderer.page("console-user", visit.consoleContext(
             title: user.email, staff: staff, nav: .users, backend: env.configuration.backendDescription,
-            page.merging(errors.context) { $1 }), status: status)
+            page.merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }
 }
 

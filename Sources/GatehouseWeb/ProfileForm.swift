@@ -97,6 +97,19 @@ struct ProfileForm {
         return patch
     }
 
+    /// The template keys for the form: `form.*`, the `custom` rows and the index of the blank row.
+    var context: [String: Any] {
+        [
+            "form": ["name": name, "bio": bio, "avatar_url": avatarURL],
+            "custom": custom.enumerated().map { index, row in
+                var entry: [String: Any] = ["index": index, "key": row.key, "value": row.value]
+                entry["error"] = row.error
+                return entry
+            },
+            "nextCustomIndex": custom.count,
+        ]
+    }
+
     /// Puts a backend's message next to the row holding `key`.
     mutating func markCustomError(key: String, message: String) {
         if let index = custom.firstIndex(where: { $0.key == key }) { custom[index].error = message }
