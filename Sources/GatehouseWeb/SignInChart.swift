@@ -26,7 +26,9 @@ struct SignInChart {
 
     var summary: String {
         let (completed, failed) = totals
-        return "\(completed.formatted()) sign-ins, \(failed.formatted()) failures in the last 7 days"
+        let signIns = completed == 1 ? "1 sign-in" : "\(completed.formatted()) sign-ins"
+        let failures = failed == 1 ? "1 failure" : "\(failed.formatted()) failures"
+        return "\(signIns), \(failures) in the last 7 days"
     }
 
     var svg: String {
