@@ -3,4 +3,6 @@
 public enum StoreError: Error, Sendable, Equatable {
     /// A row in `secrets` holds a value of the wrong length (the file was edited by hand).
     case invalidSecret(name: String)
+    /// A bulk insert found these addresses (as stored) already in use and wrote nothing.
+    case emailsTaken([String])
 }
