@@ -49,6 +49,7 @@ public struct Application: Sendable {
         ConsoleUserPage(env: env).register(on: &router)
         ImpersonationPages(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
+        TestUsersAPI(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

@@ -116,8 +116,12 @@ struct LocalAdminAPI: AuthAdminAPI {
     }
 
     func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
-        let problems = ImportedUser.problems(in: rows)
-        guard problems.isEmpty else { throw ImportRejected(problems) }
+        var problems = ImportedUser.problems(in: rows)
+        for row in rows {
+            let fields = ProfileRules.problems(inPatch: row.profile.fields) + ProfileRules.problems(inMerged: row.profile)
+            problems += fields.map { ImportProblem(row: row.row, message: "\($0.field): \($0.message)") }
+        }
+        guard problems.isEmpty else { throw ImportRejected(problems.sorted { $0.row < $1.row }) }
         // Rows sharing a plain password share its hash, so a file of test users imports in
         // seconds (each argon2id hash costs ~80 ms).
         var hashes: [String: String] = [:]
