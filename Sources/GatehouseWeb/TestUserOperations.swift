@@ -45,7 +45,7 @@ struct TestUserOperations: Sendable {
     /// Imports every row or none: problems found while reading, in the rows themselves or by the
     /// backend → `ImportRejected` naming each bad row.
     func importFile(_ file: UserImportFile, via: String) async throws -> Outcome {
-        var problems = file.problems + ImportedUser.problems(in: file.users)
+        var problems = file.problems + (try await api.admin.importProblems(file.users))
         for row in file.rows {
             problems += row.tags.compactMap(Self.tagProblem).map { ImportProblem(row: row.user.row, message: "Tag: \($0)") }
         }

@@ -115,13 +115,23 @@ struct LocalAdminAPI: AuthAdminAPI {
         return records.map(\.id)
     }
 
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
+    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
         var problems = ImportedUser.problems(in: rows)
         for row in rows {
             let fields = ProfileRules.problems(inPatch: row.profile.fields) + ProfileRules.problems(inMerged: row.profile)
             problems += fields.map { ImportProblem(row: row.row, message: "\($0.field): \($0.message)") }
         }
-        guard problems.isEmpty else { throw ImportRejected(problems.sorted { $0.row < $1.row }) }
+        // Taken addresses are looked up even when other rows are bad, so one answer names every bad row.
+        let taken = Set(try await backend.database.takenEmails(among: rows.map { EmailAddress.normalize($0.email) })
+            .map(EmailAddress.normalize))
+        problems += rows.filter { taken.contains(EmailAddress.normalize($0.email)) }
+            .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") }
+        return problems.sorted { $0.row < $1.row }
+    }
+
+    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
+        let problems = try await importProblems(rows)
+        guard problems.isEmpty else { throw ImportRejected(problems) }
         // Rows sharing a plain password share its hash, so a file of test users imports in
         // seconds (each argon2id hash costs ~80 ms).
         var hashes: [String: String] = [:]

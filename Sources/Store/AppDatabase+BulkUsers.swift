@@ -12,13 +12,8 @@ extension AppDatabase {
     public func insertUsers(_ users: [UserRecord]) async throws {
         guard !users.isEmpty else { return }
         try await pool.write { db in
-            var taken: [String] = []
-            for chunk in users.map(\.emailNormalized).chunked(Self.keysPerStatement) {
-                taken += try String.fetchAll(db, sql: """
-                    SELECT email FROM users WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """, arguments: StatementArguments(chunk))
-            }
-            guard taken.isEmpty else { throw StoreError.emailsTaken(taken.sorted()) }
+            let taken = try Self.taken(users.map(\.emailNormalized), in: db)
+            guard taken.isEmpty else { throw StoreError.emailsTaken(taken) }
             do {
                 for user in users { try user.insert(db) }
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -26,6 +21,21 @@ extension AppDatabase {
                 throw AuthError.emailExists
             }
         }
+    }
+
+    /// The stored addresses of accounts whose normalized email is among `normalizedEmails`.
+    public func takenEmails(among normalizedEmails: [String]) async throws -> [String] {
+        try await pool.read { db in try Self.taken(normalizedEmails, in: db) }
+    }
+
+    private static func taken(_ normalizedEmails: [String], in db: Database) throws -> [String] {
+        var taken: [String] = []
+        for chunk in normalizedEmails.chunked(keysPerStatement) {
+            taken += try String.fetchAll(db, sql: """
+                SELECT email FROM users WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
+                """, arguments: StatementArguments(chunk))
+        }
+        return taken.sorted()
     }
 
     /// Deletes the accounts (tokens and links cascade), revokes their sessions and forgets their

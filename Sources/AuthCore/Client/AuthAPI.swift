@@ -52,6 +52,8 @@ public protocol AuthAdminAPI: Sendable {
     /// Creates `seed.count` accounts from `seed.pattern`, all or none. An invalid seed or any
     /// address already taken → `AuthError.validation` (fields `count`, `pattern`, `password`).
     func seedUsers(_ seed: UserSeed) async throws -> [UserID]
+    /// Every problem `importUsers` would refuse `rows` for, without writing anything.
+    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem]
     /// Creates every row's account, all or none; any bad row → `ImportRejected` naming each one.
     func importUsers(_ rows: [ImportedUser]) async throws -> [UserID]
     /// Deletes these accounts and ends their sessions; returns how many existed.

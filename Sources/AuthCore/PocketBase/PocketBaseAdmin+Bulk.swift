@@ -13,13 +13,18 @@ extension PocketBaseAdmin {
     }
 
     /// PocketBase cannot take a password hash through its API, so rows with one are refused; rows
-    /// with neither get a random password nobody knows.
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
-        var problems = ImportedUser.problems(in: rows)
-        problems += rows.filter { $0.passwordHash != nil }.map {
+    /// with neither get a random password nobody knows. Addresses already taken are found only
+    /// while creating (one lookup per row would double the requests), so they are not among these.
+    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
+        let hashes = rows.filter { $0.passwordHash != nil }.map {
             ImportProblem(row: $0.row, message: "PocketBase cannot import password hashes; give a plain password instead.")
         }
-        guard problems.isEmpty else { throw ImportRejected(problems.sorted { $0.row < $1.row }) }
+        return (ImportedUser.problems(in: rows) + hashes).sorted { $0.row < $1.row }
+    }
+
+    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
+        let problems = try await importProblems(rows)
+        guard problems.isEmpty else { throw ImportRejected(problems) }
         let users = rows.map { row in
             NewUser(email: row.email, password: row.password ?? Self.unusablePassword(), verified: row.verified, profile: row.profile)
         }
