@@ -66,7 +66,9 @@ public struct Application: Sendable {
         ConsoleUserList(env: env).register(on: &router)
         ConsoleUserPage(env: env).register(on: &router)
         ImpersonationPages(env: env).register(on: &router)
+        TestUserPages(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
+        TestUsersAPI(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

@@ -9,7 +9,7 @@ public struct TemplateRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "sign-up", "sign-in", "verify", "resend-verification", "account", "linked",
         "mailbox", "error", "message", "console-sign-in", "console-audit",
-        "console-users", "console-user",
+        "console-users", "console-user", "console-test-users",
     ]
 
     private let library: MustacheLibrary

@@ -5,4 +5,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case invalidSecret(name: String)
     /// A row just written could not be read back.
     case missingRow(String)
+    /// A bulk insert found these addresses (as stored) already in use and wrote nothing.
+    case emailsTaken([String])
 }

@@ -49,6 +49,15 @@ public protocol AuthAdminAPI: Sendable {
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth]
     /// Removes a user's link to `provider`, with admin rights.
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws
+    /// Creates `seed.count` accounts from `seed.pattern`, all or none. An invalid seed or any
+    /// address already taken → `AuthError.validation` (fields `count`, `pattern`, `password`).
+    func seedUsers(_ seed: UserSeed) async throws -> [UserID]
+    /// Every problem `importUsers` would refuse `rows` for, without writing anything.
+    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem]
+    /// Creates every row's account, all or none; any bad row → `ImportRejected` naming each one.
+    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID]
+    /// Deletes these accounts and ends their sessions; returns how many existed.
+    func deleteUsers(_ ids: [UserID]) async throws -> Int
 }
 
 extension AuthAdminAPI {

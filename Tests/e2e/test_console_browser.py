@@ -1,0 +1,84 @@
+"""The staff console in headless Chromium: a superuser seeds test users, finds and edits one, opens
+the site as that user, stops, revokes the user's sessions and deletes the batch by its tag."""
+
+from __future__ import annotations
+
+import subprocess
+
+from selenium.webdriver.common.by import By
+
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
+    browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
+)
+
+STAFF_EMAIL = "staff@example.com"
+STAFF_PASSWORD = "staff password 1"
+
+
+def accept_confirmations(driver) -> None:
+    """Answers the console's data-confirm prompts with OK."""
+    driver.execute_script("window.confirm = function () { return true; };")
+
+
+def test_console_seed_edit_impersonate_revoke_and_bulk_delete(browser, start_server, binary, tmp_path, screenshots_dir):
+    db = tmp_path / "console.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    server = start_server(db_path=db)
+    driver = browser
+
+    driver.get(server.url + "/_/")
+    type_into(field(driver, "email"), STAFF_EMAIL)
+    password = field(driver, "password")
+    type_into(password, STAFF_PASSWORD)
+    submit_form_of(driver, password)
+
+    driver.get(server.url + "/_/test-users")
+    type_into(field(driver, "count"), "100")
+    type_into(driver.find_element(By.ID, "seed-pattern"), "e2e+{n}@example.com")
+    type_into(driver.find_element(By.ID, "seed-password"), "shared password 1")
+    type_into(driver.find_element(By.ID, "seed-tag"), "e2e")
+    driver.find_element(By.ID, "seed-verified").click()
+    submit_form_of(driver, driver.find_element(By.ID, "seed-tag"))
+    wait_for_text(driver, "Created 100 users tagged e2e")
+    screenshot(driver, screenshots_dir, "console-test-users-seeded")
+
+    driver.get(server.url + "/_/users?q=e2e%2B7%40")
+    wait_for_text(driver, "e2e+7@example.com")
+    driver.find_element(By.LINK_TEXT, "e2e+7@example.com").click()
+    wait_for_path(driver, "/_/users/")
+    user_page = driver.current_url
+
+    name = driver.find_element(By.ID, "name")
+    type_into(name, "Seven Seeded")
+    submit_form_of(driver, name)
+    wait_for_path(driver, "/_/users/")
+    assert driver.find_element(By.ID, "name").get_attribute("value") == "Seven Seeded"
+    screenshot(driver, screenshots_dir, "console-user-edited")
+
+    open_as = driver.find_element(By.XPATH, "//button[contains(., 'Open as this user')]")
+    open_as.click()
+    wait_for_path(driver, "/account")
+    wait_for_text(driver, "Stop impersonating")
+    wait_for_text(driver, "Seven Seeded")
+    screenshot(driver, screenshots_dir, "console-impersonating")
+    stop = driver.find_element(By.XPATH, "//button[contains(., 'Stop impersonating')]")
+    stop.click()
+    wait_for_path(driver, "/_/")
+
+    driver.get(user_page)
+    accept_confirmations(driver)
+    revoke = driver.find_element(By.XPATH, "//button[contains(., 'Revoke all sessions')]")
+    submit_form_of(driver, revoke)
+    wait_for_path(driver, "/_/users/")
+
+    driver.get(server.url + "/_/test-users")
+    type_into(driver.find_element(By.ID, "bulk-tag"), "e2e")
+    type_into(driver.find_element(By.ID, "bulk-confirm"), "e2e")
+    accept_confirmations(driver)
+    submit_form_of(driver, driver.find_element(By.ID, "bulk-confirm"))
+    wait_for_text(driver, "Deleted 100 users tagged e2e")
+    screenshot(driver, screenshots_dir, "console-test-users-deleted")
+    driver.get(server.url + "/_/users?q=e2e")
+    wait_for_text(driver, "0 users")
