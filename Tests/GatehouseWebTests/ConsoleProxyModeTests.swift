@@ -90,6 +90,9 @@ import Testing
             #expect(try await staff.get("/_/users/\(alice)").text.contains("gh-4242"))
 
             // PocketBase has no disabled accounts: the page says so instead of failing.
+            let withoutDisable = try await staff.get("/_/users/\(alice)")
+            #expect(withoutDisable.text.contains("Disabling accounts is not supported"))
+            #expect(!withoutDisable.text.contains("action=\"/_/users/\(alice)/disable\""), "no button that cannot work")
             let disable = try await staff.post("/_/users/\(alice)/disable", [("disabled", "true")])
             #expect(disable.status == 422)
             #expect(disable.text.contains("Disabling accounts is not supported"))
