@@ -143,4 +143,41 @@ import Testing
             }
         }
     }
+
+    @Test func theJSONAdminAPICreatesPatchesAndImpersonatesOnARealPocketBase() async throws {
+        try await ProxyGatehouse.run(superuser: Self.superuser) { pocketBase, gatehouse in
+            let token = try await gatehouse.adminToken()
+            let client = HTTPTestClient(port: gatehouse.port)
+            let auth = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+            let email = "api-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let created = try await client.request("POST", "/_/api/users", headers: auth, body: Array(
+                #"{"email":"\#(email)","password":"password-1234","name":"Api Person","verified":true}"#.utf8))
+            #expect(created.status == 201)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
+            let id = try #require((json["user"] as? [String: Any])?["id"] as? String)
+            let record = try await pocketBase.request("GET", "/api/collections/users/records/\(id)",
+                                                      token: try await pocketBase.superuserToken())
+            #expect(record["email"] as? String == email, "the account lives on PocketBase")
+
+            let search = try await client.request("GET", "/_/api/users?search=\(email.prefix(10))", headers: auth)
+            #expect(search.status == 200)
+            #expect(search.text.contains(email))
+            let disable = try await client.request("PATCH", "/_/api/users/\(id)", headers: auth, body: Array(#"{"disabled":true}"#.utf8))
+            #expect(disable.status == 501, "PocketBase has no disabled accounts")
+
+            // The one-time link opens a browser session backed by PocketBase's impersonation token.
+            let issued = try await client.request("POST", "/_/api/users/\(id)/impersonate", headers: auth,
+                                                  body: Array(#"{"duration": 300}"#.utf8))
+            #expect(issued.status == 200)
+            let ticket = try #require(try JSONSerialization.jsonObject(with: Data(issued.body)) as? [String: Any])
+            let url = try #require(ticket["url"] as? String)
+            let browser = Browser(port: gatehouse.port)
+            let account = try await browser.get(url)
+            #expect(account.text.contains("Api Person"))
+            #expect(account.text.contains("Viewing as"))
+
+            #expect(try await client.request("DELETE", "/_/api/users/\(id)", headers: auth).status == 204)
+            #expect(try await client.request("GET", "/_/api/users/\(id)", headers: auth).status == 404)
+        }
+    }
 }

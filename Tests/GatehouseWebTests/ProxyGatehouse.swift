@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GatehouseWeb
 import HTTPServer
+import HTTPTestClient
 import Logging
 import PocketBaseTestSupport
 import Secrets
@@ -41,10 +42,27 @@ final class ProxyGatehouse: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A browser signed in to the console as a new Gatehouse superuser (kept in Gatehouse's own file).
-    func staffBrowser(email: String = "staff@example.com", password: String = "staff-password-1") async throws -> Browser {
+    /// Adds a Gatehouse superuser (kept in Gatehouse's own file, not in PocketBase).
+    func createSuperuser(_ email: String, password: String) async throws {
         let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(password)
         _ = try await database.createSuperuser(id: SecureRandom.userID(), email: email, passwordHash: hash, at: Date())
+    }
+
+    /// A bearer token for the admin API.
+    func adminToken(email: String = "api-staff@example.com", password: String = "staff-password-1") async throws -> String {
+        try await createSuperuser(email, password: password)
+        let body = Array(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+        let response = try await HTTPTestClient(port: port).request(
+            "POST", "/_/api/auth", headers: [("Content-Type", "application/json")], body: body)
+        guard response.status == 200,
+              let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+              let token = json["token"] as? String else { throw TestFailure("api auth answered \(response.status)") }
+        return token
+    }
+
+    /// A browser signed in to the console as a new Gatehouse superuser.
+    func staffBrowser(email: String = "staff@example.com", password: String = "staff-password-1") async throws -> Browser {
+        try await createSuperuser(email, password: password)
         let browser = Browser(port: port)
         _ = try await browser.get("/_/")
         let response = try await browser.post("/_/", [("email", email), ("password", password)])
