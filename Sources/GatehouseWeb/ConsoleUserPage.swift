@@ -172,6 +172,10 @@ struct ConsoleUserPage: Sendable {
             "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
             "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)]),
         ]
+        if !capabilities.contains(.disableUsers) {
+            // PocketBase has no disabled accounts: say so where the button would be.
+            page["disableUnavailable"] = AuthError.notSupported(.disableUsers).pageMessage
+        }
         if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
             page["impersonationUnavailable"] = reason
         } else {

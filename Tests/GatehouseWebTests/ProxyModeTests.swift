@@ -12,57 +12,10 @@ import Testing
 /// Gatehouse in proxy mode in front of a real PocketBase binary: the hosted pages run the whole
 /// journey on PocketBase through the client core, and PocketBase's own API sees the result.
 @Suite struct ProxyModeTests {
-    /// The real server wired as `gatehouse serve --backend pocketbase` wires it.
-    final class ProxyGatehouse: @unchecked Sendable {
-        let directory: URL
-        let server: HTTPServer
-        let database: AppDatabase
-        var port: Int { server.port }
-
-        init(pocketBase: PocketBaseServer, superuser: (String, String)?) async throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-proxy-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var logger = Logger(label: "gatehouse-proxy-test")
-            logger.logLevel = .warning
-            database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
-            let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
-            let remote = PocketBaseBackend(configuration: .init(baseURL: pocketBase.baseURL, superuser: superuser), logger: logger)
-            let app = try await Application(
-                configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
-                                                publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
-                backend: ProxyBackend(api: remote, logger: logger), database: database, hasher: hasher,
-                passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger)
-            server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
-            try server.start()
-            if superuser != nil {
-                try await remote.prepareCollection(verificationLinkBase: "http://127.0.0.1:\(server.port)")
-            }
-        }
-
-        func stop() async {
-            await server.shutdown(gracePeriod: .seconds(5))
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
-
     /// Runs `body` with a fresh PocketBase and Gatehouse in front of it, and always stops both.
     private func withProxy(superuser: (String, String)?,
                            _ body: (PocketBaseServer, ProxyGatehouse) async throws -> Void) async throws {
-        let pocketBase = try await PocketBaseServer.start()
-        do {
-            let gatehouse = try await ProxyGatehouse(pocketBase: pocketBase, superuser: superuser)
-            do {
-                try await body(pocketBase, gatehouse)
-            } catch {
-                await gatehouse.stop()
-                throw error
-            }
-            await gatehouse.stop()
-        } catch {
-            await pocketBase.stop()
-            throw error
-        }
-        await pocketBase.stop()
+        try await ProxyGatehouse.run(superuser: superuser, body)
     }
 
     @Test func signUpVerifySignInAndSetProfileOnARealPocketBase() async throws {

@@ -1,0 +1,92 @@
+import AuthCore
+import Foundation
+import GatehouseWeb
+import HTTPServer
+import HTTPTestClient
+import Logging
+import PocketBaseTestSupport
+import Secrets
+import Store
+
+/// The real server wired as `gatehouse serve --backend pocketbase` wires it: the pages through
+/// `ProxyBackend`, the console through the PocketBase backend's admin side.
+final class ProxyGatehouse: @unchecked Sendable {
+    let directory: URL
+    let server: HTTPServer
+    let database: AppDatabase
+    let remote: PocketBaseBackend
+    var port: Int { server.port }
+
+    init(pocketBase: PocketBaseServer, superuser: (String, String)?) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var logger = Logger(label: "gatehouse-proxy-test")
+        logger.logLevel = .warning
+        database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
+        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        remote = PocketBaseBackend(configuration: .init(baseURL: pocketBase.baseURL, superuser: superuser), logger: logger)
+        let app = try await Application(
+            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+                                            publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
+            backend: ProxyBackend(api: remote, logger: logger), administration: remote, database: database, hasher: hasher,
+            passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger)
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
+        try server.start()
+        if superuser != nil {
+            try await remote.prepareCollection(verificationLinkBase: "http://127.0.0.1:\(server.port)")
+        }
+    }
+
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(5))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Adds a Gatehouse superuser (kept in Gatehouse's own file, not in PocketBase).
+    func createSuperuser(_ email: String, password: String) async throws {
+        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(password)
+        _ = try await database.createSuperuser(id: SecureRandom.userID(), email: email, passwordHash: hash, at: Date())
+    }
+
+    /// A bearer token for the admin API.
+    func adminToken(email: String = "api-staff@example.com", password: String = "staff-password-1") async throws -> String {
+        try await createSuperuser(email, password: password)
+        let body = Array(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8)
+        let response = try await HTTPTestClient(port: port).request(
+            "POST", "/_/api/auth", headers: [("Content-Type", "application/json")], body: body)
+        guard response.status == 200,
+              let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+              let token = json["token"] as? String else { throw TestFailure("api auth answered \(response.status)") }
+        return token
+    }
+
+    /// A browser signed in to the console as a new Gatehouse superuser.
+    func staffBrowser(email: String = "staff@example.com", password: String = "staff-password-1") async throws -> Browser {
+        try await createSuperuser(email, password: password)
+        let browser = Browser(port: port)
+        _ = try await browser.get("/_/")
+        let response = try await browser.post("/_/", [("email", email), ("password", password)])
+        guard response.status == 303 else { throw TestFailure("console sign-in answered \(response.status)") }
+        _ = try await browser.get("/_/audit")  // sign-in rotated the CSRF secret: pick up the new token
+        return browser
+    }
+
+    /// Runs `body` with a fresh PocketBase and Gatehouse in front of it, and always stops both.
+    static func run(superuser: (String, String)?, _ body: (PocketBaseServer, ProxyGatehouse) async throws -> Void) async throws {
+        let pocketBase = try await PocketBaseServer.start()
+        do {
+            let gatehouse = try await ProxyGatehouse(pocketBase: pocketBase, superuser: superuser)
+            do {
+                try await body(pocketBase, gatehouse)
+            } catch {
+                await gatehouse.stop()
+                throw error
+            }
+            await gatehouse.stop()
+        } catch {
+            await pocketBase.stop()
+            throw error
+        }
+        await pocketBase.stop()
+    }
+}
