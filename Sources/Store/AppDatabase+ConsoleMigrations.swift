@@ -45,5 +45,45 @@ extension AppDatabase {
                 CREATE INDEX users_created ON users(created_at, id);
                 """)
         }
+
+        // Console search over email and name as a trigram index, so "contains" searches stay fast at
+        // 100,000 users instead of scanning every row (https://sqlite.org/fts5.html#the_trigram_tokenizer).
+        // FTS5 keeps its own stable integer keys; `users_search_keys` maps users to them, because the
+        // users table's rowid is not stable across VACUUM.
+        migrator.registerMigration("v2-console-user-search") { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE users_search USING fts5(user_id UNINDEXED, text, tokenize = 'trigram');
+                CREATE TABLE users_search_keys (
+                    user_id TEXT PRIMARY KEY NOT NULL,
+                    search_rowid INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TRIGGER users_search_insert AFTER INSERT ON users BEGIN
+                    INSERT INTO users_search (user_id, text)
+                        VALUES (new.id, new.email_normalized || ' ' || lower(coalesce(json_extract(new.profile, '$.name'), '')));
+                    INSERT INTO users_search_keys (user_id, search_rowid) VALUES (new.id, last_insert_rowid());
+                END;
+                CREATE TRIGGER users_search_delete AFTER DELETE ON users BEGIN
+                    DELETE FROM users_search WHERE rowid = (SELECT search_rowid FROM users_search_keys WHERE user_id = old.id);
+                    DELETE FROM users_search_keys WHERE user_id = old.id;
+                END;
+                CREATE TRIGGER users_search_update AFTER UPDATE OF id, email_normalized, profile ON users BEGIN
+                    DELETE FROM users_search WHERE rowid = (SELECT search_rowid FROM users_search_keys WHERE user_id = old.id);
+                    DELETE FROM users_search_keys WHERE user_id = old.id;
+                    INSERT INTO users_search (user_id, text)
+                        VALUES (new.id, new.email_normalized || ' ' || lower(coalesce(json_extract(new.profile, '$.name'), '')));
+                    INSERT INTO users_search_keys (user_id, search_rowid) VALUES (new.id, last_insert_rowid());
+                END;
+                """)
+            // Index the accounts that already exist.
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM users")
+            for id in ids {
+                try db.execute(sql: """
+                    INSERT INTO users_search (user_id, text)
+                        SELECT id, email_normalized || ' ' || lower(coalesce(json_extract(profile, '$.name'), '')) FROM users WHERE id = ?
+                    """, arguments: [id])
+                try db.execute(sql: "INSERT INTO users_search_keys (user_id, search_rowid) VALUES (?, ?)",
+                               arguments: [id, db.lastInsertedRowID])
+            }
+        }
     }
 }

@@ -124,7 +124,7 @@ import Testing
 
             // Unlink removes the `_externalAuths` record.
             let unlinked = try await staff.post("/_/users/\(alice)/external-auths/github/unlink", [])
-            #expect(unlinked.header("Location") == "/_/users/\(alice)?notice=unlinked")
+            #expect(unlinked.header("Location") == "/_/users/\(alice)?notice=provider-removed")
             let filter = "recordRef='\(alice)'".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let links = try await pocketBase.request("GET", "/api/collections/_externalAuths/records?filter=\(filter)", token: superToken)
             #expect((links["items"] as? [Any])?.isEmpty == true)
