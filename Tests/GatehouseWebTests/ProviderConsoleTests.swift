@@ -60,6 +60,22 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func aPresetNamesTheProviderAndFillsItsEndpoints() async throws {
+        let (gatehouse, staff) = try await setUp()
+        var fields = provider("", mode: "live", clientId: "Iv1.abc", secret: "gh-secret")
+        fields = fields.map { $0.0 == "preset" ? ($0.0, "github") : $0 }
+        let added = try await staff.post("/_/providers", fields, follow: true)
+        #expect(added.text.contains("Provider added."))
+        #expect(added.text.contains("https://github.com/login/oauth/authorize"))
+        #expect(try await gatehouse.database.provider(named: "github")?.type == "oauth2")
+        var clash = provider("other", mode: "live", clientId: "x")
+        clash = clash.map { $0.0 == "preset" ? ($0.0, "google") : $0 }
+        let refused = try await staff.post("/_/providers", clash)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("A preset applies to a provider with its name"))
+        await gatehouse.stop()
+    }
+
     @Test func switchingModeAndDeletingNeedsTheTypedName() async throws {
         let (gatehouse, staff) = try await setUp()
         _ = try await staff.post("/_/providers", provider("acme"), follow: true)
