@@ -57,7 +57,8 @@ public struct Application: Sendable {
             // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
-            ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken)).register(on: &router)
+            ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken, console: env.console)).register(on: &router)
+            ProviderConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeAuthAPI(feature: oauthFeature).register(on: &router)
         }
         MailboxPages(env: env).register(on: &router)

@@ -21,6 +21,11 @@ enum Notice: String {
     case impersonationStopped = "impersonation-stopped"
     case linked
     case unlinked
+    case providerCreated = "provider-created"
+    case providerModeChanged = "provider-mode-changed"
+    case providerDeleted = "provider-deleted"
+    case appCreated = "app-created"
+    case appDeleted = "app-deleted"
 
     var message: String {
         switch self {
@@ -44,6 +49,11 @@ enum Notice: String {
         case .impersonationStopped: return "Impersonation stopped."
         case .linked: return "The provider is now linked to your account."
         case .unlinked: return "The provider was unlinked from your account."
+        case .providerCreated: return "Provider added."
+        case .providerModeChanged: return "Provider mode changed."
+        case .providerDeleted: return "Provider deleted."
+        case .appCreated: return "App registered."
+        case .appDeleted: return "App deleted."
         }
     }
 }

@@ -12,21 +12,21 @@ struct ProviderAdminAPI: Sendable {
 
     func register(on router: inout Router) {
         router.post("/_/api/providers") { request, _ in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             let body = try request.decodeJSON(ProviderBody.self)
             let configuration = body.configuration
             let problems = configuration.problems()
             guard problems.isEmpty else { return try Self.invalid(problems) }
             try await feature.registry.save(configuration)
-            await feature.env.audit.record("provider.saved", request: request, data: ["provider": .string(configuration.name)])
+            await feature.env.audit.record("provider.saved", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(configuration.name)])
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
         router.get("/_/api/providers") { request, _ in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             return try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
         }
         router.post("/_/api/providers/:name/mode") { request, parameters in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             let body = try request.decodeJSON([String: String].self)
             guard let mode = body["mode"].flatMap(ProviderMode.init(rawValue:)) else {
                 return try Self.invalid(["mode": "Use live or test."])
@@ -35,11 +35,11 @@ struct ProviderAdminAPI: Sendable {
             guard try await feature.env.database.setProviderMode(name: name, mode: mode.rawValue, at: feature.env.clock()) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
-            await feature.env.audit.record("provider.mode", request: request, data: ["provider": .string(name), "mode": .string(mode.rawValue)])
+            await feature.env.audit.record("provider.mode", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .empty()
         }
         router.delete("/_/api/providers/:name") { request, parameters in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             let name = parameters["name"] ?? ""
             guard try await feature.env.database.deleteProvider(name: name) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
@@ -47,30 +47,22 @@ struct ProviderAdminAPI: Sendable {
             return .empty()
         }
         router.post("/_/api/apps") { request, _ in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             let body = try request.decodeJSON(AppBody.self)
-            var problems: [String: String] = [:]
-            let id = body.id ?? String(SecureRandom.userID())
-            if !ProviderConfiguration.isValidName(id) { problems["id"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
-            if body.name.trimmingCharacters(in: .whitespaces).isEmpty || body.name.count > 100 { problems["name"] = "Use 1 to 100 characters." }
-            if body.callbackURLs.isEmpty { problems["callbackURLs"] = "Register at least one callback URL." }
-            for url in body.callbackURLs {
-                if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
-            }
+            let id = body.resolvedID
+            let problems = body.problems(id: id)
             guard problems.isEmpty else { return try Self.invalid(problems) }
-            let now = feature.env.clock()
-            let app = AppRecord(id: id, name: body.name, callbackURLs: body.callbackURLs, legacyCallback: body.legacyCallback ?? false,
-                                createdAt: now, updatedAt: now)
+            let app = body.record(id: id, at: feature.env.clock())
             try await feature.env.database.saveApp(app)
-            await feature.env.audit.record("app.saved", request: request, data: ["app": .string(id)])
+            await feature.env.audit.record("app.saved", actor: await access.staff(request)?.superuser.id, request: request, data: ["app": .string(id)])
             return try .json(AppSummary(app), status: 201)
         }
         router.get("/_/api/apps") { request, _ in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             return try .json(try await feature.env.database.apps().map(AppSummary.init))
         }
         router.delete("/_/api/apps/:id") { request, parameters in
-            guard access.allows(request) else { return AdminAccess.refusal }
+            guard await access.allows(request) else { return AdminAccess.refusal }
             guard try await feature.env.database.deleteApp(id: parameters["id"] ?? "") else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
             }
@@ -140,6 +132,29 @@ struct AppBody: Decodable {
     var name: String
     var callbackURLs: [String]
     var legacyCallback: Bool?
+}
+
+extension AppBody {
+    /// The id to store: the one given, else a fresh random one.
+    var resolvedID: String { id ?? String(SecureRandom.userID()) }
+
+    /// Every problem with this registration, by field; empty when it can be saved. The console's
+    /// form checks through here too.
+    func problems(id: String) -> [String: String] {
+        var problems: [String: String] = [:]
+        if !ProviderConfiguration.isValidName(id) { problems["id"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 { problems["name"] = "Use 1 to 100 characters." }
+        if callbackURLs.isEmpty { problems["callbackURLs"] = "Register at least one callback URL." }
+        for url in callbackURLs {
+            if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
+        }
+        return problems
+    }
+
+    func record(id: String, at now: Date) -> AppRecord {
+        AppRecord(id: id, name: name, callbackURLs: callbackURLs, legacyCallback: legacyCallback ?? false,
+                  createdAt: now, updatedAt: now)
+    }
 }
 
 struct AppSummary: Encodable {

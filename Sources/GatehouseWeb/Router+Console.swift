@@ -45,7 +45,8 @@ extension Visit {
                         _ page: [String: Any] = [:]) -> [String: Any] {
         context(title: title, [
             "superuser": ["email": staff.superuser.email],
-            "nav": ["users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .audit, "mailbox": nav == .mailbox],
+            "nav": ["users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .audit, "mailbox": nav == .mailbox,
+                    "providers": nav == .providers],
             "backendName": backend,
         ].merging(page) { $1 })
     }
@@ -53,5 +54,5 @@ extension Visit {
 
 /// The console's navigation items.
 enum ConsoleNav {
-    case users, testUsers, audit, mailbox
+    case users, testUsers, audit, mailbox, providers
 }

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTestClient
+import Secrets
+import Testing
+
+/// `/_/providers`: providers and apps managed from the console, and the JSON API taking a superuser token.
+@Suite struct ProviderConsoleTests {
+    private static let password = "staff-password-1"
+
+    /// A gatehouse with a superuser, and a browser signed in to the console on the providers page.
+    private func setUp(adminToken: String? = nil) async throws -> (OAuthGatehouse, Browser) {
+        let gatehouse = try await OAuthGatehouse(adminToken: adminToken)
+        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(Self.password)
+        _ = try await gatehouse.database.createSuperuser(id: SecureRandom.userID(), email: "staff@example.com",
+                                                         passwordHash: hash, at: Date())
+        let staff = gatehouse.browser()
+        _ = try await staff.get("/_/")
+        let signedIn = try await staff.post("/_/", [("email", "staff@example.com"), ("password", Self.password)])
+        guard signedIn.status == 303 else { throw TestFailure("console sign-in answered \(signedIn.status)") }
+        // Sign-in rotates the CSRF token: load the page before posting to it.
+        _ = try await staff.get("/_/providers")
+        return (gatehouse, staff)
+    }
+
+    private func provider(_ name: String, mode: String = "test", clientId: String = "console-client",
+                          secret: String = "") -> [(String, String)] {
+        [("name", name), ("type", "oidc"), ("preset", ""), ("mode", mode), ("issuer", ""), ("authorizationURL", ""),
+         ("tokenURL", ""), ("userInfoURL", ""), ("clientId", clientId), ("clientSecret", secret), ("scopes", "openid email")]
+    }
+
+    @Test func aTestProviderAddedInTheConsoleShowsOnTheSignInPage() async throws {
+        let (gatehouse, staff) = try await setUp()
+        let added = try await staff.post("/_/providers", provider("acme", secret: "s3cret-never-shown"), follow: true)
+        #expect(added.status == 200)
+        #expect(added.text.contains("Provider added."))
+        #expect(added.text.contains("acme"))
+        #expect(added.text.contains("Test"))
+        #expect(added.text.contains("console-client"))
+        #expect(!added.text.contains("s3cret-never-shown"), "the page never shows a client secret")
+        let signIn = try await gatehouse.browser().get("/auth/sign-in")
+        #expect(signIn.text.contains("/auth/oauth/acme"))
+        #expect(try await gatehouse.auditTypes().contains("provider.created"))
+        let event = try #require(try await gatehouse.database.auditEvents(subject: nil, limit: 50).first { $0.type == "provider.created" })
+        #expect(event.actor != nil, "audited with the superuser as actor")
+        await gatehouse.stop()
+    }
+
+    @Test func aBadProviderComesBackWithItsErrorsAndTypedValues() async throws {
+        let (gatehouse, staff) = try await setUp()
+        var fields = provider("widgets", mode: "live", clientId: "", secret: "typed-secret-123")
+        fields = fields.map { $0.0 == "authorizationURL" ? ($0.0, "ftp://nope") : $0 }
+        let page = try await staff.post("/_/providers", fields)
+        #expect(page.status == 422)
+        #expect(page.text.contains("A client id is required."))
+        #expect(page.text.contains("Use an http:// or https:// URL."))
+        #expect(page.text.contains(#"value="widgets""#), "the typed name is kept")
+        #expect(page.text.contains("ftp://nope"))
+        #expect(!page.text.contains("typed-secret-123"), "the secret is not echoed back")
+        #expect(try await gatehouse.database.provider(named: "widgets") == nil)
+        await gatehouse.stop()
+    }
+
+    @Test func aPresetNamesTheProviderAndFillsItsEndpoints() async throws {
+        let (gatehouse, staff) = try await setUp()
+        var fields = provider("", mode: "live", clientId: "Iv1.abc", secret: "gh-secret")
+        fields = fields.map { $0.0 == "preset" ? ($0.0, "github") : $0 }
+        let added = try await staff.post("/_/providers", fields, follow: true)
+        #expect(added.text.contains("Provider added."))
+        #expect(added.text.contains("https://github.com/login/oauth/authorize"))
+        #expect(try await gatehouse.database.provider(named: "github")?.type == "oauth2")
+        var clash = provider("other", mode: "live", clientId: "x")
+        clash = clash.map { $0.0 == "preset" ? ($0.0, "google") : $0 }
+        let refused = try await staff.post("/_/providers", clash)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("A preset applies to a provider with its name"))
+        await gatehouse.stop()
+    }
+
+    @Test func switchingModeAndDeletingNeedsTheTypedName() async throws {
+        let (gatehouse, staff) = try await setUp()
+        _ = try await staff.post("/_/providers", provider("acme"), follow: true)
+        let switched = try await staff.post("/_/providers/acme/mode", [("mode", "live")], follow: true)
+        #expect(switched.text.contains("Provider mode changed."))
+        #expect(try await gatehouse.database.provider(named: "acme")?.mode == "live")
+        let wrong = try await staff.post("/_/providers/acme/delete", [("confirm", "acm")])
+        #expect(wrong.status == 422)
+        #expect(wrong.text.contains("Type the provider&#39;s name exactly") || wrong.text.contains("Type the provider's name exactly"))
+        #expect(try await gatehouse.database.provider(named: "acme") != nil)
+        let right = try await staff.post("/_/providers/acme/delete", [("confirm", "acme")], follow: true)
+        #expect(right.text.contains("Provider deleted."))
+        #expect(try await gatehouse.database.provider(named: "acme") == nil)
+        let types = try await gatehouse.auditTypes()
+        #expect(types.contains("provider.mode_changed"))
+        #expect(types.contains("provider.deleted"))
+        await gatehouse.stop()
+    }
+
+    @Test func aLegacyAppIsMarkedUnsafeAndDeletesWithItsId() async throws {
+        let (gatehouse, staff) = try await setUp()
+        let added = try await staff.post("/_/providers/apps", [
+            ("id", "notes"), ("name", "Notes"), ("callbackURLs", "notesapp://auth/callback\r\nhttps://notes.example.com/cb"),
+            ("legacyCallback", "true"),
+        ], follow: true)
+        #expect(added.text.contains("App registered."))
+        #expect(added.text.contains("Unsafe: tokens in the callback URL"))
+        #expect(added.text.contains("https://notes.example.com/cb"))
+        #expect(try await gatehouse.database.app(id: "notes")?.callbackURLs == ["notesapp://auth/callback", "https://notes.example.com/cb"])
+        let bad = try await staff.post("/_/providers/apps", [("id", "empty"), ("name", "Empty"), ("callbackURLs", "")])
+        #expect(bad.status == 422)
+        #expect(bad.text.contains("Register at least one callback URL."))
+        #expect(try await staff.post("/_/providers/apps/notes/delete", [("confirm", "nope")]).status == 422)
+        let deleted = try await staff.post("/_/providers/apps/notes/delete", [("confirm", "notes")], follow: true)
+        #expect(deleted.text.contains("App deleted."))
+        #expect(try await gatehouse.database.app(id: "notes") == nil)
+        let types = try await gatehouse.auditTypes()
+        #expect(types.contains("app.created"))
+        #expect(types.contains("app.deleted"))
+        await gatehouse.stop()
+    }
+
+    @Test func anonymousVisitorsGoToTheConsoleSignIn() async throws {
+        let gatehouse = try await OAuthGatehouse()
+        let page = try await gatehouse.browser().get("/_/providers", follow: false)
+        #expect(page.status == 303)
+        #expect(page.header("Location")?.hasPrefix("/_/?redirect=") == true)
+        await gatehouse.stop()
+    }
+
+    @Test func theJSONAPITakesASuperuserToken() async throws {
+        let gatehouse = try await OAuthGatehouse(adminToken: "configured-admin-token")
+        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(Self.password)
+        _ = try await gatehouse.database.createSuperuser(id: SecureRandom.userID(), email: "api@example.com",
+                                                         passwordHash: hash, at: Date())
+        let client = HTTPTestClient(port: gatehouse.port)
+        let auth = try await client.request("POST", "/_/api/auth", headers: [("Content-Type", "application/json")],
+                                            body: Array(#"{"email":"api@example.com","password":"\#(Self.password)"}"#.utf8))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(auth.body)) as? [String: Any])
+        let token = try #require(json["token"] as? String)
+        #expect(try await client.request("GET", "/_/api/providers").status == 401, "loopback alone is not enough once a token is set")
+        let withSuperuser = try await client.request("GET", "/_/api/providers", headers: [("Authorization", "Bearer \(token)")])
+        #expect(withSuperuser.status == 200)
+        let withAdminToken = try await client.request("GET", "/_/api/apps", headers: [("Authorization", "Bearer configured-admin-token")])
+        #expect(withAdminToken.status == 200)
+        await gatehouse.stop()
+    }
+}
