@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions as EC
@@ -81,8 +82,22 @@ def submit_form_of(driver, element: WebElement) -> None:
     button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
     wait(driver).until(EC.element_to_be_clickable(button))
     button.click()
-    wait(driver).until(EC.staleness_of(form))
+    wait(driver).until(lambda d: is_detached(form))
     wait(driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def is_detached(element: WebElement) -> bool:
+    """True once the page holding `element` is gone. Chromium reports a node caught mid-navigation
+    either as stale or as "does not belong to the document"; both mean the old page has left."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
 
 
 def path_of(driver) -> str:
