@@ -16,6 +16,7 @@ struct AuditPages: Sendable {
             let start = SignInChart.windowStart(endingAt: env.clock())
             let chart = SignInChart(counts: try await env.database.signInsPerHour(since: start), start: start)
             let types = try await env.database.auditEventTypes()
+            let staffEmails = try await Self.staffEmails(for: events, database: env.database)
             var page: [String: Any] = [
                 "filters": [
                     "user": filter.subject ?? "", "actor": filter.actor ?? "",
@@ -25,7 +26,7 @@ struct AuditPages: Sendable {
                 "types": types.map { ["value": $0, "selected": $0 == filter.type] as [String: Any] },
                 "chartSVG": chart.svg,
                 "chartSummary": chart.summary,
-                "events": events.map(Self.row),
+                "events": events.map { Self.row($0, staffEmails: staffEmails) },
                 "eventsEmpty": events.isEmpty,
             ]
             if events.count == Self.pageSize, let last = events.last {
@@ -84,15 +85,28 @@ struct AuditPages: Sendable {
         return URLQuery.path("/_/audit", kept + [("before", String(before))])
     }
 
-    private static func row(_ event: AuditEventRecord) -> [String: Any] {
+    /// Superusers among the events' actors, by id, so rows name staff by email.
+    static func staffEmails(for events: [AuditEventRecord], database: AppDatabase) async throws -> [String: String] {
+        var emails: [String: String] = [:]
+        for actor in Set(events.compactMap(\.actor)) {
+            if let superuser = try await database.superuser(id: actor) { emails[actor] = superuser.email }
+        }
+        return emails
+    }
+
+    private static func row(_ event: AuditEventRecord, staffEmails: [String: String]) -> [String: Any] {
         var row: [String: Any] = [
-            "id": event.id, "type": event.type, "actor": event.actor ?? "—", "subject": event.subject ?? "—",
+            "id": event.id, "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "—",
+            "subject": event.subject ?? "—",
             "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
             "summary": event.data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }
                 .joined(separator: " · "),
         ]
         if let subject = event.subject, !event.type.hasPrefix("console.") {
-            row["subjectURL"] = "/_/users/" + (subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? subject)
+            row["subjectURL"] = ConsoleURL.user(UserID(subject))
+        }
+        if let actor = event.actor, staffEmails[actor] == nil {
+            row["actorURL"] = ConsoleURL.user(UserID(actor))
         }
         return row
     }

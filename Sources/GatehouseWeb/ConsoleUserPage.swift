@@ -218,9 +218,10 @@ struct ConsoleUserPage: Sendable {
         }
         page["mailsEmpty"] = mails.isEmpty
         let events = try await env.database.auditEvents(AuditFilter(subject: user.id.rawValue, limit: 20))
+        let staffEmails = try await AuditPages.staffEmails(for: events, database: env.database)
         page["events"] = events.map { event in
             [
-                "type": event.type, "actor": event.actor ?? "system", "ip": event.ip ?? "",
+                "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "system", "ip": event.ip ?? "",
                 "createdAt": DisplayDate.dateTime(event.createdAt),
                 "summary": event.data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · "),
             ] as [String: Any]

@@ -94,6 +94,8 @@ import Testing
         #expect(deleted.header("Location") == "/_/users?notice=user-deleted")
         #expect(try await staff.get("/_/users/\(id)").status == 404)
         let audit = try await staff.get("/_/audit?user=\(id)")
+        // Rows name the superuser by email (besides the sidebar's one mention).
+        #expect(audit.text.components(separatedBy: "staff@example.com").count - 1 >= 4)
         for type in ["admin.user.verified", "admin.user.password_set", "admin.user.disabled", "admin.user.deleted", "profile.updated"] {
             #expect(audit.text.contains(type), "audit has \(type)")
         }
