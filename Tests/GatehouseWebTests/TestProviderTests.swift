@@ -210,6 +210,21 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func aCodeExpiresAfterSixtySecondsAndTheSigningKeyIsKeptInTheDatabase() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
+        gatehouse.clock.advance(61)
+        let late = try await token(gatehouse, code: code, verifier: verifier)
+        #expect(late.status == 400)
+        #expect(late.json["error"] as? String == "invalid_grant")
+        let jwks = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/test-idp/acme/jwks")
+        let keys = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.text.utf8))
+        let stored = try ES256Signer(rawPrivateKey: gatehouse.database.secretKey(named: "test-idp-es256"))
+        #expect(keys == stored.jwks)
+        await gatehouse.stop()
+    }
+
     @Test func signInThroughTheTestProviderRedeemsTheCodeAtItsTokenEndpoint() async throws {
         let gatehouse = try await testProvider()
         let browser = gatehouse.browser()
