@@ -42,13 +42,14 @@ public struct Application: Sendable {
         }
         SignUpPages(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
-        let oauthFeature = oauth.map { settings in
+        let oauthFeature = try oauth.map { settings in
             OAuthFeature(env: env, settings: settings,
                          registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
                          client: ProviderClient(http: settings.http), externalAuths: backend as? any ExternalAuthBackend,
                          tokens: SessionTableTokenIssuer(database: database, hasher: hasher, clock: clock,
                                                          lifetime: settings.accessTokenLifetime),
-                         hasher: hasher)
+                         hasher: hasher,
+                         testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
         }
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env).register(on: &router)
@@ -57,6 +58,7 @@ public struct Application: Sendable {
             // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
+            TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
             ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken, console: env.console)).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeAuthAPI(feature: oauthFeature).register(on: &router)

@@ -15,11 +15,19 @@ struct OAuthFeature: Sendable {
     let externalAuths: (any ExternalAuthBackend)?
     let tokens: any AppTokenIssuer
     let hasher: KeyedHash
+    /// Signs the test provider's id_tokens and access tokens; its key lives in the `secrets` table.
+    let testSigner: ES256Signer
 
     /// How long a provider round trip may take.
     static let flowLifetime: TimeInterval = 600
     /// The cookie that binds a flow's state to the browser that started it.
     static let bindingCookie = "gh_oauth"
+
+    /// The secrets-table entry holding the test provider's P-256 private key (32 raw bytes).
+    static let testSigningKeyName = "test-idp-es256"
+
+    /// The test provider's issuer for one provider name: `BASE/_/test-idp/NAME`.
+    func testIssuer(provider: String) -> String { "\(settings.base)/_/test-idp/\(provider)" }
 
     /// Providers offered as buttons (test-mode ones only while the test provider is served).
     func buttonProviders() async -> [ProviderConfiguration] {

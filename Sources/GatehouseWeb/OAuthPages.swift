@@ -113,13 +113,18 @@ struct OAuthPages: Sendable {
 
     private func exchange(_ provider: ProviderConfiguration, code: String, flow: OAuthFlowRecord, now: Date) async throws -> ExternalIdentity {
         let redirectURI = feature.settings.callbackURL(provider: provider.name)
+        var config = provider
+        let endpoints: ProviderEndpoints
         if provider.mode == .test {
+            // The built-in test provider is an OIDC provider served by Gatehouse itself: discovery,
+            // token exchange over HTTP and id_token checks exactly as for a live one (no presets).
             guard feature.settings.testProviderEnabled else { throw OAuthError.badConfiguration("test provider is off") }
-            return try await TestIdentityProvider(database: env.database, hasher: feature.hasher, clock: env.clock)
-                .exchange(provider: provider.name, code: code, redirectURI: redirectURI, codeVerifier: flow.codeVerifier, nonce: flow.nonce)
+            config.type = .oidc
+            endpoints = try await feature.client.endpoints(discoveredFrom: feature.testIssuer(provider: provider.name), now: now)
+        } else {
+            endpoints = try await feature.client.endpoints(for: provider, now: now)
         }
-        let endpoints = try await feature.client.endpoints(for: provider, now: now)
-        return try await feature.client.identity(provider, endpoints: endpoints, code: code, redirectURI: redirectURI,
+        return try await feature.client.identity(config, endpoints: endpoints, code: code, redirectURI: redirectURI,
                                                  codeVerifier: flow.codeVerifier, nonce: flow.nonce, now: now)
     }
 
@@ -189,7 +194,6 @@ struct OAuthPages: Sendable {
         switch error {
         case OAuthError.idToken(let tokenError): "id_token:\(tokenError)"
         case OAuthError.providerHTTP(_, let status): "token_endpoint_status:\(status)"
-        case let error as TestIdentityProvider.Refusal: "test_provider:\(error)"
         default: "exchange_failed"
         }
     }

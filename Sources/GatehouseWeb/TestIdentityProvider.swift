@@ -4,8 +4,8 @@ import OAuth
 import Secrets
 import Store
 
-/// The built-in test provider's token side: spends a code it issued, once, within 60 s, and
-/// only with the PKCE verifier and redirect URI of the authorization request.
+/// The built-in test provider's code store: a code it issued is spent once, within 60 s, and
+/// only with the PKCE verifier and redirect URI of the authorization request (`POST …/token`).
 struct TestIdentityProvider: Sendable {
     let database: AppDatabase
     let hasher: KeyedHash
@@ -14,7 +14,15 @@ struct TestIdentityProvider: Sendable {
     static let codeLifetime: TimeInterval = 60
 
     enum Refusal: Error, Equatable {
-        case unknownCode, wrongRedirectURI, wrongVerifier, wrongNonce
+        case unknownCode, wrongRedirectURI, wrongVerifier
+
+        var description: String {
+            switch self {
+            case .unknownCode: "The code is unknown, expired or already used."
+            case .wrongRedirectURI: "redirect_uri does not match the authorization request."
+            case .wrongVerifier: "code_verifier does not match the code challenge."
+            }
+        }
     }
 
     func issueCode(provider: String, identity: TestIdentityRecord, redirectURI: String, codeChallenge: String,
@@ -27,15 +35,13 @@ struct TestIdentityProvider: Sendable {
         return code
     }
 
-    func exchange(provider: String, code: String, redirectURI: String, codeVerifier: String, nonce: String) async throws -> ExternalIdentity {
+    /// Spends the code on the first attempt, right or wrong, then checks what the token request proves.
+    func redeem(provider: String, code: String, redirectURI: String, codeVerifier: String) async throws -> TestCodeGrant {
         guard let grant = try await database.consumeTestCode(codeHash: hasher.hex("test-idp:" + code), provider: provider,
                                                              at: clock()) else { throw Refusal.unknownCode }
         guard grant.redirectURI == redirectURI else { throw Refusal.wrongRedirectURI }
         guard PKCE.verify(verifier: codeVerifier, challenge: grant.codeChallenge) else { throw Refusal.wrongVerifier }
-        guard grant.nonce == nonce else { throw Refusal.wrongNonce }
-        let identity = grant.identity
-        return ExternalIdentity(provider: provider, subject: identity.subject, email: identity.email,
-                                emailVerified: identity.emailVerified, name: identity.name)
+        return grant
     }
 
     /// The chooser's ready-made people: one verified, one whose email is not verified.

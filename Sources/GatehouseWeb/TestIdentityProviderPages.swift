@@ -7,7 +7,8 @@ import Store
 
 /// `/_/test-idp/{provider}/authorize`: a fake provider's account chooser, like the Firebase
 /// emulator's. Pick a fixed identity, an added one, or generate one; the page then redirects to
-/// Gatehouse's own callback with a real code that only the flow's PKCE verifier can spend.
+/// Gatehouse's own callback with a real code that only the flow's PKCE verifier can spend, at
+/// `POST /_/test-idp/{provider}/token` (`TestIdentityProviderAPI`).
 /// Served on loopback by default, elsewhere only with `--test-provider`.
 struct TestIdentityProviderPages: Sendable {
     let feature: OAuthFeature
@@ -36,6 +37,7 @@ struct TestIdentityProviderPages: Sendable {
         }
         let values = Dictionary(params, uniquingKeysWith: { first, _ in first })
         guard values["response_type"] == "code", values["code_challenge_method"] == PKCE.method,
+              values["client_id"] == provider.clientId,
               values["redirect_uri"] == feature.settings.callbackURL(provider: provider.name),
               PKCE.isValidChallenge(values["code_challenge"] ?? "") else { return (provider, nil) }
         return (provider, params)

@@ -20,23 +20,30 @@ public struct ProviderClient: Sendable {
         let config = ProviderPresets.applying(to: configuration)
         if config.type == .oidc, let issuer = config.issuer,
            config.authorizationURL == nil || config.tokenURL == nil || config.jwksURL == nil {
-            let document = try await cache.discovery(issuer: issuer, now: now) {
-                var base = issuer
-                while base.hasSuffix("/") { base.removeLast() }
-                return try await http.json(DiscoveryDocument.self, from: base + "/.well-known/openid-configuration")
-            }
-            // OIDC Discovery §4.3: the document's issuer must be the one we asked about.
-            guard document.issuer == issuer else { throw OAuthError.providerResponse("discovery issuer mismatch") }
-            return ProviderEndpoints(issuer: issuer, authorizationURL: config.authorizationURL ?? document.authorization_endpoint,
-                                     tokenURL: config.tokenURL ?? document.token_endpoint,
-                                     userInfoURL: config.userInfoURL ?? document.userinfo_endpoint,
-                                     jwksURL: config.jwksURL ?? document.jwks_uri)
+            let discovered = try await endpoints(discoveredFrom: issuer, now: now)
+            return ProviderEndpoints(issuer: issuer, authorizationURL: config.authorizationURL ?? discovered.authorizationURL,
+                                     tokenURL: config.tokenURL ?? discovered.tokenURL,
+                                     userInfoURL: config.userInfoURL ?? discovered.userInfoURL,
+                                     jwksURL: config.jwksURL ?? discovered.jwksURL)
         }
         guard let authorization = config.authorizationURL, let token = config.tokenURL else {
             throw OAuthError.badConfiguration("provider \(config.name) has no endpoints")
         }
         return ProviderEndpoints(issuer: config.issuer, authorizationURL: authorization, tokenURL: token,
                                  userInfoURL: config.userInfoURL, jwksURL: config.jwksURL)
+    }
+
+    /// Endpoints exactly as the issuer's discovery document names them (no presets, no overrides).
+    public func endpoints(discoveredFrom issuer: String, now: Date) async throws -> ProviderEndpoints {
+        let document = try await cache.discovery(issuer: issuer, now: now) {
+            var base = issuer
+            while base.hasSuffix("/") { base.removeLast() }
+            return try await http.json(DiscoveryDocument.self, from: base + "/.well-known/openid-configuration")
+        }
+        // OIDC Discovery §4.3: the document's issuer must be the one we asked about.
+        guard document.issuer == issuer else { throw OAuthError.providerResponse("discovery issuer mismatch") }
+        return ProviderEndpoints(issuer: issuer, authorizationURL: document.authorization_endpoint, tokenURL: document.token_endpoint,
+                                 userInfoURL: document.userinfo_endpoint, jwksURL: document.jwks_uri)
     }
 
     /// The provider's authorization URL for one flow: code flow, PKCE S256, state and (OIDC) nonce.

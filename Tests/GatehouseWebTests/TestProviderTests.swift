@@ -85,4 +85,166 @@ import Testing
                                    token: "admin-secret-token").status == 400)
         await gatehouse.stop()
     }
+
+    // MARK: The test provider as an OIDC provider over HTTP
+
+    /// A code from the chooser for an authorization request this test makes itself (fixed person 0).
+    private func chooseCode(_ gatehouse: OAuthGatehouse, verifier: String, nonce: String) async throws -> String {
+        let params: [(String, String)] = [
+            ("response_type", "code"), ("client_id", "t"), ("redirect_uri", gatehouse.base + "/auth/oauth/acme/callback"),
+            ("state", "state-\(nonce)"), ("nonce", nonce), ("code_challenge", PKCE.challenge(for: verifier)),
+            ("code_challenge_method", "S256"),
+        ]
+        let browser = gatehouse.browser()
+        #expect(try await browser.get("/_/test-idp/acme/authorize?" + FormEncoding.encode(params)).status == 200)
+        let chosen = try await browser.post("/_/test-idp/acme/authorize", params + [("action", "fixed-0")])
+        let location = try #require(chosen.header("Location"))
+        return try #require(queryItem("code", in: location))
+    }
+
+    private func token(_ gatehouse: OAuthGatehouse, code: String, verifier: String, redirectURI: String? = nil,
+                       clientID: String = "t") async throws -> TestResponse {
+        let fields = [("grant_type", "authorization_code"), ("code", code),
+                      ("redirect_uri", redirectURI ?? gatehouse.base + "/auth/oauth/acme/callback"),
+                      ("code_verifier", verifier), ("client_id", clientID)]
+        return try await HTTPTestClient(port: gatehouse.port).request(
+            "POST", "/_/test-idp/acme/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: FormBody.encode(fields))
+    }
+
+    private func testProvider() async throws -> OAuthGatehouse {
+        let gatehouse = try await setUp()
+        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
+        return gatehouse
+    }
+
+    @Test func theDiscoveryDocumentAndJWKSDescribeAnES256Provider() async throws {
+        let gatehouse = try await testProvider()
+        let client = HTTPTestClient(port: gatehouse.port)
+        let discovery = try await client.request("GET", "/_/test-idp/acme/.well-known/openid-configuration")
+        #expect(discovery.status == 200)
+        let issuer = gatehouse.base + "/_/test-idp/acme"
+        #expect(discovery.json["issuer"] as? String == issuer)
+        #expect(discovery.json["authorization_endpoint"] as? String == issuer + "/authorize")
+        #expect(discovery.json["token_endpoint"] as? String == issuer + "/token")
+        #expect(discovery.json["userinfo_endpoint"] as? String == issuer + "/userinfo")
+        #expect(discovery.json["jwks_uri"] as? String == issuer + "/jwks")
+        #expect(discovery.json["code_challenge_methods_supported"] as? [String] == ["S256"])
+        #expect(discovery.json["id_token_signing_alg_values_supported"] as? [String] == ["ES256"])
+        let jwks = try await client.request("GET", "/_/test-idp/acme/jwks")
+        #expect(jwks.status == 200)
+        let keys = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.text.utf8))
+        #expect(keys.keys.count == 1)
+        #expect(keys.keys.first?.kty == "EC" && keys.keys.first?.crv == "P-256" && keys.keys.first?.kid != nil)
+        #expect(try await client.request("GET", "/_/test-idp/nobody/jwks").status == 404)
+        await gatehouse.stop()
+    }
+
+    @Test func theTokenEndpointIssuesAnIDTokenThatVerifiesAgainstTheJWKS() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "nonce-1")
+        let response = try await token(gatehouse, code: code, verifier: verifier)
+        #expect(response.status == 200)
+        #expect(response.json["token_type"] as? String == "Bearer")
+        #expect((response.json["expires_in"] as? Int ?? 0) > 0)
+        let idToken = try #require(response.json["id_token"] as? String)
+        let jwks = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/test-idp/acme/jwks")
+        let keys = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.text.utf8))
+        let checked = try IDTokenVerifier(issuer: gatehouse.base + "/_/test-idp/acme", audiences: ["t"])
+            .verify(idToken, keys: keys, nonce: .equals("nonce-1"), now: Date())
+        #expect(checked.audience == ["t"])
+        #expect(checked.nonce == "nonce-1")
+        #expect(checked.subject == "test-alex")
+        #expect(checked.email == "alex@test.gatehouse.local" && checked.emailVerified && checked.name == "Alex Tester")
+        #expect(throws: IDTokenError.wrongAudience) {
+            try IDTokenVerifier(issuer: gatehouse.base + "/_/test-idp/acme", audiences: ["other"])
+                .verify(idToken, keys: keys, nonce: .equals("nonce-1"), now: Date())
+        }
+
+        let accessToken = try #require(response.json["access_token"] as? String)
+        let info = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/_/test-idp/acme/userinfo", headers: [("Authorization", "Bearer \(accessToken)")])
+        #expect(info.status == 200)
+        #expect(info.json["sub"] as? String == "test-alex")
+        #expect(info.json["email"] as? String == "alex@test.gatehouse.local")
+        let forged = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/_/test-idp/acme/userinfo", headers: [("Authorization", "Bearer \(idToken)")])
+        #expect(forged.status == 401)
+        await gatehouse.stop()
+    }
+
+    @Test func aWrongVerifierSpendsTheCode() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
+        let wrong = try await token(gatehouse, code: code, verifier: String(repeating: "w", count: 43))
+        #expect(wrong.status == 400)
+        #expect(wrong.json["error"] as? String == "invalid_grant")
+        let retried = try await token(gatehouse, code: code, verifier: verifier)
+        #expect(retried.status == 400)
+        #expect(retried.json["error"] as? String == "invalid_grant")
+        await gatehouse.stop()
+    }
+
+    @Test func aReplayedCodeIsRefused() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
+        #expect(try await token(gatehouse, code: code, verifier: verifier).status == 200)
+        let replay = try await token(gatehouse, code: code, verifier: verifier)
+        #expect(replay.status == 400)
+        #expect(replay.json["error"] as? String == "invalid_grant")
+        await gatehouse.stop()
+    }
+
+    @Test func aWrongRedirectURIIsRefused() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
+        let wrong = try await token(gatehouse, code: code, verifier: verifier, redirectURI: gatehouse.base + "/auth/oauth/other/callback")
+        #expect(wrong.status == 400)
+        #expect(wrong.json["error"] as? String == "invalid_grant")
+        let unknown = try await token(gatehouse, code: "not-a-code", verifier: verifier)
+        #expect(unknown.status == 400)
+        await gatehouse.stop()
+    }
+
+    @Test func aCodeExpiresAfterSixtySecondsAndTheSigningKeyIsKeptInTheDatabase() async throws {
+        let gatehouse = try await testProvider()
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
+        gatehouse.clock.advance(61)
+        let late = try await token(gatehouse, code: code, verifier: verifier)
+        #expect(late.status == 400)
+        #expect(late.json["error"] as? String == "invalid_grant")
+        let jwks = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/test-idp/acme/jwks")
+        let keys = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.text.utf8))
+        let stored = try ES256Signer(rawPrivateKey: gatehouse.database.secretKey(named: "test-idp-es256"))
+        #expect(keys == stored.jwks)
+        await gatehouse.stop()
+    }
+
+    @Test func signInThroughTheTestProviderRedeemsTheCodeAtItsTokenEndpoint() async throws {
+        let gatehouse = try await testProvider()
+        let browser = gatehouse.browser()
+        let toProvider = try await browser.get("/auth/oauth/acme", follow: false)
+        let chooserPath = try #require(toProvider.header("Location"))
+        var fields: [(String, String)] = []
+        for name in ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"] {
+            fields.append((name, try #require(queryItem(name, in: "http://x" + chooserPath))))
+        }
+        _ = try await browser.get(chooserPath)
+        let chosen = try await browser.post("/_/test-idp/acme/authorize", fields + [("action", "fixed-0")])
+        let callback = try #require(chosen.header("Location"))
+        let code = try #require(queryItem("code", in: callback))
+        let done = try await browser.get(pathAndQuery(callback), follow: false)
+        #expect(done.status == 303)
+        #expect(done.header("Location") == "/account")
+        // The callback spent the code at the token endpoint, over HTTP like any provider's.
+        let replay = try await token(gatehouse, code: code, verifier: String(repeating: "v", count: 43))
+        #expect(replay.status == 400)
+        #expect(try await browser.get("/account").text.contains("alex@test.gatehouse.local"))
+        await gatehouse.stop()
+    }
 }

@@ -1,0 +1,43 @@
+import AuthCore
+import Crypto
+import Foundation
+import Secrets
+
+/// Signs compact ES256 JWTs (RFC 7515/7518) with one P-256 key and publishes it as a JWKS; the
+/// built-in test provider's id_tokens and access tokens. Only Gatehouse's own tokens are read back.
+public struct ES256Signer: Sendable {
+    private let key: P256.Signing.PrivateKey
+    /// RFC 7638 thumbprint of the public key, so a new key gets a new `kid`.
+    public let keyID: String
+
+    /// From the 32 raw bytes of a private scalar (as kept in the `secrets` table).
+    public init(rawPrivateKey: [UInt8]) throws {
+        key = try P256.Signing.PrivateKey(rawRepresentation: rawPrivateKey)
+        let jwk = JSONWebKey(p256: key.publicKey, kid: "")
+        let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}"#
+        keyID = Base64URL.encode(Array(SHA256.hash(data: Data(thumbprint.utf8))))
+    }
+
+    public var jwks: JSONWebKeySet { JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: keyID)]) }
+
+    public func sign(_ claims: [String: JSONValue]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let header: [String: JSONValue] = ["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]
+        let input = Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
+
+    /// The claims of a token this signer made, when the signature holds; nil otherwise (no claim checks).
+    public func claims(of token: String) -> [String: JSONValue]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
+              let header = Base64URL.decode(parts[0]),
+              let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header)),
+              fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID,
+              let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+              key.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)) else { return nil }
+        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(payload))
+    }
+}
