@@ -18,7 +18,7 @@ struct ProviderAdminAPI: Sendable {
             let problems = configuration.problems()
             guard problems.isEmpty else { return try Self.invalid(problems) }
             try await feature.registry.save(configuration)
-            await feature.env.audit.record("provider.saved", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(configuration.name)])
+            await feature.env.audit.record("provider.created", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(configuration.name)])
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
         router.get("/_/api/providers") { request, _ in
@@ -35,7 +35,7 @@ struct ProviderAdminAPI: Sendable {
             guard try await feature.env.database.setProviderMode(name: name, mode: mode.rawValue, at: feature.env.clock()) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
-            await feature.env.audit.record("provider.mode", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(name), "mode": .string(mode.rawValue)])
+            await feature.env.audit.record("provider.mode_changed", actor: await access.staff(request)?.superuser.id, request: request, data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .empty()
         }
         router.delete("/_/api/providers/:name") { request, parameters in
@@ -44,6 +44,8 @@ struct ProviderAdminAPI: Sendable {
             guard try await feature.env.database.deleteProvider(name: name) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
+            await feature.env.audit.record("provider.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                                           data: ["provider": .string(name)])
             return .empty()
         }
         router.post("/_/api/apps") { request, _ in
@@ -54,7 +56,7 @@ struct ProviderAdminAPI: Sendable {
             guard problems.isEmpty else { return try Self.invalid(problems) }
             let app = body.record(id: id, at: feature.env.clock())
             try await feature.env.database.saveApp(app)
-            await feature.env.audit.record("app.saved", actor: await access.staff(request)?.superuser.id, request: request, data: ["app": .string(id)])
+            await feature.env.audit.record("app.created", actor: await access.staff(request)?.superuser.id, request: request, data: ["app": .string(id)])
             return try .json(AppSummary(app), status: 201)
         }
         router.get("/_/api/apps") { request, _ in
@@ -63,9 +65,12 @@ struct ProviderAdminAPI: Sendable {
         }
         router.delete("/_/api/apps/:id") { request, parameters in
             guard await access.allows(request) else { return AdminAccess.refusal }
-            guard try await feature.env.database.deleteApp(id: parameters["id"] ?? "") else {
+            let id = parameters["id"] ?? ""
+            guard try await feature.env.database.deleteApp(id: id) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
             }
+            await feature.env.audit.record("app.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                                           data: ["app": .string(id)])
             return .empty()
         }
     }

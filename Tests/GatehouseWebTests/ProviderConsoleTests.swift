@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestClient
 import Secrets
+import Store
 import Testing
 
 /// `/_/providers`: providers and apps managed from the console, and the JSON API taking a superuser token.
@@ -141,6 +142,16 @@ import Testing
         #expect(withSuperuser.status == 200)
         let withAdminToken = try await client.request("GET", "/_/api/apps", headers: [("Authorization", "Bearer configured-admin-token")])
         #expect(withAdminToken.status == 200)
+
+        // The API's changes are audited under the same names the console uses, naming the superuser.
+        let bearer = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        let created = try await client.request("POST", "/_/api/providers", headers: bearer,
+                                               body: Array(#"{"name":"audited","type":"oidc","mode":"test","clientId":"test"}"#.utf8))
+        #expect(created.status == 201)
+        #expect(try await client.request("DELETE", "/_/api/providers/audited", headers: bearer).status == 204)
+        let types = try await gatehouse.database.auditEvents(AuditFilter(limit: 50)).map(\.type)
+        #expect(types.contains("provider.created"))
+        #expect(types.contains("provider.deleted"))
         await gatehouse.stop()
     }
 }
