@@ -99,8 +99,7 @@ struct AuditPages: Sendable {
             "id": event.id, "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "—",
             "subject": event.subject ?? "—",
             "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
-            "summary": event.data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }
-                .joined(separator: " · "),
+            "summary": event.summary,
         ]
         if let subject = event.subject, !event.type.hasPrefix("console.") {
             row["subjectURL"] = ConsoleURL.user(UserID(subject))
@@ -109,6 +108,13 @@ struct AuditPages: Sendable {
             row["actorURL"] = ConsoleURL.user(UserID(actor))
         }
         return row
+    }
+}
+
+extension AuditEventRecord {
+    /// The event's data as one line (`key: value · …`) for tables and timelines.
+    var summary: String {
+        data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · ")
     }
 }
 

@@ -34,10 +34,9 @@ struct BrowserSessions: Sendable {
         guard let token = request.cookies[Self.cookieName], !token.isEmpty else { return nil }
         let now = clock()
         do {
-            guard let session = try await database.activeSession(tokenHash: hasher.hex(token), now: now) else {
-                return nil
-            }
-            var credential = try await database.credential(sessionID: session.id).map(BackendCredential.init)
+            guard let (session, stored) = try await database.activeSessionWithCredential(tokenHash: hasher.hex(token), now: now)
+            else { return nil }
+            var credential = stored.map(BackendCredential.init)
             if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }
             let user = try await backend.user(session.userID, credential: credential)
             guard !user.disabled else { return nil }

@@ -223,7 +223,7 @@ struct ConsoleUserPage: Sendable {
             [
                 "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "system", "ip": event.ip ?? "",
                 "createdAt": DisplayDate.dateTime(event.createdAt),
-                "summary": event.data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · "),
+                "summary": event.summary,
             ] as [String: Any]
         }
         page["eventsEmpty"] = events.isEmpty

@@ -61,10 +61,14 @@ extension AppDatabase {
         }
     }
 
-    public func credential(sessionID: Int64) async throws -> String? {
+    /// A live browser session and, in proxy mode, the backend credential kept beside it — one read,
+    /// since every signed-in page view asks for both.
+    public func activeSessionWithCredential(tokenHash: String, now: Date) async throws -> (SessionRecord, String?)? {
         try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
-                                arguments: [sessionID])
+            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now) else { return nil }
+            let credential = try String.fetchOne(db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
+                                                 arguments: [session.id])
+            return (session, credential)
         }
     }
 }

@@ -21,11 +21,13 @@ extension AppDatabase {
 
     /// The session whose token hashes to `tokenHash`, if it is neither revoked nor expired at `now`.
     public func activeSession(tokenHash: String, now: Date) async throws -> SessionRecord? {
-        try await pool.read { db in
-            try SessionRecord.fetchOne(db, sql: """
-                SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?
-                """, arguments: [tokenHash, now])
-        }
+        try await pool.read { db in try Self.activeSession(db, tokenHash: tokenHash, now: now) }
+    }
+
+    static func activeSession(_ db: Database, tokenHash: String, now: Date) throws -> SessionRecord? {
+        try SessionRecord.fetchOne(db, sql: """
+            SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?
+            """, arguments: [tokenHash, now])
     }
 
     public func touchSession(id: Int64, at now: Date) async throws {
