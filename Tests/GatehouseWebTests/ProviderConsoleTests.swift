@@ -11,14 +11,7 @@ import Testing
     /// A gatehouse with a superuser, and a browser signed in to the console on the providers page.
     private func setUp(adminToken: String? = nil) async throws -> (OAuthGatehouse, Browser) {
         let gatehouse = try await OAuthGatehouse(adminToken: adminToken)
-        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(Self.password)
-        _ = try await gatehouse.database.createSuperuser(id: SecureRandom.userID(), email: "staff@example.com",
-                                                         passwordHash: hash, at: Date())
-        let staff = gatehouse.browser()
-        _ = try await staff.get("/_/")
-        let signedIn = try await staff.post("/_/", [("email", "staff@example.com"), ("password", Self.password)])
-        guard signedIn.status == 303 else { throw TestFailure("console sign-in answered \(signedIn.status)") }
-        // Sign-in rotates the CSRF token: load the page before posting to it.
+        let staff = try await gatehouse.staffBrowser(password: Self.password)
         _ = try await staff.get("/_/providers")
         return (gatehouse, staff)
     }
@@ -129,14 +122,8 @@ import Testing
 
     @Test func theJSONAPITakesASuperuserToken() async throws {
         let gatehouse = try await OAuthGatehouse(adminToken: "configured-admin-token")
-        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(Self.password)
-        _ = try await gatehouse.database.createSuperuser(id: SecureRandom.userID(), email: "api@example.com",
-                                                         passwordHash: hash, at: Date())
+        let token = try await gatehouse.adminToken(email: "api@example.com", password: Self.password)
         let client = HTTPTestClient(port: gatehouse.port)
-        let auth = try await client.request("POST", "/_/api/auth", headers: [("Content-Type", "application/json")],
-                                            body: Array(#"{"email":"api@example.com","password":"\#(Self.password)"}"#.utf8))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(auth.body)) as? [String: Any])
-        let token = try #require(json["token"] as? String)
         #expect(try await client.request("GET", "/_/api/providers").status == 401, "loopback alone is not enough once a token is set")
         let withSuperuser = try await client.request("GET", "/_/api/providers", headers: [("Authorization", "Bearer \(token)")])
         #expect(withSuperuser.status == 200)
