@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "gatehouse", targets: ["gatehouse"]),
-        .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "AuthCore", targets: ["AuthCore"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -14,7 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2")
     ],
     targets: [
         // C system libraries; each is imported by exactly one Swift module.
@@ -22,47 +22,63 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
-        .target(name: "HTTPServer", dependencies: [
-            "CMicroHTTPD",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .target(name: "AuthCore", dependencies: [
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .target(
+            name: "AuthCore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt"]),
         // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
-        .target(name: "OAuth", dependencies: [
-            "AuthCore", "Secrets",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .target(name: "Store", dependencies: [
-            "AuthCore", "Secrets",
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
-        .target(name: "LocalAuth", dependencies: [
-            "AuthCore", "Store", "Secrets",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .target(name: "GatehouseWeb", dependencies: [
-            "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth",
-            .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "OAuth",
+            dependencies: [
+                "AuthCore", "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto")
+            ]),
+        .target(
+            name: "Store",
+            dependencies: [
+                "AuthCore", "Secrets",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
+        .target(
+            name: "LocalAuth",
+            dependencies: [
+                "AuthCore", "Store", "Secrets",
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .target(
+            name: "GatehouseWeb",
+            dependencies: [
+                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
         // The SMTP mail catcher (`serve --smtp`): SwiftNIO on the socket side, a pure SMTP state machine
         // and MIME parser inside; delivers through AuthCore's `Mailer`.
-        .target(name: "MailCatcher", dependencies: [
-            "AuthCore",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "gatehouse", dependencies: [
-            "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "MailCatcher",
+            dependencies: [
+                "AuthCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .executableTarget(
+            name: "gatehouse",
+            dependencies: [
+                "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
 
         // A raw-socket HTTP/1.1 client the suites use to talk to the real server.
         .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
@@ -70,31 +86,43 @@ let package = Package(
         .target(name: "PocketBaseTestSupport", path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
-        .testTarget(name: "StoreTests", dependencies: [
-            "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
-        .testTarget(name: "LocalAuthTests", dependencies: [
-            "LocalAuth", "Secrets", "Store", "AuthCore",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "MailCatcherTests", dependencies: [
-            "MailCatcher", "AuthCore", "Store", "HTTPTestClient",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "GatehouseWebTests", dependencies: [
-            "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
-            "PocketBaseTestSupport", "OAuth",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .testTarget(name: "ClientCoreTests", dependencies: [
-            "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "OAuthTests", dependencies: [
-            "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift")
+            ]),
+        .testTarget(
+            name: "LocalAuthTests",
+            dependencies: [
+                "LocalAuth", "Secrets", "Store", "AuthCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .testTarget(
+            name: "MailCatcherTests",
+            dependencies: [
+                "MailCatcher", "AuthCore", "Store", "HTTPTestClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .testTarget(
+            name: "GatehouseWebTests",
+            dependencies: [
+                "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
+                "PocketBaseTestSupport", "OAuth",
+                .product(name: "Crypto", package: "swift-crypto")
+            ]),
+        .testTarget(
+            name: "ClientCoreTests",
+            dependencies: [
+                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .testTarget(
+            name: "OAuthTests",
+            dependencies: [
+                "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto")
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

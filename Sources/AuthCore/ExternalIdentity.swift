@@ -11,8 +11,10 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var name: String?
     public var avatarURL: String?
 
-    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
-                name: String? = nil, avatarURL: String? = nil) {
+    public init(
+        provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
+        name: String? = nil, avatarURL: String? = nil
+    ) {
         self.provider = provider
         self.subject = subject
         self.email = email

@@ -10,8 +10,10 @@ public struct User: Sendable, Hashable, Codable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UserID, email: String, emailVerified: Bool, profile: Profile, disabled: Bool = false,
-                createdAt: Date, updatedAt: Date) {
+    public init(
+        id: UserID, email: String, emailVerified: Bool, profile: Profile, disabled: Bool = false,
+        createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.email = email
         self.emailVerified = emailVerified

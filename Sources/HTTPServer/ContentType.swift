@@ -23,6 +23,6 @@ enum ContentType {
         "txt": "text/plain; charset=utf-8",
         "html": "text/html; charset=utf-8",
         "json": "application/json",
-        "map": "application/json",
+        "map": "application/json"
     ]
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// IMF-fixdate formatting (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7).

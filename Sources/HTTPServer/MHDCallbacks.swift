@@ -1,9 +1,10 @@
 internal import CMicroHTTPD
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The C callbacks handed to libmicrohttpd. They are global constants in their own file, never

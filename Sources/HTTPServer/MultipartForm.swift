@@ -17,8 +17,9 @@ public struct MultipartForm: Sendable {
         while true {
             if data[cursor...].starts(with: "--".utf8) { return }
             guard let lineEnd = Self.find(Array("\r\n".utf8), in: data, from: cursor),
-                  data[cursor..<lineEnd].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }),
-                  let next = Self.find(delimiter, in: data, from: lineEnd + 2) else {
+                data[cursor..<lineEnd].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }),
+                let next = Self.find(delimiter, in: data, from: lineEnd + 2)
+            else {
                 throw .malformedMultipart
             }
             try addPart(data[(lineEnd + 2)..<next])
@@ -50,17 +51,19 @@ public struct MultipartForm: Sendable {
             if name == "content-type" { contentType = value }
         }
         guard let disposition,
-              disposition.lowercased().hasPrefix("form-data"),
-              let name = HeaderValue.parameter("name", in: disposition) else {
+            disposition.lowercased().hasPrefix("form-data"),
+            let name = HeaderValue.parameter("name", in: disposition)
+        else {
             throw .malformedMultipart
         }
         if let filename = HeaderValue.parameter("filename", in: disposition) {
-            files.append(FormFile(
-                fieldName: name,
-                filename: filename,
-                contentType: contentType ?? "application/octet-stream",
-                bytes: Array(content)
-            ))
+            files.append(
+                FormFile(
+                    fieldName: name,
+                    filename: filename,
+                    contentType: contentType ?? "application/octet-stream",
+                    bytes: Array(content)
+                ))
         } else {
             guard let text = UTF8Text.string(content) else { throw .malformedEncoding }
             fields.append(name, text)

@@ -20,7 +20,8 @@ enum PercentDecoding {
                 guard first < utf8.endIndex else { throw .malformedEncoding }
                 let second = utf8.index(after: first)
                 guard second < utf8.endIndex,
-                      let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) else {
+                    let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
+                else {
                     throw .malformedEncoding
                 }
                 let decoded = high << 4 | low

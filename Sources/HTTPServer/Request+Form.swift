@@ -17,8 +17,9 @@ extension Request {
     public func multipartForm() throws(RequestError) -> MultipartForm {
         guard mediaType == "multipart/form-data" else { throw .unsupportedMediaType }
         guard let contentType = headers["Content-Type"],
-              let boundary = HeaderValue.parameter("boundary", in: contentType),
-              !boundary.isEmpty, boundary.utf8.count <= 70 else {
+            let boundary = HeaderValue.parameter("boundary", in: contentType),
+            !boundary.isEmpty, boundary.utf8.count <= 70
+        else {
             throw .malformedMultipart
         }
         return try MultipartForm(parsing: body, boundary: boundary)

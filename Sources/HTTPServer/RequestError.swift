@@ -22,7 +22,7 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
     public var status: Int {
         switch self {
         case .malformedEncoding, .malformedTarget, .malformedMultipart, .duplicateField, .missingField,
-             .invalidJSON:
+            .invalidJSON:
             400
         case .unsupportedMediaType:
             415

@@ -67,12 +67,14 @@ public struct Router: Sendable {
         } catch let error as any HTTPResponseError {
             return errorRenderer(error.status, error.message, request)
         } catch {
-            logger.error("handler failed", metadata: [
-                "method": "\(request.method)",
-                "path": "\(request.path)",
-                "route": "\(match.pattern)",
-                "error": "\(String(reflecting: error))",
-            ])
+            logger.error(
+                "handler failed",
+                metadata: [
+                    "method": "\(request.method)",
+                    "path": "\(request.path)",
+                    "route": "\(match.pattern)",
+                    "error": "\(String(reflecting: error))"
+                ])
             return errorRenderer(500, "Internal Server Error", request)
         }
     }
@@ -89,7 +91,9 @@ public struct Router: Sendable {
             if let current = best, !route.pattern.isMoreSpecific(than: current.route.pattern) { continue }
             best = (route, parameters)
         }
-        return best.map { RouteMatch(pattern: $0.route.pattern.description, parameters: $0.parameters, handler: $0.route.handler) }
+        return best.map {
+            RouteMatch(pattern: $0.route.pattern.description, parameters: $0.parameters, handler: $0.route.handler)
+        }
     }
 
     /// 404 when no route has this path; otherwise 405 (or 204 for OPTIONS) with `Allow`.

@@ -46,7 +46,8 @@ extension ServerCore {
             return reject(error, on: connection, state: state)
         }
         if let length = state.headers["Content-Length"], let bytes = UInt64(length),
-           bytes > UInt64(configuration.maxBodyBytes) {
+            bytes > UInt64(configuration.maxBodyBytes)
+        {
             return reject(.bodyTooLarge, on: connection, state: state)
         }
         return .YES
@@ -119,11 +120,12 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
     let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
         String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
     }
-    let text = value.map { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
-        }
-    } ?? ""
+    let text =
+        value.map { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+            }
+        } ?? ""
     headers.pointee.add(name, text)
     return .YES
 }

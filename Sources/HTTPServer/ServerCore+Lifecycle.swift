@@ -1,9 +1,10 @@
 internal import CMicroHTTPD
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ServerCore {
@@ -20,7 +21,7 @@ extension ServerCore {
             ("maxBodyBytes", configuration.maxBodyBytes),
             ("maxHeaderBytes", configuration.maxHeaderBytes),
             ("maxConnections", configuration.maxConnections),
-            ("maxConnectionsPerIP", configuration.maxConnectionsPerIP),
+            ("maxConnectionsPerIP", configuration.maxConnectionsPerIP)
         ]
         for (name, value) in limits where value < 1 || value > Int(Int32.max) {
             throw .invalidConfiguration("\(name) must be between 1 and \(Int32.max)")
@@ -63,9 +64,11 @@ extension ServerCore {
         let remaining = inFlightCount
         let abandoned = abandonSuspended()
         if remaining > 0 {
-            logger.warning("shutdown grace period over", metadata: [
-                "in_flight": "\(remaining)", "answered_503": "\(abandoned.count)",
-            ])
+            logger.warning(
+                "shutdown grace period over",
+                metadata: [
+                    "in_flight": "\(remaining)", "answered_503": "\(abandoned.count)"
+                ])
         }
         // Give MHD a moment to send the 503s: stopping closes resumed connections unanswered.
         let flushDeadline = clock.now.advanced(by: .seconds(1))

@@ -9,9 +9,11 @@ extension ServerCore {
             response.headers.replaceOrAdd("Connection", "close")
         }
         if !(100...599).contains(response.status) || !Self.headersAreValid(response.headers) {
-            logger.error("invalid response dropped", metadata: [
-                "path": "\(state.pathForLog)", "status": "\(response.status)",
-            ])
+            logger.error(
+                "invalid response dropped",
+                metadata: [
+                    "path": "\(state.pathForLog)", "status": "\(response.status)"
+                ])
             response = .text("Internal Server Error\n", status: 500)
         }
         guard let mhdResponse = Self.makeMHDResponse(response) else {
@@ -21,15 +23,18 @@ extension ServerCore {
         defer { MHD_destroy_response(mhdResponse) }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         let elapsed = ContinuousClock.now - state.started
-        let milliseconds = Double(elapsed.components.seconds) * 1000
+        let milliseconds =
+            Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("request", metadata: [
-            "method": "\(state.method)",
-            "path": "\(state.pathForLog)",
-            "status": "\(response.status)",
-            "duration_ms": "\((milliseconds * 100).rounded() / 100)",
-            "remote": "\(state.remoteAddress)",
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(state.method)",
+                "path": "\(state.pathForLog)",
+                "status": "\(response.status)",
+                "duration_ms": "\((milliseconds * 100).rounded() / 100)",
+                "remote": "\(state.remoteAddress)"
+            ])
         return result
     }
 

@@ -36,7 +36,8 @@ final class ServerCore: Sendable {
     func beginRequest(rawTarget: [UInt8], connection: OpaquePointer) -> RequestState {
         var buffer = [CChar](repeating: 0, count: 64)
         let kind = gh_client_address(connection, &buffer, buffer.count)
-        let address = kind < 0 ? "unknown" : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let address =
+            kind < 0 ? "unknown" : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         tracking.withLock { $0.inFlight += 1 }
         return RequestState(rawTarget: rawTarget, remoteAddress: address, isLoopbackPeer: kind == 1)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Serves regular files under a root directory, refusing anything that could escape it.
@@ -24,9 +24,10 @@ public struct StaticFiles: Sendable {
     /// symlinks that resolve outside the root.
     public func response(for relativePath: String, request: Request) -> Response? {
         guard let segments = Self.safeSegments(relativePath),
-              let resolved = Self.realPath(root + "/" + segments.joined(separator: "/")),
-              resolved.hasPrefix(root + "/"),
-              let file = Self.readRegularFile(resolved) else {
+            let resolved = Self.realPath(root + "/" + segments.joined(separator: "/")),
+            resolved.hasPrefix(root + "/"),
+            let file = Self.readRegularFile(resolved)
+        else {
             return nil
         }
         let etag = "\"\(String(file.size, radix: 16))-\(String(file.modified, radix: 16))\""
@@ -34,7 +35,7 @@ public struct StaticFiles: Sendable {
         var headers: HTTPHeaders = [
             "ETag": etag,
             "Last-Modified": lastModified,
-            "Cache-Control": cacheControl,
+            "Cache-Control": cacheControl
         ]
         if Self.notModified(request, etag: etag, lastModified: lastModified) {
             return Response(status: 304, headers: headers)
@@ -94,9 +95,9 @@ public struct StaticFiles: Sendable {
             offset += count
         }
         #if canImport(Darwin)
-        let modified = Int(info.st_mtimespec.tv_sec)
+            let modified = Int(info.st_mtimespec.tv_sec)
         #else
-        let modified = Int(info.st_mtim.tv_sec)
+            let modified = Int(info.st_mtim.tv_sec)
         #endif
         return File(bytes: bytes, size: size, modified: modified)
     }

@@ -23,8 +23,9 @@ struct LocalAdminAPI: AuthAdminAPI {
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         let hash = try await backend.hasher.hash(new.password)
         let now = backend.clock()
-        let record = UserRecord(id: UserID(SecureRandom.userID()), email: new.email, passwordHash: hash,
-                                verified: new.verified, profile: new.profile, createdAt: now, updatedAt: now)
+        let record = UserRecord(
+            id: UserID(SecureRandom.userID()), email: new.email, passwordHash: hash,
+            verified: new.verified, profile: new.profile, createdAt: now, updatedAt: now)
         let user = try await backend.database.insertUser(record, verificationToken: nil)
         backend.logger.info("account created by admin", metadata: ["user": "\(user.id)"])
         return user.user
@@ -104,8 +105,9 @@ struct LocalAdminAPI: AuthAdminAPI {
         let hash = try await backend.hasher.hash(seed.password)
         let now = backend.clock()
         let records = seed.emails.map { email in
-            UserRecord(id: UserID(SecureRandom.userID()), email: email, passwordHash: hash, verified: seed.verified,
-                       profile: Profile(), createdAt: now, updatedAt: now)
+            UserRecord(
+                id: UserID(SecureRandom.userID()), email: email, passwordHash: hash, verified: seed.verified,
+                profile: Profile(), createdAt: now, updatedAt: now)
         }
         do {
             try await backend.database.insertUsers(records)
@@ -123,8 +125,9 @@ struct LocalAdminAPI: AuthAdminAPI {
             problems += fields.map { ImportProblem(row: row.row, message: "\($0.field): \($0.message)") }
         }
         // Taken addresses are looked up even when other rows are bad, so one answer names every bad row.
-        let taken = Set(try await backend.database.takenEmails(among: rows.map { EmailAddress.normalize($0.email) })
-            .map(EmailAddress.normalize))
+        let taken = Set(
+            try await backend.database.takenEmails(among: rows.map { EmailAddress.normalize($0.email) })
+                .map(EmailAddress.normalize))
         problems += rows.filter { taken.contains(EmailAddress.normalize($0.email)) }
             .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") }
         return problems.sorted { $0.row < $1.row }
@@ -141,16 +144,18 @@ struct LocalAdminAPI: AuthAdminAPI {
         }
         let now = backend.clock()
         let records = rows.map { row in
-            UserRecord(id: UserID(SecureRandom.userID()), email: row.email,
-                       passwordHash: row.passwordHash ?? row.password.flatMap { hashes[$0] },
-                       verified: row.verified, profile: row.profile, createdAt: now, updatedAt: now)
+            UserRecord(
+                id: UserID(SecureRandom.userID()), email: row.email,
+                passwordHash: row.passwordHash ?? row.password.flatMap { hashes[$0] },
+                verified: row.verified, profile: row.profile, createdAt: now, updatedAt: now)
         }
         do {
             try await backend.database.insertUsers(records)
         } catch StoreError.emailsTaken(let taken) {
             let takenSet = Set(taken.map(EmailAddress.normalize))
-            throw ImportRejected(rows.filter { takenSet.contains(EmailAddress.normalize($0.email)) }
-                .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") })
+            throw ImportRejected(
+                rows.filter { takenSet.contains(EmailAddress.normalize($0.email)) }
+                    .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") })
         }
         backend.logger.info("accounts imported by admin", metadata: ["count": "\(records.count)"])
         return records.map(\.id)
@@ -164,7 +169,8 @@ struct LocalAdminAPI: AuthAdminAPI {
 
     static func takenMessage(_ taken: [String]) -> String {
         let examples = taken.prefix(3).joined(separator: ", ")
-        return taken.count == 1 ? "\(examples) already has an account; nothing was created."
+        return taken.count == 1
+            ? "\(examples) already has an account; nothing was created."
             : "\(taken.count) of these addresses already have accounts (\(examples)\(taken.count > 3 ? ", …" : "")); nothing was created."
     }
 }

@@ -16,8 +16,10 @@ public struct LocalAuthAPI: AuthAPI {
     public let accessTokenLifetime: TimeInterval
     public let refreshFamilyLifetime: TimeInterval
 
-    public init(backend: LocalBackend, accessTokenLifetime: TimeInterval = 3600,
-                refreshFamilyLifetime: TimeInterval = 30 * 24 * 3600) {
+    public init(
+        backend: LocalBackend, accessTokenLifetime: TimeInterval = 3600,
+        refreshFamilyLifetime: TimeInterval = 30 * 24 * 3600
+    ) {
         self.backend = backend
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshFamilyLifetime = refreshFamilyLifetime
@@ -28,8 +30,10 @@ public struct LocalAuthAPI: AuthAPI {
     var logger: Logger { backend.logger }
 
     public var capabilities: Set<Capability> {
-        backend.capabilities.union([.sessionRefresh, .authMethods, .externalAuths, .impersonation, .userAdministration,
-                                      .disableUsers])
+        backend.capabilities.union([
+            .sessionRefresh, .authMethods, .externalAuths, .impersonation, .userAdministration,
+            .disableUsers
+        ])
     }
 
     public var admin: any AuthAdminAPI { LocalAdminAPI(api: self) }
@@ -80,7 +84,8 @@ public struct LocalAuthAPI: AuthAPI {
         let expiresAt = now.addingTimeInterval(accessTokenLifetime)
         switch try await database.rotateRefreshToken(
             refreshHash(refreshToken), newTokenHash: accessHash(access), newRefreshTokenHash: refreshHash(refresh),
-            accessExpiresAt: expiresAt, createdAfter: now.addingTimeInterval(-refreshFamilyLifetime), now: now) {
+            accessExpiresAt: expiresAt, createdAfter: now.addingTimeInterval(-refreshFamilyLifetime), now: now)
+        {
         case .rotated(let record):
             guard let user = try await database.user(id: record.userID), !user.disabled else {
                 try await database.revokeSession(id: record.id, at: now)
@@ -96,8 +101,9 @@ public struct LocalAuthAPI: AuthAPI {
     }
 
     public func authMethods() async throws -> AuthMethods {
-        AuthMethods(password: true, emailCode: backend.verificationMode == .code,
-                    emailLink: backend.verificationMode == .link, oauth2Providers: [])
+        AuthMethods(
+            password: true, emailCode: backend.verificationMode == .code,
+            emailLink: backend.verificationMode == .link, oauth2Providers: [])
     }
 
     public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
@@ -119,17 +125,19 @@ public struct LocalAuthAPI: AuthAPI {
         let access = SecureRandom.token()
         let refresh = impersonator == nil ? SecureRandom.token() : nil
         let expiresAt = now.addingTimeInterval(lifetime ?? accessTokenLifetime)
-        _ = try await database.createSession(NewSession(
-            tokenHash: accessHash(access), refreshTokenHash: refresh.map(refreshHash), userID: user.id,
-            userAgent: "gatehouse-client-core", ip: nil, createdAt: now, expiresAt: expiresAt, impersonator: impersonator))
-        return AuthSession(accessToken: access, refreshToken: refresh, expiresAt: expiresAt,
-                           refreshable: refresh != nil, user: user)
+        _ = try await database.createSession(
+            NewSession(
+                tokenHash: accessHash(access), refreshTokenHash: refresh.map(refreshHash), userID: user.id,
+                userAgent: "gatehouse-client-core", ip: nil, createdAt: now, expiresAt: expiresAt, impersonator: impersonator))
+        return AuthSession(
+            accessToken: access, refreshToken: refresh, expiresAt: expiresAt,
+            refreshable: refresh != nil, user: user)
     }
 
     /// The account behind a live access token; anything else is `.sessionExpired`.
     func user(for session: AuthSession) async throws -> User {
         guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock()),
-              let user = try await database.user(id: record.userID), !user.disabled
+            let user = try await database.user(id: record.userID), !user.disabled
         else { throw AuthError.sessionExpired }
         return user.user
     }

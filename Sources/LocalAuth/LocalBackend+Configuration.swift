@@ -20,9 +20,11 @@ extension LocalBackend {
         /// known addresses and so reveal which exist); it lives here so both read one setting.
         public var resendCooldown: TimeInterval
 
-        public init(verification: VerificationMode = .code, publicBaseURL: @escaping @Sendable () -> String,
-                    codeLifetime: TimeInterval = 10 * 60, linkLifetime: TimeInterval = 24 * 60 * 60,
-                    maxCodeAttempts: Int = 5, resendCooldown: TimeInterval = 60) {
+        public init(
+            verification: VerificationMode = .code, publicBaseURL: @escaping @Sendable () -> String,
+            codeLifetime: TimeInterval = 10 * 60, linkLifetime: TimeInterval = 24 * 60 * 60,
+            maxCodeAttempts: Int = 5, resendCooldown: TimeInterval = 60
+        ) {
             self.verification = verification
             self.publicBaseURL = publicBaseURL
             self.codeLifetime = codeLifetime
@@ -32,11 +34,14 @@ extension LocalBackend {
         }
 
         /// The same settings with a fixed public address.
-        public init(verification: VerificationMode = .code, publicBaseURL: String = "http://127.0.0.1:8080",
-                    codeLifetime: TimeInterval = 10 * 60, linkLifetime: TimeInterval = 24 * 60 * 60,
-                    maxCodeAttempts: Int = 5, resendCooldown: TimeInterval = 60) {
-            self.init(verification: verification, publicBaseURL: { publicBaseURL }, codeLifetime: codeLifetime,
-                      linkLifetime: linkLifetime, maxCodeAttempts: maxCodeAttempts, resendCooldown: resendCooldown)
+        public init(
+            verification: VerificationMode = .code, publicBaseURL: String = "http://127.0.0.1:8080",
+            codeLifetime: TimeInterval = 10 * 60, linkLifetime: TimeInterval = 24 * 60 * 60,
+            maxCodeAttempts: Int = 5, resendCooldown: TimeInterval = 60
+        ) {
+            self.init(
+                verification: verification, publicBaseURL: { publicBaseURL }, codeLifetime: codeLifetime,
+                linkLifetime: linkLifetime, maxCodeAttempts: maxCodeAttempts, resendCooldown: resendCooldown)
         }
 
         /// The `/auth/verify-link` address carrying `token` (base64url, so safe in a query as is).

@@ -16,18 +16,22 @@ extension LocalBackend: ExternalAuthBackend {
         if allowCreate {
             var profile = Profile()
             if let name = identity.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
-               ProfileRules.nameProblem(name) == nil {
+                ProfileRules.nameProblem(name) == nil
+            {
                 profile.fields["name"] = .string(name)
             }
             if let avatar = identity.avatarURL, avatar.hasPrefix("https://") { profile.fields["avatar_url"] = .string(avatar) }
             let email = identity.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil }
             let placeholder = "\(identity.provider)-\(keyedHash.hex(identity.subject).prefix(16))@external.invalid"
-            newUser = UserRecord(id: UserID(SecureRandom.userID()), email: email ?? placeholder, passwordHash: nil,
-                                 verified: email != nil && identity.emailVerified, profile: profile, createdAt: now, updatedAt: now)
+            newUser = UserRecord(
+                id: UserID(SecureRandom.userID()), email: email ?? placeholder, passwordHash: nil,
+                verified: email != nil && identity.emailVerified, profile: profile, createdAt: now, updatedAt: now)
         }
         let (record, outcome) = try await database.signInExternal(identity, newUser: newUser, at: now)
         guard !record.disabled else { throw AuthError.invalidCredentials }
-        if outcome == .created { logger.info("account created", metadata: ["user": "\(record.id)", "provider": "\(identity.provider)"]) }
+        if outcome == .created {
+            logger.info("account created", metadata: ["user": "\(record.id)", "provider": "\(identity.provider)"])
+        }
         return ExternalSignIn(user: record.user, outcome: outcome)
     }
 

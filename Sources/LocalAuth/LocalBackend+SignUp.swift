@@ -17,8 +17,9 @@ extension LocalBackend {
         let needsVerification = configuration.verification != .none
         var profile = Profile()
         if let name, !name.isEmpty { profile.fields["name"] = .string(name) }
-        let record = UserRecord(id: userID, email: request.email, passwordHash: passwordHash,
-                                verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
+        let record = UserRecord(
+            id: userID, email: request.email, passwordHash: passwordHash,
+            verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
         let pending = pendingVerification(userID: userID, email: record.email, now: now)
 
         let user = try await database.insertUser(record, verificationToken: pending?.token)

@@ -12,7 +12,7 @@ extension LocalBackend {
 
     public func verifyEmail(email: String, code: String) async throws -> User {
         guard let user = try await database.user(email: email),
-              let token = try await database.latestVerificationToken(userID: user.id, purpose: .verifyEmail, kind: .code)
+            let token = try await database.latestVerificationToken(userID: user.id, purpose: .verifyEmail, kind: .code)
         else { throw AuthError.invalidCode }
         let submitted = keyedHash.hex(code.trimmingCharacters(in: .whitespacesAndNewlines))
         let matches = KeyedHash.constantTimeEquals(submitted, token.secretHash)
@@ -21,7 +21,7 @@ extension LocalBackend {
 
     public func verifyEmailLink(token: String) async throws -> User {
         guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)),
-              stored.purpose == .verifyEmail
+            stored.purpose == .verifyEmail
         else { throw AuthError.invalidCode }
         return try await settle(stored, secretMatches: true)
     }
@@ -31,7 +31,7 @@ extension LocalBackend {
     /// cool-down is the web layer's (see `Configuration.resendCooldown`).
     public func resendVerification(email: String) async throws {
         guard let user = try await database.user(email: email), !user.verified, !user.disabled,
-              let pending = pendingVerification(userID: user.id, email: user.email, now: clock())
+            let pending = pendingVerification(userID: user.id, email: user.email, now: clock())
         else { return }
         try await database.replaceVerificationTokens(with: pending.token)
         logger.info("verification resent", metadata: ["user": "\(user.id)"])
@@ -52,7 +52,7 @@ extension LocalBackend {
             throw AuthError.invalidCode
         case .consume:
             guard let id = token.id,
-                  let user = try await database.consumeEmailVerificationToken(
+                let user = try await database.consumeEmailVerificationToken(
                     id: id, maxAttempts: configuration.maxCodeAttempts, now: now)
             else { throw AuthError.codeExpired }
             logger.info("email verified", metadata: ["user": "\(user.id)", "via": "\(token.kind.rawValue)"])

@@ -19,9 +19,11 @@ public final class LocalBackend: AuthBackend {
     let clock: @Sendable () -> Date
     let logger: Logger
 
-    public init(configuration: Configuration = Configuration(), database: AppDatabase, hasher: PasswordHasher,
-                mailer: any Mailer, keyedHash: KeyedHash, clock: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger = Logger(label: "gatehouse.local-auth")) {
+    public init(
+        configuration: Configuration = Configuration(), database: AppDatabase, hasher: PasswordHasher,
+        mailer: any Mailer, keyedHash: KeyedHash, clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "gatehouse.local-auth")
+    ) {
         self.database = database
         self.hasher = hasher
         self.mailer = mailer

@@ -15,8 +15,9 @@ enum ProfileRules {
     static func problems(inPatch patch: [String: JSONValue]) -> [FieldError] {
         patch.keys.sorted().compactMap { key in
             guard (1...64).contains(key.count), key.allSatisfy(keyCharacters.contains) else {
-                return FieldError(field: String(key.prefix(64)),
-                                  message: "Keys are 1 to 64 letters, digits, underscores, dots or dashes.")
+                return FieldError(
+                    field: String(key.prefix(64)),
+                    message: "Keys are 1 to 64 letters, digits, underscores, dots or dashes.")
             }
             guard let value = patch[key], value != .null else { return nil }
             return problem(key: key, value: value).map { FieldError(field: key, message: $0) }
@@ -61,8 +62,9 @@ enum ProfileRules {
     /// turn an `<img src>` into something else.
     private static func isWebURL(_ text: String) -> Bool {
         guard let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty else { return false }
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { return false }
         return true
     }
 }

@@ -29,9 +29,11 @@ public final class MailCatcher: Sendable {
         var acceptLoop: Task<Void, Never>
     }
 
-    public init(host: String, port: Int, mailer: any Mailer, logger: Logger, limits: SMTPLimits = SMTPLimits(),
-                idleTimeout: TimeAmount = .minutes(5), hostname: String = "gatehouse.local",
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        host: String, port: Int, mailer: any Mailer, logger: Logger, limits: SMTPLimits = SMTPLimits(),
+        idleTimeout: TimeAmount = .minutes(5), hostname: String = "gatehouse.local",
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.host = host
         self.requestedPort = port
         self.mailer = mailer
@@ -82,7 +84,12 @@ public final class MailCatcher: Sendable {
 
     /// Stops accepting, closes open connections (a message in the middle of DATA is dropped) and waits.
     public func shutdown() async {
-        guard let running = running.withLockedValue({ state in defer { state = nil }; return state }) else { return }
+        guard
+            let running = running.withLockedValue({ state in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         running.acceptLoop.cancel()
         try? await running.channel.close()
         await running.acceptLoop.value
@@ -121,10 +128,12 @@ public final class MailCatcher: Sendable {
             for mail in message.outgoingMails(recipients: envelope.recipients) {
                 try await mailer.send(mail)
             }
-            logger.info("caught mail", metadata: [
-                "from": "\(envelope.sender)", "to": "\(envelope.recipients.joined(separator: ","))",
-                "subject": "\(message.subject)", "bytes": "\(envelope.data.count)", "peer": "\(peer)",
-            ])
+            logger.info(
+                "caught mail",
+                metadata: [
+                    "from": "\(envelope.sender)", "to": "\(envelope.recipients.joined(separator: ","))",
+                    "subject": "\(message.subject)", "bytes": "\(envelope.data.count)", "peer": "\(peer)"
+                ])
             return true
         } catch {
             logger.error("could not store caught mail", metadata: ["error": "\(error)", "peer": "\(peer)"])

@@ -10,12 +10,13 @@ public struct SMTPListenAddress: Sendable, Equatable {
 
     public init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (0...65535).contains(port) else { return nil }
+            (0...65535).contains(port)
+        else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") {
             host = String(host.dropFirst().dropLast())
         } else if host.contains(":") {
-            return nil // an IPv6 address needs brackets
+            return nil  // an IPv6 address needs brackets
         }
         self.host = host.isEmpty ? "127.0.0.1" : host
         self.port = port

@@ -13,10 +13,13 @@ public enum CallbackURL {
         guard !candidate.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" }) else {
             return "Spaces, control characters and backslashes are not allowed."
         }
-        guard let colon = candidate.firstIndex(of: ":") else { return "Use an absolute URL such as https://app.example/callback." }
+        guard let colon = candidate.firstIndex(of: ":") else {
+            return "Use an absolute URL such as https://app.example/callback."
+        }
         let scheme = candidate[..<colon].lowercased()
         guard let first = scheme.first, first.isLetter,
-              scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        else {
             return "The URL has no valid scheme."
         }
         guard !forbiddenSchemes.contains(scheme) else { return "The \(scheme): scheme is never allowed." }
@@ -24,7 +27,8 @@ public enum CallbackURL {
             return "Use scheme://host/path (for an app: yourapp://auth/callback)."
         }
         guard let components = URLComponents(string: candidate), components.user == nil, components.password == nil,
-              components.fragment == nil, let host = components.host, !host.isEmpty else {
+            components.fragment == nil, let host = components.host, !host.isEmpty
+        else {
             return "The URL must have a host and no user info or #fragment."
         }
         if scheme == "http" || scheme == "https" {

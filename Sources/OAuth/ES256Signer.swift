@@ -24,7 +24,8 @@ public struct ES256Signer: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header: [String: JSONValue] = ["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]
-        let input = Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
+        let input =
+            Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
         let signature = try key.signature(for: Data(input.utf8))
         return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
     }
@@ -33,11 +34,12 @@ public struct ES256Signer: Sendable {
     public func claims(of token: String) -> [String: JSONValue]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
-              let header = Base64URL.decode(parts[0]),
-              let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header)),
-              fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID,
-              let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)) else { return nil }
+            let header = Base64URL.decode(parts[0]),
+            let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header)),
+            fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID,
+            let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8))
+        else { return nil }
         return try? JSONDecoder().decode([String: JSONValue].self, from: Data(payload))
     }
 }

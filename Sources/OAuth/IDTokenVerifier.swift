@@ -29,7 +29,8 @@ public struct IDTokenVerifier: Sendable {
     public func verify(_ token: String, keys: JSONWebKeySet, nonce: NonceRule, now: Date) throws(IDTokenError) -> IDToken {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else { throw .malformed("compact serialization") }
+            let signature = Base64URL.decode(parts[2])
+        else { throw .malformed("compact serialization") }
         guard let header = try? JSONDecoder().decode([String: JSONValue].self, from: Data(headerBytes)) else {
             throw .malformed("header")
         }

@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Talks to real providers: discovery, the authorization URL, the code exchange (with the PKCE
@@ -19,18 +20,21 @@ public struct ProviderClient: Sendable {
     public func endpoints(for configuration: ProviderConfiguration, now: Date) async throws -> ProviderEndpoints {
         let config = ProviderPresets.applying(to: configuration)
         if config.type == .oidc, let issuer = config.issuer,
-           config.authorizationURL == nil || config.tokenURL == nil || config.jwksURL == nil {
+            config.authorizationURL == nil || config.tokenURL == nil || config.jwksURL == nil
+        {
             let discovered = try await endpoints(discoveredFrom: issuer, now: now)
-            return ProviderEndpoints(issuer: issuer, authorizationURL: config.authorizationURL ?? discovered.authorizationURL,
-                                     tokenURL: config.tokenURL ?? discovered.tokenURL,
-                                     userInfoURL: config.userInfoURL ?? discovered.userInfoURL,
-                                     jwksURL: config.jwksURL ?? discovered.jwksURL)
+            return ProviderEndpoints(
+                issuer: issuer, authorizationURL: config.authorizationURL ?? discovered.authorizationURL,
+                tokenURL: config.tokenURL ?? discovered.tokenURL,
+                userInfoURL: config.userInfoURL ?? discovered.userInfoURL,
+                jwksURL: config.jwksURL ?? discovered.jwksURL)
         }
         guard let authorization = config.authorizationURL, let token = config.tokenURL else {
             throw OAuthError.badConfiguration("provider \(config.name) has no endpoints")
         }
-        return ProviderEndpoints(issuer: config.issuer, authorizationURL: authorization, tokenURL: token,
-                                 userInfoURL: config.userInfoURL, jwksURL: config.jwksURL)
+        return ProviderEndpoints(
+            issuer: config.issuer, authorizationURL: authorization, tokenURL: token,
+            userInfoURL: config.userInfoURL, jwksURL: config.jwksURL)
     }
 
     /// Endpoints exactly as the issuer's discovery document names them (no presets, no overrides).
@@ -42,18 +46,21 @@ public struct ProviderClient: Sendable {
         }
         // OIDC Discovery §4.3: the document's issuer must be the one we asked about.
         guard document.issuer == issuer else { throw OAuthError.providerResponse("discovery issuer mismatch") }
-        return ProviderEndpoints(issuer: issuer, authorizationURL: document.authorization_endpoint, tokenURL: document.token_endpoint,
-                                 userInfoURL: document.userinfo_endpoint, jwksURL: document.jwks_uri)
+        return ProviderEndpoints(
+            issuer: issuer, authorizationURL: document.authorization_endpoint, tokenURL: document.token_endpoint,
+            userInfoURL: document.userinfo_endpoint, jwksURL: document.jwks_uri)
     }
 
     /// The provider's authorization URL for one flow: code flow, PKCE S256, state and (OIDC) nonce.
-    public func authorizationURL(_ configuration: ProviderConfiguration, endpoints: ProviderEndpoints, redirectURI: String,
-                                 state: String, nonce: String, codeChallenge: String) -> String {
+    public func authorizationURL(
+        _ configuration: ProviderConfiguration, endpoints: ProviderEndpoints, redirectURI: String,
+        state: String, nonce: String, codeChallenge: String
+    ) -> String {
         let config = ProviderPresets.applying(to: configuration)
         var items: [(String, String)] = [
             ("response_type", "code"), ("client_id", config.clientId), ("redirect_uri", redirectURI),
             ("scope", config.scopes.joined(separator: " ")), ("state", state),
-            ("code_challenge", codeChallenge), ("code_challenge_method", PKCE.method),
+            ("code_challenge", codeChallenge), ("code_challenge_method", PKCE.method)
         ]
         if config.type == .oidc { items.append(("nonce", nonce)) }
         let separator = endpoints.authorizationURL.contains("?") ? "&" : "?"
@@ -61,15 +68,19 @@ public struct ProviderClient: Sendable {
     }
 
     /// Exchanges the code and returns who signed in, after every id_token check for OIDC.
-    public func identity(_ configuration: ProviderConfiguration, endpoints: ProviderEndpoints, code: String,
-                         redirectURI: String, codeVerifier: String, nonce: String, now: Date) async throws -> ExternalIdentity {
+    public func identity(
+        _ configuration: ProviderConfiguration, endpoints: ProviderEndpoints, code: String,
+        redirectURI: String, codeVerifier: String, nonce: String, now: Date
+    ) async throws -> ExternalIdentity {
         let config = ProviderPresets.applying(to: configuration)
-        let tokens = try await exchange(config, endpoints: endpoints, code: code, redirectURI: redirectURI, codeVerifier: codeVerifier)
+        let tokens = try await exchange(
+            config, endpoints: endpoints, code: code, redirectURI: redirectURI, codeVerifier: codeVerifier)
         if config.type == .oidc {
             guard let idToken = tokens.id_token else { throw OAuthError.providerResponse("no id_token in token response") }
             let checked = try await verify(idToken, config: config, endpoints: endpoints, nonce: .equals(nonce), now: now)
-            return ExternalIdentity(provider: config.name, subject: checked.subject, email: checked.email,
-                                    emailVerified: checked.emailVerified, name: checked.name, avatarURL: checked.picture)
+            return ExternalIdentity(
+                provider: config.name, subject: checked.subject, email: checked.email,
+                emailVerified: checked.emailVerified, name: checked.name, avatarURL: checked.picture)
         }
         guard let userInfoURL = endpoints.userInfoURL else { throw OAuthError.badConfiguration("no user info URL") }
         let info = try await http.json([String: JSONValue].self, from: userInfoURL, bearer: tokens.access_token)
@@ -80,8 +91,10 @@ public struct ProviderClient: Sendable {
     }
 
     /// Verifies an id_token against the provider's JWKS, refetching once when the key is unknown (rotation).
-    public func verify(_ token: String, config: ProviderConfiguration, endpoints: ProviderEndpoints,
-                       nonce: IDTokenVerifier.NonceRule, now: Date) async throws -> IDToken {
+    public func verify(
+        _ token: String, config: ProviderConfiguration, endpoints: ProviderEndpoints,
+        nonce: IDTokenVerifier.NonceRule, now: Date
+    ) async throws -> IDToken {
         guard let jwksURL = endpoints.jwksURL, let issuer = endpoints.issuer else {
             throw OAuthError.badConfiguration("OIDC provider \(config.name) has no issuer or JWKS URL")
         }
@@ -90,22 +103,28 @@ public struct ProviderClient: Sendable {
     }
 
     /// Verifies with an explicit verifier (Sign in with Apple, native).
-    public func verify(_ token: String, verifier: IDTokenVerifier, jwksURL: String, nonce: IDTokenVerifier.NonceRule,
-                       now: Date) async throws -> IDToken {
+    public func verify(
+        _ token: String, verifier: IDTokenVerifier, jwksURL: String, nonce: IDTokenVerifier.NonceRule,
+        now: Date
+    ) async throws -> IDToken {
         let fetch: @Sendable () async throws -> JSONWebKeySet = { try await http.json(JSONWebKeySet.self, from: jwksURL) }
         let keys = try await cache.keys(url: jwksURL, now: now, refresh: false, fetch)
         do {
             return try verifier.verify(token, keys: keys, nonce: nonce, now: now)
         } catch .unknownKey {
             let fresh = try await cache.keys(url: jwksURL, now: now, refresh: true, fetch)
-            do { return try verifier.verify(token, keys: fresh, nonce: nonce, now: now) } catch { throw OAuthError.idToken(error) }
+            do { return try verifier.verify(token, keys: fresh, nonce: nonce, now: now) } catch {
+                throw OAuthError.idToken(error)
+            }
         } catch {
             throw OAuthError.idToken(error)
         }
     }
 
-    private func exchange(_ config: ProviderConfiguration, endpoints: ProviderEndpoints, code: String, redirectURI: String,
-                          codeVerifier: String) async throws -> TokenResponse {
+    private func exchange(
+        _ config: ProviderConfiguration, endpoints: ProviderEndpoints, code: String, redirectURI: String,
+        codeVerifier: String
+    ) async throws -> TokenResponse {
         guard let url = URL(string: endpoints.tokenURL) else { throw OAuthError.badConfiguration("bad token URL") }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
@@ -113,7 +132,7 @@ public struct ProviderClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         var form: [(String, String)] = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-            ("code_verifier", codeVerifier), ("client_id", config.clientId),
+            ("code_verifier", codeVerifier), ("client_id", config.clientId)
         ]
         if let secret = config.clientSecret, !secret.isEmpty { form.append(("client_secret", secret)) }
         request.httpBody = Data(FormEncoding.encode(form).utf8)

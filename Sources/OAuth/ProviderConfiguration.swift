@@ -30,10 +30,12 @@ public struct ProviderConfiguration: Sendable, Codable, Equatable {
     public var clientSecret: String?
     public var scopes: [String]
 
-    public init(name: String, type: ProviderType, mode: ProviderMode = .live, displayName: String? = nil,
-                issuer: String? = nil, authorizationURL: String? = nil, tokenURL: String? = nil,
-                userInfoURL: String? = nil, jwksURL: String? = nil, clientId: String, clientSecret: String? = nil,
-                scopes: [String] = []) {
+    public init(
+        name: String, type: ProviderType, mode: ProviderMode = .live, displayName: String? = nil,
+        issuer: String? = nil, authorizationURL: String? = nil, tokenURL: String? = nil,
+        userInfoURL: String? = nil, jwksURL: String? = nil, clientId: String, clientSecret: String? = nil,
+        scopes: [String] = []
+    ) {
         self.name = name
         self.type = type
         self.mode = mode
@@ -56,8 +58,10 @@ public struct ProviderConfiguration: Sendable, Codable, Equatable {
         var problems: [String: String] = [:]
         if !Self.isValidName(name) { problems["name"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
         if clientId.isEmpty, mode == .live { problems["clientId"] = "A client id is required." }
-        let urls: [(String, String?)] = [("issuer", issuer), ("authorizationURL", authorizationURL), ("tokenURL", tokenURL),
-                                         ("userInfoURL", userInfoURL), ("jwksURL", jwksURL)]
+        let urls: [(String, String?)] = [
+            ("issuer", issuer), ("authorizationURL", authorizationURL), ("tokenURL", tokenURL),
+            ("userInfoURL", userInfoURL), ("jwksURL", jwksURL)
+        ]
         for (field, value) in urls {
             if let value, !(value.hasPrefix("https://") || value.hasPrefix("http://")) {
                 problems[field] = "Use an http:// or https:// URL."
@@ -78,9 +82,11 @@ public struct ProviderConfiguration: Sendable, Codable, Equatable {
 
     /// Provider names appear in URLs: lower-case letters, digits, `-` and `_`.
     public static func isValidName(_ name: String) -> Bool {
-        (1...32).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        (1...32).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 }

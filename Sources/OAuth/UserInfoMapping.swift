@@ -22,7 +22,8 @@ enum UserInfoMapping {
         }
         let name = info["name"]?.stringValue ?? info["display_name"]?.stringValue ?? info["username"]?.stringValue
         let avatar = info["picture"]?.stringValue ?? info["avatar_url"]?.stringValue
-        return ExternalIdentity(provider: provider, subject: subject, email: info["email"]?.stringValue,
-                                emailVerified: verified, name: name, avatarURL: avatar)
+        return ExternalIdentity(
+            provider: provider, subject: subject, email: info["email"]?.stringValue,
+            emailVerified: verified, name: name, avatarURL: avatar)
     }
 }

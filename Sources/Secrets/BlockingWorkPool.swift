@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fixed set of dedicated threads for CPU-heavy blocking work (argon2id takes ~80 ms).
@@ -32,12 +33,12 @@ public final class BlockingWorkPool: Sendable {
     /// Glibc's `gettid` is not visible to Swift; `/proc/thread-self` links to `PID/task/TID`.
     private static func lowerCurrentThreadPriority() {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let length = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard length > 0 else { return }
-        let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let last = link.split(separator: "/").last, let threadID = id_t(last) else { return }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), threadID, 10)
+            var buffer = [CChar](repeating: 0, count: 64)
+            let length = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+            guard length > 0 else { return }
+            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let last = link.split(separator: "/").last, let threadID = id_t(last) else { return }
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), threadID, 10)
         #endif
     }
 

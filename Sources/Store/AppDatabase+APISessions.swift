@@ -16,27 +16,37 @@ extension AppDatabase {
     /// Swaps the session's access and refresh token hashes if `refreshTokenHash` is its current
     /// refresh token, the session is unrevoked and was created after `createdAfter`; remembers
     /// the old hash so a replay revokes the session. One transaction.
-    public func rotateRefreshToken(_ refreshTokenHash: String, newTokenHash: String, newRefreshTokenHash: String,
-                                   accessExpiresAt: Date, createdAfter: Date, now: Date) async throws -> RefreshRotation {
+    public func rotateRefreshToken(
+        _ refreshTokenHash: String, newTokenHash: String, newRefreshTokenHash: String,
+        accessExpiresAt: Date, createdAfter: Date, now: Date
+    ) async throws -> RefreshRotation {
         try await pool.write { db in
-            if var session = try SessionRecord.fetchOne(db, sql: """
-                SELECT * FROM sessions WHERE refresh_token_hash = ? AND revoked_at IS NULL AND created_at > ?
-                """, arguments: [refreshTokenHash, createdAfter]) {
-                try db.execute(sql: "INSERT INTO rotated_refresh_tokens (token_hash, session_id, rotated_at) VALUES (?, ?, ?)",
-                               arguments: [refreshTokenHash, session.id, now])
-                try db.execute(sql: """
-                    UPDATE sessions SET token_hash = ?, refresh_token_hash = ?, expires_at = ?, last_used_at = ? WHERE id = ?
-                    """, arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt, now, session.id])
+            if var session = try SessionRecord.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM sessions WHERE refresh_token_hash = ? AND revoked_at IS NULL AND created_at > ?
+                    """, arguments: [refreshTokenHash, createdAfter])
+            {
+                try db.execute(
+                    sql: "INSERT INTO rotated_refresh_tokens (token_hash, session_id, rotated_at) VALUES (?, ?, ?)",
+                    arguments: [refreshTokenHash, session.id, now])
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET token_hash = ?, refresh_token_hash = ?, expires_at = ?, last_used_at = ? WHERE id = ?
+                        """, arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt, now, session.id])
                 session.tokenHash = newTokenHash
                 session.refreshTokenHash = newRefreshTokenHash
                 session.expiresAt = accessExpiresAt
                 session.lastUsedAt = now
                 return .rotated(session)
             }
-            if let sessionID = try Int64.fetchOne(db, sql: "SELECT session_id FROM rotated_refresh_tokens WHERE token_hash = ?",
-                                                  arguments: [refreshTokenHash]) {
-                try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                               arguments: [now, sessionID])
+            if let sessionID = try Int64.fetchOne(
+                db, sql: "SELECT session_id FROM rotated_refresh_tokens WHERE token_hash = ?",
+                arguments: [refreshTokenHash])
+            {
+                try db.execute(
+                    sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                    arguments: [now, sessionID])
                 return .reused
             }
             return .refused
@@ -47,8 +57,9 @@ extension AppDatabase {
     @discardableResult
     public func revokeSession(tokenHash: String, at now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
-                           arguments: [now, tokenHash])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
+                arguments: [now, tokenHash])
             return db.changesCount > 0
         }
     }
@@ -56,8 +67,9 @@ extension AppDatabase {
     /// Keeps a remote backend's credential beside a browser session (replacing an earlier one).
     public func saveCredential(_ credential: String, sessionID: Int64) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO session_credentials (session_id, credential) VALUES (?, ?)",
-                           arguments: [sessionID, credential])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO session_credentials (session_id, credential) VALUES (?, ?)",
+                arguments: [sessionID, credential])
         }
     }
 
@@ -66,8 +78,9 @@ extension AppDatabase {
     public func activeSessionWithCredential(tokenHash: String, now: Date) async throws -> (SessionRecord, String?)? {
         try await pool.read { db in
             guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now) else { return nil }
-            let credential = try String.fetchOne(db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
-                                                 arguments: [session.id])
+            let credential = try String.fetchOne(
+                db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
+                arguments: [session.id])
             return (session, credential)
         }
     }

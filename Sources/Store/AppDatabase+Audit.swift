@@ -4,9 +4,10 @@ import GRDB
 extension AppDatabase {
     public func recordAudit(_ event: NewAuditEvent) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO audit_events (type, actor, subject, ip, created_at, data) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [event.type, event.actor, event.subject, event.ip, event.at, try Self.json(event.data)])
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_events (type, actor, subject, ip, created_at, data) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [event.type, event.actor, event.subject, event.ip, event.at, try Self.json(event.data)])
         }
     }
 

@@ -12,8 +12,10 @@ public struct AuditFilter: Sendable, Equatable {
     public var beforeID: Int64?
     public var limit: Int
 
-    public init(type: String? = nil, actor: String? = nil, subject: String? = nil, from: Date? = nil, to: Date? = nil,
-                beforeID: Int64? = nil, limit: Int = 50) {
+    public init(
+        type: String? = nil, actor: String? = nil, subject: String? = nil, from: Date? = nil, to: Date? = nil,
+        beforeID: Int64? = nil, limit: Int = 50
+    ) {
         self.type = type
         self.actor = actor
         self.subject = subject
@@ -58,14 +60,16 @@ extension AppDatabase {
     /// Completed and failed sign-ins per hour since `start` (hours without any are left out).
     public func signInsPerHour(since start: Date) async throws -> [HourlySignIns] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT strftime('%Y-%m-%d %H:00:00.000', created_at) AS hour,
-                       SUM(type = 'sign_in.completed') AS completed,
-                       SUM(type = 'sign_in.failed') AS failed
-                FROM audit_events
-                WHERE created_at >= ? AND type IN ('sign_in.completed', 'sign_in.failed')
-                GROUP BY hour ORDER BY hour
-                """, arguments: [start])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT strftime('%Y-%m-%d %H:00:00.000', created_at) AS hour,
+                           SUM(type = 'sign_in.completed') AS completed,
+                           SUM(type = 'sign_in.failed') AS failed
+                    FROM audit_events
+                    WHERE created_at >= ? AND type IN ('sign_in.completed', 'sign_in.failed')
+                    GROUP BY hour ORDER BY hour
+                    """, arguments: [start])
             return rows.compactMap { row in
                 guard let hour = row["hour"] as Date? else { return nil }
                 return HourlySignIns(hour: hour, completed: row["completed"], failed: row["failed"])

@@ -31,9 +31,11 @@ extension AppDatabase {
     private static func taken(_ normalizedEmails: [String], in db: Database) throws -> [String] {
         var taken: [String] = []
         for chunk in normalizedEmails.chunked(keysPerStatement) {
-            taken += try String.fetchAll(db, sql: """
-                SELECT email FROM users WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
-                """, arguments: StatementArguments(chunk))
+            taken += try String.fetchAll(
+                db,
+                sql: """
+                    SELECT email FROM users WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """, arguments: StatementArguments(chunk))
         }
         return taken.sorted()
     }
@@ -46,8 +48,9 @@ extension AppDatabase {
             try Self.forget(ids, at: now, in: db)
             var deleted = 0
             for chunk in ids.map(\.rawValue).chunked(Self.keysPerStatement) {
-                try db.execute(sql: "DELETE FROM users WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                               arguments: StatementArguments(chunk))
+                try db.execute(
+                    sql: "DELETE FROM users WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    arguments: StatementArguments(chunk))
                 deleted += db.changesCount
             }
             return deleted
@@ -65,8 +68,9 @@ extension AppDatabase {
         for chunk in ids.map(\.rawValue).chunked(keysPerStatement) {
             let marks = databaseQuestionMarks(count: chunk.count)
             let arguments = StatementArguments(chunk)
-            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (\(marks))",
-                           arguments: [now] + arguments)
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (\(marks))",
+                arguments: [now] + arguments)
             try db.execute(sql: "DELETE FROM user_tags WHERE user_id IN (\(marks))", arguments: arguments)
         }
     }

@@ -9,8 +9,9 @@ extension AppDatabase {
                 .map { row in
                     let id: Int64 = row["id"]
                     let userID: String = row["user_id"]
-                    return ExternalAuth(id: String(id), userID: UserID(userID), provider: row["provider"],
-                                        providerID: row["subject"], createdAt: row["created_at"])
+                    return ExternalAuth(
+                        id: String(id), userID: UserID(userID), provider: row["provider"],
+                        providerID: row["subject"], createdAt: row["created_at"])
                 }
         }
     }
@@ -19,15 +20,20 @@ extension AppDatabase {
     /// cannot create two accounts): the linked account; else the account with the same address
     /// when both sides have it verified, linking it; else `newUser` when given, linked.
     public func signInExternal(_ identity: ExternalIdentity, newUser: UserRecord?, at now: Date)
-        async throws -> (UserRecord, ExternalSignIn.Outcome) {
+        async throws -> (UserRecord, ExternalSignIn.Outcome)
+    {
         try await pool.write { db in
-            if let userID = try String.fetchOne(db, sql: "SELECT user_id FROM external_auths WHERE provider = ? AND subject = ?",
-                                                arguments: [identity.provider, identity.subject]) {
+            if let userID = try String.fetchOne(
+                db, sql: "SELECT user_id FROM external_auths WHERE provider = ? AND subject = ?",
+                arguments: [identity.provider, identity.subject])
+            {
                 guard let user = try UserRecord.fetchOne(db, key: userID) else { throw AuthError.userNotFound }
                 return (user, .existingLink)
             }
             if let email = identity.email,
-               let existing = try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == EmailAddress.normalize(email)).fetchOne(db) {
+                let existing = try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == EmailAddress.normalize(email))
+                    .fetchOne(db)
+            {
                 // Pre-hijacking defence: both the provider and Gatehouse must vouch for the address.
                 guard identity.emailVerified, existing.verified else { throw ExternalAuthError.emailBelongsToAnotherAccount }
                 try Self.insertLink(db, userID: existing.id, identity: identity, at: now)
@@ -45,8 +51,9 @@ extension AppDatabase {
         try await pool.write { db in
             guard try UserRecord.exists(db, key: userID.rawValue) else { throw AuthError.userNotFound }
             try Self.insertLink(db, userID: userID, identity: identity, at: now)
-            return ExternalAuth(id: String(db.lastInsertedRowID), userID: userID, provider: identity.provider,
-                                providerID: identity.subject, createdAt: now)
+            return ExternalAuth(
+                id: String(db.lastInsertedRowID), userID: userID, provider: identity.provider,
+                providerID: identity.subject, createdAt: now)
         }
     }
 
@@ -54,20 +61,23 @@ extension AppDatabase {
     public func unlinkExternal(provider: String, from userID: UserID) async throws {
         try await pool.write { db in
             guard let user = try UserRecord.fetchOne(db, key: userID.rawValue) else { throw AuthError.userNotFound }
-            let links = try String.fetchAll(db, sql: "SELECT provider FROM external_auths WHERE user_id = ?",
-                                            arguments: [userID.rawValue])
+            let links = try String.fetchAll(
+                db, sql: "SELECT provider FROM external_auths WHERE user_id = ?",
+                arguments: [userID.rawValue])
             guard links.contains(provider) else { throw ExternalAuthError.notLinked }
             guard user.passwordHash != nil || links.count > 1 else { throw ExternalAuthError.lastSignInMethod }
-            try db.execute(sql: "DELETE FROM external_auths WHERE user_id = ? AND provider = ?",
-                           arguments: [userID.rawValue, provider])
+            try db.execute(
+                sql: "DELETE FROM external_auths WHERE user_id = ? AND provider = ?",
+                arguments: [userID.rawValue, provider])
         }
     }
 
     private static func insertLink(_ db: Database, userID: UserID, identity: ExternalIdentity, at now: Date) throws {
         do {
-            try db.execute(sql: """
-                INSERT INTO external_auths (user_id, provider, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO external_auths (user_id, provider, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ExternalAuthError.alreadyLinked
         }

@@ -7,10 +7,11 @@ extension AppDatabase {
     public func saveMail(_ mail: OutgoingMail, at now: Date) async throws -> MailRecord {
         try await pool.write { db in
             let normalized = EmailAddress.normalize(mail.to)
-            try db.execute(sql: """
-                INSERT INTO mails (recipient, recipient_normalized, subject, text, html, code, link, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [mail.to, normalized, mail.subject, mail.text, mail.html, mail.code, mail.link, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO mails (recipient, recipient_normalized, subject, text, html, code, link, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [mail.to, normalized, mail.subject, mail.text, mail.html, mail.code, mail.link, now])
             return MailRecord(
                 id: db.lastInsertedRowID, recipient: mail.to, recipientNormalized: normalized, subject: mail.subject,
                 text: mail.text, html: mail.html, code: mail.code, link: mail.link, createdAt: now)

@@ -5,20 +5,24 @@ extension AppDatabase {
     /// Inserts or replaces a provider by name, keeping its first `created_at`.
     public func saveProvider(_ record: ProviderRecord) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO oauth_providers (name, type, mode, display_name, issuer, authorization_url, token_url,
-                    userinfo_url, jwks_url, client_id, client_secret_sealed, scopes, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (name) DO UPDATE SET type = excluded.type, mode = excluded.mode,
-                    display_name = excluded.display_name, issuer = excluded.issuer,
-                    authorization_url = excluded.authorization_url, token_url = excluded.token_url,
-                    userinfo_url = excluded.userinfo_url, jwks_url = excluded.jwks_url, client_id = excluded.client_id,
-                    client_secret_sealed = excluded.client_secret_sealed, scopes = excluded.scopes,
-                    updated_at = excluded.updated_at
-                """, arguments: [record.name, record.type, record.mode, record.displayName, record.issuer,
-                                 record.authorizationURL, record.tokenURL, record.userInfoURL, record.jwksURL,
-                                 record.clientId, record.clientSecretSealed.map { Data($0) }, record.scopes,
-                                 record.createdAt, record.updatedAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO oauth_providers (name, type, mode, display_name, issuer, authorization_url, token_url,
+                        userinfo_url, jwks_url, client_id, client_secret_sealed, scopes, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET type = excluded.type, mode = excluded.mode,
+                        display_name = excluded.display_name, issuer = excluded.issuer,
+                        authorization_url = excluded.authorization_url, token_url = excluded.token_url,
+                        userinfo_url = excluded.userinfo_url, jwks_url = excluded.jwks_url, client_id = excluded.client_id,
+                        client_secret_sealed = excluded.client_secret_sealed, scopes = excluded.scopes,
+                        updated_at = excluded.updated_at
+                    """,
+                arguments: [
+                    record.name, record.type, record.mode, record.displayName, record.issuer,
+                    record.authorizationURL, record.tokenURL, record.userInfoURL, record.jwksURL,
+                    record.clientId, record.clientSecretSealed.map { Data($0) }, record.scopes,
+                    record.createdAt, record.updatedAt
+                ])
         }
     }
 
@@ -26,8 +30,9 @@ extension AppDatabase {
     @discardableResult
     public func setProviderMode(name: String, mode: String, at now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE oauth_providers SET mode = ?, updated_at = ? WHERE name = ?",
-                           arguments: [mode, now, name])
+            try db.execute(
+                sql: "UPDATE oauth_providers SET mode = ?, updated_at = ? WHERE name = ?",
+                arguments: [mode, now, name])
             return db.changesCount == 1
         }
     }

@@ -9,8 +9,9 @@ extension AppDatabase {
     public func secretKey(named name: String) throws -> [UInt8] {
         let length = KeyedHash.keyLength
         let value = try pool.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
-                           arguments: [name, Data(SecureRandom.bytes(length))])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                arguments: [name, Data(SecureRandom.bytes(length))])
             return try Data.fetchOne(db, sql: "SELECT value FROM secrets WHERE name = ?", arguments: [name])
         }
         guard let value, value.count == length else { throw StoreError.invalidSecret(name: name) }

@@ -6,12 +6,16 @@ extension AppDatabase {
     /// Stores a new session; `lastUsedAt` starts at `createdAt`.
     public func createSession(_ new: NewSession) async throws -> SessionRecord {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO sessions (token_hash, refresh_token_hash, user_id, user_agent, ip,
-                                      created_at, last_used_at, expires_at, impersonator)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [new.tokenHash, new.refreshTokenHash, new.userID.rawValue, new.userAgent, new.ip,
-                                 new.createdAt, new.createdAt, new.expiresAt, new.impersonator])
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (token_hash, refresh_token_hash, user_id, user_agent, ip,
+                                          created_at, last_used_at, expires_at, impersonator)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    new.tokenHash, new.refreshTokenHash, new.userID.rawValue, new.userAgent, new.ip,
+                    new.createdAt, new.createdAt, new.expiresAt, new.impersonator
+                ])
             return SessionRecord(
                 id: db.lastInsertedRowID, tokenHash: new.tokenHash, refreshTokenHash: new.refreshTokenHash,
                 userID: new.userID, userAgent: new.userAgent, ip: new.ip, createdAt: new.createdAt,
@@ -25,9 +29,11 @@ extension AppDatabase {
     }
 
     static func activeSession(_ db: Database, tokenHash: String, now: Date) throws -> SessionRecord? {
-        try SessionRecord.fetchOne(db, sql: """
-            SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?
-            """, arguments: [tokenHash, now])
+        try SessionRecord.fetchOne(
+            db,
+            sql: """
+                SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?
+                """, arguments: [tokenHash, now])
     }
 
     public func touchSession(id: Int64, at now: Date) async throws {
@@ -39,8 +45,9 @@ extension AppDatabase {
     /// Revokes one session; revoking it again keeps the first revocation time.
     public func revokeSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                           arguments: [now, id])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                arguments: [now, id])
         }
     }
 
@@ -48,8 +55,9 @@ extension AppDatabase {
     @discardableResult
     public func revokeSessions(userID: UserID, at now: Date) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                           arguments: [now, userID.rawValue])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [now, userID.rawValue])
             return db.changesCount
         }
     }
@@ -57,8 +65,9 @@ extension AppDatabase {
     /// All of a user's sessions, revoked and expired ones included, newest first.
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try await pool.read { db in
-            try SessionRecord.fetchAll(db, sql: "SELECT * FROM sessions WHERE user_id = ? ORDER BY id DESC",
-                                       arguments: [userID.rawValue])
+            try SessionRecord.fetchAll(
+                db, sql: "SELECT * FROM sessions WHERE user_id = ? ORDER BY id DESC",
+                arguments: [userID.rawValue])
         }
     }
 }

@@ -8,10 +8,11 @@ extension AppDatabase {
         let record = SuperuserRecord(id: id, email: email, passwordHash: passwordHash, createdAt: now, updatedAt: now)
         try await pool.write { db in
             do {
-                try db.execute(sql: """
-                    INSERT INTO superusers (id, email, email_normalized, password_hash, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [id, email, EmailAddress.normalize(email), passwordHash, now, now])
+                try db.execute(
+                    sql: """
+                        INSERT INTO superusers (id, email, email_normalized, password_hash, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [id, email, EmailAddress.normalize(email), passwordHash, now, now])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw AuthError.emailExists
             }
@@ -22,16 +23,18 @@ extension AppDatabase {
     /// Replaces a superuser's password hash (`superuser create` on an existing email with `--force`).
     public func setSuperuserPassword(email: String, passwordHash: String, at now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE superusers SET password_hash = ?, updated_at = ? WHERE email_normalized = ?",
-                           arguments: [passwordHash, now, EmailAddress.normalize(email)])
+            try db.execute(
+                sql: "UPDATE superusers SET password_hash = ?, updated_at = ? WHERE email_normalized = ?",
+                arguments: [passwordHash, now, EmailAddress.normalize(email)])
             return db.changesCount == 1
         }
     }
 
     public func superuser(email: String) async throws -> SuperuserRecord? {
         try await pool.read { db in
-            try SuperuserRecord.fetchOne(db, sql: "SELECT * FROM superusers WHERE email_normalized = ?",
-                                         arguments: [EmailAddress.normalize(email)])
+            try SuperuserRecord.fetchOne(
+                db, sql: "SELECT * FROM superusers WHERE email_normalized = ?",
+                arguments: [EmailAddress.normalize(email)])
         }
     }
 
@@ -47,26 +50,35 @@ extension AppDatabase {
     }
 
     /// Starts a console session whose token hashes to `tokenHash`.
-    public func createConsoleSession(tokenHash: String, superuserID: String, userAgent: String?, ip: String?,
-                                     at now: Date, expiresAt: Date) async throws {
+    public func createConsoleSession(
+        tokenHash: String, superuserID: String, userAgent: String?, ip: String?,
+        at now: Date, expiresAt: Date
+    ) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO console_sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [tokenHash, superuserID, userAgent, ip, now, now, expiresAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO console_sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [tokenHash, superuserID, userAgent, ip, now, now, expiresAt])
         }
     }
 
     /// The live console session for `tokenHash`: not revoked, not expired, and used within `idleTimeout`.
     public func activeConsoleSession(tokenHash: String, now: Date, idleTimeout: TimeInterval) async throws
-        -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)? {
+        -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)?
+    {
         try await pool.read { db in
-            guard let session = try ConsoleSessionRecord.fetchOne(db, sql: """
-                SELECT * FROM console_sessions
-                WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
-                """, arguments: [tokenHash, now, now.addingTimeInterval(-idleTimeout)]),
-                let superuser = try SuperuserRecord.fetchOne(db, sql: "SELECT * FROM superusers WHERE id = ?",
-                                                             arguments: [session.superuserID]) else { return nil }
+            guard
+                let session = try ConsoleSessionRecord.fetchOne(
+                    db,
+                    sql: """
+                        SELECT * FROM console_sessions
+                        WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
+                        """, arguments: [tokenHash, now, now.addingTimeInterval(-idleTimeout)]),
+                let superuser = try SuperuserRecord.fetchOne(
+                    db, sql: "SELECT * FROM superusers WHERE id = ?",
+                    arguments: [session.superuserID])
+            else { return nil }
             return (session, superuser)
         }
     }
@@ -79,8 +91,9 @@ extension AppDatabase {
 
     public func revokeConsoleSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                           arguments: [now, id])
+            try db.execute(
+                sql: "UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                arguments: [now, id])
         }
     }
 }

@@ -6,7 +6,8 @@ extension AppDatabase {
     /// Tags `userIDs` with `tag` (already tagged ones are left as they are).
     public func addTag(_ tag: String, to userIDs: [UserID], at now: Date) async throws {
         try await pool.write { db in
-            let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO user_tags (user_id, tag, created_at) VALUES (?, ?, ?)")
+            let statement = try db.makeStatement(
+                sql: "INSERT OR IGNORE INTO user_tags (user_id, tag, created_at) VALUES (?, ?, ?)")
             for id in userIDs { try statement.execute(arguments: [id.rawValue, tag, now]) }
         }
     }
@@ -16,9 +17,11 @@ extension AppDatabase {
         guard !userIDs.isEmpty else { return [:] }
         return try await pool.read { db in
             let placeholders = databaseQuestionMarks(count: userIDs.count)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT user_id, tag FROM user_tags WHERE user_id IN (\(placeholders)) ORDER BY tag
-                """, arguments: StatementArguments(userIDs.map(\.rawValue)))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, tag FROM user_tags WHERE user_id IN (\(placeholders)) ORDER BY tag
+                    """, arguments: StatementArguments(userIDs.map(\.rawValue)))
             var result: [UserID: [String]] = [:]
             for row in rows {
                 let userID: String = row["user_id"]
@@ -41,8 +44,9 @@ extension AppDatabase {
     public func removeTags(of userIDs: [UserID]) async throws {
         guard !userIDs.isEmpty else { return }
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM user_tags WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count)))",
-                           arguments: StatementArguments(userIDs.map(\.rawValue)))
+            try db.execute(
+                sql: "DELETE FROM user_tags WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count)))",
+                arguments: StatementArguments(userIDs.map(\.rawValue)))
         }
     }
 
@@ -50,11 +54,13 @@ extension AppDatabase {
     public func lastSignIns(of userIDs: [UserID]) async throws -> [UserID: Date] {
         guard !userIDs.isEmpty else { return [:] }
         return try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT user_id, max(created_at) AS last FROM sessions
-                WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count))) AND impersonator IS NULL
-                GROUP BY user_id
-                """, arguments: StatementArguments(userIDs.map(\.rawValue)))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, max(created_at) AS last FROM sessions
+                    WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count))) AND impersonator IS NULL
+                    GROUP BY user_id
+                    """, arguments: StatementArguments(userIDs.map(\.rawValue)))
             var result: [UserID: Date] = [:]
             for row in rows {
                 let userID: String = row["user_id"]

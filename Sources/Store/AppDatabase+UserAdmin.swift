@@ -5,7 +5,9 @@ import GRDB
 extension AppDatabase {
     /// Reads the account, lets `transform` change it (throwing refuses and rolls back) and stores
     /// it. A new email already taken → `AuthError.emailExists`.
-    public func updateUser(id: UserID, _ transform: @escaping @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
+    public func updateUser(id: UserID, _ transform: @escaping @Sendable (inout UserRecord) throws -> Void) async throws
+        -> UserRecord
+    {
         try await pool.write { db in
             guard var user = try UserRecord.fetchOne(db, key: id.rawValue) else { throw AuthError.userNotFound }
             try transform(&user)
@@ -21,8 +23,9 @@ extension AppDatabase {
     /// Deletes the account (its tokens and links cascade) and revokes its sessions, in one transaction.
     public func deleteUser(id: UserID, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                           arguments: [now, id.rawValue])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [now, id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id.rawValue])
             guard db.changesCount == 1 else { throw AuthError.userNotFound }
         }

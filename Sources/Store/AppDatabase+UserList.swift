@@ -19,7 +19,8 @@ extension AppDatabase {
                     arguments += [pattern, search]
                 } else {
                     // Under three characters, or with LIKE's own wildcards: a scan, exact but slower.
-                    conditions.append("""
+                    conditions.append(
+                        """
                         (email_normalized LIKE ? ESCAPE '\\' OR id = ? \
                         OR lower(coalesce(json_extract(profile, '$.name'), '')) LIKE ? ESCAPE '\\')
                         """)
@@ -49,19 +50,25 @@ extension AppDatabase {
             var pageArguments = arguments
             if let cursor = query.cursor.flatMap(UserListCursor.init(encoded:)) {
                 pageFilter += " AND (\(order.column), id) \(order.after) (?, ?)"
-                pageArguments += [order.isDate ? Date(timeIntervalSince1970: cursor.date) as DatabaseValueConvertible
-                                                : cursor.text, cursor.id]
+                pageArguments += [
+                    order.isDate
+                        ? Date(timeIntervalSince1970: cursor.date) as DatabaseValueConvertible
+                        : cursor.text, cursor.id
+                ]
             }
             // Without a cursor, `page` still works (offset paging, as PocketBase's API does).
             let offset = query.cursor == nil ? (query.page - 1) * query.perPage : 0
-            let rows = try UserRecord.fetchAll(db, sql: """
-                SELECT * FROM users WHERE \(pageFilter) ORDER BY \(order.column) \(order.direction), id \(order.direction)
-                LIMIT ? OFFSET ?
-                """, arguments: pageArguments + [query.perPage + 1, offset])
+            let rows = try UserRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM users WHERE \(pageFilter) ORDER BY \(order.column) \(order.direction), id \(order.direction)
+                    LIMIT ? OFFSET ?
+                    """, arguments: pageArguments + [query.perPage + 1, offset])
             let shown = Array(rows.prefix(query.perPage))
             let next = rows.count > query.perPage ? shown.last.map { UserListCursor(after: $0, order: order).encoded } : nil
-            return UserPage(users: shown.map(\.user), page: query.cursor == nil ? query.page : 1, perPage: query.perPage,
-                            totalItems: total, nextCursor: next)
+            return UserPage(
+                users: shown.map(\.user), page: query.cursor == nil ? query.page : 1, perPage: query.perPage,
+                totalItems: total, nextCursor: next)
         }
     }
 
@@ -111,8 +118,9 @@ private struct UserListCursor {
 
     init?(encoded: String) {
         guard let bytes = Base64URL.decode(encoded),
-              let parts = try? JSONDecoder().decode([String].self, from: Data(bytes)), parts.count == 3,
-              let date = Double(parts[0]) else { return nil }
+            let parts = try? JSONDecoder().decode([String].self, from: Data(bytes)), parts.count == 3,
+            let date = Double(parts[0])
+        else { return nil }
         self.date = date
         text = parts[1]
         id = parts[2]

@@ -38,9 +38,10 @@ extension AppDatabase {
     @discardableResult
     public func replacePasswordHash(userID: UserID, from old: String, to new: String, at now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?
-                """, arguments: [new, now, userID.rawValue, old])
+            try db.execute(
+                sql: """
+                    UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?
+                    """, arguments: [new, now, userID.rawValue, old])
             return db.changesCount == 1
         }
     }
@@ -48,8 +49,10 @@ extension AppDatabase {
     /// Reads the profile, lets `transform` compute the new one (it may throw to refuse, which
     /// rolls back), and stores it with a new `updated_at` — all in one write transaction, so
     /// concurrent patches merge instead of overwriting each other.
-    public func updateProfile(userID: UserID, at now: Date,
-                              _ transform: @escaping @Sendable (Profile) throws -> Profile) async throws -> UserRecord {
+    public func updateProfile(
+        userID: UserID, at now: Date,
+        _ transform: @escaping @Sendable (Profile) throws -> Profile
+    ) async throws -> UserRecord {
         try await pool.write { db in
             guard var user = try UserRecord.fetchOne(db, key: userID.rawValue) else { throw AuthError.userNotFound }
             user.profile = try transform(user.profile)

@@ -43,8 +43,10 @@ public struct AppCodeRecord: Sendable, Equatable, FetchableRecord {
     public var expiresAt: Date
     public var consumedAt: Date?
 
-    public init(codeHash: String, appID: String, userID: UserID, codeChallenge: String, clientType: String,
-                callbackURL: String, createdAt: Date, expiresAt: Date) {
+    public init(
+        codeHash: String, appID: String, userID: UserID, codeChallenge: String, clientType: String,
+        callbackURL: String, createdAt: Date, expiresAt: Date
+    ) {
         self.codeHash = codeHash
         self.appID = appID
         self.userID = userID
@@ -72,11 +74,12 @@ extension AppDatabase {
     public func saveApp(_ app: AppRecord) async throws {
         let urls = String(decoding: try JSONEncoder().encode(app.callbackURLs), as: UTF8.self)
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, callback_urls = excluded.callback_urls,
-                    legacy_callback = excluded.legacy_callback, updated_at = excluded.updated_at
-                """, arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt, app.updatedAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, callback_urls = excluded.callback_urls,
+                        legacy_callback = excluded.legacy_callback, updated_at = excluded.updated_at
+                    """, arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt, app.updatedAt])
         }
     }
 
@@ -103,11 +106,15 @@ extension AppDatabase {
 
     public func insertAppCode(_ code: AppCodeRecord) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO oauth_app_codes (code_hash, app_id, user_id, code_challenge, client_type, callback_url,
-                    created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [code.codeHash, code.appID, code.userID.rawValue, code.codeChallenge, code.clientType,
-                                 code.callbackURL, code.createdAt, code.expiresAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO oauth_app_codes (code_hash, app_id, user_id, code_challenge, client_type, callback_url,
+                        created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    code.codeHash, code.appID, code.userID.rawValue, code.codeChallenge, code.clientType,
+                    code.callbackURL, code.createdAt, code.expiresAt
+                ])
         }
     }
 
@@ -115,9 +122,10 @@ extension AppDatabase {
     /// call after expiry, gets nil. A conditional UPDATE, so two concurrent exchanges cannot both win.
     public func consumeAppCode(codeHash: String, at now: Date) async throws -> AppCodeRecord? {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE oauth_app_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL AND expires_at > ?
-                """, arguments: [now, codeHash, now])
+            try db.execute(
+                sql: """
+                    UPDATE oauth_app_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL AND expires_at > ?
+                    """, arguments: [now, codeHash, now])
             guard db.changesCount == 1 else { return nil }
             return try AppCodeRecord.fetchOne(db, sql: "SELECT * FROM oauth_app_codes WHERE code_hash = ?", arguments: [codeHash])
         }

@@ -10,8 +10,10 @@ public struct NewAuditEvent: Sendable, Equatable {
     public var data: [String: JSONValue]
     public var at: Date
 
-    public init(type: String, actor: String? = nil, subject: String? = nil, ip: String? = nil,
-                data: [String: JSONValue] = [:], at: Date) {
+    public init(
+        type: String, actor: String? = nil, subject: String? = nil, ip: String? = nil,
+        data: [String: JSONValue] = [:], at: Date
+    ) {
         self.type = type
         self.actor = actor
         self.subject = subject

@@ -12,8 +12,10 @@ public struct NewSession: Sendable, Equatable {
     public var expiresAt: Date
     public var impersonator: String?
 
-    public init(tokenHash: String, refreshTokenHash: String? = nil, userID: UserID, userAgent: String?, ip: String?,
-                createdAt: Date, expiresAt: Date, impersonator: String? = nil) {
+    public init(
+        tokenHash: String, refreshTokenHash: String? = nil, userID: UserID, userAgent: String?, ip: String?,
+        createdAt: Date, expiresAt: Date, impersonator: String? = nil
+    ) {
         self.tokenHash = tokenHash
         self.refreshTokenHash = refreshTokenHash
         self.userID = userID

@@ -18,8 +18,10 @@ public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
     public var expiresAt: Date
     public var consumedAt: Date?
 
-    public init(stateHash: String, browserHash: String, provider: String, purpose: String, userID: UserID?,
-                codeVerifier: String, nonce: String, appRequest: String?, createdAt: Date, expiresAt: Date) {
+    public init(
+        stateHash: String, browserHash: String, provider: String, purpose: String, userID: UserID?,
+        codeVerifier: String, nonce: String, appRequest: String?, createdAt: Date, expiresAt: Date
+    ) {
         self.stateHash = stateHash
         self.browserHash = browserHash
         self.provider = provider
@@ -51,11 +53,15 @@ public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
 extension AppDatabase {
     public func insertOAuthFlow(_ flow: OAuthFlowRecord) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO oauth_flows (state_hash, browser_hash, provider, purpose, user_id, code_verifier, nonce,
-                    app_request, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [flow.stateHash, flow.browserHash, flow.provider, flow.purpose, flow.userID?.rawValue,
-                                 flow.codeVerifier, flow.nonce, flow.appRequest, flow.createdAt, flow.expiresAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO oauth_flows (state_hash, browser_hash, provider, purpose, user_id, code_verifier, nonce,
+                        app_request, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    flow.stateHash, flow.browserHash, flow.provider, flow.purpose, flow.userID?.rawValue,
+                    flow.codeVerifier, flow.nonce, flow.appRequest, flow.createdAt, flow.expiresAt
+                ])
         }
     }
 
@@ -71,11 +77,15 @@ extension AppDatabase {
     /// tell a replay from a stranger; only the first call ever gets `consumedAt == nil`.
     public func consumeOAuthFlow(stateHash: String, at now: Date) async throws -> OAuthFlowRecord? {
         try await pool.write { db in
-            guard let flow = try OAuthFlowRecord.fetchOne(db, sql: "SELECT * FROM oauth_flows WHERE state_hash = ?",
-                                                          arguments: [stateHash]) else { return nil }
+            guard
+                let flow = try OAuthFlowRecord.fetchOne(
+                    db, sql: "SELECT * FROM oauth_flows WHERE state_hash = ?",
+                    arguments: [stateHash])
+            else { return nil }
             if flow.consumedAt == nil {
-                try db.execute(sql: "UPDATE oauth_flows SET consumed_at = ? WHERE state_hash = ? AND consumed_at IS NULL",
-                               arguments: [now, stateHash])
+                try db.execute(
+                    sql: "UPDATE oauth_flows SET consumed_at = ? WHERE state_hash = ? AND consumed_at IS NULL",
+                    arguments: [now, stateHash])
             }
             // Old flows are of no use to anyone: drop those older than a day.
             try db.execute(sql: "DELETE FROM oauth_flows WHERE expires_at < ?", arguments: [now.addingTimeInterval(-86_400)])

@@ -19,9 +19,11 @@ public struct ProviderRecord: Sendable, Equatable, FetchableRecord {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(name: String, type: String, mode: String, displayName: String?, issuer: String?, authorizationURL: String?,
-                tokenURL: String?, userInfoURL: String?, jwksURL: String?, clientId: String, clientSecretSealed: [UInt8]?,
-                scopes: String, createdAt: Date, updatedAt: Date) {
+    public init(
+        name: String, type: String, mode: String, displayName: String?, issuer: String?, authorizationURL: String?,
+        tokenURL: String?, userInfoURL: String?, jwksURL: String?, clientId: String, clientSecretSealed: [UInt8]?,
+        scopes: String, createdAt: Date, updatedAt: Date
+    ) {
         self.name = name
         self.type = type
         self.mode = mode

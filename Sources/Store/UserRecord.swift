@@ -19,8 +19,10 @@ public struct UserRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UserID, email: String, passwordHash: String?, verified: Bool, profile: Profile,
-                disabled: Bool = false, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: UserID, email: String, passwordHash: String?, verified: Bool, profile: Profile,
+        disabled: Bool = false, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         self.emailNormalized = EmailAddress.normalize(email)
@@ -42,7 +44,8 @@ public struct UserRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
 
     /// The account as every backend reports it (without the password hash).
     public var user: User {
-        User(id: id, email: email, emailVerified: verified, profile: profile, disabled: disabled,
-             createdAt: createdAt, updatedAt: updatedAt)
+        User(
+            id: id, email: email, emailVerified: verified, profile: profile, disabled: disabled,
+            createdAt: createdAt, updatedAt: updatedAt)
     }
 }

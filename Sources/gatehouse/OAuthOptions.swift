@@ -6,32 +6,44 @@ import Store
 
 /// `serve` options for sign-in providers, the test provider, the hosted page and Sign in with Apple.
 struct OAuthOptions: ParsableArguments {
-    @Option(help: "Bearer token for /_/api/providers and /_/api/apps. Without one, only loopback callers may use them. (GATEHOUSE_ADMIN_TOKEN)")
+    @Option(
+        help:
+            "Bearer token for /_/api/providers and /_/api/apps. Without one, only loopback callers may use them. (GATEHOUSE_ADMIN_TOKEN)"
+    )
     var adminToken: String?
 
     @Option(help: "JSON file of providers and apps to load at start (see README). (GATEHOUSE_OAUTH_CONFIG)")
     var oauthConfig: String?
 
-    @Option(help: "File with the 32-byte key that seals provider client secrets; created with mode 0600. Defaults to DB.key. (GATEHOUSE_SECRET_KEY_FILE)")
+    @Option(
+        help:
+            "File with the 32-byte key that seals provider client secrets; created with mode 0600. Defaults to DB.key. (GATEHOUSE_SECRET_KEY_FILE)"
+    )
     var secretKeyFile: String?
 
     @Flag(help: "Serve the built-in test provider (/_/test-idp) even when not bound to loopback. (GATEHOUSE_TEST_PROVIDER=1)")
     var testProvider = false
 
-    @Option(help: "Audience (bundle id or service id) accepted for Sign in with Apple; repeat for several. (GATEHOUSE_APPLE_AUDIENCE, comma-separated)")
+    @Option(
+        help:
+            "Audience (bundle id or service id) accepted for Sign in with Apple; repeat for several. (GATEHOUSE_APPLE_AUDIENCE, comma-separated)"
+    )
     var appleAudience: [String] = []
 
     @Option(help: "JWKS URL for Sign in with Apple identity tokens. (GATEHOUSE_APPLE_JWKS_URL)")
     var appleJWKSURL: String?
 
-    func settings(db: String, database: AppDatabase, loopback: Bool,
-                  baseURL: @escaping @Sendable () -> String) async throws -> OAuthSettings {
+    func settings(
+        db: String, database: AppDatabase, loopback: Bool,
+        baseURL: @escaping @Sendable () -> String
+    ) async throws -> OAuthSettings {
         let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
         let box = try SecretBox(key: try KeyFile.loadOrCreate(path: keyPath))
         if let path = oauthConfig ?? Environment.value("OAUTH_CONFIG") {
             try await OAuthConfigFile.apply(path: path, database: database, secretBox: box)
         }
-        let audiences = appleAudience.isEmpty
+        let audiences =
+            appleAudience.isEmpty
             ? (Environment.value("APPLE_AUDIENCE")?.split(separator: ",").map(String.init) ?? []) : appleAudience
         return OAuthSettings(
             baseURL: baseURL, secretBox: box, adminToken: adminToken ?? Environment.value("ADMIN_TOKEN"),

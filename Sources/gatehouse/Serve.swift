@@ -14,7 +14,9 @@ import Store
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the account pages, dev mailbox and APIs.",
-        discussion: "Every option can also be set with a GATEHOUSE_* environment variable (named in its help); a flag wins over the variable.")
+        discussion:
+            "Every option can also be set with a GATEHOUSE_* environment variable (named in its help); a flag wins over the variable."
+    )
 
     @Option(help: "Address to listen on. Loopback by default; anything else closes the dev mailbox. (GATEHOUSE_HOST)")
     var host: String = Environment.value("HOST") ?? "127.0.0.1"
@@ -25,19 +27,30 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "SQLite file holding users, sessions, mail and audit; created if missing. (GATEHOUSE_DB)")
     var db: String = Environment.value("DB") ?? "gatehouse.sqlite"
 
-    @Option(help: "Where users live: local (the embedded SQLite store) or pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url; Gatehouse keeps only its sessions, mailbox and audit). (GATEHOUSE_BACKEND)")
+    @Option(
+        help:
+            "Where users live: local (the embedded SQLite store) or pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url; Gatehouse keeps only its sessions, mailbox and audit). (GATEHOUSE_BACKEND)"
+    )
     var backend: BackendKind = Environment.value("BACKEND").flatMap(BackendKind.init(rawValue:)) ?? .local
 
-    @Option(help: "The proxied backend's URL, e.g. http://127.0.0.1:8090. Required with --backend pocketbase. (GATEHOUSE_BACKEND_URL)")
+    @Option(
+        help: "The proxied backend's URL, e.g. http://127.0.0.1:8090. Required with --backend pocketbase. (GATEHOUSE_BACKEND_URL)"
+    )
     var backendURL: String?
 
-    @Option(help: "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Required with --backend pocketbase. (GATEHOUSE_BACKEND_ADMIN)")
+    @Option(
+        help:
+            "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Required with --backend pocketbase. (GATEHOUSE_BACKEND_ADMIN)"
+    )
     var backendAdmin: String?
 
     @Option(help: "The PocketBase auth collection holding the accounts. (GATEHOUSE_BACKEND_COLLECTION)")
     var backendCollection: String = Environment.value("BACKEND_COLLECTION") ?? "users"
 
-    @Option(help: "How new accounts verify their email: none, code (6 digits) or link. Embedded backend only; a proxied PocketBase verifies by its mailed link. (GATEHOUSE_VERIFICATION)")
+    @Option(
+        help:
+            "How new accounts verify their email: none, code (6 digits) or link. Embedded backend only; a proxied PocketBase verifies by its mailed link. (GATEHOUSE_VERIFICATION)"
+    )
     var verification: VerificationMode = Environment.value("VERIFICATION").flatMap(VerificationMode.init(rawValue:)) ?? .code
 
     @Option(help: "URL people reach Gatehouse at, used in mailed links. Defaults to http://HOST:PORT. (GATEHOUSE_PUBLIC_URL)")
@@ -58,7 +71,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Worker threads for HTTP; defaults to the number of cores. (GATEHOUSE_THREADS)")
     var threads: Int = Environment.value("THREADS").flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Also accept SMTP on HOST:PORT (e.g. 127.0.0.1:2525) into the dev mailbox, like Mailpit; off by default. (GATEHOUSE_SMTP)")
+    @Option(
+        help:
+            "Also accept SMTP on HOST:PORT (e.g. 127.0.0.1:2525) into the dev mailbox, like Mailpit; off by default. (GATEHOUSE_SMTP)"
+    )
     var smtp: String?
 
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
@@ -87,7 +103,8 @@ struct Serve: AsyncParsableCommand {
     /// `EMAIL:PASSWORD` split at the first colon (passwords may contain colons).
     private var superuser: (email: String, password: String)? {
         guard let value = resolvedBackendAdmin, let colon = value.firstIndex(of: ":") else { return nil }
-        let email = String(value[..<colon]), password = String(value[value.index(after: colon)...])
+        let email = String(value[..<colon])
+        let password = String(value[value.index(after: colon)...])
         return email.isEmpty || password.isEmpty ? nil : (email, password)
     }
 
@@ -102,7 +119,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--smtp must be HOST:PORT, e.g. 127.0.0.1:2525 or [::1]:2525.")
         }
         if backend == .pocketbase {
-            guard let url = resolvedBackendURL, url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+            guard let url = resolvedBackendURL, url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil
+            else {
                 throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
             }
             guard superuser != nil else {
@@ -144,18 +162,20 @@ struct Serve: AsyncParsableCommand {
             guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
                 throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
             }
-            let remote = PocketBaseBackend(configuration: .init(
-                baseURL: backendURL, collection: backendCollection, superuser: superuser),
+            let remote = PocketBaseBackend(
+                configuration: .init(
+                    baseURL: backendURL, collection: backendCollection, superuser: superuser),
                 logger: Logger(label: "gatehouse.pocketbase"))
             pocketBase = remote
             authBackend = ProxyBackend(api: remote, logger: logger)
             administration = remote
         }
         let app = try await Application(
-            configuration: WebConfiguration(publicBaseURL: publicURL ?? "", templatesDirectory: templates,
-                                            publicDirectory: assets, mailboxIsOpen: loopback,
-                                            assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
-                                            rateLimits: !noRateLimits, backendDescription: backendDescription),
+            configuration: WebConfiguration(
+                publicBaseURL: publicURL ?? "", templatesDirectory: templates,
+                publicDirectory: assets, mailboxIsOpen: loopback,
+                assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
+                rateLimits: !noRateLimits, backendDescription: backendDescription),
             backend: authBackend, administration: administration, database: database, hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(db: db, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
@@ -170,17 +190,21 @@ struct Serve: AsyncParsableCommand {
             do {
                 try await pocketBase.prepareCollection(verificationLinkBase: url)
             } catch {
-                logger.error("could not prepare the PocketBase collection; verification mails keep PocketBase's own link",
-                             metadata: ["backend": "\(resolvedBackendURL ?? "")", "error": "\(error)"])
+                logger.error(
+                    "could not prepare the PocketBase collection; verification mails keep PocketBase's own link",
+                    metadata: ["backend": "\(resolvedBackendURL ?? "")", "error": "\(error)"])
             }
         }
-        logger.notice("Gatehouse listening on \(url)", metadata: [
-            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
-        ])
+        logger.notice(
+            "Gatehouse listening on \(url)",
+            metadata: [
+                "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)"
+            ])
         var catcher: MailCatcher?
         if let address = smtpAddress {
-            let smtpServer = MailCatcher(host: address.host, port: address.port,
-                                         mailer: MailboxMailer(database: database, clock: clock), logger: logger)
+            let smtpServer = MailCatcher(
+                host: address.host, port: address.port,
+                mailer: MailboxMailer(database: database, clock: clock), logger: logger)
             do {
                 try await smtpServer.start()
             } catch {
@@ -191,7 +215,8 @@ struct Serve: AsyncParsableCommand {
             let smtpHost = address.host.contains(":") ? "[\(address.host)]" : address.host
             logger.notice("SMTP mail catcher listening on \(smtpHost):\(smtpServer.port)")
             if !address.isLoopback {
-                logger.warning("the SMTP mail catcher accepts mail from the network; anyone who can reach it can fill the mailbox")
+                logger.warning(
+                    "the SMTP mail catcher accepts mail from the network; anyone who can reach it can fill the mailbox")
             }
         }
         let signal = await waitForTerminationSignal()

@@ -42,7 +42,8 @@ struct SuperuserCommand: AsyncParsableCommand {
                 print("Created superuser \(email). Sign in at /_/.")
             } catch AuthError.emailExists {
                 guard force else {
-                    throw ValidationError("A superuser with the email \(email) already exists (use --force to set a new password).")
+                    throw ValidationError(
+                        "A superuser with the email \(email) already exists (use --force to set a new password).")
                 }
                 _ = try await database.setSuperuserPassword(email: email, passwordHash: hash, at: Date())
                 print("Updated the password of superuser \(email).")

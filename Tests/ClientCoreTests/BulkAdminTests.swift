@@ -12,8 +12,10 @@ import Testing
         try await withFixture(kind) { fixture in
             let admin = fixture.client().admin
             let prefix = "seed" + UUID().uuidString.prefix(6).lowercased()
-            let ids = try await admin.seedUsers(UserSeed(count: 5, pattern: "\(prefix)+{n}@example.com",
-                                                         password: "seed password", verified: true))
+            let ids = try await admin.seedUsers(
+                UserSeed(
+                    count: 5, pattern: "\(prefix)+{n}@example.com",
+                    password: "seed password", verified: true))
             #expect(ids.count == 5)
             #expect(try await admin.listUsers(UserQuery(search: prefix)).totalItems == 5)
             _ = try await fixture.client().signIn(email: "\(prefix)+5@example.com", password: "seed password")
@@ -40,9 +42,10 @@ import Testing
             let plain = uniqueEmail("plain")
             let hashed = uniqueEmail("hashed")
             let rows = [
-                ImportedUser(row: 2, email: plain, verified: true, password: "plain password",
-                             profile: Profile(["name": "Plain Person"])),
-                ImportedUser(row: 3, email: hashed, verified: true, passwordHash: Self.bcryptHash),
+                ImportedUser(
+                    row: 2, email: plain, verified: true, password: "plain password",
+                    profile: Profile(["name": "Plain Person"])),
+                ImportedUser(row: 3, email: hashed, verified: true, passwordHash: Self.bcryptHash)
             ]
             switch kind {
             case .local:

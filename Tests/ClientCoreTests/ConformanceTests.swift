@@ -22,7 +22,8 @@ import Testing
             #expect(try await client.getSession() == nil)
 
             // Not verified yet: the right password is refused with a typed error.
-            #expect(await authError { try await client.signIn(email: email, password: "correct horse battery") }
+            #expect(
+                await authError { try await client.signIn(email: email, password: "correct horse battery") }
                     == .emailNotVerified(email: email))
 
             // Verify with exactly what was mailed, as the capabilities say it is mailed.
@@ -51,7 +52,7 @@ import Testing
             #expect(me.profile.name == "Ada Lovelace")
 
             let updated = try await client.setProfile([
-                "name": "Ada King", "bio": "Analyst", "favorite_number": .number(7), "tags": .array(["math", "poetry"]),
+                "name": "Ada King", "bio": "Analyst", "favorite_number": .number(7), "tags": .array(["math", "poetry"])
             ])
             #expect(updated.profile.name == "Ada King")
             #expect(updated.profile.fields["favorite_number"] == .number(7))
@@ -84,7 +85,8 @@ import Testing
             let email = uniqueEmail("grace")
             _ = try await client.admin.createUser(NewUser(email: email, password: "right password", verified: true))
             #expect(await authError { try await client.signIn(email: email, password: "wrong password") } == .invalidCredentials)
-            #expect(await authError { try await client.signIn(email: uniqueEmail("nobody"), password: "whatever1") }
+            #expect(
+                await authError { try await client.signIn(email: uniqueEmail("nobody"), password: "whatever1") }
                     == .invalidCredentials)
             #expect(try await client.getSession() == nil)
             #expect(try await client.signIn(email: email, password: "right password").user.email.lowercased() == email)
@@ -97,9 +99,11 @@ import Testing
             let client = fixture.client()
             let email = uniqueEmail("alan")
             _ = try await client.signUp(email: email, password: "password one", name: nil)
-            #expect(await authError { _ = try await client.signUp(email: email, password: "password two", name: nil) }
+            #expect(
+                await authError { _ = try await client.signUp(email: email, password: "password two", name: nil) }
                     == .emailExists)
-            #expect(await authError { _ = try await client.admin.createUser(NewUser(email: email, password: "password three")) }
+            #expect(
+                await authError { _ = try await client.admin.createUser(NewUser(email: email, password: "password three")) }
                     == .emailExists)
         }
     }
@@ -109,9 +113,10 @@ import Testing
         try await withFixture(kind) { fixture in
             let support = fixture.client()
             #expect(support.capabilities.contains(.impersonation))
-            let target = try await support.admin.createUser(NewUser(
-                email: uniqueEmail("subject"), password: "subject password", verified: true,
-                profile: Profile(["name": "Subject"])))
+            let target = try await support.admin.createUser(
+                NewUser(
+                    email: uniqueEmail("subject"), password: "subject password", verified: true,
+                    profile: Profile(["name": "Subject"])))
 
             let asUser = try await support.impersonate(userId: target.id, duration: 600)
             let session = try #require(try await asUser.getSession())
@@ -150,9 +155,11 @@ import Testing
             let tag = UUID().uuidString.prefix(6).lowercased()
             var created: [User] = []
             for index in 0..<3 {
-                created.append(try await admin.createUser(NewUser(
-                    email: "staff\(index)-\(tag)@example.com", password: "staff password", verified: index == 0,
-                    profile: Profile(["name": .string("Staff \(index)")]))))
+                created.append(
+                    try await admin.createUser(
+                        NewUser(
+                            email: "staff\(index)-\(tag)@example.com", password: "staff password", verified: index == 0,
+                            profile: Profile(["name": .string("Staff \(index)")]))))
             }
             #expect(created.map(\.emailVerified) == [true, false, false])
 

@@ -5,6 +5,7 @@ import Logging
 import PocketBaseTestSupport
 import Secrets
 import Store
+import Synchronization
 import Testing
 
 /// The backends the conformance suite runs against; every test takes each in turn.
@@ -66,10 +67,11 @@ final class LocalFixture: Fixture {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "test.client-core.local")
         logger.logLevel = .warning
-        backend = LocalBackend(configuration: .init(verification: .code), database: database,
-                               hasher: try sharedHasher.get(), mailer: MailboxMailer(database: database, clock: clock),
-                               keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
-                               logger: logger)
+        backend = LocalBackend(
+            configuration: .init(verification: .code), database: database,
+            hasher: try sharedHasher.get(), mailer: MailboxMailer(database: database, clock: clock),
+            keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
+            logger: logger)
         localAPI = LocalAuthAPI(backend: backend, accessTokenLifetime: accessTokenLifetime)
     }
 
@@ -93,9 +95,10 @@ final class PocketBaseFixture: Fixture {
         let server = try await PocketBaseServer.start()
         var logger = Logger(label: "test.client-core.pocketbase")
         logger.logLevel = .warning
-        let backend = PocketBaseBackend(configuration: .init(
-            baseURL: server.baseURL,
-            superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)), logger: logger)
+        let backend = PocketBaseBackend(
+            configuration: .init(
+                baseURL: server.baseURL,
+                superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)), logger: logger)
         try await backend.prepareCollection(verificationLinkBase: "http://gatehouse.test")
         return PocketBaseFixture(server: server, backend: backend)
     }
@@ -143,8 +146,6 @@ final class EventLog: Sendable {
     var all: [AuthEvent] { events.withLock { $0 } }
     func append(_ event: AuthEvent) { events.withLock { $0.append(event) } }
 }
-
-import Synchronization
 
 func uniqueEmail(_ prefix: String) -> String {
     "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())@example.com"

@@ -4,8 +4,10 @@ import Testing
 
 /// The client's session machinery and the embedded backend's refresh-token rotation.
 @Suite struct SessionKeepingTests {
-    private func signedInClient(_ fixture: LocalFixture, storage: any SessionStorage = InMemorySessionStorage(),
-                                refreshMargin: TimeInterval = 60) async throws -> (AuthClient, String) {
+    private func signedInClient(
+        _ fixture: LocalFixture, storage: any SessionStorage = InMemorySessionStorage(),
+        refreshMargin: TimeInterval = 60
+    ) async throws -> (AuthClient, String) {
         let email = uniqueEmail("session")
         _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "session password", verified: true))
         let client = AuthClient(api: fixture.api, storage: storage, refreshMargin: refreshMargin)

@@ -12,9 +12,11 @@ import Testing
         #expect(signUpPage.status == 200)
         #expect(signUpPage.text.contains("name=\"email\""))
 
-        let signUp = try await browser.post("/auth/sign-up", [
-            ("email", "Ada@Example.com"), ("password", "correct horse battery"), ("name", "Ada Lovelace"),
-        ])
+        let signUp = try await browser.post(
+            "/auth/sign-up",
+            [
+                ("email", "Ada@Example.com"), ("password", "correct horse battery"), ("name", "Ada Lovelace")
+            ])
         #expect(signUp.status == 303)
         #expect(signUp.header("Location")?.hasPrefix("/auth/verify?email=Ada%40Example.com") == true)
 
@@ -37,10 +39,12 @@ import Testing
         #expect(account.text.contains("Ada@Example.com"))
         #expect(account.header("Cache-Control") == "no-store")
 
-        let saved = try await browser.post("/account", [
-            ("name", "Ada King"), ("bio", "Wrote the first program."), ("avatar_url", "https://example.com/ada.png"),
-            ("custom_key_0", "team"), ("custom_value_0", "analytical-engine"),
-        ])
+        let saved = try await browser.post(
+            "/account",
+            [
+                ("name", "Ada King"), ("bio", "Wrote the first program."), ("avatar_url", "https://example.com/ada.png"),
+                ("custom_key_0", "team"), ("custom_value_0", "analytical-engine")
+            ])
         #expect(saved.status == 303)
         let afterSave = try await browser.get("/account?notice=saved")
         #expect(afterSave.text.contains("Ada King"))
@@ -54,15 +58,17 @@ import Testing
         #expect(locked.header("Location")?.hasPrefix("/auth/sign-in") == true)
 
         _ = try await browser.get("/auth/sign-in")
-        let signIn = try await browser.post("/auth/sign-in", [("email", "ada@EXAMPLE.com"), ("password", "correct horse battery")])
+        let signIn = try await browser.post(
+            "/auth/sign-in", [("email", "ada@EXAMPLE.com"), ("password", "correct horse battery")])
         #expect(signIn.status == 303)
         #expect(signIn.header("Location") == "/account")
 
         try await gatehouse.restart()
         let fresh = gatehouse.browser()
         _ = try await fresh.get("/auth/sign-in")
-        let again = try await fresh.post("/auth/sign-in", [("email", "ada@example.com"), ("password", "correct horse battery")],
-                                         follow: true)
+        let again = try await fresh.post(
+            "/auth/sign-in", [("email", "ada@example.com"), ("password", "correct horse battery")],
+            follow: true)
         #expect(again.status == 200)
         #expect(again.text.contains("Ada King"))
         #expect(again.text.contains("analytical-engine"))
@@ -73,21 +79,26 @@ import Testing
         let gatehouse = try await TestGatehouse(verification: .none)
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        let signUp = try await browser.post("/auth/sign-up", [("email", "grace@example.com"), ("password", "hopper-1906"), ("name", "")])
+        let signUp = try await browser.post(
+            "/auth/sign-up", [("email", "grace@example.com"), ("password", "hopper-1906"), ("name", "")])
         #expect(signUp.header("Location") == "/account?notice=welcome")
         _ = try await browser.get("/account")
-        _ = try await browser.post("/account", [
-            ("name", "Grace"), ("bio", "Compilers"), ("avatar_url", ""),
-            ("custom_key_0", "rank"), ("custom_value_0", "Rear Admiral"),
-            ("custom_key_1", "ship"), ("custom_value_1", "USS Hopper"),
-        ])
+        _ = try await browser.post(
+            "/account",
+            [
+                ("name", "Grace"), ("bio", "Compilers"), ("avatar_url", ""),
+                ("custom_key_0", "rank"), ("custom_value_0", "Rear Admiral"),
+                ("custom_key_1", "ship"), ("custom_value_1", "USS Hopper")
+            ])
         _ = try await browser.get("/account")
         // Clear the bio, clear one custom value: both keys go away, the other stays.
-        _ = try await browser.post("/account", [
-            ("name", "Grace"), ("bio", ""), ("avatar_url", ""),
-            ("custom_key_0", "rank"), ("custom_value_0", ""),
-            ("custom_key_1", "ship"), ("custom_value_1", "USS Hopper"),
-        ])
+        _ = try await browser.post(
+            "/account",
+            [
+                ("name", "Grace"), ("bio", ""), ("avatar_url", ""),
+                ("custom_key_0", "rank"), ("custom_value_0", ""),
+                ("custom_key_1", "ship"), ("custom_value_1", "USS Hopper")
+            ])
         let page = try await browser.get("/account")
         #expect(!page.text.contains("Compilers"))
         #expect(!page.text.contains("Rear Admiral"))
@@ -101,10 +112,12 @@ import Testing
         _ = try await browser.get("/auth/sign-up")
         _ = try await browser.post("/auth/sign-up", [("email", "kay@example.com"), ("password", "smalltalk80"), ("name", "Alan")])
         _ = try await browser.get("/account")
-        let response = try await browser.post("/account", [
-            ("name", "Alan Kay"), ("bio", "Dynabook"), ("avatar_url", "javascript:alert(1)"),
-            ("custom_key_0", ""), ("custom_value_0", "orphan value"),
-        ])
+        let response = try await browser.post(
+            "/account",
+            [
+                ("name", "Alan Kay"), ("bio", "Dynabook"), ("avatar_url", "javascript:alert(1)"),
+                ("custom_key_0", ""), ("custom_value_0", "orphan value")
+            ])
         #expect(response.status == 422)
         #expect(response.text.contains("value=\"Alan Kay\""))
         #expect(response.text.contains("Dynabook"))

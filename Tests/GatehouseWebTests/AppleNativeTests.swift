@@ -10,12 +10,14 @@ import Testing
 @Suite struct AppleNativeTests {
     let key = P256.Signing.PrivateKey()
 
-    private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.Signing.PrivateKey? = nil) throws -> String {
+    private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.Signing.PrivateKey? = nil) throws
+        -> String
+    {
         var claims: [String: Any] = [
             "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.apple-user",
             "exp": Date().timeIntervalSince1970 + 600, "iat": Date().timeIntervalSince1970,
             "email": "apple-user@privaterelay.appleid.com", "email_verified": "true",
-            "nonce": SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined(),
+            "nonce": SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
         ]
         for (name, value) in changes { claims[name] = value }
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "apple-test"], options: [.sortedKeys])
@@ -42,10 +44,12 @@ import Testing
 
     @Test func aGoodTokenCreatesTheUserAndKeepsTheFirstName() async throws {
         let (gatehouse, peer) = try await setUp()
-        let first = try await post(gatehouse, [
-            "identityToken": try token(), "authorizationCode": "c1", "nonce": "raw-nonce",
-            "user": ["name": ["firstName": "Ada", "lastName": "Apple"], "email": "apple-user@privaterelay.appleid.com"],
-        ])
+        let first = try await post(
+            gatehouse,
+            [
+                "identityToken": try token(), "authorizationCode": "c1", "nonce": "raw-nonce",
+                "user": ["name": ["firstName": "Ada", "lastName": "Apple"], "email": "apple-user@privaterelay.appleid.com"]
+            ])
         #expect(first.status == 200, "\(first.text)")
         let user = try #require(first.json["user"] as? [String: Any])
         #expect(user["email"] as? String == "apple-user@privaterelay.appleid.com")
@@ -54,10 +58,12 @@ import Testing
         #expect(first.json["accessToken"] is String && first.json["refreshToken"] is String)
 
         // Later sign-ins: Apple sends no name (or a different one); the account keeps the first.
-        let again = try await post(gatehouse, [
-            "identityToken": try token(), "authorizationCode": "c2", "nonce": "raw-nonce",
-            "user": ["name": ["firstName": "Mallory"]],
-        ])
+        let again = try await post(
+            gatehouse,
+            [
+                "identityToken": try token(), "authorizationCode": "c2", "nonce": "raw-nonce",
+                "user": ["name": ["firstName": "Mallory"]]
+            ])
         #expect(again.status == 200)
         let same = try #require(again.json["user"] as? [String: Any])
         #expect(same["id"] as? String == user["id"] as? String)
@@ -73,7 +79,7 @@ import Testing
             ("wrong nonce", ["identityToken": try token(), "nonce": "another-nonce"]),
             ("expired", ["identityToken": try token(["exp": Date().timeIntervalSince1970 - 3600]), "nonce": "raw-nonce"]),
             ("other signer", ["identityToken": try token(signer: P256.Signing.PrivateKey()), "nonce": "raw-nonce"]),
-            ("other issuer", ["identityToken": try token(["iss": "https://evil.example"]), "nonce": "raw-nonce"]),
+            ("other issuer", ["identityToken": try token(["iss": "https://evil.example"]), "nonce": "raw-nonce"])
         ]
         for (label, body) in cases {
             let response = try await post(gatehouse, body.merging(["authorizationCode": "c"]) { $1 })

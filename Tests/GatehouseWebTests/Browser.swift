@@ -27,13 +27,17 @@ final class Browser: @unchecked Sendable {
 
     /// A form POST with the current CSRF token added (unless `csrf` says otherwise).
     @discardableResult
-    func post(_ target: String, _ fields: [(String, String)], csrf: String? = nil, follow: Bool = false,
-              headers: [(String, String)] = []) async throws -> TestResponse {
+    func post(
+        _ target: String, _ fields: [(String, String)], csrf: String? = nil, follow: Bool = false,
+        headers: [(String, String)] = []
+    ) async throws -> TestResponse {
         let token = csrf ?? lock.withLock { csrfToken } ?? ""
         let body = FormBody.encode(fields + [("_csrf", token)])
-        var response = try await send("POST", target, headers: headers + [
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ], body: body)
+        var response = try await send(
+            "POST", target,
+            headers: headers + [
+                ("Content-Type", "application/x-www-form-urlencoded")
+            ], body: body)
         if follow, (300..<400).contains(response.status), let location = response.header("Location") {
             response = try await get(location, headers: headers)
         }
@@ -42,8 +46,10 @@ final class Browser: @unchecked Sendable {
 
     func cookie(_ name: String) -> String? { jar[name] }
 
-    private func send(_ method: String, _ target: String, headers: [(String, String)],
-                      body: [UInt8] = []) async throws -> TestResponse {
+    private func send(
+        _ method: String, _ target: String, headers: [(String, String)],
+        body: [UInt8] = []
+    ) async throws -> TestResponse {
         var all = headers
         all.append(contentsOf: jar.headers)
         let response = try await client.request(method, target, headers: all, body: body)

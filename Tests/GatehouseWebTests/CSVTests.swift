@@ -1,13 +1,17 @@
-@testable import GatehouseWeb
 import Testing
+
+@testable import GatehouseWeb
 
 /// The RFC 4180 reader and writer behind user import and export.
 @Suite struct CSVTests {
     @Test func quotedFieldsHoldCommasQuotesAndLineBreaks() throws {
-        let text = "email,name\r\na@example.com,\"Doe, Jane\"\r\nb@example.com,\"Say \"\"hi\"\"\"\n\"c@example.com\",\"two\nlines\"\n"
-        #expect(try CSV.parse(text) == [
-            ["email", "name"], ["a@example.com", "Doe, Jane"], ["b@example.com", "Say \"hi\""], ["c@example.com", "two\nlines"],
-        ])
+        let text =
+            "email,name\r\na@example.com,\"Doe, Jane\"\r\nb@example.com,\"Say \"\"hi\"\"\"\n\"c@example.com\",\"two\nlines\"\n"
+        #expect(
+            try CSV.parse(text) == [
+                ["email", "name"], ["a@example.com", "Doe, Jane"], ["b@example.com", "Say \"hi\""],
+                ["c@example.com", "two\nlines"]
+            ])
     }
 
     @Test func emptyFieldsBlankLinesAndNoFinalNewline() throws {
@@ -28,8 +32,9 @@ import Testing
     }
 
     @Test func importFileFlagsUnreadableValuesByRow() throws {
-        let file = try UserImportFile(bytes: Array("email,verified\na@example.com,yes\nb@example.com,perhaps\nc@example.com\n".utf8),
-                                      format: nil)
+        let file = try UserImportFile(
+            bytes: Array("email,verified\na@example.com,yes\nb@example.com,perhaps\nc@example.com\n".utf8),
+            format: nil)
         #expect(file.users.map(\.email) == ["a@example.com"])
         #expect(file.users.first?.verified == true)
         #expect(file.problems.map(\.row) == [3, 4])

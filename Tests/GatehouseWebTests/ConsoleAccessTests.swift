@@ -93,14 +93,16 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let token = try await gatehouse.adminToken()
         let client = HTTPTestClient(port: gatehouse.port)
-        let events = try await client.request("GET", "/_/api/audit?type=console.sign_in.completed",
-                                              headers: [("Authorization", "Bearer \(token)")])
+        let events = try await client.request(
+            "GET", "/_/api/audit?type=console.sign_in.completed",
+            headers: [("Authorization", "Bearer \(token)")])
         #expect(events.status == 200)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(events.body)) as? [[String: Any]])
         #expect(list.count == 1)
         #expect(list.first?["type"] as? String == "console.sign_in.completed")
-        let bad = try await client.request("POST", "/_/api/auth", headers: [("Content-Type", "application/json")],
-                                           body: Array(#"{"email":"api-staff@example.com","password":"nope-nope"}"#.utf8))
+        let bad = try await client.request(
+            "POST", "/_/api/auth", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"email":"api-staff@example.com","password":"nope-nope"}"#.utf8))
         #expect(bad.status == 401)
         #expect(bad.text.contains("INVALID_CREDENTIALS"))
         await gatehouse.stop()

@@ -34,8 +34,9 @@ extension ConsoleHarness {
         let response = try await HTTPTestClient(port: port).request(
             "POST", "/_/api/auth", headers: [("Content-Type", "application/json")], body: body)
         guard response.status == 200,
-              let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-              let token = json["token"] as? String else { throw TestFailure("api auth answered \(response.status)") }
+            let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let token = json["token"] as? String
+        else { throw TestFailure("api auth answered \(response.status)") }
         return token
     }
 }

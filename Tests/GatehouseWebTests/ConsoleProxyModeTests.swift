@@ -1,11 +1,12 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import AuthCore
+import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The staff console in proxy mode: the same pages list, search, edit, verify, impersonate,
 /// unlink and delete accounts on a real PocketBase binary, and PocketBase's own API sees it.
@@ -13,17 +14,24 @@ import Testing
     private static let superuser = (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)
 
     /// Creates an account through PocketBase's own API and returns its id.
-    private func createOnPocketBase(_ pocketBase: PocketBaseServer, email: String, name: String, verified: Bool) async throws -> String {
+    private func createOnPocketBase(_ pocketBase: PocketBaseServer, email: String, name: String, verified: Bool) async throws
+        -> String
+    {
         let token = try await pocketBase.superuserToken()
-        let record = try await pocketBase.request("POST", "/api/collections/users/records", token: token, body: [
-            "email": email, "password": "password-1234", "passwordConfirm": "password-1234", "verified": verified, "name": name,
-        ])
+        let record = try await pocketBase.request(
+            "POST", "/api/collections/users/records", token: token,
+            body: [
+                "email": email, "password": "password-1234", "passwordConfirm": "password-1234", "verified": verified,
+                "name": name
+            ])
         return try #require(record["id"] as? String)
     }
 
     /// The HTTP status PocketBase answers `method path` with, and its JSON body.
-    private func call(_ pocketBase: PocketBaseServer, _ method: String, _ path: String,
-                      token: String) async throws -> (status: Int, json: [String: Any]) {
+    private func call(
+        _ pocketBase: PocketBaseServer, _ method: String, _ path: String,
+        token: String
+    ) async throws -> (status: Int, json: [String: Any]) {
         var request = URLRequest(url: pocketBase.baseURL.appendingPathComponent(path))
         request.httpMethod = method
         request.setValue(token, forHTTPHeaderField: "Authorization")
@@ -39,7 +47,8 @@ import Testing
             let bobEmail = "bob-\(suffix)@example.com"
             let alice = try await createOnPocketBase(pocketBase, email: aliceEmail, name: "Alice Proxy", verified: false)
             _ = try await createOnPocketBase(pocketBase, email: bobEmail, name: "Bob Proxy", verified: true)
-            _ = try await gatehouse.remote.admin.linkExternalAuth(userID: UserID(alice), provider: "github", providerID: "gh-4242")
+            _ = try await gatehouse.remote.admin.linkExternalAuth(
+                userID: UserID(alice), provider: "github", providerID: "gh-4242")
             let staff = try await gatehouse.staffBrowser()
             let superToken = try await pocketBase.superuserToken()
 
@@ -66,10 +75,12 @@ import Testing
             #expect(page.text.contains("gh-4242"))
 
             // Profile edit lands in PocketBase's record.
-            let saved = try await staff.post("/_/users/\(alice)/profile", [
-                ("name", "Alice Edited"), ("bio", "Edited from the console."), ("avatar_url", ""),
-                ("custom_key_0", "team"), ("custom_value_0", "support"),
-            ])
+            let saved = try await staff.post(
+                "/_/users/\(alice)/profile",
+                [
+                    ("name", "Alice Edited"), ("bio", "Edited from the console."), ("avatar_url", ""),
+                    ("custom_key_0", "team"), ("custom_value_0", "support")
+                ])
             #expect(saved.header("Location") == "/_/users/\(alice)?notice=user-saved")
             var record = try await pocketBase.request("GET", "/api/collections/users/records/\(alice)", token: superToken)
             #expect(record["name"] as? String == "Alice Edited")
@@ -86,7 +97,8 @@ import Testing
             // PocketBase drops an account's external auths when it becomes verified (a guard against
             // pre-linked takeovers); the page shows what PocketBase keeps, so link again for the unlink step.
             #expect(!(try await staff.get("/_/users/\(alice)").text.contains("gh-4242")))
-            _ = try await gatehouse.remote.admin.linkExternalAuth(userID: UserID(alice), provider: "github", providerID: "gh-4242")
+            _ = try await gatehouse.remote.admin.linkExternalAuth(
+                userID: UserID(alice), provider: "github", providerID: "gh-4242")
             #expect(try await staff.get("/_/users/\(alice)").text.contains("gh-4242"))
 
             // PocketBase has no disabled accounts: the page says so instead of failing.
@@ -112,21 +124,24 @@ import Testing
             // Token impersonation: PocketBase's token reads the record and cannot be refreshed.
             let tokenPage = try await staff.post("/_/users/\(alice)/impersonate", [("duration", "5"), ("mode", "token")])
             #expect(tokenPage.status == 200)
-            let token = try #require(tokenPage.text.firstMatch(of: /id="issued-token" type="text" readonly value="([^"]+)"/)
-                .map { String($0.1) })
+            let token = try #require(
+                tokenPage.text.firstMatch(of: /id="issued-token" type="text" readonly value="([^"]+)"/)
+                    .map { String($0.1) })
             let read = try await call(pocketBase, "GET", "/api/collections/users/records/\(alice)", token: token)
             #expect(read.status == 200)
             #expect(read.json["email"] as? String == aliceEmail)
             let refresh = try await call(pocketBase, "POST", "/api/collections/users/auth-refresh", token: token)
             // PocketBase 0.40 answers a non-refreshable token with the same token, unrenewed; older ones refuse.
-            #expect(refresh.status >= 400 || refresh.json["token"] as? String == token,
-                    "PocketBase impersonation tokens are not refreshable")
+            #expect(
+                refresh.status >= 400 || refresh.json["token"] as? String == token,
+                "PocketBase impersonation tokens are not refreshable")
 
             // Unlink removes the `_externalAuths` record.
             let unlinked = try await staff.post("/_/users/\(alice)/external-auths/github/unlink", [])
             #expect(unlinked.header("Location") == "/_/users/\(alice)?notice=provider-removed")
             let filter = "recordRef='\(alice)'".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let links = try await pocketBase.request("GET", "/api/collections/_externalAuths/records?filter=\(filter)", token: superToken)
+            let links = try await pocketBase.request(
+                "GET", "/api/collections/_externalAuths/records?filter=\(filter)", token: superToken)
             #expect((links["items"] as? [Any])?.isEmpty == true)
             #expect(!(try await staff.get("/_/users/\(alice)").text.contains("gh-4242")))
 
@@ -138,7 +153,9 @@ import Testing
             #expect(try await staff.get("/_/users/\(alice)").status == 404)
 
             let audit = try await staff.get("/_/audit?user=\(alice)")
-            for type in ["profile.updated", "admin.user.verified", "impersonation.started", "external_auth.unlinked", "admin.user.deleted"] {
+            for type in [
+                "profile.updated", "admin.user.verified", "impersonation.started", "external_auth.unlinked", "admin.user.deleted"
+            ] {
                 #expect(audit.text.contains(type), "audit has \(type)")
             }
         }
@@ -150,24 +167,29 @@ import Testing
             let client = HTTPTestClient(port: gatehouse.port)
             let auth = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
             let email = "api-\(UUID().uuidString.prefix(6).lowercased())@example.com"
-            let created = try await client.request("POST", "/_/api/users", headers: auth, body: Array(
-                #"{"email":"\#(email)","password":"password-1234","name":"Api Person","verified":true}"#.utf8))
+            let created = try await client.request(
+                "POST", "/_/api/users", headers: auth,
+                body: Array(
+                    #"{"email":"\#(email)","password":"password-1234","name":"Api Person","verified":true}"#.utf8))
             #expect(created.status == 201)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
             let id = try #require((json["user"] as? [String: Any])?["id"] as? String)
-            let record = try await pocketBase.request("GET", "/api/collections/users/records/\(id)",
-                                                      token: try await pocketBase.superuserToken())
+            let record = try await pocketBase.request(
+                "GET", "/api/collections/users/records/\(id)",
+                token: try await pocketBase.superuserToken())
             #expect(record["email"] as? String == email, "the account lives on PocketBase")
 
             let search = try await client.request("GET", "/_/api/users?search=\(email.prefix(10))", headers: auth)
             #expect(search.status == 200)
             #expect(search.text.contains(email))
-            let disable = try await client.request("PATCH", "/_/api/users/\(id)", headers: auth, body: Array(#"{"disabled":true}"#.utf8))
+            let disable = try await client.request(
+                "PATCH", "/_/api/users/\(id)", headers: auth, body: Array(#"{"disabled":true}"#.utf8))
             #expect(disable.status == 501, "PocketBase has no disabled accounts")
 
             // The one-time link opens a browser session backed by PocketBase's impersonation token.
-            let issued = try await client.request("POST", "/_/api/users/\(id)/impersonate", headers: auth,
-                                                  body: Array(#"{"duration": 300}"#.utf8))
+            let issued = try await client.request(
+                "POST", "/_/api/users/\(id)/impersonate", headers: auth,
+                body: Array(#"{"duration": 300}"#.utf8))
             #expect(issued.status == 200)
             let ticket = try #require(try JSONSerialization.jsonObject(with: Data(issued.body)) as? [String: Any])
             let url = try #require(ticket["url"] as? String)

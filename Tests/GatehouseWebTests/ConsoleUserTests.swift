@@ -5,17 +5,20 @@ import Testing
 /// Support staff managing users through the console pages and the JSON admin API.
 @Suite struct ConsoleUserTests {
     /// Creates a verified user through the admin API and returns its id.
-    private func createUser(_ gatehouse: TestGatehouse, token: String, email: String, name: String = "",
-                            password: String = "password-123", verified: Bool = true) async throws -> String {
+    private func createUser(
+        _ gatehouse: TestGatehouse, token: String, email: String, name: String = "",
+        password: String = "password-123", verified: Bool = true
+    ) async throws -> String {
         let body = try JSONSerialization.data(withJSONObject: [
-            "email": email, "password": password, "name": name, "verified": verified,
+            "email": email, "password": password, "name": name, "verified": verified
         ])
         let response = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/_/api/users", headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
             body: [UInt8](body))
         guard response.status == 201,
-              let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-              let user = json["user"] as? [String: Any], let id = user["id"] as? String else {
+            let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let user = json["user"] as? [String: Any], let id = user["id"] as? String
+        else {
             throw TestFailure("create answered \(response.status): \(response.text)")
         }
         return id
@@ -35,16 +38,18 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let token = try await gatehouse.adminToken()
         for index in 0..<55 {
-            _ = try await createUser(gatehouse, token: token, email: "list\(index)@example.com", name: "Lister \(index)",
-                                     verified: index % 5 != 0)
+            _ = try await createUser(
+                gatehouse, token: token, email: "list\(index)@example.com", name: "Lister \(index)",
+                verified: index % 5 != 0)
         }
         let staff = try await gatehouse.staffBrowser()
         let first = try await staff.get("/_/users")
         #expect(first.status == 200)
         #expect(first.text.contains("55 users"))
         #expect(first.text.contains("list54@example.com"), "newest first")
-        let next = try #require(first.text.range(of: #"href="(/_/users\?after=[^"]+)""#, options: .regularExpression)
-            .map { String(first.text[$0].dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&") })
+        let next = try #require(
+            first.text.range(of: #"href="(/_/users\?after=[^"]+)""#, options: .regularExpression)
+                .map { String(first.text[$0].dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&") })
         let second = try await staff.get(next)
         #expect(second.text.contains("list0@example.com"))
         #expect(!second.text.contains("list54@example.com"))
@@ -73,7 +78,8 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.contains("edit@example.com"))
 
-        let saved = try await staff.post("/_/users/\(id)/profile", [("name", "Edith Clarke"), ("bio", "Engineer"), ("avatar_url", "")])
+        let saved = try await staff.post(
+            "/_/users/\(id)/profile", [("name", "Edith Clarke"), ("bio", "Engineer"), ("avatar_url", "")])
         #expect(saved.header("Location") == "/_/users/\(id)?notice=user-saved")
         #expect(try await staff.post("/_/users/\(id)/verify", [("verified", "true")]).status == 303)
         let badPassword = try await staff.post("/_/users/\(id)/password", [("password", "short")])
@@ -86,7 +92,9 @@ import Testing
         #expect(try await user.get("/account", follow: false).status == 303, "a disabled user loses every session at once")
         let refused = gatehouse.browser()
         _ = try await refused.get("/auth/sign-in")
-        #expect(try await refused.post("/auth/sign-in", [("email", "edit@example.com"), ("password", "brand-new-password")]).status == 401)
+        #expect(
+            try await refused.post("/auth/sign-in", [("email", "edit@example.com"), ("password", "brand-new-password")]).status
+                == 401)
 
         let wrongConfirm = try await staff.post("/_/users/\(id)/delete", [("confirm", "someone@else.com")])
         #expect(wrongConfirm.status == 422)
@@ -96,7 +104,9 @@ import Testing
         let audit = try await staff.get("/_/audit?user=\(id)")
         // Rows name the superuser by email (besides the sidebar's one mention).
         #expect(audit.text.components(separatedBy: "staff@example.com").count - 1 >= 4)
-        for type in ["admin.user.verified", "admin.user.password_set", "admin.user.disabled", "admin.user.deleted", "profile.updated"] {
+        for type in [
+            "admin.user.verified", "admin.user.password_set", "admin.user.disabled", "admin.user.deleted", "profile.updated"
+        ] {
             #expect(audit.text.contains(type), "audit has \(type)")
         }
         await gatehouse.stop()
@@ -108,12 +118,14 @@ import Testing
         let id = try await createUser(gatehouse, token: token, email: "revoke@example.com")
         let user = try await signIn(gatehouse, "revoke@example.com")
         let client = HTTPTestClient(port: gatehouse.port)
-        let sessions = try await client.request("GET", "/_/api/users/\(id)/sessions", headers: [("Authorization", "Bearer \(token)")])
+        let sessions = try await client.request(
+            "GET", "/_/api/users/\(id)/sessions", headers: [("Authorization", "Bearer \(token)")])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(sessions.body)) as? [[String: Any]])
         #expect(list.count == 1)
         let sessionID = try #require(list.first?["id"] as? Int)
-        let revoked = try await client.request("DELETE", "/_/api/users/\(id)/sessions/\(sessionID)",
-                                               headers: [("Authorization", "Bearer \(token)")])
+        let revoked = try await client.request(
+            "DELETE", "/_/api/users/\(id)/sessions/\(sessionID)",
+            headers: [("Authorization", "Bearer \(token)")])
         #expect(revoked.status == 204)
         #expect(try await user.get("/account", follow: false).status == 303)
 
@@ -162,7 +174,8 @@ import Testing
         let id = try await createUser(gatehouse, token: token, email: "staff@example.com")
         let staff = try await gatehouse.staffBrowser()
         let page = try await staff.get("/_/users/\(id)")
-        #expect(page.text.contains("Superusers can&#39;t be impersonated") || page.text.contains("Superusers can't be impersonated"))
+        #expect(
+            page.text.contains("Superusers can&#39;t be impersonated") || page.text.contains("Superusers can't be impersonated"))
         let refused = try await staff.post("/_/users/\(id)/impersonate", [("duration", "5"), ("mode", "browser")])
         #expect(refused.status == 403)
         let api = try await HTTPTestClient(port: gatehouse.port).request(
@@ -176,9 +189,10 @@ import Testing
         let token = try await gatehouse.adminToken()
         let id = try await createUser(gatehouse, token: token, email: "api-viewed@example.com", name: "Api Viewed")
         let client = HTTPTestClient(port: gatehouse.port)
-        let issued = try await client.request("POST", "/_/api/users/\(id)/impersonate",
-                                              headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-                                              body: Array(#"{"duration": 600}"#.utf8))
+        let issued = try await client.request(
+            "POST", "/_/api/users/\(id)/impersonate",
+            headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+            body: Array(#"{"duration": 600}"#.utf8))
         #expect(issued.status == 200)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(issued.body)) as? [String: Any])
         #expect((json["token"] as? String)?.isEmpty == false)
@@ -186,9 +200,10 @@ import Testing
         let browser = gatehouse.browser()
         #expect(try await browser.get(url).text.contains("Api Viewed"))
         #expect(try await gatehouse.browser().get(url, follow: false).status == 410, "the link works once")
-        let tooLong = try await client.request("POST", "/_/api/users/\(id)/impersonate",
-                                               headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-                                               body: Array(#"{"duration": 7200}"#.utf8))
+        let tooLong = try await client.request(
+            "POST", "/_/api/users/\(id)/impersonate",
+            headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+            body: Array(#"{"duration": 7200}"#.utf8))
         #expect(tooLong.status == 400)
         await gatehouse.stop()
     }
@@ -198,24 +213,28 @@ import Testing
         let token = try await gatehouse.adminToken()
         let client = HTTPTestClient(port: gatehouse.port)
         let auth = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
-        let generated = try await client.request("POST", "/_/api/users", headers: auth,
-                                                 body: Array(#"{"email":"gen@example.com","verified":true,"tag":"demo"}"#.utf8))
+        let generated = try await client.request(
+            "POST", "/_/api/users", headers: auth,
+            body: Array(#"{"email":"gen@example.com","verified":true,"tag":"demo"}"#.utf8))
         #expect(generated.status == 201)
         let created = try #require(try JSONSerialization.jsonObject(with: Data(generated.body)) as? [String: Any])
         let password = try #require(created["generatedPassword"] as? String)
         let id = try #require((created["user"] as? [String: Any])?["id"] as? String)
         _ = try await signIn(gatehouse, "gen@example.com", password: password)
 
-        let duplicate = try await client.request("POST", "/_/api/users", headers: auth,
-                                                 body: Array(#"{"email":"GEN@example.com","password":"password-123"}"#.utf8))
+        let duplicate = try await client.request(
+            "POST", "/_/api/users", headers: auth,
+            body: Array(#"{"email":"GEN@example.com","password":"password-123"}"#.utf8))
         #expect(duplicate.status == 409)
         #expect(duplicate.text.contains("\"error\""))
-        let invalid = try await client.request("POST", "/_/api/users", headers: auth,
-                                               body: Array(#"{"email":"not-an-email","password":"x"}"#.utf8))
+        let invalid = try await client.request(
+            "POST", "/_/api/users", headers: auth,
+            body: Array(#"{"email":"not-an-email","password":"x"}"#.utf8))
         #expect(invalid.status == 400)
 
-        let patched = try await client.request("PATCH", "/_/api/users/\(id)", headers: auth,
-                                               body: Array(#"{"profile":{"name":"Gen"},"disabled":true}"#.utf8))
+        let patched = try await client.request(
+            "PATCH", "/_/api/users/\(id)", headers: auth,
+            body: Array(#"{"profile":{"name":"Gen"},"disabled":true}"#.utf8))
         #expect(patched.status == 200)
         #expect(patched.text.contains("\"disabled\":true"))
         #expect(patched.text.contains("\"name\":\"Gen\""))

@@ -11,52 +11,68 @@ import Testing
 
     private func setUp(extraCallbacks: [String] = [], legacy: Bool = false) async throws -> OAuthGatehouse {
         let gatehouse = try await OAuthGatehouse()
-        try await gatehouse.admin("/_/api/apps", [
-            "id": "sample", "name": "Sample app", "legacyCallback": legacy,
-            "callbackURLs": ["https://app.com/callback", "yourapp://auth/callback"] + extraCallbacks,
-        ])
+        try await gatehouse.admin(
+            "/_/api/apps",
+            [
+                "id": "sample", "name": "Sample app", "legacyCallback": legacy,
+                "callbackURLs": ["https://app.com/callback", "yourapp://auth/callback"] + extraCallbacks
+            ])
         return gatehouse
     }
 
-    private func signInPath(_ redirect: String, clientType: String = "mobile", challenge: String? = HostedSignInTests.challenge,
-                            method: String? = nil) -> String {
+    private func signInPath(
+        _ redirect: String, clientType: String = "mobile", challenge: String? = HostedSignInTests.challenge,
+        method: String? = nil
+    ) -> String {
         var items = [("redirect", redirect), ("client_type", clientType)]
         if let challenge { items.append(("code_challenge", challenge)) }
         if let method { items.append(("code_challenge_method", method)) }
         return "/auth/sign-in?" + FormEncoding.encode(items)
     }
 
-    private func exchange(_ gatehouse: OAuthGatehouse, code: String, verifier: String, clientType: String = "mobile") async throws -> TestResponse {
+    private func exchange(_ gatehouse: OAuthGatehouse, code: String, verifier: String, clientType: String = "mobile") async throws
+        -> TestResponse
+    {
         let body = try JSONSerialization.data(withJSONObject: ["code": code, "code_verifier": verifier])
         return try await HTTPTestClient(port: gatehouse.port).request(
-            "POST", "/api/auth/oauth/exchange?client_type=\(clientType)", headers: [("Content-Type", "application/json")], body: Array(body))
+            "POST", "/api/auth/oauth/exchange?client_type=\(clientType)", headers: [("Content-Type", "application/json")],
+            body: Array(body))
     }
 
     /// Signs a fresh browser in through the hosted page's form and returns the callback it was sent to.
-    private func signInThroughPage(_ gatehouse: OAuthGatehouse, email: String, redirect: String = "yourapp://auth/callback") async throws -> String {
+    private func signInThroughPage(_ gatehouse: OAuthGatehouse, email: String, redirect: String = "yourapp://auth/callback")
+        async throws -> String
+    {
         let owner = gatehouse.browser()
         try await gatehouse.signUp(owner, email: email)
         let browser = gatehouse.browser()
         let page = try await browser.get(signInPath(redirect))
         #expect(page.status == 200)
-        #expect(page.header("Content-Security-Policy")?.contains("form-action 'self' \(CallbackURL.cspSource(for: redirect) ?? "")") == true)
-        let done = try await browser.post("/auth/sign-in", [
-            ("email", email), ("password", "correct horse battery"), ("redirect", redirect), ("client_type", "mobile"),
-            ("code_challenge", Self.challenge), ("code_challenge_method", "S256"),
-        ])
+        #expect(
+            page.header("Content-Security-Policy")?.contains("form-action 'self' \(CallbackURL.cspSource(for: redirect) ?? "")")
+                == true)
+        let done = try await browser.post(
+            "/auth/sign-in",
+            [
+                ("email", email), ("password", "correct horse battery"), ("redirect", redirect), ("client_type", "mobile"),
+                ("code_challenge", Self.challenge), ("code_challenge_method", "S256")
+            ])
         #expect(done.status == 303)
         return try #require(done.header("Location"))
     }
 
     @Test(arguments: [
         "//evil.com", "/\\evil.com", "https:evil.com", "https://app@evil.com", "https://app.com.evil.com/callback",
-        "http://app.com/callback", "https://app.com:8443/callback", "javascript:alert(1)", "https://app.com/callback%0D%0ALocation:%20https://evil.com",
-        "https://evil.com/callback", "yourapp://auth/callback/../evil",
+        "http://app.com/callback", "https://app.com:8443/callback", "javascript:alert(1)",
+        "https://app.com/callback%0D%0ALocation:%20https://evil.com",
+        "https://evil.com/callback", "yourapp://auth/callback/../evil"
     ])
     func refusesCallbacksOffTheAllowList(_ redirect: String) async throws {
         let gatehouse = try await setUp()
-        let target = redirect.contains("%0D") ? "/auth/sign-in?redirect=\(redirect)&client_type=mobile&code_challenge=\(Self.challenge)"
-                                              : signInPath(redirect)
+        let target =
+            redirect.contains("%0D")
+            ? "/auth/sign-in?redirect=\(redirect)&client_type=mobile&code_challenge=\(Self.challenge)"
+            : signInPath(redirect)
         let response = try await gatehouse.browser().get(target, follow: false)
         #expect(response.status == 400)
         #expect(response.header("Location") == nil)
@@ -67,12 +83,18 @@ import Testing
         let gatehouse = try await setUp()
         let browser = gatehouse.browser()
         #expect(try await browser.get(signInPath("yourapp://auth/callback", method: "plain"), follow: false).status == 400)
-        #expect(try await browser.get(signInPath("yourapp://auth/callback", challenge: Self.verifier, method: "plain"), follow: false).status == 400)
+        #expect(
+            try await browser.get(signInPath("yourapp://auth/callback", challenge: Self.verifier, method: "plain"), follow: false)
+                .status == 400)
         #expect(try await browser.get(signInPath("yourapp://auth/callback", challenge: nil), follow: false).status == 400)
         #expect(try await browser.get(signInPath("yourapp://auth/callback", method: "S256"), follow: false).status == 200)
         // redirect_to is accepted as the SDK's other spelling.
-        let alias = "/auth/sign-in?" + FormEncoding.encode([("redirect_to", "https://app.com/callback"), ("client_type", "web"),
-                                                             ("code_challenge", Self.challenge)])
+        let alias =
+            "/auth/sign-in?"
+            + FormEncoding.encode([
+                ("redirect_to", "https://app.com/callback"), ("client_type", "web"),
+                ("code_challenge", Self.challenge)
+            ])
         #expect(try await browser.get(alias, follow: false).status == 200)
         await gatehouse.stop()
     }
@@ -89,7 +111,8 @@ import Testing
         // The failed attempt spent the code: the right verifier now gets nothing either.
         #expect(try await exchange(gatehouse, code: code, verifier: Self.verifier).status == 401)
 
-        let second = try #require(queryItem("insforge_code", in: try await signInThroughPage(gatehouse, email: "app-user2@example.com")))
+        let second = try #require(
+            queryItem("insforge_code", in: try await signInThroughPage(gatehouse, email: "app-user2@example.com")))
         let good = try await exchange(gatehouse, code: second, verifier: Self.verifier)
         #expect(good.status == 200)
         let json = good.json
@@ -129,7 +152,8 @@ import Testing
     @Test func registrationRefusesDangerousCallbackURLs() async throws {
         let gatehouse = try await setUp()
         try await gatehouse.admin("/_/api/apps", ["id": "bad", "name": "Bad", "callbackURLs": ["javascript://x/y"]], expect: 400)
-        try await gatehouse.admin("/_/api/apps", ["id": "bad2", "name": "Bad", "callbackURLs": ["https://u:p@app.com/cb"]], expect: 400)
+        try await gatehouse.admin(
+            "/_/api/apps", ["id": "bad2", "name": "Bad", "callbackURLs": ["https://u:p@app.com/cb"]], expect: 400)
         await gatehouse.stop()
     }
 
@@ -139,20 +163,24 @@ import Testing
             // The app's "Sign in" button: off to Gatehouse's hosted page with its PKCE challenge.
             router.get("/login") { request, _ in
                 let callback = "http://127.0.0.1:\(request.headers["Host"]?.split(separator: ":").last ?? "")/callback"
-                return .redirect(to: "http://127.0.0.1:\(gatehouseBox.port)/auth/sign-in?" + FormEncoding.encode([
-                    ("redirect", callback), ("client_type", "web"), ("code_challenge", HostedSignInTests.challenge),
-                    ("code_challenge_method", "S256"),
-                ]))
+                return .redirect(
+                    to: "http://127.0.0.1:\(gatehouseBox.port)/auth/sign-in?"
+                        + FormEncoding.encode([
+                            ("redirect", callback), ("client_type", "web"), ("code_challenge", HostedSignInTests.challenge),
+                            ("code_challenge_method", "S256")
+                        ]))
             }
             // handleAuthCallback: exchange the code with the verifier the app kept.
             router.get("/callback") { request, _ in
                 let code = request.query["insforge_code"] ?? ""
                 let body = try JSONSerialization.data(withJSONObject: ["code": code, "code_verifier": HostedSignInTests.verifier])
                 let answer = try await HTTPTestClient(port: gatehouseBox.port).request(
-                    "POST", "/api/auth/oauth/exchange?client_type=web", headers: [("Content-Type", "application/json")], body: Array(body))
+                    "POST", "/api/auth/oauth/exchange?client_type=web", headers: [("Content-Type", "application/json")],
+                    body: Array(body))
                 let json = answer.json
                 guard answer.status == 200, let user = json["user"] as? [String: Any], let email = user["email"] as? String,
-                      json["accessToken"] is String else { return .html("<p>Sign-in failed: \(answer.status)</p>", status: 401) }
+                    json["accessToken"] is String
+                else { return .html("<p>Sign-in failed: \(answer.status)</p>", status: 401) }
                 return .html("<p>Signed in as \(email)</p>")
             }
         }
@@ -167,10 +195,12 @@ import Testing
         let browser = gatehouse.browser()
         let page = try await browser.get(pathAndQuery(toGatehouse))
         #expect(page.status == 200)
-        let done = try await browser.post("/auth/sign-in", [
-            ("email", "round-trip@example.com"), ("password", "correct horse battery"), ("redirect", callback),
-            ("client_type", "web"), ("code_challenge", Self.challenge), ("code_challenge_method", "S256"),
-        ])
+        let done = try await browser.post(
+            "/auth/sign-in",
+            [
+                ("email", "round-trip@example.com"), ("password", "correct horse battery"), ("redirect", callback),
+                ("client_type", "web"), ("code_challenge", Self.challenge), ("code_challenge_method", "S256")
+            ])
         let back = try #require(done.header("Location"))
         #expect(back.hasPrefix(callback + "?insforge_code="))
         let landed = try await appClient.request("GET", pathAndQuery(back))

@@ -1,23 +1,30 @@
 import AuthCore
 import Foundation
-@testable import GatehouseWeb
 import Store
 import Testing
+
+@testable import GatehouseWeb
 
 /// The callback's decision table, without a server.
 @Suite struct OAuthFlowCheckTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func flow(purpose: String = "sign_in", user: UserID? = nil, consumed: Bool = false, expiresIn: TimeInterval = 300) -> OAuthFlowRecord {
-        var flow = OAuthFlowRecord(stateHash: "s", browserHash: "b", provider: "google", purpose: purpose, userID: user,
-                                   codeVerifier: "v", nonce: "n", appRequest: nil, createdAt: now, expiresAt: now.addingTimeInterval(expiresIn))
+    func flow(purpose: String = "sign_in", user: UserID? = nil, consumed: Bool = false, expiresIn: TimeInterval = 300)
+        -> OAuthFlowRecord
+    {
+        var flow = OAuthFlowRecord(
+            stateHash: "s", browserHash: "b", provider: "google", purpose: purpose, userID: user,
+            codeVerifier: "v", nonce: "n", appRequest: nil, createdAt: now, expiresAt: now.addingTimeInterval(expiresIn))
         if consumed { flow.consumedAt = now }
         return flow
     }
 
     func check(_ flow: OAuthFlowRecord?, provider: String = "google", browser: String? = "b", user: UserID? = nil)
-        -> OAuthFlowCheck.Refusal? {
-        if case .failure(let refusal) = OAuthFlowCheck.evaluate(flow, provider: provider, browserHash: browser, signedIn: user, now: now) {
+        -> OAuthFlowCheck.Refusal?
+    {
+        if case .failure(let refusal) = OAuthFlowCheck.evaluate(
+            flow, provider: provider, browserHash: browser, signedIn: user, now: now)
+        {
             return refusal
         }
         return nil

@@ -18,8 +18,10 @@ final class OAuthGatehouse: @unchecked Sendable {
     var port: Int { server.port }
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
-         appleAudiences: Set<String> = ["com.example.app"], adminToken: String? = nil) async throws {
+    init(
+        verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
+        appleAudiences: Set<String> = ["com.example.app"], adminToken: String? = nil
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var logger = Logger(label: "gatehouse-oauth-test")
@@ -36,12 +38,14 @@ final class OAuthGatehouse: @unchecked Sendable {
             keyedHash: hasher, clock: now, logger: logger)
         let key = try KeyFile.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path)
         let app = try await Application(
-            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
-                                            publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
+            configuration: WebConfiguration(
+                publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+                publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
-            oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
-                                 adminToken: adminToken, appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
+            oauth: OAuthSettings(
+                baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
+                adminToken: adminToken, appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
         try server.start()
         portBox.port = server.port

@@ -24,14 +24,19 @@ final class OIDCProviderMock: @unchecked Sendable {
         try process.run()
         self.process = process
         for _ in 0..<100 {
-            if let response = try? await HTTPTestClient(port: port, timeout: .seconds(1)).request("GET", "/.well-known/openid-configuration"),
-               response.status == 200 { return }
+            if let response = try? await HTTPTestClient(port: port, timeout: .seconds(1)).request(
+                "GET", "/.well-known/openid-configuration"),
+                response.status == 200
+            {
+                return
+            }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         kill(process.processIdentifier, SIGKILL)
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw TestFailure("""
+        throw TestFailure(
+            """
             oidc-provider-mock did not start (\(Self.python) -m oidc_provider_mock). Install it with:
               python3.12 -m pip install 'oidc-provider-mock==0.4.*'   (or run `make test-deps`)
             Output: \(output.suffix(800))

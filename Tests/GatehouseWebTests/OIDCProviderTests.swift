@@ -10,15 +10,19 @@ import Testing
     private func setUp(_ extra: [String: Any] = [:]) async throws -> (OAuthGatehouse, OIDCProviderMock) {
         let mock = try await OIDCProviderMock()
         let gatehouse = try await OAuthGatehouse()
-        var provider: [String: Any] = ["name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test",
-                                       "clientSecret": "s3cret", "scopes": ["openid", "email", "profile"]]
+        var provider: [String: Any] = [
+            "name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test",
+            "clientSecret": "s3cret", "scopes": ["openid", "email", "profile"]
+        ]
         for (key, value) in extra { provider[key] = value }
         try await gatehouse.admin("/_/api/providers", provider)
         return (gatehouse, mock)
     }
 
     /// Start → mock's page → Gatehouse's callback URL (not yet visited).
-    private func goToProvider(_ browser: Browser, mock: OIDCProviderMock, subject: String, link: Bool = false) async throws -> String {
+    private func goToProvider(_ browser: Browser, mock: OIDCProviderMock, subject: String, link: Bool = false) async throws
+        -> String
+    {
         let start = try await browser.get("/auth/oauth/mock" + (link ? "?link=1" : ""), follow: false)
         guard start.status == 303, let location = start.header("Location") else {
             throw TestFailure("start answered \(start.status): \(start.text.prefix(300))")
@@ -136,7 +140,10 @@ import Testing
         // The provider's id_tokens are checked against a JWKS that does not hold the mock's key.
         let jwks = try LoopbackPeer { router in
             router.get("/jwks") { _, _ in
-                .json(raw: #"{"keys":[{"kty":"EC","kid":"other","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#)
+                .json(
+                    raw:
+                        #"{"keys":[{"kty":"EC","kid":"other","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+                )
             }
         }
         defer { Task { await jwks.stop() } }
@@ -175,11 +182,13 @@ import Testing
         defer { mock.stop() }
         mockHolder.port = mock.port
         let gatehouse = try await OAuthGatehouse()
-        try await gatehouse.admin("/_/api/providers", [
-            "name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test",
-            "authorizationURL": mock.issuer + "/oauth2/authorize", "tokenURL": "http://127.0.0.1:\(proxy.port)/token",
-            "jwksURL": mock.issuer + "/jwks", "scopes": ["openid", "email"],
-        ])
+        try await gatehouse.admin(
+            "/_/api/providers",
+            [
+                "name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test",
+                "authorizationURL": mock.issuer + "/oauth2/authorize", "tokenURL": "http://127.0.0.1:\(proxy.port)/token",
+                "jwksURL": mock.issuer + "/jwks", "scopes": ["openid", "email"]
+            ])
         try await mock.setUser("mallory-sub", ["email": "mallory@example.com", "email_verified": true])
         let browser = gatehouse.browser()
         let start = try #require(try await browser.get("/auth/oauth/mock", follow: false).header("Location"))
@@ -196,7 +205,8 @@ import Testing
 
     @Test func clientSecretsAreSealedAtRestAndNeverReturned() async throws {
         let gatehouse = try await OAuthGatehouse()
-        try await gatehouse.admin("/_/api/providers", ["name": "google", "type": "oidc", "clientId": "g-id", "clientSecret": "very-secret-value"])
+        try await gatehouse.admin(
+            "/_/api/providers", ["name": "google", "type": "oidc", "clientId": "g-id", "clientSecret": "very-secret-value"])
         let listed = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/api/providers")
         #expect(listed.text.contains("\"hasClientSecret\":true"))
         #expect(!listed.text.contains("very-secret-value"))

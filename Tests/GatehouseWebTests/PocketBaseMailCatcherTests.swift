@@ -33,11 +33,15 @@ import Testing
         do {
             let token = try await pocketBase.superuserToken()
             // The field names PocketBase 0.40.6 takes (README, "Mail catcher").
-            try await pocketBase.request("PATCH", "/api/settings", token: token, body: [
-                "meta": ["appName": "Acme", "appURL": "http://127.0.0.1:1",
-                         "senderAddress": "noreply@example.com", "senderName": "Acme"],
-                "smtp": ["enabled": true, "host": "127.0.0.1", "port": catcher.port, "tls": false],
-            ])
+            try await pocketBase.request(
+                "PATCH", "/api/settings", token: token,
+                body: [
+                    "meta": [
+                        "appName": "Acme", "appURL": "http://127.0.0.1:1",
+                        "senderAddress": "noreply@example.com", "senderName": "Acme"
+                    ],
+                    "smtp": ["enabled": true, "host": "127.0.0.1", "port": catcher.port, "tls": false]
+                ])
             try await body(pocketBase, database, token)
         } catch {
             await pocketBase.stop()
@@ -49,8 +53,10 @@ import Testing
     }
 
     /// Polls the mailbox (bounded: 15 s) for a mail to `email` that `matches`.
-    private func waitForMail(_ database: AppDatabase, to email: String,
-                             where matches: (MailRecord) -> Bool) async throws -> MailRecord {
+    private func waitForMail(
+        _ database: AppDatabase, to email: String,
+        where matches: (MailRecord) -> Bool
+    ) async throws -> MailRecord {
         let deadline = ContinuousClock.now.advanced(by: .seconds(15))
         while ContinuousClock.now < deadline {
             if let mail = try await database.mails(to: email, limit: 20).first(where: matches) { return mail }
@@ -62,9 +68,11 @@ import Testing
 
     private func createUser(_ pocketBase: PocketBaseServer) async throws -> String {
         let email = "ada-\(UUID().uuidString.prefix(6).lowercased())@example.com"
-        try await pocketBase.request("POST", "/api/collections/users/records", body: [
-            "email": email, "password": "correct horse battery", "passwordConfirm": "correct horse battery",
-        ])
+        try await pocketBase.request(
+            "POST", "/api/collections/users/records",
+            body: [
+                "email": email, "password": "correct horse battery", "passwordConfirm": "correct horse battery"
+            ])
         return email
     }
 
@@ -99,8 +107,9 @@ import Testing
             #expect(code.count == 8 && code.allSatisfy { $0.isASCII && $0.isNumber }, "code: \(code)")
 
             // The caught code is the real one: PocketBase signs the user in with it.
-            let auth = try await pocketBase.request("POST", "/api/collections/users/auth-with-otp",
-                                                    body: ["otpId": otpID, "password": code])
+            let auth = try await pocketBase.request(
+                "POST", "/api/collections/users/auth-with-otp",
+                body: ["otpId": otpID, "password": code])
             #expect(auth["token"] is String)
         }
     }

@@ -16,10 +16,14 @@ import Testing
         return (gatehouse, staff)
     }
 
-    private func provider(_ name: String, mode: String = "test", clientId: String = "console-client",
-                          secret: String = "") -> [(String, String)] {
-        [("name", name), ("type", "oidc"), ("preset", ""), ("mode", mode), ("issuer", ""), ("authorizationURL", ""),
-         ("tokenURL", ""), ("userInfoURL", ""), ("clientId", clientId), ("clientSecret", secret), ("scopes", "openid email")]
+    private func provider(
+        _ name: String, mode: String = "test", clientId: String = "console-client",
+        secret: String = ""
+    ) -> [(String, String)] {
+        [
+            ("name", name), ("type", "oidc"), ("preset", ""), ("mode", mode), ("issuer", ""), ("authorizationURL", ""),
+            ("tokenURL", ""), ("userInfoURL", ""), ("clientId", clientId), ("clientSecret", secret), ("scopes", "openid email")
+        ]
     }
 
     @Test func aTestProviderAddedInTheConsoleShowsOnTheSignInPage() async throws {
@@ -34,7 +38,8 @@ import Testing
         let signIn = try await gatehouse.browser().get("/auth/sign-in")
         #expect(signIn.text.contains("/auth/oauth/acme"))
         #expect(try await gatehouse.auditTypes().contains("provider.created"))
-        let event = try #require(try await gatehouse.database.auditEvents(subject: nil, limit: 50).first { $0.type == "provider.created" })
+        let event = try #require(
+            try await gatehouse.database.auditEvents(subject: nil, limit: 50).first { $0.type == "provider.created" })
         #expect(event.actor != nil, "audited with the superuser as actor")
         await gatehouse.stop()
     }
@@ -78,7 +83,9 @@ import Testing
         #expect(try await gatehouse.database.provider(named: "acme")?.mode == "live")
         let wrong = try await staff.post("/_/providers/acme/delete", [("confirm", "acm")])
         #expect(wrong.status == 422)
-        #expect(wrong.text.contains("Type the provider&#39;s name exactly") || wrong.text.contains("Type the provider's name exactly"))
+        #expect(
+            wrong.text.contains("Type the provider&#39;s name exactly") || wrong.text.contains("Type the provider's name exactly")
+        )
         #expect(try await gatehouse.database.provider(named: "acme") != nil)
         let right = try await staff.post("/_/providers/acme/delete", [("confirm", "acme")], follow: true)
         #expect(right.text.contains("Provider deleted."))
@@ -91,14 +98,19 @@ import Testing
 
     @Test func aLegacyAppIsMarkedUnsafeAndDeletesWithItsId() async throws {
         let (gatehouse, staff) = try await setUp()
-        let added = try await staff.post("/_/providers/apps", [
-            ("id", "notes"), ("name", "Notes"), ("callbackURLs", "notesapp://auth/callback\r\nhttps://notes.example.com/cb"),
-            ("legacyCallback", "true"),
-        ], follow: true)
+        let added = try await staff.post(
+            "/_/providers/apps",
+            [
+                ("id", "notes"), ("name", "Notes"), ("callbackURLs", "notesapp://auth/callback\r\nhttps://notes.example.com/cb"),
+                ("legacyCallback", "true")
+            ], follow: true)
         #expect(added.text.contains("App registered."))
         #expect(added.text.contains("Unsafe: tokens in the callback URL"))
         #expect(added.text.contains("https://notes.example.com/cb"))
-        #expect(try await gatehouse.database.app(id: "notes")?.callbackURLs == ["notesapp://auth/callback", "https://notes.example.com/cb"])
+        #expect(
+            try await gatehouse.database.app(id: "notes")?.callbackURLs == [
+                "notesapp://auth/callback", "https://notes.example.com/cb"
+            ])
         let bad = try await staff.post("/_/providers/apps", [("id", "empty"), ("name", "Empty"), ("callbackURLs", "")])
         #expect(bad.status == 422)
         #expect(bad.text.contains("Register at least one callback URL."))
@@ -124,16 +136,19 @@ import Testing
         let gatehouse = try await OAuthGatehouse(adminToken: "configured-admin-token")
         let token = try await gatehouse.adminToken(email: "api@example.com", password: Self.password)
         let client = HTTPTestClient(port: gatehouse.port)
-        #expect(try await client.request("GET", "/_/api/providers").status == 401, "loopback alone is not enough once a token is set")
+        #expect(
+            try await client.request("GET", "/_/api/providers").status == 401, "loopback alone is not enough once a token is set")
         let withSuperuser = try await client.request("GET", "/_/api/providers", headers: [("Authorization", "Bearer \(token)")])
         #expect(withSuperuser.status == 200)
-        let withAdminToken = try await client.request("GET", "/_/api/apps", headers: [("Authorization", "Bearer configured-admin-token")])
+        let withAdminToken = try await client.request(
+            "GET", "/_/api/apps", headers: [("Authorization", "Bearer configured-admin-token")])
         #expect(withAdminToken.status == 200)
 
         // The API's changes are audited under the same names the console uses, naming the superuser.
         let bearer = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
-        let created = try await client.request("POST", "/_/api/providers", headers: bearer,
-                                               body: Array(#"{"name":"audited","type":"oidc","mode":"test","clientId":"test"}"#.utf8))
+        let created = try await client.request(
+            "POST", "/_/api/providers", headers: bearer,
+            body: Array(#"{"name":"audited","type":"oidc","mode":"test","clientId":"test"}"#.utf8))
         #expect(created.status == 201)
         #expect(try await client.request("DELETE", "/_/api/providers/audited", headers: bearer).status == 204)
         let types = try await gatehouse.database.auditEvents(AuditFilter(limit: 50)).map(\.type)

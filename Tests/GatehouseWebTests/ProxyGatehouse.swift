@@ -26,8 +26,9 @@ final class ProxyGatehouse: @unchecked Sendable {
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
         remote = PocketBaseBackend(configuration: .init(baseURL: pocketBase.baseURL, superuser: superuser), logger: logger)
         let app = try await Application(
-            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
-                                            publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
+            configuration: WebConfiguration(
+                publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+                publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: ProxyBackend(api: remote, logger: logger), administration: remote, database: database, hasher: hasher,
             passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger)
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)

@@ -13,20 +13,27 @@ import Testing
 /// journey on PocketBase through the client core, and PocketBase's own API sees the result.
 @Suite struct ProxyModeTests {
     /// Runs `body` with a fresh PocketBase and Gatehouse in front of it, and always stops both.
-    private func withProxy(superuser: (String, String)?,
-                           _ body: (PocketBaseServer, ProxyGatehouse) async throws -> Void) async throws {
+    private func withProxy(
+        superuser: (String, String)?,
+        _ body: (PocketBaseServer, ProxyGatehouse) async throws -> Void
+    ) async throws {
         try await ProxyGatehouse.run(superuser: superuser, body)
     }
 
     @Test func signUpVerifySignInAndSetProfileOnARealPocketBase() async throws {
-        try await withProxy(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) { pocketBase, gatehouse in
+        try await withProxy(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
+            pocketBase, gatehouse in
             let browser = Browser(port: gatehouse.port)
             let email = "ada-\(UUID().uuidString.prefix(6).lowercased())@example.com"
 
             // Sign up on Gatehouse's page: the account is created on PocketBase, which mails a link.
             _ = try await browser.get("/auth/sign-up")
-            let signUp = try await browser.post("/auth/sign-up", [("email", email), ("password", "correct horse battery"),
-                                                                  ("name", "Ada Lovelace")])
+            let signUp = try await browser.post(
+                "/auth/sign-up",
+                [
+                    ("email", email), ("password", "correct horse battery"),
+                    ("name", "Ada Lovelace")
+                ])
             #expect(signUp.status == 303)
             let verifyPage = try await browser.get(try #require(signUp.header("Location")))
             #expect(verifyPage.text.contains("Check your email"), "PocketBase verifies by link")
@@ -52,10 +59,12 @@ import Testing
             let account = try await browser.get("/account")
             #expect(account.status == 200)
             #expect(account.text.contains("Ada Lovelace"))
-            let saved = try await browser.post("/account", [
-                ("name", "Ada King"), ("bio", "Wrote the first program."), ("avatar_url", ""),
-                ("custom_key_0", "team"), ("custom_value_0", "analytical-engine"),
-            ])
+            let saved = try await browser.post(
+                "/account",
+                [
+                    ("name", "Ada King"), ("bio", "Wrote the first program."), ("avatar_url", ""),
+                    ("custom_key_0", "team"), ("custom_value_0", "analytical-engine")
+                ])
             #expect(saved.status == 303)
             #expect(saved.header("Location") == "/account?notice=saved")
             let afterSave = try await browser.get("/account?notice=saved")
@@ -98,9 +107,11 @@ import Testing
 
             let email = "grace-\(UUID().uuidString.prefix(6).lowercased())@example.com"
             let token = try await pocketBase.superuserToken()
-            try await pocketBase.request("POST", "/api/collections/users/records", token: token, body: [
-                "email": email, "password": "hopper-1906", "passwordConfirm": "hopper-1906", "verified": true, "name": "Grace",
-            ])
+            try await pocketBase.request(
+                "POST", "/api/collections/users/records", token: token,
+                body: [
+                    "email": email, "password": "hopper-1906", "passwordConfirm": "hopper-1906", "verified": true, "name": "Grace"
+                ])
             _ = try await browser.get("/auth/sign-in")
             let signIn = try await browser.post("/auth/sign-in", [("email", email), ("password", "hopper-1906")], follow: true)
             #expect(signIn.status == 200)

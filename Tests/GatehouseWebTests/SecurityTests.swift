@@ -5,7 +5,8 @@ import Testing
 /// The attacks DESIGN.md lists, each tried against the real server.
 @Suite struct SecurityTests {
     private func signedUpVerified(_ gatehouse: TestGatehouse, _ email: String, password: String = "password-123")
-        async throws -> Browser {
+        async throws -> Browser
+    {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         _ = try await browser.post("/auth/sign-up", [("email", email), ("password", password), ("name", "")])
@@ -15,16 +16,18 @@ import Testing
     @Test func twentyParallelSignUpsOfOneEmailMakeOneAccount() async throws {
         let gatehouse = try await TestGatehouse()
         let variants = (0..<20).map { index in
-            String("race@example.com".enumerated().map { offset, letter in
-                (index >> (offset % 5)) & 1 == 1 ? Character(letter.uppercased()) : letter
-            })
+            String(
+                "race@example.com".enumerated().map { offset, letter in
+                    (index >> (offset % 5)) & 1 == 1 ? Character(letter.uppercased()) : letter
+                })
         }
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for email in variants {
                 group.addTask {
                     let browser = gatehouse.browser()
                     _ = try await browser.get("/auth/sign-up")
-                    return try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")]).status
+                    return try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")])
+                        .status
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -40,7 +43,8 @@ import Testing
         _ = try await signedUpVerified(gatehouse, "known@example.com")
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
-        let wrongPassword = try await browser.post("/auth/sign-in", [("email", "known@example.com"), ("password", "not-the-password")])
+        let wrongPassword = try await browser.post(
+            "/auth/sign-in", [("email", "known@example.com"), ("password", "not-the-password")])
         let unknown = try await browser.post("/auth/sign-in", [("email", "ghost@example.com"), ("password", "not-the-password")])
         #expect(wrongPassword.status == 401)
         #expect(unknown.status == wrongPassword.status)
@@ -58,14 +62,16 @@ import Testing
         let attacker = gatehouse.browser()
         _ = try await attacker.get("/auth/sign-in")
         for attempt in 0..<10 {
-            let response = try await attacker.post("/auth/sign-in", [("email", "target@example.com"), ("password", "guess-\(attempt)")])
+            let response = try await attacker.post(
+                "/auth/sign-in", [("email", "target@example.com"), ("password", "guess-\(attempt)")])
             #expect(response.status == 401)
         }
         let owner = gatehouse.browser()
         _ = try await owner.get("/auth/sign-in")
         let locked = try await owner.post("/auth/sign-in", [("email", "target@example.com"), ("password", "the-real-password")])
         #expect(locked.status == 401)
-        #expect(locked.text.contains("don&#39;t match") || locked.text.contains("don't match") || locked.text.contains("don’t match"))
+        #expect(
+            locked.text.contains("don&#39;t match") || locked.text.contains("don't match") || locked.text.contains("don’t match"))
         gatehouse.clock.advance(16 * 60)
         let later = try await owner.post("/auth/sign-in", [("email", "target@example.com"), ("password", "the-real-password")])
         #expect(later.status == 303)
@@ -87,9 +93,11 @@ import Testing
         let foreignOrigin = try await browser.post("/auth/sign-up", fields, headers: [("Origin", "https://evil.example")])
         #expect(foreignOrigin.status == 403)
         #expect(try await gatehouse.mails(to: "csrf@example.com").isEmpty, "no account was created")
-        let sameOrigin = try await browser.post("/auth/sign-up", fields, headers: [
-            ("Origin", "http://127.0.0.1:\(gatehouse.port)"), ("Sec-Fetch-Site", "same-origin"),
-        ])
+        let sameOrigin = try await browser.post(
+            "/auth/sign-up", fields,
+            headers: [
+                ("Origin", "http://127.0.0.1:\(gatehouse.port)"), ("Sec-Fetch-Site", "same-origin")
+            ])
         #expect(sameOrigin.status == 303)
         await gatehouse.stop()
     }
@@ -103,9 +111,11 @@ import Testing
         let fields = [("email", "null-origin@example.com"), ("password", "password-123"), ("name", "")]
         let bare = try await browser.post("/auth/sign-up", fields, headers: [("Origin", "null")])
         #expect(bare.status == 403)
-        let chromium = try await browser.post("/auth/sign-up", fields, headers: [
-            ("Origin", "null"), ("Sec-Fetch-Site", "same-origin"),
-        ])
+        let chromium = try await browser.post(
+            "/auth/sign-up", fields,
+            headers: [
+                ("Origin", "null"), ("Sec-Fetch-Site", "same-origin")
+            ])
         #expect(chromium.status == 303)
         await gatehouse.stop()
     }
@@ -114,9 +124,11 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
-        let response = try await browser.post("/auth/sign-in", [
-            ("email", "a@example.com"), ("email", "b@example.com"), ("password", "password-123"),
-        ])
+        let response = try await browser.post(
+            "/auth/sign-in",
+            [
+                ("email", "a@example.com"), ("email", "b@example.com"), ("password", "password-123")
+            ])
         #expect(response.status == 400)
         #expect(response.text.contains("email"))
         await gatehouse.stop()
@@ -127,10 +139,15 @@ import Testing
         let payload = #"<script>alert("x")</script><img src=x onerror=alert(1)>"#
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", "xss@example.com"), ("password", "password-123"), ("name", payload)])
+        _ = try await browser.post(
+            "/auth/sign-up", [("email", "xss@example.com"), ("password", "password-123"), ("name", payload)])
         _ = try await browser.get("/account")
-        _ = try await browser.post("/account", [("name", payload), ("bio", payload), ("avatar_url", ""),
-                                                ("custom_key_0", "note"), ("custom_value_0", payload)])
+        _ = try await browser.post(
+            "/account",
+            [
+                ("name", payload), ("bio", payload), ("avatar_url", ""),
+                ("custom_key_0", "note"), ("custom_value_0", payload)
+            ])
         let page = try await browser.get("/account")
         #expect(page.status == 200)
         #expect(!page.text.contains("<script>alert"))
@@ -145,7 +162,8 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         let big = String(repeating: "a", count: 100 * 1024)
-        let response = try await browser.post("/auth/sign-up", [("email", "big@example.com"), ("password", "password-123"), ("name", big)])
+        let response = try await browser.post(
+            "/auth/sign-up", [("email", "big@example.com"), ("password", "password-123"), ("name", big)])
         #expect(response.status == 413)
         #expect(try await gatehouse.mails(to: "big@example.com").isEmpty)
         await gatehouse.stop()
@@ -157,8 +175,10 @@ import Testing
         let css = try await client.request("GET", "/css/gatehouse.css")
         #expect(css.status == 200)
         #expect(css.header("Content-Type")?.hasPrefix("text/css") == true)
-        for target in ["/css/../../Package.swift", "/css/%2e%2e/%2e%2e/Package.swift", "/css/%252e%252e/%252e%252e/Package.swift",
-                       "/css/..%2f..%2fPackage.swift", "/css/", "/css/.hidden", "/css/..\\..\\Package.swift"] {
+        for target in [
+            "/css/../../Package.swift", "/css/%2e%2e/%2e%2e/Package.swift", "/css/%252e%252e/%252e%252e/Package.swift",
+            "/css/..%2f..%2fPackage.swift", "/css/", "/css/.hidden", "/css/..\\..\\Package.swift"
+        ] {
             let response = try await client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(response.status == 404 || response.status == 400, "\(target) answered \(response.status)")
             #expect(!response.text.contains("PackageDescription"), "\(target) leaked a file")
@@ -182,9 +202,11 @@ import Testing
         for target in ["//evil.example/", "/\\evil.example", "https://evil.example", "javascript:alert(1)"] {
             let browser = gatehouse.browser()
             _ = try await browser.get("/auth/sign-in")
-            let response = try await browser.post("/auth/sign-in", [
-                ("email", "redirect@example.com"), ("password", "password-123"), ("redirect", target),
-            ])
+            let response = try await browser.post(
+                "/auth/sign-in",
+                [
+                    ("email", "redirect@example.com"), ("password", "password-123"), ("redirect", target)
+                ])
             #expect(response.header("Location") == "/account", "redirect=\(target)")
         }
         await gatehouse.stop()

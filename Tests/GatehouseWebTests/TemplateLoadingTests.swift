@@ -8,7 +8,8 @@ import Testing
     @Test func brokenTemplateStopsStartUpNamingTheFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.copyItem(atPath: TestGatehouse.repositoryRoot + "/Templates", toPath: folder.path)
-        try "{{#user}} never closed".write(to: folder.appendingPathComponent("account.mustache"), atomically: true, encoding: .utf8)
+        try "{{#user}} never closed".write(
+            to: folder.appendingPathComponent("account.mustache"), atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: folder) }
         await #expect {
             _ = try await TemplateRenderer(directory: folder.path)

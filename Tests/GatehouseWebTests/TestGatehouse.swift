@@ -34,9 +34,13 @@ final class TestGatehouse: @unchecked Sendable {
     var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
 
     /// Starts a server; pass `directory` to reopen an earlier server's SQLite file.
-    init(verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
-         templates: String = TestGatehouse.repositoryRoot + "/Templates") async throws {
-        self.directory = directory ?? FileManager.default.temporaryDirectory
+    init(
+        verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
+        templates: String = TestGatehouse.repositoryRoot + "/Templates"
+    ) async throws {
+        self.directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("gatehouse-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         self.verification = verification
@@ -47,8 +51,10 @@ final class TestGatehouse: @unchecked Sendable {
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock)
     }
 
-    static func makeServer(databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
-                           templates: String, clock: TestClock) async throws -> (HTTPServer, AppDatabase) {
+    static func makeServer(
+        databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
+        templates: String, clock: TestClock
+    ) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
         let database = try AppDatabase(path: databasePath)
@@ -61,11 +67,14 @@ final class TestGatehouse: @unchecked Sendable {
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
         let app = try await Application(
-            configuration: WebConfiguration(publicBaseURL: "", templatesDirectory: templates,
-                                            publicDirectory: repositoryRoot + "/Public"),
-            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher, passwords: passwords, clock: now, logger: logger)
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
-                                logger: logger, responder: app.responder)
+            configuration: WebConfiguration(
+                publicBaseURL: "", templatesDirectory: templates,
+                publicDirectory: repositoryRoot + "/Public"),
+            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
+            passwords: passwords, clock: now, logger: logger)
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
+            logger: logger, responder: app.responder)
         try server.start()
         portBox.port = server.port
         return (server, database)
@@ -91,7 +100,8 @@ final class TestGatehouse: @unchecked Sendable {
         let target = "/_/api/mailbox?to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email)
         let response = try await HTTPTestClient(port: port).request("GET", target)
         guard response.status == 200,
-              let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
+            let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
+        else {
             throw TestFailure("mailbox answered \(response.status): \(response.text)")
         }
         return list

@@ -10,7 +10,9 @@ import Testing
         return gatehouse
     }
 
-    private func postJSON(_ gatehouse: OAuthGatehouse, _ path: String, _ json: [String: Any], token: String? = nil) async throws -> TestResponse {
+    private func postJSON(_ gatehouse: OAuthGatehouse, _ path: String, _ json: [String: Any], token: String? = nil) async throws
+        -> TestResponse
+    {
         var headers = [("Content-Type", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         return try await HTTPTestClient(port: gatehouse.port).request(
@@ -23,9 +25,12 @@ import Testing
         try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes", "callbackURLs": ["notesapp://auth/callback"]])
         let verifier = "app-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
         let browser = gatehouse.browser()
-        let page = try await browser.get("/auth/sign-in?" + FormEncoding.encode([
-            ("redirect", "notesapp://auth/callback"), ("client_type", "mobile"), ("code_challenge", PKCE.challenge(for: verifier)),
-        ]))
+        let page = try await browser.get(
+            "/auth/sign-in?"
+                + FormEncoding.encode([
+                    ("redirect", "notesapp://auth/callback"), ("client_type", "mobile"),
+                    ("code_challenge", PKCE.challenge(for: verifier))
+                ]))
         #expect(page.status == 200)
         let button = try #require(page.text.range(of: #"href="(/auth/oauth/acme\?[^"]+)""#, options: .regularExpression))
         let href = String(page.text[button].dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&")
@@ -48,8 +53,9 @@ import Testing
         let back = try #require(done.header("Location"))
         #expect(back.hasPrefix("notesapp://auth/callback?insforge_code="))
 
-        let exchanged = try await postJSON(gatehouse, "/api/auth/oauth/exchange?client_type=mobile",
-                                           ["code": try #require(queryItem("insforge_code", in: back)), "code_verifier": verifier])
+        let exchanged = try await postJSON(
+            gatehouse, "/api/auth/oauth/exchange?client_type=mobile",
+            ["code": try #require(queryItem("insforge_code", in: back)), "code_verifier": verifier])
         #expect(exchanged.status == 200)
         #expect((exchanged.json["user"] as? [String: Any])?["email"] as? String == "alex@test.gatehouse.local")
         #expect((exchanged.json["user"] as? [String: Any])?["providers"] as? [String] == ["acme"])
@@ -62,7 +68,7 @@ import Testing
         let good: [(String, String)] = [
             ("response_type", "code"), ("client_id", "t"), ("redirect_uri", gatehouse.base + "/auth/oauth/acme/callback"),
             ("state", "s"), ("nonce", "n"), ("code_challenge", PKCE.challenge(for: String(repeating: "v", count: 43))),
-            ("code_challenge_method", "S256"),
+            ("code_challenge_method", "S256")
         ]
         let browser = gatehouse.browser()
         #expect(try await browser.get("/_/test-idp/acme/authorize?" + FormEncoding.encode(good)).status == 200)
@@ -81,8 +87,11 @@ import Testing
         #expect(try await postJSON(gatehouse, "/_/api/providers", body).status == 401)
         #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: "wrong").status == 401)
         #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: "admin-secret-token").status == 201)
-        #expect(try await postJSON(gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"],
-                                   token: "admin-secret-token").status == 400)
+        #expect(
+            try await postJSON(
+                gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"],
+                token: "admin-secret-token"
+            ).status == 400)
         await gatehouse.stop()
     }
 
@@ -93,7 +102,7 @@ import Testing
         let params: [(String, String)] = [
             ("response_type", "code"), ("client_id", "t"), ("redirect_uri", gatehouse.base + "/auth/oauth/acme/callback"),
             ("state", "state-\(nonce)"), ("nonce", nonce), ("code_challenge", PKCE.challenge(for: verifier)),
-            ("code_challenge_method", "S256"),
+            ("code_challenge_method", "S256")
         ]
         let browser = gatehouse.browser()
         #expect(try await browser.get("/_/test-idp/acme/authorize?" + FormEncoding.encode(params)).status == 200)
@@ -102,11 +111,15 @@ import Testing
         return try #require(queryItem("code", in: location))
     }
 
-    private func token(_ gatehouse: OAuthGatehouse, code: String, verifier: String, redirectURI: String? = nil,
-                       clientID: String = "t") async throws -> TestResponse {
-        let fields = [("grant_type", "authorization_code"), ("code", code),
-                      ("redirect_uri", redirectURI ?? gatehouse.base + "/auth/oauth/acme/callback"),
-                      ("code_verifier", verifier), ("client_id", clientID)]
+    private func token(
+        _ gatehouse: OAuthGatehouse, code: String, verifier: String, redirectURI: String? = nil,
+        clientID: String = "t"
+    ) async throws -> TestResponse {
+        let fields = [
+            ("grant_type", "authorization_code"), ("code", code),
+            ("redirect_uri", redirectURI ?? gatehouse.base + "/auth/oauth/acme/callback"),
+            ("code_verifier", verifier), ("client_id", clientID)
+        ]
         return try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/_/test-idp/acme/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
             body: FormBody.encode(fields))
@@ -202,7 +215,8 @@ import Testing
         let gatehouse = try await testProvider()
         let verifier = String(repeating: "v", count: 43)
         let code = try await chooseCode(gatehouse, verifier: verifier, nonce: "n")
-        let wrong = try await token(gatehouse, code: code, verifier: verifier, redirectURI: gatehouse.base + "/auth/oauth/other/callback")
+        let wrong = try await token(
+            gatehouse, code: code, verifier: verifier, redirectURI: gatehouse.base + "/auth/oauth/other/callback")
         #expect(wrong.status == 400)
         #expect(wrong.json["error"] as? String == "invalid_grant")
         let unknown = try await token(gatehouse, code: "not-a-code", verifier: verifier)

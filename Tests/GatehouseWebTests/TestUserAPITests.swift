@@ -9,8 +9,10 @@ import Testing
         let port: Int
         let token: String
 
-        func send(_ method: String, _ target: String, json: Any? = nil, raw: [UInt8]? = nil,
-                  contentType: String = "application/json") async throws -> TestResponse {
+        func send(
+            _ method: String, _ target: String, json: Any? = nil, raw: [UInt8]? = nil,
+            contentType: String = "application/json"
+        ) async throws -> TestResponse {
             var headers = [("Authorization", "Bearer \(token)")]
             var body: [UInt8] = []
             if let json { body = [UInt8](try JSONSerialization.data(withJSONObject: json)) }
@@ -20,8 +22,9 @@ import Testing
         }
 
         func object(_ response: TestResponse) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-                         "not a JSON object: \(response.text)")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+                "not a JSON object: \(response.text)")
         }
 
         /// How many users carry `tag` (or how many exist), as `GET /_/api/users` counts them.
@@ -35,16 +38,21 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
         let response = try await browser.post("/auth/sign-in", [("email", email), ("password", password)])
-        #expect(response.status == 303 && response.header("Location") == "/account", "sign-in of \(email) answered \(response.status)")
+        #expect(
+            response.status == 303 && response.header("Location") == "/account", "sign-in of \(email) answered \(response.status)"
+        )
         return browser
     }
 
     @Test func seedTenThousandUsersWithOneTag() async throws {
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
-        let response = try await admin.send("POST", "/_/api/users/seed", json: [
-            "count": 10_000, "pattern": "load+{n}@example.com", "password": "shared-password-1", "verified": true, "tag": "load",
-        ])
+        let response = try await admin.send(
+            "POST", "/_/api/users/seed",
+            json: [
+                "count": 10_000, "pattern": "load+{n}@example.com", "password": "shared-password-1", "verified": true,
+                "tag": "load"
+            ])
         #expect(response.status == 201, "\(response.text)")
         let body = try admin.object(response)
         #expect(body["created"] as? Int == 10_000)
@@ -53,9 +61,12 @@ import Testing
         #expect(try await admin.total(tag: "load") == 10_000)
         _ = try await signIn(gatehouse, "load+9999@example.com", "shared-password-1")
 
-        let small = try admin.object(try await admin.send("POST", "/_/api/users/seed", json: [
-            "count": 3, "pattern": "small+{n}@example.com", "password": "shared-password-1",
-        ]))
+        let small = try admin.object(
+            try await admin.send(
+                "POST", "/_/api/users/seed",
+                json: [
+                    "count": 3, "pattern": "small+{n}@example.com", "password": "shared-password-1"
+                ]))
         #expect((small["ids"] as? [String])?.count == 3)
         await gatehouse.stop()
     }
@@ -63,19 +74,24 @@ import Testing
     @Test func seedWithATakenAddressWritesNothing() async throws {
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
-        let taken = try await admin.send("POST", "/_/api/users", json: ["email": "Test+3@example.com", "password": "password-123"])
+        let taken = try await admin.send(
+            "POST", "/_/api/users", json: ["email": "Test+3@example.com", "password": "password-123"])
         #expect(taken.status == 201)
-        let response = try await admin.send("POST", "/_/api/users/seed", json: [
-            "count": 50, "pattern": "test+{n}@example.com", "password": "shared-password-1", "tag": "clash",
-        ])
+        let response = try await admin.send(
+            "POST", "/_/api/users/seed",
+            json: [
+                "count": 50, "pattern": "test+{n}@example.com", "password": "shared-password-1", "tag": "clash"
+            ])
         #expect(response.status == 422)
         #expect(response.text.contains("Test+3@example.com"))
         #expect(try await admin.total() == 1)
         #expect(try await admin.total(tag: "clash") == 0)
 
-        let invalid = try await admin.send("POST", "/_/api/users/seed", json: [
-            "count": 0, "pattern": "no-placeholder@example.com", "password": "short",
-        ])
+        let invalid = try await admin.send(
+            "POST", "/_/api/users/seed",
+            json: [
+                "count": 0, "pattern": "no-placeholder@example.com", "password": "short"
+            ])
         #expect(invalid.status == 422)
         let fields = try #require(try admin.object(invalid)["fields"] as? [[String: Any]])
         #expect(Set(fields.compactMap { $0["field"] as? String }) == ["count", "pattern", "password"])
@@ -108,14 +124,22 @@ import Testing
     @Test func importCSVAndJSONThenSignIn() async throws {
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
-        let csv = "email,password,name,verified,passwordHash\r\ncsv1@example.com,password-123,\"Quote \"\"Q\"\" Person\",true,\r\ncsv2@example.com,password-456,,false,\r\n"
+        let csv =
+            "email,password,name,verified,passwordHash\r\ncsv1@example.com,password-123,\"Quote \"\"Q\"\" Person\",true,\r\ncsv2@example.com,password-456,,false,\r\n"
         let fromCSV = try await admin.send("POST", "/_/api/users/import", raw: Array(csv.utf8), contentType: "text/csv")
         #expect(fromCSV.status == 201, "\(fromCSV.text)")
         #expect(try admin.object(fromCSV)["created"] as? Int == 2)
-        let fromJSON = try await admin.send("POST", "/_/api/users/import", json: ["items": [
-            ["email": "json1@example.com", "password": "password-789", "verified": true, "profile": ["bio": "Imported"],
-             "tags": ["from-json"]],
-        ]])
+        let fromJSON = try await admin.send(
+            "POST", "/_/api/users/import",
+            json: [
+                "items": [
+                    [
+                        "email": "json1@example.com", "password": "password-789", "verified": true,
+                        "profile": ["bio": "Imported"],
+                        "tags": ["from-json"]
+                    ]
+                ]
+            ])
         #expect(fromJSON.status == 201, "\(fromJSON.text)")
         #expect(try await admin.total(tag: "from-json") == 1)
         let user = try await signIn(gatehouse, "csv1@example.com", "password-123")
@@ -129,11 +153,14 @@ import Testing
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
         let hash = try await PythonScript.run(
             "import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 4)))",
-            arguments: ["pocketbase-pw-1"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            arguments: ["pocketbase-pw-1"]
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(hash.hasPrefix("$2b$"))
-        let response = try await admin.send("POST", "/_/api/users/import", json: [
-            ["email": "pb@example.com", "passwordHash": hash, "verified": true],
-        ])
+        let response = try await admin.send(
+            "POST", "/_/api/users/import",
+            json: [
+                ["email": "pb@example.com", "passwordHash": hash, "verified": true]
+            ])
         #expect(response.status == 201, "\(response.text)")
         #expect(try await gatehouse.database.user(email: "pb@example.com")?.passwordHash == hash)
         _ = try await signIn(gatehouse, "pb@example.com", "pocketbase-pw-1")
@@ -146,10 +173,14 @@ import Testing
     @Test func exportAndReimportRoundTrip() async throws {
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
-        _ = try await admin.send("POST", "/_/api/users/import", json: (1...30).map { index in
-            ["email": "round\(index)@example.com", "password": "password-123", "name": "Round, \"\(index)\"",
-             "verified": index % 2 == 0, "tags": ["trip"]] as [String: Any]
-        })
+        _ = try await admin.send(
+            "POST", "/_/api/users/import",
+            json: (1...30).map { index in
+                [
+                    "email": "round\(index)@example.com", "password": "password-123", "name": "Round, \"\(index)\"",
+                    "verified": index % 2 == 0, "tags": ["trip"]
+                ] as [String: Any]
+            })
         _ = try await admin.send("POST", "/_/api/users", json: ["email": "other@example.com", "password": "password-123"])
         for format in ["json", "csv"] {
             let export = try await admin.send("GET", "/_/api/users/export?format=\(format)&tag=trip")
@@ -160,8 +191,9 @@ import Testing
             let deleted = try admin.object(try await admin.send("DELETE", "/_/api/users?tag=trip"))
             #expect(deleted["deleted"] as? Int == 30)
             #expect(try await admin.total() == 1)
-            let again = try await admin.send("POST", "/_/api/users/import", raw: export.body,
-                                             contentType: format == "csv" ? "text/csv" : "application/json")
+            let again = try await admin.send(
+                "POST", "/_/api/users/import", raw: export.body,
+                contentType: format == "csv" ? "text/csv" : "application/json")
             #expect(again.status == 201, "\(format): \(again.text)")
             #expect(try await admin.total(tag: "trip") == 30)
             let list = try admin.object(try await admin.send("GET", "/_/api/users?tag=trip&search=round7%40&limit=5"))
@@ -178,9 +210,12 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
         for (tag, count) in [("doomed", 5), ("kept", 3)] {
-            let seeded = try await admin.send("POST", "/_/api/users/seed", json: [
-                "count": count, "pattern": "\(tag)+{n}@example.com", "password": "shared-password-1", "verified": true, "tag": tag,
-            ])
+            let seeded = try await admin.send(
+                "POST", "/_/api/users/seed",
+                json: [
+                    "count": count, "pattern": "\(tag)+{n}@example.com", "password": "shared-password-1", "verified": true,
+                    "tag": tag
+                ])
             #expect(seeded.status == 201)
         }
         let doomed = try await signIn(gatehouse, "doomed+2@example.com", "shared-password-1")

@@ -8,8 +8,9 @@ import Testing
     private func signUp(_ gatehouse: TestGatehouse, _ email: String) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        let response = try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")],
-                                              follow: true)
+        let response = try await browser.post(
+            "/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")],
+            follow: true)
         #expect(response.status == 200)
         return browser
     }
@@ -35,7 +36,8 @@ import Testing
         let browser = try await signUp(gatehouse, "brute@example.com")
         let code = try await gatehouse.latestCode(for: "brute@example.com")
         for _ in 0..<5 {
-            let response = try await browser.post("/auth/verify", [("email", "brute@example.com"), ("code", wrongCode(than: code))])
+            let response = try await browser.post(
+                "/auth/verify", [("email", "brute@example.com"), ("code", wrongCode(than: code))])
             #expect(response.status == 422)
         }
         let right = try await browser.post("/auth/verify", [("email", "brute@example.com"), ("code", code)])

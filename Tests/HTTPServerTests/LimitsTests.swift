@@ -17,10 +17,13 @@ struct LimitsTests {
 
     @Test func contentLengthOverTheLimitIs413WithoutReadingTheBody() async throws {
         let called = Counter()
-        try await withServer(configuration: Self.small, responder: { _ in
-            called.increment()
-            return .text("reached")
-        }) { _, client in
+        try await withServer(
+            configuration: Self.small,
+            responder: { _ in
+                called.increment()
+                return .text("reached")
+            }
+        ) { _, client in
             // Only the head is sent: the answer must come without waiting for the 10 MB.
             let response = try await client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
             #expect(response.status == 413)
@@ -60,7 +63,8 @@ struct LimitsTests {
 
     @Test func chunkedBodyWithinTheLimitIsRead() async throws {
         try await withServer(configuration: Self.small, responder: Self.bodySize) { _, client in
-            let raw = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+            let raw =
+                "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
             let response = try await client.send(raw)
             #expect(response.text == "got 11")
         }
@@ -68,10 +72,13 @@ struct LimitsTests {
 
     @Test func oversizedHeadersAreRejectedByMHD() async throws {
         let called = Counter()
-        try await withServer(configuration: Self.small, responder: { _ in
-            called.increment()
-            return .text("reached")
-        }) { server, client in
+        try await withServer(
+            configuration: Self.small,
+            responder: { _ in
+                called.increment()
+                return .text("reached")
+            }
+        ) { server, client in
             let huge = String(repeating: "a", count: 16 * 1024)
             let response = try await client.request("GET", "/", headers: [("X-Huge", huge)])
             #expect(response.status == 431)
@@ -88,9 +95,11 @@ struct LimitsTests {
     @Test func accessLogHasNoQueryCookiesOrAuthorization() async throws {
         let recorder = LogRecorder()
         try await withServer(recorder: recorder, responder: { _ in .text("ok") }) { _, client in
-            _ = try await client.request("GET", "/cb?token=secret123", headers: [
-                ("Cookie", "sid=cookie-secret"), ("Authorization", "Bearer auth-secret"),
-            ])
+            _ = try await client.request(
+                "GET", "/cb?token=secret123",
+                headers: [
+                    ("Cookie", "sid=cookie-secret"), ("Authorization", "Bearer auth-secret")
+                ])
         }
         let access = recorder.entries.filter { $0.message == "request" }
         #expect(access.count == 1)

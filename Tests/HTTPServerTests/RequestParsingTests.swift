@@ -28,7 +28,7 @@ struct RequestParsingTests {
     }
 
     @Test(arguments: [
-        "/a%zz", "/a%4", "/a%", "/a%00", "/a%C3%28", "/ok?x=%zz", "/ok?x=%", "/ok?%FF=1", "/ok?x=%00",
+        "/a%zz", "/a%4", "/a%", "/a%00", "/a%C3%28", "/ok?x=%zz", "/ok?x=%", "/ok?%FF=1", "/ok?x=%00"
     ])
     func malformedPercentEncodingIs400BeforeTheResponder(target: String) async throws {
         let called = Counter()
@@ -46,12 +46,16 @@ struct RequestParsingTests {
     @Test func urlencodedFormIsStrictlyDecoded() async throws {
         try await withServer(responder: Self.echo) { _, client in
             let body = FormBody.encode([("email", "a+b@example.com"), ("name", "Zoë Smith"), ("x", "1&2=3")])
-            let text = try await client.request("POST", "/f", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body).text
+            let text = try await client.request(
+                "POST", "/f", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body
+            ).text
             #expect(text.contains("f:email=a+b@example.com\nf:name=Zoë Smith\nf:x=1&2=3"))
         }
-        let bad = try Request(method: .post, target: "/", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array("a=%zz".utf8))
+        let bad = try Request(
+            method: .post, target: "/", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array("a=%zz".utf8))
         #expect(throws: RequestError.malformedEncoding) { try bad.form() }
-        let notUTF8 = try Request(method: .post, target: "/", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array("a=%FF".utf8))
+        let notUTF8 = try Request(
+            method: .post, target: "/", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array("a=%FF".utf8))
         #expect(throws: RequestError.malformedEncoding) { try notUTF8.form() }
         let json = try Request(method: .post, target: "/", headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
         #expect(throws: RequestError.unsupportedMediaType) { try json.form() }
@@ -66,7 +70,9 @@ struct RequestParsingTests {
             do throws(RequestError) {
                 let form = try request.multipartForm()
                 let file = form.files.first
-                return .text("\(form.fields["name"] ?? "")|\(form.fields["bio"] ?? "")|\(file?.fieldName ?? "")|\(file?.filename ?? "")|\(file?.contentType ?? "")|\(file?.bytes ?? [])")
+                return .text(
+                    "\(form.fields["name"] ?? "")|\(form.fields["bio"] ?? "")|\(file?.fieldName ?? "")|\(file?.filename ?? "")|\(file?.contentType ?? "")|\(file?.bytes ?? [])"
+                )
             } catch {
                 return .text("error \(error)", status: error.status)
             }
@@ -74,7 +80,8 @@ struct RequestParsingTests {
             let response = try await client.request("POST", "/m", headers: [("Content-Type", contentType)], body: body)
             #expect(response.text == "Ada|line1\r\nline2|avatar|a.png|image/png|[137, 80, 13, 10, 0]")
         }
-        let truncated = try Request(method: .post, target: "/", headers: ["Content-Type": contentType], body: Array(body.dropLast(10)))
+        let truncated = try Request(
+            method: .post, target: "/", headers: ["Content-Type": contentType], body: Array(body.dropLast(10)))
         #expect(throws: RequestError.malformedMultipart) { try truncated.form() }
     }
 
@@ -96,13 +103,18 @@ struct RequestParsingTests {
     }
 
     @Test func jsonNeedsAJSONContentType() throws {
-        struct Login: Decodable, Equatable { let email: String; let when: Date }
-        let good = try Request(method: .post, target: "/", headers: ["Content-Type": "application/json; charset=utf-8"],
-                               body: Array(#"{"email":"a@b.c","when":"2026-11-21T22:21:30.584Z"}"#.utf8))
+        struct Login: Decodable, Equatable {
+            let email: String
+            let when: Date
+        }
+        let good = try Request(
+            method: .post, target: "/", headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: Array(#"{"email":"a@b.c","when":"2026-11-21T22:21:30.584Z"}"#.utf8))
         #expect(try good.decodeJSON(Login.self).email == "a@b.c")
         let wrongType = try Request(method: .post, target: "/", headers: ["Content-Type": "text/plain"], body: Array("{}".utf8))
         #expect(throws: RequestError.unsupportedMediaType) { try wrongType.decodeJSON(Login.self) }
-        let missing = try Request(method: .post, target: "/", headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+        let missing = try Request(
+            method: .post, target: "/", headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
         #expect(throws: RequestError.invalidJSON("missing field email")) { try missing.decodeJSON(Login.self) }
     }
 

@@ -50,7 +50,8 @@ struct RoutingTests {
             #expect(head.body.isEmpty)
             #expect(head.header("Content-Length") == "7")
             // Raw bytes prove no body follows the head on the wire.
-            let raw = try await client.sendAndReadAll(Array("HEAD /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            let raw = try await client.sendAndReadAll(
+                Array("HEAD /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(String(decoding: raw, as: UTF8.self).hasSuffix("\r\n\r\n"))
         }
     }

@@ -17,8 +17,9 @@ struct StaticFilesTests {
         try Data("hidden".utf8).write(to: root.appendingPathComponent(".hidden"))
         try Data("nested".utf8).write(to: root.appendingPathComponent("sub/n.txt"))
         try Data("top secret".utf8).write(to: base.appendingPathComponent("secret.txt"))
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("escape.txt").path,
-                                                   withDestinationPath: base.appendingPathComponent("secret.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("escape.txt").path,
+            withDestinationPath: base.appendingPathComponent("secret.txt").path)
         return (root.path, { try? FileManager.default.removeItem(at: base) })
     }
 
@@ -59,7 +60,7 @@ struct StaticFilesTests {
     @Test(arguments: [
         "/static/../Package.swift", "/static/%2e%2e/secret.txt", "/static/%252e%252e/secret.txt",
         "/static/..%2fsecret.txt", "/static/sub/..%2F..%2Fsecret.txt", "/static/.hidden", "/static/sub",
-        "/static/sub/", "/static/", "/static/escape.txt", "/static/nope.css", "/static/sub%5Cn.txt",
+        "/static/sub/", "/static/", "/static/escape.txt", "/static/nope.css", "/static/sub%5Cn.txt"
     ])
     func refusesAnythingOutsideVisibleRegularFiles(target: String) async throws {
         let tree = try Self.makeTree()

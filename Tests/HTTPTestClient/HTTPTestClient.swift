@@ -46,8 +46,9 @@ public struct HTTPTestClient: Sendable {
         headers: [(String, String)] = [],
         body: [UInt8] = []
     ) async throws(TestClientError) -> TestResponse {
-        try await send(Self.encode(method, target, headers: headers, body: body, close: true, host: "\(host):\(port)"),
-                       method: method)
+        try await send(
+            Self.encode(method, target, headers: headers, body: body, close: true, host: "\(host):\(port)"),
+            method: method)
     }
 
     /// Opens a persistent connection for several requests (keep-alive tests).

@@ -19,7 +19,8 @@ public enum PythonScript {
         let outURL = directory.appendingPathComponent("stdout")
         let errURL = directory.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        else {
             throw Failure(description: "could not create output files in \(directory.path)")
         }
         let out = try FileHandle(forWritingTo: outURL)

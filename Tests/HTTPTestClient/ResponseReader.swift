@@ -27,7 +27,8 @@ enum ResponseReader {
         }
     }
 
-    private static func readBody(_ socket: TestSocket, response: TestResponse, method: String) throws(TestClientError) -> [UInt8] {
+    private static func readBody(_ socket: TestSocket, response: TestResponse, method: String) throws(TestClientError) -> [UInt8]
+    {
         if method.uppercased() == "HEAD" || response.status == 204 || response.status == 304 {
             return []
         }

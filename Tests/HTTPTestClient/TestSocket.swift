@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a test request failed.
@@ -42,9 +43,9 @@ final class TestSocket: @unchecked Sendable {
             throw .connectFailed(EINVAL)
         }
         #if canImport(Glibc)
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(family, SOCK_STREAM, 0)
+            let descriptor = socket(family, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw .socketFailed(errno) }
         self.descriptor = descriptor
@@ -102,7 +103,10 @@ final class TestSocket: @unchecked Sendable {
         if count < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
             // A reset after the server answered and closed counts as end of stream.
-            if errno == ECONNRESET { reachedEOF = true; return false }
+            if errno == ECONNRESET {
+                reachedEOF = true
+                return false
+            }
             throw .socketFailed(errno)
         }
         if count == 0 {

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GRDB
 import Testing
+
 @testable import LocalAuth
 @testable import Store
 
@@ -65,7 +66,9 @@ import Testing
                 group.addTask { _ = try? await h.backend.verifyEmail(email: "ann@example.com", code: wrongCode(than: code)) }
             }
         }
-        let attempts = try await h.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT attempts FROM verification_tokens") }
+        let attempts = try await h.database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT attempts FROM verification_tokens")
+        }
         #expect(attempts == 5)
     }
 

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import LocalAuth
 
 /// Verification by mailed link: single use, 24 hours, replaced by a resend.
@@ -43,8 +44,10 @@ import Testing
 
     @Test func linkUsesThePublicAddressKnownOnlyAfterStart() async throws {
         let port = Mutex(0)
-        let h = try Harness(LocalBackend.Configuration(verification: .link,
-                                                       publicBaseURL: { "http://127.0.0.1:\(port.withLock { $0 })" }))
+        let h = try Harness(
+            LocalBackend.Configuration(
+                verification: .link,
+                publicBaseURL: { "http://127.0.0.1:\(port.withLock { $0 })" }))
         port.withLock { $0 = 49_152 }
         _ = try await h.backend.signUp(SignUpRequest(email: "ann@example.com", password: "password123"))
         let link = try #require(try await h.latestMail(to: "ann@example.com").link)

@@ -5,6 +5,7 @@ import Logging
 import Secrets
 import Synchronization
 import Testing
+
 @testable import LocalAuth
 @testable import Store
 
@@ -44,12 +45,15 @@ final class Harness: Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A backend wired like production: mailbox mailer, keyed hash from the file's own secret.
-    static func backend(database: AppDatabase, hasher: PasswordHasher, clock: TestClock,
-                        configuration: LocalBackend.Configuration) throws -> LocalBackend {
-        LocalBackend(configuration: configuration, database: database, hasher: hasher,
-                     mailer: MailboxMailer(database: database, clock: { clock.now }),
-                     keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: { clock.now },
-                     logger: Logger(label: "test.local-auth"))
+    static func backend(
+        database: AppDatabase, hasher: PasswordHasher, clock: TestClock,
+        configuration: LocalBackend.Configuration
+    ) throws -> LocalBackend {
+        LocalBackend(
+            configuration: configuration, database: database, hasher: hasher,
+            mailer: MailboxMailer(database: database, clock: { clock.now }),
+            keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: { clock.now },
+            logger: Logger(label: "test.local-auth"))
     }
 
     /// The newest mail to `email`, failing the test when there is none.

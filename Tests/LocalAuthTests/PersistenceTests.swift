@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GRDB
 import Testing
+
 @testable import LocalAuth
 @testable import Store
 
@@ -13,8 +14,9 @@ import Testing
         let user = try await h.backend.verifyEmail(email: "ann@example.com", code: code)
 
         let reopened = try AppDatabase(path: h.path)
-        let backend = try Harness.backend(database: reopened, hasher: h.hasher, clock: h.clock,
-                                          configuration: LocalBackend.Configuration())
+        let backend = try Harness.backend(
+            database: reopened, hasher: h.hasher, clock: h.clock,
+            configuration: LocalBackend.Configuration())
         let again = try await backend.signIn(email: "ann@example.com", password: "password123")
         #expect(again == user)
         #expect(try await reopened.mails(to: "ann@example.com", limit: 10).first?.code == code)
@@ -24,7 +26,9 @@ import Testing
         let h = try Harness()
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
-                group.addTask { _ = try? await h.backend.signUp(SignUpRequest(email: "user\(index)@example.com", password: "password123")) }
+                group.addTask {
+                    _ = try? await h.backend.signUp(SignUpRequest(email: "user\(index)@example.com", password: "password123"))
+                }
             }
         }
         let check = try await h.database.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }

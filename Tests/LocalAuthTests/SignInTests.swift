@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GRDB
 import Testing
+
 @testable import LocalAuth
 @testable import Store
 
@@ -16,7 +17,9 @@ import Testing
         let h = try Harness()
         _ = try await verifiedAccount(h)
         let wrong = await caughtError { _ = try await h.backend.signIn(email: "ann@example.com", password: "wrong-password") }
-        let unknown = await caughtError { _ = try await h.backend.signIn(email: "nobody@example.com", password: "wrong-password") }
+        let unknown = await caughtError {
+            _ = try await h.backend.signIn(email: "nobody@example.com", password: "wrong-password")
+        }
         #expect(wrong as? AuthError == .invalidCredentials)
         #expect(unknown as? AuthError == .invalidCredentials)
     }
@@ -43,9 +46,10 @@ import Testing
 
     @Test func importedBcryptUserSignsInAndIsRehashed() async throws {
         let h = try Harness()
-        let bcrypt = "$2a$10$WdGwdYU9tOGMj5TZlNvERufqs2u9WZxQGHmaMaIetvKTbMmfjYQxe" // "correct horse battery"
-        let imported = UserRecord(id: UserID("imported0000001"), email: "pb@example.com", passwordHash: bcrypt,
-                                  verified: true, profile: Profile(), createdAt: h.clock.now, updatedAt: h.clock.now)
+        let bcrypt = "$2a$10$WdGwdYU9tOGMj5TZlNvERufqs2u9WZxQGHmaMaIetvKTbMmfjYQxe"  // "correct horse battery"
+        let imported = UserRecord(
+            id: UserID("imported0000001"), email: "pb@example.com", passwordHash: bcrypt,
+            verified: true, profile: Profile(), createdAt: h.clock.now, updatedAt: h.clock.now)
         _ = try await h.database.insertUser(imported, verificationToken: nil)
         let user = try await h.backend.signIn(email: "pb@example.com", password: "correct horse battery")
         #expect(user.id == imported.id)
@@ -57,8 +61,9 @@ import Testing
 
     @Test func accountWithoutPasswordCannotSignInWithOne() async throws {
         let h = try Harness()
-        let oauthOnly = UserRecord(id: UserID("oauthonly000001"), email: "o@example.com", passwordHash: nil,
-                                   verified: true, profile: Profile(), createdAt: h.clock.now, updatedAt: h.clock.now)
+        let oauthOnly = UserRecord(
+            id: UserID("oauthonly000001"), email: "o@example.com", passwordHash: nil,
+            verified: true, profile: Profile(), createdAt: h.clock.now, updatedAt: h.clock.now)
         _ = try await h.database.insertUser(oauthOnly, verificationToken: nil)
         await #expect(throws: AuthError.invalidCredentials) {
             try await h.backend.signIn(email: "o@example.com", password: "anything-at-all")

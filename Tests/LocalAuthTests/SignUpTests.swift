@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import LocalAuth
 
 /// Sign-up: validation, uniqueness under concurrency, and the mail that follows.
@@ -33,11 +34,13 @@ import Testing
     @Test func validationListsEveryBadField() async throws {
         let h = try Harness()
         let request = SignUpRequest(email: "not-an-email", password: "short", name: String(repeating: "n", count: 101))
-        await #expect(throws: AuthError.validation([
-            FieldError(field: "email", message: "Enter a valid email address."),
-            FieldError(field: "password", message: "Use at least 8 characters."),
-            FieldError(field: "name", message: "Use at most 100 characters."),
-        ])) { try await h.backend.signUp(request) }
+        await #expect(
+            throws: AuthError.validation([
+                FieldError(field: "email", message: "Enter a valid email address."),
+                FieldError(field: "password", message: "Use at least 8 characters."),
+                FieldError(field: "name", message: "Use at most 100 characters.")
+            ])
+        ) { try await h.backend.signUp(request) }
         #expect(try await h.count("users") == 0)
         #expect(try await h.count("mails") == 0)
     }
@@ -56,9 +59,10 @@ import Testing
     @Test func twentyParallelSignUpsOfOneEmailMakeOneAccount() async throws {
         let h = try Harness()
         let spellings = (0..<20).map { index in
-            String("carol@example.com".enumerated().map { offset, letter in
-                (offset + index) % 3 == 0 ? Character(letter.uppercased()) : letter
-            })
+            String(
+                "carol@example.com".enumerated().map { offset, letter in
+                    (offset + index) % 3 == 0 ? Character(letter.uppercased()) : letter
+                })
         }
         let outcomes = await withTaskGroup(of: Result<UserID, AuthError>.self) { group in
             for email in spellings {

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import LocalAuth
 @testable import Store
 
@@ -9,8 +10,9 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func token(attempts: Int = 0, consumed: Bool = false, expiresIn seconds: TimeInterval = 600) -> VerificationTokenRecord {
-        var token = VerificationTokenRecord(userID: UserID("u"), purpose: .verifyEmail, kind: .code, secretHash: "h",
-                                            expiresAt: now.addingTimeInterval(seconds), createdAt: now)
+        var token = VerificationTokenRecord(
+            userID: UserID("u"), purpose: .verifyEmail, kind: .code, secretHash: "h",
+            expiresAt: now.addingTimeInterval(seconds), createdAt: now)
         token.attempts = attempts
         token.consumedAt = consumed ? now : nil
         return token

@@ -17,8 +17,9 @@ final class CatcherHarness: Sendable {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "mail-catcher-test")
         logger.logLevel = .warning
-        catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger,
-                              limits: limits, idleTimeout: idleTimeout)
+        catcher = MailCatcher(
+            host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger,
+            limits: limits, idleTimeout: idleTimeout)
         try await catcher.start()
     }
 

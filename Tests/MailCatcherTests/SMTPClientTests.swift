@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestClient
 import Testing
+
 @testable import MailCatcher
 
 /// The catcher against Python's `smtplib`, a real SMTP client, storing into real SQLite.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MailCatcher
 
 /// Drives the state machine line by line, the way a client would.
@@ -25,10 +26,16 @@ struct Conversation {
         var client = Conversation()
         #expect(client.session.greeting.wire == "220 catcher.test ESMTP Gatehouse mail catcher\r\n")
         let actions = client.send("EHLO client.example")
-        guard case .reply(let reply)? = actions.first else { Issue.record("no reply"); return }
+        guard case .reply(let reply)? = actions.first else {
+            Issue.record("no reply")
+            return
+        }
         #expect(reply.code == 250)
-        #expect(reply.lines == ["catcher.test greets client.example", "SIZE 10485760", "8BITMIME", "SMTPUTF8",
-                                "AUTH PLAIN LOGIN", "HELP"])
+        #expect(
+            reply.lines == [
+                "catcher.test greets client.example", "SIZE 10485760", "8BITMIME", "SMTPUTF8",
+                "AUTH PLAIN LOGIN", "HELP"
+            ])
         #expect(reply.wire.hasPrefix("250-catcher.test greets client.example\r\n250-SIZE 10485760\r\n"))
         #expect(reply.wire.hasSuffix("250 HELP\r\n"))
     }
@@ -48,8 +55,13 @@ struct Conversation {
         #expect(client.code("DATA") == 354)
         for line in ["Subject: hi", "", "..leading dot", "body"] { #expect(client.send(line).isEmpty) }
         let end = client.send(".")
-        #expect(end == [.deliver(SMTPEnvelope(sender: "app@example.com", recipients: ["a@example.com", "b@example.com"],
-                                              data: Array("Subject: hi\r\n\r\n.leading dot\r\nbody\r\n".utf8)))])
+        #expect(
+            end == [
+                .deliver(
+                    SMTPEnvelope(
+                        sender: "app@example.com", recipients: ["a@example.com", "b@example.com"],
+                        data: Array("Subject: hi\r\n\r\n.leading dot\r\nbody\r\n".utf8)))
+            ])
         // The transaction is over: a new one may start, and DATA alone is out of sequence.
         #expect(client.code("DATA") == 503)
         #expect(client.code("MAIL FROM:<>") == 250)
@@ -141,11 +153,11 @@ struct Conversation {
 
     @Test func authPlainAndLoginAcceptAnyCredentials() {
         var client = Conversation()
-        #expect(client.code("AUTH PLAIN AHUAcA==") == 503) // before EHLO
+        #expect(client.code("AUTH PLAIN AHUAcA==") == 503)  // before EHLO
         #expect(client.code("EHLO c") == 250)
         #expect(client.code("AUTH CRAM-MD5") == 504)
         #expect(client.code("AUTH PLAIN !!!") == 501)
-        #expect(client.code("AUTH PLAIN AHVzZXIAc2VjcmV0") == 235) // "\0user\0secret"
+        #expect(client.code("AUTH PLAIN AHVzZXIAc2VjcmV0") == 235)  // "\0user\0secret"
         #expect(client.code("AUTH PLAIN AHVzZXIAc2VjcmV0") == 503)
 
         var login = Conversation()

@@ -10,9 +10,11 @@ import Testing
     let verifier = IDTokenVerifier(issuer: "https://issuer.test", audiences: ["client-1"])
 
     func claims(_ changes: [String: Any] = [:]) -> [String: Any] {
-        var claims: [String: Any] = ["iss": "https://issuer.test", "sub": "user-1", "aud": "client-1",
-                                     "exp": now.timeIntervalSince1970 + 300, "iat": now.timeIntervalSince1970,
-                                     "nonce": "n-1", "email": "a@example.com", "email_verified": true]
+        var claims: [String: Any] = [
+            "iss": "https://issuer.test", "sub": "user-1", "aud": "client-1",
+            "exp": now.timeIntervalSince1970 + 300, "iat": now.timeIntervalSince1970,
+            "nonce": "n-1", "email": "a@example.com", "email_verified": true
+        ]
         for (key, value) in changes { claims[key] = value }
         return claims
     }
@@ -42,20 +44,24 @@ import Testing
 
     @Test func refusesWrongAudienceIssuerNonceAndExpiry() throws {
         #expect(throws: IDTokenError.wrongAudience) {
-            try verifier.verify(try signer.sign(claims(["aud": "someone-else"])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
+            try verifier.verify(
+                try signer.sign(claims(["aud": "someone-else"])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
         }
         #expect(throws: IDTokenError.wrongAudience) {
-            try verifier.verify(try signer.sign(claims(["aud": ["client-1", "evil"]])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
+            try verifier.verify(
+                try signer.sign(claims(["aud": ["client-1", "evil"]])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
         }
         #expect(throws: IDTokenError.wrongIssuer) {
-            try verifier.verify(try signer.sign(claims(["iss": "https://evil.test"])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
+            try verifier.verify(
+                try signer.sign(claims(["iss": "https://evil.test"])), keys: signer.jwks, nonce: .equals("n-1"), now: now)
         }
         #expect(throws: IDTokenError.wrongNonce) {
             try verifier.verify(try signer.sign(claims()), keys: signer.jwks, nonce: .equals("n-2"), now: now)
         }
         #expect(throws: IDTokenError.expired) {
-            try verifier.verify(try signer.sign(claims(["exp": now.timeIntervalSince1970 - 120])), keys: signer.jwks,
-                                nonce: .equals("n-1"), now: now)
+            try verifier.verify(
+                try signer.sign(claims(["exp": now.timeIntervalSince1970 - 120])), keys: signer.jwks,
+                nonce: .equals("n-1"), now: now)
         }
     }
 

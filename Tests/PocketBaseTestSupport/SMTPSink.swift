@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A minimal SMTP server on 127.0.0.1 that accepts every message and keeps it, so tests can read
@@ -25,9 +26,9 @@ public final class SMTPSink: Sendable {
 
     public init() throws {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw SupportError("socket failed: \(errno)") }
         var yes: Int32 = 1
@@ -39,7 +40,10 @@ public final class SMTPSink: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw SupportError("bind/listen failed: \(errno)") }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw SupportError("bind/listen failed: \(errno)")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -64,7 +68,8 @@ public final class SMTPSink: Sendable {
             where message.recipients.contains(where: { $0.lowercased() == recipient.lowercased() }) {
                 let text = message.decodedText
                 if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                   let range = Range(match.range(at: 1), in: text) {
+                    let range = Range(match.range(at: 1), in: text)
+                {
                     return String(text[range])
                 }
             }
@@ -93,7 +98,10 @@ public final class SMTPSink: Sendable {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var reader = LineReader(fd: fd)
-        func reply(_ line: String) { let bytes = Array((line + "\r\n").utf8); _ = write(fd, bytes, bytes.count) }
+        func reply(_ line: String) {
+            let bytes = Array((line + "\r\n").utf8)
+            _ = write(fd, bytes, bytes.count)
+        }
         reply("220 localhost smtp-sink")
         var recipients: [String] = []
         while let line = reader.line() {
@@ -161,7 +169,8 @@ enum QuotedPrintable {
         var utf8 = Array(joined.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "="), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             } else {

@@ -1,5 +1,5 @@
-import Testing
 import Secrets
+import Testing
 
 /// The keyed BLAKE2b used to store codes and tokens.
 @Suite struct KeyedHashTests {

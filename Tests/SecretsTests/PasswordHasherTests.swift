@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Secrets
 
 /// Argon2id hashing, bcrypt import verification and rehash decisions against the real libraries.
@@ -11,7 +12,7 @@ import Testing
     static let bcryptHashes = [
         "$2a$10$WdGwdYU9tOGMj5TZlNvERufqs2u9WZxQGHmaMaIetvKTbMmfjYQxe",
         "$2b$10$d/pDY/4JIBaLznM6S2guMOxmUBbI0781jlqywrxMw/EU9cEYQsvtq",
-        "$2y$10$Ol.kiBLPj0pb/hZD3eyiPeDKWmoaXnMtKjNN7Tv.SsRybKVQxTvfu",
+        "$2y$10$Ol.kiBLPj0pb/hZD3eyiPeDKWmoaXnMtKjNN7Tv.SsRybKVQxTvfu"
     ]
 
     @Test func hashThenVerifyRoundTrips() async throws {

@@ -1,5 +1,5 @@
-import Testing
 import Secrets
+import Testing
 
 /// Shapes and alphabets of the random values Gatehouse mails, stores and puts in URLs.
 @Suite struct SecureRandomTests {

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import Store
 
 /// The dev mailbox and the audit log.
@@ -23,13 +24,17 @@ import Testing
     }
 
     @Test func auditEventsKeepTheirJSONData() async throws {
-        try await test.database.recordAudit(NewAuditEvent(type: "user.signed_in", actor: "u1", subject: "u1",
-                                                          ip: "127.0.0.1", data: ["method": .string("password")], at: now))
+        try await test.database.recordAudit(
+            NewAuditEvent(
+                type: "user.signed_in", actor: "u1", subject: "u1",
+                ip: "127.0.0.1", data: ["method": .string("password")], at: now))
         try await test.database.recordAudit(NewAuditEvent(type: "session.impersonated", actor: "admin", subject: "u2", at: now))
         let forU1 = try await test.database.auditEvents(subject: "u1", limit: 10)
         #expect(forU1.count == 1)
         #expect(forU1.first?.data == ["method": .string("password")])
         #expect(forU1.first?.createdAt == now)
-        #expect(try await test.database.auditEvents(subject: nil, limit: 10).map(\.type) == ["session.impersonated", "user.signed_in"])
+        #expect(
+            try await test.database.auditEvents(subject: nil, limit: 10).map(\.type) == ["session.impersonated", "user.signed_in"]
+        )
     }
 }

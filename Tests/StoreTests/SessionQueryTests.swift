@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Testing
+
 @testable import Store
 
 /// The session queries the web layer relies on.
@@ -12,8 +13,9 @@ import Testing
     init() throws { test = try TestDatabase() }
 
     func newSession(_ tokenHash: String, user: UserID, lifetime: TimeInterval = 3600) -> NewSession {
-        NewSession(tokenHash: tokenHash, userID: user, userAgent: "UA", ip: "127.0.0.1",
-                   createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        NewSession(
+            tokenHash: tokenHash, userID: user, userAgent: "UA", ip: "127.0.0.1",
+            createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     @Test func createdSessionIsActiveUntilItExpires() async throws {

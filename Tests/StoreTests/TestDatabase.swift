@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Store
 
 /// A fresh SQLite file in its own temp directory, removed when the value is released.

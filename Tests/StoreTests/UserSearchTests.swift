@@ -11,8 +11,9 @@ import Testing
         let now = Date()
         for (index, text) in [name, "Someone Else"].enumerated() {
             _ = try await store.database.insertUser(
-                UserRecord(id: UserID("user\(index)"), email: "u\(index)@example.com", passwordHash: nil, verified: true,
-                           profile: Profile(["name": .string(text)]), createdAt: now, updatedAt: now),
+                UserRecord(
+                    id: UserID("user\(index)"), email: "u\(index)@example.com", passwordHash: nil, verified: true,
+                    profile: Profile(["name": .string(text)]), createdAt: now, updatedAt: now),
                 verificationToken: nil)
         }
         let needle = String(name.dropFirst(1).prefix(6))
@@ -27,8 +28,9 @@ import Testing
     private func insert(_ store: TestDatabase, _ id: String, _ email: String, name: String) async throws {
         let now = Date()
         _ = try await store.database.insertUser(
-            UserRecord(id: UserID(id), email: email, passwordHash: nil, verified: true,
-                       profile: Profile(["name": .string(name)]), createdAt: now, updatedAt: now),
+            UserRecord(
+                id: UserID(id), email: email, passwordHash: nil, verified: true,
+                profile: Profile(["name": .string(name)]), createdAt: now, updatedAt: now),
             verificationToken: nil)
     }
 

@@ -17,9 +17,11 @@ public struct UserQuery: Sendable, Hashable {
     /// Where the previous page ended (`UserPage.nextCursor`); each backend reads only its own.
     public var cursor: String?
 
-    public init(search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
-                disabled: Bool? = nil, hasExternalAuth: Bool? = nil, ids: [UserID]? = nil,
-                sort: UserSort = .newest, cursor: String? = nil) {
+    public init(
+        search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
+        disabled: Bool? = nil, hasExternalAuth: Bool? = nil, ids: [UserID]? = nil,
+        sort: UserSort = .newest, cursor: String? = nil
+    ) {
         self.search = search
         self.page = max(1, page)
         self.perPage = min(max(1, perPage), 500)
@@ -94,8 +96,10 @@ public struct UserUpdate: Sendable, Hashable {
     /// Shallow-merged into the profile (`null` removes a key).
     public var profilePatch: [String: JSONValue]?
 
-    public init(email: String? = nil, password: String? = nil, verified: Bool? = nil, disabled: Bool? = nil,
-                profilePatch: [String: JSONValue]? = nil) {
+    public init(
+        email: String? = nil, password: String? = nil, verified: Bool? = nil, disabled: Bool? = nil,
+        profilePatch: [String: JSONValue]? = nil
+    ) {
         self.email = email
         self.password = password
         self.verified = verified

@@ -37,8 +37,10 @@ public actor AuthClient {
     private var refreshTask: Task<AuthSession, any Error>?
     private var observers: [UUID: Observer] = [:]
 
-    public init(api: any AuthAPI, storage: any SessionStorage = InMemorySessionStorage(), refreshMargin: TimeInterval = 60,
-                clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "gatehouse.auth-client")) {
+    public init(
+        api: any AuthAPI, storage: any SessionStorage = InMemorySessionStorage(), refreshMargin: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "gatehouse.auth-client")
+    ) {
         self.api = api
         self.storage = storage
         self.refreshMargin = refreshMargin
@@ -69,9 +71,10 @@ public actor AuthClient {
     public func signUp(email: String, password: String, name: String? = nil) async throws -> SignUpResponse {
         let outcome = try await api.signUp(SignUpRequest(email: email, password: password, name: name))
         if let session = outcome.session { try await replace(with: session, event: .signedIn) }
-        return SignUpResponse(user: outcome.user, accessToken: outcome.session?.accessToken,
-                              refreshToken: outcome.session?.refreshToken,
-                              requireEmailVerification: outcome.requireEmailVerification)
+        return SignUpResponse(
+            user: outcome.user, accessToken: outcome.session?.accessToken,
+            refreshToken: outcome.session?.refreshToken,
+            requireEmailVerification: outcome.requireEmailVerification)
     }
 
     /// Confirms the address with what was mailed (see `AuthAPI.verifyEmail`). Signs in when the
@@ -154,8 +157,9 @@ public actor AuthClient {
     public func impersonate(userId: UserID, duration: TimeInterval = Impersonation.maximumDuration) async throws -> AuthClient {
         let session = try await api.admin.impersonate(userId, duration: Impersonation.clamp(duration))
         logger.notice("impersonation started", metadata: ["subject": "\(userId)"])
-        return AuthClient(api: api, storage: InMemorySessionStorage(session), refreshMargin: refreshMargin,
-                          clock: clock, logger: logger)
+        return AuthClient(
+            api: api, storage: InMemorySessionStorage(session), refreshMargin: refreshMargin,
+            clock: clock, logger: logger)
     }
 
     // MARK: Session keeping

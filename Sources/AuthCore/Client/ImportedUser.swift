@@ -9,8 +9,10 @@ public struct ImportedUser: Sendable, Hashable {
     public var passwordHash: String?
     public var profile: Profile
 
-    public init(row: Int, email: String, verified: Bool = false, password: String? = nil, passwordHash: String? = nil,
-                profile: Profile = Profile()) {
+    public init(
+        row: Int, email: String, verified: Bool = false, password: String? = nil, passwordHash: String? = nil,
+        profile: Profile = Profile()
+    ) {
         self.row = row
         self.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         self.verified = verified

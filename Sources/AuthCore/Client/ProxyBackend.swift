@@ -13,8 +13,10 @@ public struct ProxyBackend: AuthBackend {
     private let clock: @Sendable () -> Date
     private let logger: Logger
 
-    public init(api: any AuthAPI, renewalMargin: TimeInterval = 24 * 3600, clock: @escaping @Sendable () -> Date = Date.init,
-                logger: Logger = Logger(label: "gatehouse.proxy")) {
+    public init(
+        api: any AuthAPI, renewalMargin: TimeInterval = 24 * 3600, clock: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "gatehouse.proxy")
+    ) {
         self.api = api
         self.renewalMargin = renewalMargin
         self.clock = clock
@@ -82,7 +84,7 @@ public struct ProxyBackend: AuthBackend {
     /// stay valid until they expire).
     public func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential? {
         guard let session = Self.session(from: credential), session.refreshable,
-              session.expires(within: renewalMargin, of: clock()), !session.expires(within: 0, of: clock())
+            session.expires(within: renewalMargin, of: clock()), !session.expires(within: 0, of: clock())
         else { return nil }
         let renewed = try await api.refresh(session)
         logger.debug("backend session renewed", metadata: ["user": "\(renewed.user.id)"])

@@ -34,9 +34,11 @@ public struct UserSeed: Sendable, Hashable {
             problems.append(FieldError(field: "count", message: "Choose a number from 1 to \(Self.maximumCount.formatted())."))
         }
         if !pattern.contains(Self.placeholder) {
-            problems.append(FieldError(field: "pattern", message: "Put {n} in the pattern where the number goes, e.g. test+{n}@example.com."))
+            problems.append(
+                FieldError(field: "pattern", message: "Put {n} in the pattern where the number goes, e.g. test+{n}@example.com."))
         } else if !EmailAddress.isPlausible(email(1)) {
-            problems.append(FieldError(field: "pattern", message: "The pattern must make valid email addresses, e.g. test+{n}@example.com."))
+            problems.append(
+                FieldError(field: "pattern", message: "The pattern must make valid email addresses, e.g. test+{n}@example.com."))
         }
         if let message = PasswordPolicy.problem(with: password) {
             problems.append(FieldError(field: "password", message: message))

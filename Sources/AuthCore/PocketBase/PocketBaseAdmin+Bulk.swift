@@ -7,7 +7,8 @@ extension PocketBaseAdmin {
     func seedUsers(_ seed: UserSeed) async throws -> [UserID] {
         let problems = seed.problems
         guard problems.isEmpty else { throw AuthError.validation(problems) }
-        return try await createAll(seed.emails.map { NewUser(email: $0, password: seed.password, verified: seed.verified) }) { email in
+        return try await createAll(seed.emails.map { NewUser(email: $0, password: seed.password, verified: seed.verified) }) {
+            email in
             AuthError.validation([FieldError(field: "pattern", message: "\(email) already has an account; nothing was created.")])
         }
     }
@@ -26,7 +27,8 @@ extension PocketBaseAdmin {
         let problems = try await importProblems(rows)
         guard problems.isEmpty else { throw ImportRejected(problems) }
         let users = rows.map { row in
-            NewUser(email: row.email, password: row.password ?? Self.unusablePassword(), verified: row.verified, profile: row.profile)
+            NewUser(
+                email: row.email, password: row.password ?? Self.unusablePassword(), verified: row.verified, profile: row.profile)
         }
         return try await createAll(users) { email in
             let row = rows.first { EmailAddress.normalize($0.email) == EmailAddress.normalize(email) }?.row ?? 0

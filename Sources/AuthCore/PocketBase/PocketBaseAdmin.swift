@@ -17,8 +17,9 @@ actor SuperuserLogin {
 
     func currentToken() async throws -> String {
         if let token, let expiresAt, expiresAt.timeIntervalSinceNow > 60 { return token }
-        let reply = try await http.json(PocketBaseAuthReply.self, "POST", "api/collections/_superusers/auth-with-password",
-                                        body: ["identity": .string(email), "password": .string(password)], call: .signIn)
+        let reply = try await http.json(
+            PocketBaseAuthReply.self, "POST", "api/collections/_superusers/auth-with-password",
+            body: ["identity": .string(email), "password": .string(password)], call: .signIn)
         token = reply.token
         expiresAt = PocketBaseToken.decode(reply.token)?.expiresAt ?? Date().addingTimeInterval(300)
         return reply.token
@@ -73,23 +74,30 @@ struct PocketBaseAdmin: AuthAdminAPI {
         case .emailAscending: sort = "email,id"
         case .emailDescending: sort = "-email,-id"
         }
-        var items = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(query.perPage)"),
-                     URLQueryItem(name: "sort", value: sort)]
+        var items = [
+            URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(query.perPage)"),
+            URLQueryItem(name: "sort", value: sort)
+        ]
         if !clauses.isEmpty { items.append(URLQueryItem(name: "filter", value: clauses.joined(separator: " && "))) }
         let list = try await asSuperuser { token in
             try await http.json(PocketBaseList<PocketBaseRecord>.self, "GET", backend.records, query: items, token: token)
         }
         let hasNext = list.page * list.perPage < list.totalItems
-        return UserPage(users: list.items.map { $0.user(profileField: profileField) }, page: list.page,
-                        perPage: list.perPage, totalItems: list.totalItems, nextCursor: hasNext ? String(list.page + 1) : nil)
+        return UserPage(
+            users: list.items.map { $0.user(profileField: profileField) }, page: list.page,
+            perPage: list.perPage, totalItems: list.totalItems, nextCursor: hasNext ? String(list.page + 1) : nil)
     }
 
     /// Ids of the users with at least one `_externalAuths` record (at most 500 are considered).
     private func linkedUserIDs() async throws -> [UserID] {
         let list = try await asSuperuser { token in
-            try await http.json(PocketBaseList<PocketBaseExternalAuth>.self, "GET", "api/collections/_externalAuths/records",
-                                query: [URLQueryItem(name: "perPage", value: "500"), URLQueryItem(name: "fields", value: "id,recordRef,provider,providerId,created")],
-                                token: token)
+            try await http.json(
+                PocketBaseList<PocketBaseExternalAuth>.self, "GET", "api/collections/_externalAuths/records",
+                query: [
+                    URLQueryItem(name: "perPage", value: "500"),
+                    URLQueryItem(name: "fields", value: "id,recordRef,provider,providerId,created")
+                ],
+                token: token)
         }
         return Array(Set(list.items.map { UserID($0.recordRef) }))
     }
@@ -97,7 +105,9 @@ struct PocketBaseAdmin: AuthAdminAPI {
     /// `(id='a' || id='b')`, or its negation; PocketBase filters travel in the URL, so the list is capped.
     private static func idClause(_ ids: [UserID], matching: Bool) throws -> String {
         guard ids.count <= 200 else {
-            throw AuthError.validation([FieldError(field: "ids", message: "PocketBase filters can name at most 200 users at once.")])
+            throw AuthError.validation([
+                FieldError(field: "ids", message: "PocketBase filters can name at most 200 users at once.")
+            ])
         }
         guard !ids.isEmpty else { return matching ? "id=''" : "id!=''" }
         let parts = try ids.map { "id\(matching ? "=" : "!=")'\(try PocketBaseBackend.safeID($0))'" }
@@ -147,8 +157,9 @@ struct PocketBaseAdmin: AuthAdminAPI {
         }
         if let verified = update.verified { body["verified"] = .bool(verified) }
         let record = try await asSuperuser { token in
-            try await http.json(PocketBaseRecord.self, "PATCH", "\(backend.records)/\(safe)", token: token, body: body,
-                                call: .adminRecord)
+            try await http.json(
+                PocketBaseRecord.self, "PATCH", "\(backend.records)/\(safe)", token: token, body: body,
+                call: .adminRecord)
         }
         backend.logger.info("account updated on PocketBase by admin", metadata: ["user": "\(safe)"])
         return record.user(profileField: profileField)
@@ -168,8 +179,9 @@ struct PocketBaseAdmin: AuthAdminAPI {
         let safe = try PocketBaseBackend.safeID(id)
         let seconds = Int(Impersonation.clamp(duration))
         let reply = try await asSuperuser { token in
-            try await http.json(PocketBaseAuthReply.self, "POST", "api/collections/\(backend.configuration.collection)/impersonate/\(safe)",
-                                token: token, body: ["duration": .number(Double(seconds))], call: .adminRecord)
+            try await http.json(
+                PocketBaseAuthReply.self, "POST", "api/collections/\(backend.configuration.collection)/impersonate/\(safe)",
+                token: token, body: ["duration": .number(Double(seconds))], call: .adminRecord)
         }
         backend.logger.notice("impersonation token issued by PocketBase", metadata: ["subject": "\(safe)", "actor": "\(actor)"])
         var session = backend.session(from: reply)
@@ -181,11 +193,12 @@ struct PocketBaseAdmin: AuthAdminAPI {
         let target = try await record(userID)
         let body: [String: JSONValue] = [
             "collectionRef": .string(target.collectionId ?? ""), "recordRef": .string(target.id),
-            "provider": .string(provider), "providerId": .string(providerID),
+            "provider": .string(provider), "providerId": .string(providerID)
         ]
         let created = try await asSuperuser { token in
-            try await http.json(PocketBaseExternalAuth.self, "POST", "api/collections/_externalAuths/records",
-                                token: token, body: body)
+            try await http.json(
+                PocketBaseExternalAuth.self, "POST", "api/collections/_externalAuths/records",
+                token: token, body: body)
         }
         return created.externalAuth
     }
@@ -200,8 +213,9 @@ struct PocketBaseAdmin: AuthAdminAPI {
         try await asSuperuser { token in
             let linked = try await backend.externalAuthRecords(userID: userID, token: token)
             guard let record = linked.first(where: { $0.provider == provider }) else { throw AuthError.userNotFound }
-            try await http.send("DELETE", "api/collections/_externalAuths/records/\(try PocketBaseBackend.safeID(UserID(record.id)))",
-                                token: token)
+            try await http.send(
+                "DELETE", "api/collections/_externalAuths/records/\(try PocketBaseBackend.safeID(UserID(record.id)))",
+                token: token)
         }
     }
 }

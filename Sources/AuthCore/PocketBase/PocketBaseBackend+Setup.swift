@@ -11,35 +11,43 @@ extension PocketBaseBackend {
         }
         var patch: [String: JSONValue] = [:]
         if let profileField = configuration.profileField, case .array(let fields)? = collection["fields"],
-           !fields.contains(where: { if case .object(let field) = $0 { field["name"] == .string(profileField) } else { false } }) {
-            patch["fields"] = .array(fields + [.object([
-                "name": .string(profileField), "type": .string("json"), "maxSize": .number(65536),
-                "hidden": .bool(false), "presentable": .bool(false), "required": .bool(false),
-            ])])
+            !fields.contains(where: { if case .object(let field) = $0 { field["name"] == .string(profileField) } else { false } })
+        {
+            patch["fields"] = .array(
+                fields + [
+                    .object([
+                        "name": .string(profileField), "type": .string("json"), "maxSize": .number(65536),
+                        "hidden": .bool(false), "presentable": .bool(false), "required": .bool(false)
+                    ])
+                ])
         }
         if var base = verificationLinkBase {
             while base.hasSuffix("/") { base.removeLast() }
-            let subject = (collection["verificationTemplate"].flatMap {
-                if case .object(let template) = $0 { template["subject"] } else { nil }
-            }) ?? .string("Verify your {APP_NAME} email")
+            let subject =
+                (collection["verificationTemplate"].flatMap {
+                    if case .object(let template) = $0 { template["subject"] } else { nil }
+                }) ?? .string("Verify your {APP_NAME} email")
             patch["verificationTemplate"] = .object([
                 "subject": subject,
-                "body": .string("""
+                "body": .string(
+                    """
                     <p>Hello,</p>
                     <p>Thank you for joining us at {APP_NAME}.</p>
                     <p>Click on the link below to verify your email address.</p>
                     <p><a class="btn" href="\(base)/auth/verify-link?token={TOKEN}" target="_blank" rel="noopener">Verify</a></p>
                     <p><i>If you didn't recently register, please ignore this email.</i></p>
                     <p>Thanks,<br/>{APP_NAME} team</p>
-                    """),
+                    """)
             ])
         }
         guard !patch.isEmpty else { return }
         try await admin.asSuperuser { token in
             try await http.send("PATCH", collectionPath, token: token, body: patch)
         }
-        logger.notice("PocketBase collection prepared for Gatehouse", metadata: [
-            "collection": "\(configuration.collection)", "changed": "\(patch.keys.sorted())",
-        ])
+        logger.notice(
+            "PocketBase collection prepared for Gatehouse",
+            metadata: [
+                "collection": "\(configuration.collection)", "changed": "\(patch.keys.sorted())"
+            ])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A real PocketBase (≥ 0.23) behind `AuthClient`, over HTTP.
 ///
@@ -25,8 +26,10 @@ public final class PocketBaseBackend: AuthAPI {
         /// embedded backend (PocketBase itself lets them in unless its auth rule says otherwise).
         public var requireVerifiedEmail: Bool
 
-        public init(baseURL: URL, collection: String = "users", superuser: (email: String, password: String)? = nil,
-                    profileField: String? = "profile", requireVerifiedEmail: Bool = true) {
+        public init(
+            baseURL: URL, collection: String = "users", superuser: (email: String, password: String)? = nil,
+            profileField: String? = "profile", requireVerifiedEmail: Bool = true
+        ) {
             self.baseURL = baseURL
             self.collection = collection
             self.superuser = superuser
@@ -42,8 +45,10 @@ public final class PocketBaseBackend: AuthAPI {
     /// Compared with token expiry claims only; PocketBase itself decides what is expired.
     let clock: @Sendable () -> Date
 
-    public init(configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
-                clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "gatehouse.pocketbase")) {
+    public init(
+        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
+        clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "gatehouse.pocketbase")
+    ) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -67,7 +72,7 @@ public final class PocketBaseBackend: AuthAPI {
         var body: [String: JSONValue] = [
             "email": .string(request.email.trimmingCharacters(in: .whitespacesAndNewlines)),
             "password": .string(request.password), "passwordConfirm": .string(request.password),
-            "emailVisibility": .bool(false),
+            "emailVisibility": .bool(false)
         ]
         if let name = request.name, !name.isEmpty { body["name"] = .string(name) }
         // The same password rules as the embedded backend, before PocketBase applies its own.
@@ -90,7 +95,7 @@ public final class PocketBaseBackend: AuthAPI {
     /// been issued for `email`.
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
         guard let claims = PocketBaseToken.decode(code), claims.type == "verification",
-              EmailAddress.normalize(claims.email ?? "") == EmailAddress.normalize(email)
+            EmailAddress.normalize(claims.email ?? "") == EmailAddress.normalize(email)
         else { throw AuthError.invalidCode }
         return try await verifyEmailLink(token: code)
     }
@@ -105,13 +110,16 @@ public final class PocketBaseBackend: AuthAPI {
         if superuser != nil { return VerificationOutcome(user: try await admin.user(UserID(id)), session: nil) }
         // Without a superuser the record cannot be read back; the token's claims say whose it was.
         let now = clock()
-        return VerificationOutcome(user: User(id: UserID(id), email: claims.email ?? "", emailVerified: true,
-                                              profile: Profile(), createdAt: now, updatedAt: now), session: nil)
+        return VerificationOutcome(
+            user: User(
+                id: UserID(id), email: claims.email ?? "", emailVerified: true,
+                profile: Profile(), createdAt: now, updatedAt: now), session: nil)
     }
 
     public func resendVerificationEmail(email: String) async throws {
-        try await http.send("POST", "\(collectionPath)/request-verification",
-                            body: ["email": .string(email.trimmingCharacters(in: .whitespacesAndNewlines))])
+        try await http.send(
+            "POST", "\(collectionPath)/request-verification",
+            body: ["email": .string(email.trimmingCharacters(in: .whitespacesAndNewlines))])
     }
 
     public func signIn(email: String, password: String) async throws -> AuthSession {
@@ -131,8 +139,9 @@ public final class PocketBaseBackend: AuthAPI {
 
     public func currentUser(_ session: AuthSession) async throws -> User {
         if session.expires(within: 0, of: clock()) { throw AuthError.sessionExpired }
-        let record = try await http.json(PocketBaseRecord.self, "GET", "\(records)/\(try Self.safeID(session.user.id))",
-                                         token: session.accessToken, call: .ownRecord)
+        let record = try await http.json(
+            PocketBaseRecord.self, "GET", "\(records)/\(try Self.safeID(session.user.id))",
+            token: session.accessToken, call: .ownRecord)
         return record.user(profileField: configuration.profileField)
     }
 
@@ -143,8 +152,9 @@ public final class PocketBaseBackend: AuthAPI {
         let id = try Self.safeID(session.user.id)
         let current = try await currentUser(session)
         let body = try profileBody(current: current.profile, patch: patch)
-        let record = try await http.json(PocketBaseRecord.self, "PATCH", "\(records)/\(id)", token: session.accessToken,
-                                         body: body, call: .ownRecord)
+        let record = try await http.json(
+            PocketBaseRecord.self, "PATCH", "\(records)/\(id)", token: session.accessToken,
+            body: body, call: .ownRecord)
         logger.info("profile updated on PocketBase", metadata: ["user": "\(id)"])
         return record.user(profileField: configuration.profileField)
     }
@@ -164,8 +174,9 @@ public final class PocketBaseBackend: AuthAPI {
 
     public func refresh(_ session: AuthSession) async throws -> AuthSession {
         guard session.refreshable else { throw AuthError.sessionNotRefreshable }
-        let reply = try await http.json(PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-refresh",
-                                        token: session.accessToken, call: .ownRecord)
+        let reply = try await http.json(
+            PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-refresh",
+            token: session.accessToken, call: .ownRecord)
         return self.session(from: reply)
     }
 
@@ -182,8 +193,9 @@ public final class PocketBaseBackend: AuthAPI {
             var oauth2: OAuth?
         }
         let reply = try await http.json(Reply.self, "GET", "\(collectionPath)/auth-methods")
-        return AuthMethods(password: reply.password?.enabled ?? false, emailCode: reply.otp?.enabled ?? false,
-                           emailLink: true, oauth2Providers: (reply.oauth2?.providers ?? []).map(\.name))
+        return AuthMethods(
+            password: reply.password?.enabled ?? false, emailCode: reply.otp?.enabled ?? false,
+            emailLink: true, oauth2Providers: (reply.oauth2?.providers ?? []).map(\.name))
     }
 
     public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
@@ -195,8 +207,9 @@ public final class PocketBaseBackend: AuthAPI {
         guard let record = linked.first(where: { $0.provider == provider }) else {
             throw AuthError.server(status: 404, code: "not_found", message: "No linked \(provider) account.")
         }
-        try await http.send("DELETE", "api/collections/_externalAuths/records/\(try Self.safeID(UserID(record.id)))",
-                            token: session.accessToken)
+        try await http.send(
+            "DELETE", "api/collections/_externalAuths/records/\(try Self.safeID(UserID(record.id)))",
+            token: session.accessToken)
         logger.info("external auth unlinked on PocketBase", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 
@@ -211,8 +224,9 @@ public final class PocketBaseBackend: AuthAPI {
 
     func session(from reply: PocketBaseAuthReply) -> AuthSession {
         let claims = PocketBaseToken.decode(reply.token)
-        return AuthSession(accessToken: reply.token, refreshToken: nil, expiresAt: claims?.expiresAt,
-                           refreshable: claims?.refreshable ?? true, user: reply.record.user(profileField: configuration.profileField))
+        return AuthSession(
+            accessToken: reply.token, refreshToken: nil, expiresAt: claims?.expiresAt,
+            refreshable: claims?.refreshable ?? true, user: reply.record.user(profileField: configuration.profileField))
     }
 
     /// Record ids go into paths and filters: only PocketBase's own id alphabet is let through.

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// JSON over HTTP to one PocketBase server. Logs method, path and status at trace level; never
 /// bodies, tokens or passwords. Transport failures become `AuthError.network`, PocketBase's error
@@ -19,8 +20,10 @@ struct PocketBaseHTTP: Sendable {
 
     /// Sends a request and returns the body of a 2xx answer.
     @discardableResult
-    func send(_ method: String, _ path: String, query: [URLQueryItem] = [], token: String? = nil,
-              body: [String: JSONValue]? = nil, call: Call = .other) async throws -> Data {
+    func send(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], token: String? = nil,
+        body: [String: JSONValue]? = nil, call: Call = .other
+    ) async throws -> Data {
         guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw AuthError.network("invalid backend URL")
         }
@@ -54,13 +57,16 @@ struct PocketBaseHTTP: Sendable {
     }
 
     /// Sends a request and decodes a JSON answer.
-    func json<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, query: [URLQueryItem] = [],
-                            token: String? = nil, body: [String: JSONValue]? = nil, call: Call = .other) async throws -> T {
+    func json<T: Decodable>(
+        _ type: T.Type, _ method: String, _ path: String, query: [URLQueryItem] = [],
+        token: String? = nil, body: [String: JSONValue]? = nil, call: Call = .other
+    ) async throws -> T {
         let data = try await send(method, path, query: query, token: token, body: body, call: call)
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw AuthError.server(status: 502, code: "bad_response", message: "PocketBase answered \(path) with unexpected JSON.")
+            throw AuthError.server(
+                status: 502, code: "bad_response", message: "PocketBase answered \(path) with unexpected JSON.")
         }
     }
 
@@ -85,10 +91,12 @@ struct PocketBaseHTTP: Sendable {
             if call == .verify || fields["token"] != nil { return .invalidCode }
             if fields["email"]?.code == "validation_not_unique" { return .emailExists }
             if !fields.isEmpty {
-                return .validation(fields.sorted { $0.key < $1.key }.map { name, field in
-                    FieldError(field: name == "passwordConfirm" ? "password" : name,
-                               message: field.message ?? "This value is not accepted.")
-                })
+                return .validation(
+                    fields.sorted { $0.key < $1.key }.map { name, field in
+                        FieldError(
+                            field: name == "passwordConfirm" ? "password" : name,
+                            message: field.message ?? "This value is not accepted.")
+                    })
             }
             return .server(status: 400, code: "bad_request", message: message)
         case 401:

@@ -17,9 +17,10 @@ struct PocketBaseRecord: Decodable, Sendable {
         var profile: [String: JSONValue] = [:]
         if let profileField, case .object(let stored)? = fields[profileField] { profile = stored }
         if let name = fields["name"]?.stringValue, !name.isEmpty { profile["name"] = .string(name) }
-        return User(id: UserID(id), email: fields["email"]?.stringValue ?? "",
-                    emailVerified: fields["verified"] == .bool(true), profile: Profile(profile),
-                    createdAt: Self.date(fields["created"]), updatedAt: Self.date(fields["updated"]))
+        return User(
+            id: UserID(id), email: fields["email"]?.stringValue ?? "",
+            emailVerified: fields["verified"] == .bool(true), profile: Profile(profile),
+            createdAt: Self.date(fields["created"]), updatedAt: Self.date(fields["updated"]))
     }
 
     /// PocketBase's `2026-11-21 22:21:30.584Z`.
@@ -54,7 +55,8 @@ struct PocketBaseExternalAuth: Decodable, Sendable {
     var created: String
 
     var externalAuth: ExternalAuth {
-        ExternalAuth(id: id, userID: UserID(recordRef), provider: provider, providerID: providerId,
-                     createdAt: PocketBaseRecord.date(.string(created)))
+        ExternalAuth(
+            id: id, userID: UserID(recordRef), provider: provider, providerID: providerId,
+            createdAt: PocketBaseRecord.date(.string(created)))
     }
 }

@@ -52,8 +52,9 @@ enum EncodedWords {
             if byte == UInt8(ascii: "_") {
                 output.append(32)
             } else if byte == UInt8(ascii: "="), index + 2 < payload.count,
-                      let high = TransferEncoding.hexValue(payload[index + 1]),
-                      let low = TransferEncoding.hexValue(payload[index + 2]) {
+                let high = TransferEncoding.hexValue(payload[index + 1]),
+                let low = TransferEncoding.hexValue(payload[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 2
             } else {

@@ -8,7 +8,8 @@ enum HTMLText {
         var text = html
         for block in ["head", "style", "script"] {
             while let open = text.range(of: "<\(block)", options: .caseInsensitive),
-                  let close = text.range(of: "</\(block)>", options: .caseInsensitive, range: open.upperBound..<text.endIndex) {
+                let close = text.range(of: "</\(block)>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+            {
                 text.removeSubrange(open.lowerBound..<close.upperBound)
             }
         }
@@ -19,7 +20,8 @@ enum HTMLText {
             if inTag {
                 if character == ">" {
                     inTag = false
-                    let name = tag.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
+                    let name =
+                        tag.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
                         .split(separator: " ").first.map(String.init) ?? ""
                     if ["br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "table"].contains(name) { output += "\n" }
                 } else {

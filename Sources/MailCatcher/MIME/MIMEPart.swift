@@ -15,8 +15,11 @@ struct MIMEPart: Sendable {
             if let first = line.first, first == " " || first == "\t" {
                 if !headers.isEmpty { headers[headers.count - 1].value += line }
             } else if let colon = line.firstIndex(of: ":") {
-                headers.append((String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                headers.append(
+                    (
+                        String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                    ))
             }
             index += 1
         }

@@ -15,7 +15,8 @@ enum TransferEncoding {
             while index < line.endIndex {
                 let byte = line[index]
                 if byte == UInt8(ascii: "="), line.endIndex - index >= 3,
-                   let high = hexValue(line[index + 1]), let low = hexValue(line[index + 2]) {
+                    let high = hexValue(line[index + 1]), let low = hexValue(line[index + 2])
+                {
                     output.append(high << 4 | low)
                     index += 3
                 } else {

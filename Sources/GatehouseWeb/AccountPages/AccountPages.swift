@@ -1,0 +1,93 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `/account` (profile and the `setProfile` form) and `/account/linked`.
+struct AccountPages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.get, "/account", env) { visit in
+            guard let user = visit.user else { return signInFirst(visit) }
+            return render(visit, user: user, form: ProfileForm(profile: user.profile), errors: FormErrors())
+        }
+        router.page(.post, "/account", env, save)
+        router.page(.get, "/account/linked", env) { visit in
+            guard visit.user != nil else { return signInFirst(visit) }
+            return env.renderer.page(
+                "linked",
+                visit.context(
+                    title: "Linked accounts",
+                    [
+                        "providers": [[String: Any]](),
+                        "supported": env.backend.capabilities.contains(.externalAuths)
+                    ]))
+        }
+    }
+
+    private func signInFirst(_ visit: Visit) -> Response {
+        .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", visit.request.path)]))
+    }
+
+    private func render(_ visit: Visit, user: User, form: ProfileForm, errors: FormErrors, status: Int = 200) -> Response {
+        let name = user.profile.name ?? ""
+        return env.renderer.page(
+            "account",
+            visit.context(
+                title: "Your account",
+                [
+                    "user": [
+                        "id": user.id.rawValue, "email": user.email, "emailVerified": user.emailVerified,
+                        "name": name, "bio": user.profile.bio ?? "", "avatarURL": user.profile.avatarURL ?? "",
+                        "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email)
+                    ]
+                ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
+    }
+
+    private func save(_ visit: Visit) async throws -> Response {
+        guard let user = visit.user else { return signInFirst(visit) }
+        var form = try ProfileForm(visit.form)
+        var errors = form.validate()
+        if errors.isEmpty {
+            let patch = form.patch(against: user.profile)
+            if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
+            do {
+                _ = try await env.backend.setProfile(userID: user.id, patch: patch, credential: visit.signedIn?.credential)
+                await env.audit.record(
+                    "profile.updated", actor: user.id.rawValue, subject: user.id.rawValue,
+                    request: visit.request, data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
+                return .redirect(to: "/account?notice=saved")
+            } catch AuthError.validation(let fieldErrors) {
+                for error in fieldErrors {
+                    let field = ProfileForm.ownFields.contains(error.field) ? error.field : "custom"
+                    errors.add(field, error.message)
+                    form.markCustomError(key: error.field, message: error.message)
+                }
+            } catch let error as AuthError {
+                errors.add("form", error.pageMessage)
+            }
+        }
+        return render(visit, user: user, form: form, errors: errors, status: 422)
+    }
+}
+
+/// Display helpers for the account page.
+enum DisplayDate {
+    static func format(_ date: Date) -> String {
+        date.formatted(.dateTime.year().month(.wide).day())
+    }
+
+    /// Date and time to the second, for tables of events and sessions.
+    static func dateTime(_ date: Date) -> String {
+        date.formatted(date: .abbreviated, time: .standard)
+    }
+}
+
+enum Initials {
+    /// Up to two letters for the avatar circle: from the name's words, else the email's first letter.
+    static func of(name: String, email: String) -> String {
+        let words = name.split(whereSeparator: \.isWhitespace).prefix(2)
+        let letters = words.compactMap(\.first).map { String($0).uppercased() }.joined()
+        return letters.isEmpty ? String(email.prefix(1)).uppercased() : letters
+    }
+}

@@ -1,0 +1,58 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import OAuth
+
+/// `/account/linked` with the configured providers (replacing `AccountPages`' empty list) and
+/// `POST /account/linked/{provider}/unlink`, refused when it would leave no way to sign in.
+struct LinkedAccountsPages: Sendable {
+    let feature: OAuthFeature
+    var env: PageEnvironment { feature.env }
+
+    func register(on router: inout Router) {
+        router.page(.get, "/account/linked", env) { visit in
+            guard let user = visit.user else { return signInFirst() }
+            return try await render(visit, user: user, error: nil)
+        }
+        router.page(.post, "/account/linked/:provider/unlink", env) { visit in
+            guard let user = visit.user else { return signInFirst() }
+            guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
+            let provider = visit.parameters["provider"] ?? ""
+            guard let backend = feature.externalAuths else { return try await render(visit, user: user, error: nil) }
+            do {
+                try await backend.unlink(provider: provider, from: user.id)
+            } catch let error as ExternalAuthError {
+                let label = try await feature.registry.provider(named: provider)?.label ?? provider
+                let config = ProviderConfiguration(name: provider, type: .oidc, displayName: label, clientId: "")
+                return try await render(visit, user: user, error: OAuthPages.message(error, provider: config), status: 409)
+            }
+            await env.audit.record(
+                "external_auth.unlinked", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: visit.request, data: ["provider": .string(provider)])
+            return .redirect(to: "/account/linked?notice=unlinked")
+        }
+    }
+
+    private func signInFirst() -> Response {
+        .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
+    }
+
+    private func render(_ visit: Visit, user: User, error: String?, status: Int = 200) async throws -> Response {
+        let links = try await feature.externalAuths?.externalAuths(userID: user.id) ?? []
+        let configured = await feature.buttonProviders()
+        var rows: [[String: Any]] = configured.map { provider in
+            let link = links.first { $0.provider == provider.name }
+            return [
+                "name": provider.name, "displayName": provider.label + (provider.mode == .test ? " (test)" : ""),
+                "linked": link != nil, "providerId": link?.providerID ?? "", "testMode": provider.mode == .test
+            ]
+        }
+        // Links to providers no longer configured still show, so they can be removed.
+        for link in links where !configured.contains(where: { $0.name == link.provider }) {
+            rows.append(["name": link.provider, "displayName": link.provider, "linked": true, "providerId": link.providerID])
+        }
+        var page: [String: Any] = ["providers": rows, "supported": feature.externalAuths != nil]
+        if let error { page["errors"] = ["form": error] }
+        return env.renderer.page("linked", visit.context(title: "Linked accounts", page), status: status)
+    }
+}

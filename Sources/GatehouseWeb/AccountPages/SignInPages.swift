@@ -1,0 +1,137 @@
+import AuthCore
+import HTTPServer
+
+/// `/auth/sign-in` and `/auth/sign-out`. Every failure reads the same: unknown email, wrong
+/// password, disabled or locked account.
+struct SignInPages: Sendable {
+    let env: PageEnvironment
+    /// Provider buttons and the hosted page for apps (`?redirect=…&client_type=…&code_challenge=…`).
+    var oauth: OAuthFeature? = nil
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/sign-in", env) { visit in
+            let app: AppSignInRequest?
+            switch try await appRequest(visit.request.query) {
+            case .failure(let refusal): return refuse(refusal)
+            case .success(let request): app = request
+            }
+            let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
+            if let user = visit.user, let app, let oauth {
+                return try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: visit.request)
+            }
+            if visit.user != nil { return .redirect(to: redirect) }
+            return await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
+        }
+        router.page(.post, "/auth/sign-in", env, submit)
+        router.page(.post, "/auth/sign-out", env) { visit in
+            if let user = visit.user {
+                await env.audit.record("sign_out", actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request)
+            }
+            var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
+            try await env.sessions.end(visit.signedIn, response: &response)
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        }
+    }
+
+    private func render(
+        _ visit: Visit, email: String, redirect: String, app: AppSignInRequest?, errors: FormErrors,
+        status: Int = 200
+    ) async -> Response {
+        let appItems = app?.queryItems ?? []
+        let providers = await oauth?.buttonProviders() ?? []
+        var response = env.renderer.page(
+            "sign-in",
+            visit.context(
+                title: "Sign in",
+                [
+                    "form": ["email": email],
+                    "redirect": redirect == "/account" || app != nil ? "" : redirect,
+                    "app": appItems.map { ["name": $0.0, "value": $0.1] },
+                    "providers": providers.map { provider in
+                        [
+                            "name": provider.name, "label": provider.label, "testMode": provider.mode == .test,
+                            "href": URLQuery.path("/auth/oauth/\(provider.name)", appItems)
+                        ] as [String: Any]
+                    }
+                ].merging(errors.context) { $1 }), status: status)
+        if let app, let policy = HostedSignIn.pageCSP(for: app) {
+            response.headers.replaceOrAdd("Content-Security-Policy", policy)
+        }
+        return response
+    }
+
+    /// The app flow's parameters when present (nil for a plain sign-in), or why they are refused.
+    private func appRequest(_ parameters: Parameters) async throws -> Result<AppSignInRequest?, AppSignInRequest.Refusal> {
+        guard oauth != nil, AppSignInRequest.isAppRequest(parameters) else { return .success(nil) }
+        do {
+            return .success(try await AppSignInRequest.parse(parameters, database: env.database))
+        } catch let refusal as AppSignInRequest.Refusal {
+            return .failure(refusal)
+        }
+    }
+
+    private func refuse(_ refusal: AppSignInRequest.Refusal) -> Response {
+        env.renderer.errorPage(status: 400, heading: "This sign-in request was refused", message: refusal.message)
+    }
+
+    private func submit(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let password = try visit.field("password")
+        let app: AppSignInRequest?
+        switch try await appRequest(visit.form) {
+        case .failure(let refusal): return refuse(refusal)
+        case .success(let request): app = request
+        }
+        let redirect = URLQuery.localRedirect(app == nil ? try visit.form.single("redirect") : nil, fallback: "/account")
+        let request = visit.request
+        let now = env.clock()
+        var errors = FormErrors()
+        if let wait = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) {
+            await env.audit.record(
+                "sign_in.failed", request: request,
+                data: ["email": .string(email), "reason": "rate_limited"])
+            errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
+        }
+        await env.audit.record("sign_in.started", request: request, data: ["email": .string(email)])
+        let accountKey = "failures:\(EmailAddress.normalize(email))"
+        let locked = await env.limiter.retryAfter(accountKey, Throttle.failuresPerAccount, now: now) != nil
+        // A locked account still costs one password check, so its answer and timing match a wrong password.
+        let reason: String
+        do {
+            let signIn = try await env.backend.signInForSession(email: email, password: password)
+            let user = signIn.user
+            if !locked {
+                await env.limiter.reset(accountKey)
+                await env.audit.record("sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request)
+                var response = Response.redirect(to: redirect)
+                if let app, let oauth {
+                    response = try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: request)
+                }
+                try await env.sessions.start(
+                    for: user, credential: signIn.credential, replacing: visit.signedIn,
+                    request: request, response: &response)
+                env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+                return response
+            }
+            reason = "locked"
+        } catch AuthError.emailNotVerified(let address) where !locked {
+            await env.audit.record(
+                "sign_in.failed", request: request,
+                data: ["email": .string(email), "reason": "email_not_verified"])
+            return .redirect(to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
+        } catch AuthError.invalidCredentials {
+            reason = locked ? "locked" : "invalid_credentials"
+        } catch AuthError.emailNotVerified {
+            reason = "locked"
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)
+        }
+        await env.limiter.hit(accountKey, Throttle.failuresPerAccount, now: now)
+        await env.audit.record("sign_in.failed", request: request, data: ["email": .string(email), "reason": .string(reason)])
+        errors.add("form", AuthError.invalidCredentials.pageMessage)
+        return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
+    }
+}

@@ -1,0 +1,67 @@
+import AuthCore
+import HTTPServer
+
+/// `/auth/sign-up`: create an account, then verify it (code or link) or sign straight in.
+struct SignUpPages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/sign-up", env) { visit in
+            if visit.user != nil { return .redirect(to: "/account") }
+            return render(visit, email: "", name: "", errors: FormErrors())
+        }
+        router.page(.post, "/auth/sign-up", env, submit)
+    }
+
+    private func render(_ visit: Visit, email: String, name: String, errors: FormErrors, status: Int = 200) -> Response {
+        env.renderer.page(
+            "sign-up",
+            visit.context(
+                title: "Create your account",
+                [
+                    "form": ["email": email, "name": name],
+                    "passwordRules": PasswordPolicy.summary,
+                    "verificationMode": env.backend.verificationMode.rawValue
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func submit(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let password = try visit.field("password")
+        let name = try visit.field("name").trimmingCharacters(in: .whitespacesAndNewlines)
+        var errors = FormErrors()
+        let now = env.clock()
+        if let wait = await env.limiter.take("sign-up:\(visit.request.remoteAddress)", Throttle.signUpsPerIP, now: now) {
+            errors.add("form", "Too many new accounts from your network. Try again in \(Wait.describe(wait)).")
+            return render(visit, email: email, name: name, errors: errors, status: 429)
+        }
+        do {
+            let result = try await env.backend.signUp(
+                SignUpRequest(
+                    email: email, password: password,
+                    name: name.isEmpty ? nil : name))
+            let user = result.user
+            await env.audit.record(
+                "user.signed_up", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: visit.request, data: ["email": .string(user.email)])
+            if result.requireEmailVerification {
+                await env.limiter.hit("resend:\(EmailAddress.normalize(user.email))", Throttle.resendPerEmail, now: now)
+                await env.audit.record(
+                    "verification.sent", subject: user.id.rawValue, request: visit.request,
+                    data: ["mode": .string(env.backend.verificationMode.rawValue)])
+                return .redirect(to: URLQuery.path("/auth/verify", [("email", user.email)]))
+            }
+            var response = Response.redirect(to: "/account?notice=welcome")
+            try await env.sessions.start(for: user, replacing: visit.signedIn, request: visit.request, response: &response)
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        } catch AuthError.validation(let fieldErrors) {
+            errors.add(fieldErrors)
+        } catch AuthError.emailExists {
+            errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+        }
+        return render(visit, email: email, name: name, errors: errors, status: 422)
+    }
+}

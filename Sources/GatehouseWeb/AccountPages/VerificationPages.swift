@@ -1,0 +1,148 @@
+import AuthCore
+import HTTPServer
+
+/// `/auth/verify` (6-digit code), `/auth/verify-link` (mailed link) and `/auth/resend-verification`.
+struct VerificationPages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/verify", env) { visit in
+            let email = try visit.query("email") ?? ""
+            return await renderVerify(visit, email: email, code: "", errors: FormErrors())
+        }
+        router.page(.post, "/auth/verify", env, submitCode)
+        router.page(.get, "/auth/verify-link", env, openLink)
+        router.page(.get, "/auth/resend-verification", env) { visit in
+            let email = try visit.query("email") ?? ""
+            return await renderResend(visit, email: email, errors: FormErrors())
+        }
+        router.page(.post, "/auth/resend-verification", env, resend)
+    }
+
+    private func cooldown(for email: String) async -> Int {
+        await env.limiter.retryAfter(
+            "resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail,
+            now: env.clock()) ?? 0
+    }
+
+    private func renderVerify(
+        _ visit: Visit, email: String, code: String, errors: FormErrors,
+        status: Int = 200
+    ) async -> Response {
+        let wait = await cooldown(for: email)
+        return env.renderer.page(
+            "verify",
+            visit.context(
+                title: "Verify your email",
+                [
+                    "email": email,
+                    "form": ["code": code],
+                    "cooldownSeconds": wait,
+                    "resendAvailable": wait == 0,
+                    "linkMode": env.backend.verificationMode == .link
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func renderResend(_ visit: Visit, email: String, errors: FormErrors, status: Int = 200) async -> Response {
+        env.renderer.page(
+            "resend-verification",
+            visit.context(
+                title: "Resend verification email",
+                [
+                    "form": ["email": email],
+                    "cooldownSeconds": email.isEmpty ? 0 : await cooldown(for: email)
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func submitCode(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let code = try visit.field("code").filter { !$0.isWhitespace }
+        var errors = FormErrors()
+        guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+            errors.add("code", "Enter the 6-digit code from the email.")
+            return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
+        }
+        if let wait = await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) {
+            errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            return await renderVerify(visit, email: email, code: code, errors: errors, status: 429)
+        }
+        do {
+            let user = try await env.backend.verifyEmail(email: email, code: code)
+            await env.audit.record(
+                "verification.completed", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: visit.request, data: ["method": "code"])
+            var response = Response.redirect(to: "/account?notice=verified")
+            try await env.sessions.start(for: user, replacing: visit.signedIn, request: visit.request, response: &response)
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        } catch let error as AuthError {
+            await env.audit.record(
+                "verification.failed", request: visit.request,
+                data: ["email": .string(email), "reason": .string("\(error)")])
+            errors.add("code", error.pageMessage)
+            return await renderVerify(visit, email: email, code: "", errors: errors, status: 422)
+        }
+    }
+
+    /// Link verification confirms the address but does not sign in: mail scanners open links too.
+    private func openLink(_ visit: Visit) async throws -> Response {
+        let token = try visit.query("token") ?? ""
+        do {
+            let user = try await env.backend.verifyEmailLink(token: token)
+            await env.audit.record(
+                "verification.completed", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: visit.request, data: ["method": "link"])
+            let signedIn = visit.user?.id == user.id
+            return env.renderer.page(
+                "message",
+                visit.context(
+                    title: "Email verified",
+                    [
+                        "heading": "Your email is verified",
+                        "message": "\(user.email) is confirmed. " + (signedIn ? "You're all set." : "You can sign in now."),
+                        "actionURL": signedIn ? "/account" : URLQuery.path("/auth/sign-in", [("email", user.email)]),
+                        "actionLabel": signedIn ? "Go to your account" : "Sign in"
+                    ]))
+        } catch let error as AuthError {
+            await env.audit.record(
+                "verification.failed", request: visit.request,
+                data: ["method": "link", "reason": .string("\(error)")])
+            return env.renderer.page(
+                "error",
+                visit.context(
+                    title: "Link not valid",
+                    [
+                        "status": 400, "heading": "This link can't be used",
+                        "message":
+                            "The verification link is wrong, has expired, or was already used. Request a new email from the sign-in page."
+                    ]), status: 400)
+        }
+    }
+
+    private func resend(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        var errors = FormErrors()
+        guard EmailAddress.isPlausible(email) else {
+            errors.add("email", "Enter the email address you signed up with.")
+            return await renderResend(visit, email: email, errors: errors, status: 422)
+        }
+        let now = env.clock()
+        var wait = await env.limiter.retryAfter("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
+        if wait == nil {
+            wait = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now)
+        }
+        if let wait {
+            errors.add("email", "Please wait \(Wait.describe(wait)) before asking for another email.")
+            return await renderResend(visit, email: email, errors: errors, status: 429)
+        }
+        await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
+        do {
+            try await env.backend.resendVerification(email: email)
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return await renderResend(visit, email: email, errors: errors, status: 502)
+        }
+        await env.audit.record("verification.requested", request: visit.request, data: ["email": .string(email)])
+        return .redirect(to: URLQuery.path("/auth/verify", [("email", email), ("notice", Notice.codeSent.rawValue)]))
+    }
+}

@@ -1,0 +1,227 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import Store
+
+/// The console's user operations as JSON under `/_/api/users`, for scripts and tests. Every call
+/// needs a superuser bearer token (`POST /_/api/auth`); errors use Gatehouse's envelope.
+struct AdminUsersAPI: Sendable {
+    let env: PageEnvironment
+
+    /// An account as the admin API returns it.
+    struct UserBody: Encodable {
+        var id: String
+        var email: String
+        var emailVerified: Bool
+        var disabled: Bool
+        var profile: [String: JSONValue]
+        var tags: [String]
+        var createdAt: String
+        var updatedAt: String
+
+        init(_ user: User, tags: [String]) {
+            id = user.id.rawValue
+            email = user.email
+            emailVerified = user.emailVerified
+            disabled = user.disabled
+            profile = user.profile.fields
+            self.tags = tags
+            createdAt = Timestamp.iso8601(user.createdAt)
+            updatedAt = Timestamp.iso8601(user.updatedAt)
+        }
+    }
+
+    func register(on router: inout Router) {
+        router.adminAPI(.get, "/_/api/users", env) { request, _, _ in
+            let api = try administration()
+            let filters = try UserListFilters(request.query)
+            let limit = try request.query.single("limit").map { Int($0) ?? 0 } ?? 50
+            guard (1...500).contains(limit) else { throw APIFailure.invalid("limit must be a whole number from 1 to 500.") }
+            var query = filters.userQuery(perPage: limit, cursor: try request.query.single("after"))
+            if let tag = filters.tag { query.ids = try await env.database.userIDs(taggedWith: tag) }
+            let page = try await api.admin.listUsers(query)
+            let tags = try await env.database.tags(of: page.users.map(\.id))
+            struct List: Encodable {
+                var items: [UserBody]
+                var totalItems: Int
+                var nextCursor: String?
+            }
+            return try .json(
+                List(
+                    items: page.users.map { UserBody($0, tags: tags[$0.id] ?? []) },
+                    totalItems: page.totalItems, nextCursor: page.nextCursor))
+        }
+        router.adminAPI(.post, "/_/api/users", env) { request, _, staff in
+            struct Create: Decodable {
+                var email: String
+                var password: String?
+                var name: String?
+                var verified: Bool?
+                var tag: String?
+            }
+            struct Created: Encodable {
+                var user: UserBody
+                var generatedPassword: String?
+            }
+            let body: Create = try request.decodeJSON()
+            let generated = body.password == nil ? SecureRandom.token() : nil
+            let profile = Profile(body.name.map { ["name": .string($0)] } ?? [:])
+            let user = try await administration().admin.createUser(
+                NewUser(
+                    email: body.email, password: body.password ?? generated ?? "", verified: body.verified ?? false,
+                    profile: profile))
+            if let tag = body.tag, !tag.isEmpty { try await env.database.addTag(tag, to: [user.id], at: env.clock()) }
+            await env.audit.record(
+                "admin.user.created", actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+                data: ["via": "api"])
+            var response = try Response.json(
+                Created(
+                    user: UserBody(user, tags: body.tag.map { [$0] } ?? []),
+                    generatedPassword: generated), status: 201)
+            response.headers.replaceOrAdd("Location", "/_/api/users/\(user.id.rawValue)")
+            return response
+        }
+        router.adminAPI(.get, "/_/api/users/:id", env) { _, parameters, _ in
+            let user = try await user(parameters)
+            return try .json(UserBody(user, tags: try await env.database.tags(of: [user.id])[user.id] ?? []))
+        }
+        router.adminAPI(.patch, "/_/api/users/:id", env) { request, parameters, staff in
+            let target = try await user(parameters)
+            let body: UserPatchBody = try request.decodeJSON()
+            let updated = try await administration().admin.updateUser(
+                target.id,
+                UserUpdate(
+                    email: body.email, password: body.password, verified: body.verified, disabled: body.disabled,
+                    profilePatch: body.profile))
+            if body.disabled == true || body.password != nil || body.email != nil {
+                try await env.database.revokeSessions(userID: target.id, at: env.clock())
+            }
+            await env.audit.record(
+                "admin.user.updated", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
+                data: ["fields": .array(body.changedFields.map(JSONValue.string)), "via": "api"])
+            return try .json(UserBody(updated, tags: try await env.database.tags(of: [updated.id])[updated.id] ?? []))
+        }
+        router.adminAPI(.delete, "/_/api/users/:id", env) { request, parameters, staff in
+            let target = try await user(parameters)
+            try await administration().admin.deleteUser(target.id)
+            try await env.database.revokeSessions(userID: target.id, at: env.clock())
+            try await env.database.removeTags(of: [target.id])
+            await env.audit.record(
+                "admin.user.deleted", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
+                data: ["email": .string(target.email), "via": "api"])
+            return .empty(status: 204)
+        }
+        router.adminAPI(.post, "/_/api/users/:id/impersonate", env) { request, parameters, staff in
+            struct Ask: Decodable { var duration: Double? }
+            struct Issued: Encodable {
+                var token: String
+                var url: String
+                var expiresAt: String
+            }
+            let target = try await user(parameters)
+            if let reason = try await ImpersonationPolicy(env: env).refusal(of: target, by: staff, visit: nil) {
+                throw APIFailure.forbidden(reason)
+            }
+            let ask: Ask = request.body.isEmpty ? Ask(duration: nil) : try request.decodeJSON()
+            let duration = ask.duration ?? TimeInterval(ImpersonationPages.defaultMinutes * 60)
+            guard (1...Impersonation.maximumDuration).contains(duration) else {
+                throw APIFailure.invalid("duration is in seconds, from 1 to 3600.")
+            }
+            let session = try await administration().admin.impersonate(
+                target.id, duration: duration, actor: staff.superuser.email)
+            let expiresAt = session.expiresAt ?? env.clock().addingTimeInterval(duration)
+            let ticket = await env.impersonationTickets.issue(
+                ImpersonationTicket(
+                    userID: target.id, actor: staff.superuser.email, duration: duration, session: session))
+            await env.audit.record(
+                "impersonation.started", actor: staff.superuser.id, subject: target.id.rawValue,
+                request: request, data: ["mode": "api", "seconds": .number(duration)])
+            return try .json(
+                Issued(
+                    token: session.accessToken, url: URLQuery.path("/_/impersonation/open", [("ticket", ticket)]),
+                    expiresAt: Timestamp.iso8601(expiresAt)))
+        }
+        router.adminAPI(.get, "/_/api/users/:id/sessions", env) { _, parameters, _ in
+            let target = try await user(parameters)
+            return try .json(try await env.database.sessions(userID: target.id).map(SessionBody.init))
+        }
+        router.adminAPI(.delete, "/_/api/users/:id/sessions", env) { request, parameters, staff in
+            let target = try await user(parameters)
+            let count = try await env.database.revokeSessions(userID: target.id, at: env.clock())
+            await env.audit.record(
+                "session.revoked", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
+                data: ["count": .number(Double(count)), "via": "api"])
+            return .empty(status: 204)
+        }
+        router.adminAPI(.delete, "/_/api/users/:id/sessions/:sid", env) { request, parameters, staff in
+            let target = try await user(parameters)
+            guard let sessionID = parameters["sid"].flatMap(Int64.init),
+                try await env.database.sessions(userID: target.id).contains(where: { $0.id == sessionID })
+            else {
+                throw APIFailure.notFound("That session does not belong to this user.")
+            }
+            try await env.database.revokeSession(id: sessionID, at: env.clock())
+            await env.audit.record(
+                "session.revoked", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
+                data: ["session": .number(Double(sessionID)), "via": "api"])
+            return .empty(status: 204)
+        }
+    }
+
+    private func administration() throws -> any AuthAPI {
+        guard let api = env.administration, api.capabilities.contains(.userAdministration) else {
+            throw APIFailure.unsupported("User administration is not supported by this backend.")
+        }
+        return api
+    }
+
+    private func user(_ parameters: PathParameters) async throws -> User {
+        guard let id = parameters["id"], !id.isEmpty else { throw APIFailure.notFound("No such user.") }
+        do {
+            return try await administration().admin.user(UserID(id))
+        } catch AuthError.userNotFound {
+            throw APIFailure.notFound("There is no user with the id \(id).")
+        }
+    }
+}
+
+/// `PATCH /_/api/users/{id}`: every field optional.
+struct UserPatchBody: Decodable {
+    var email: String?
+    var password: String?
+    var verified: Bool?
+    var disabled: Bool?
+    var profile: [String: JSONValue]?
+
+    /// Names of the fields sent (never their values), for the audit log.
+    var changedFields: [String] {
+        [
+            ("email", email != nil), ("password", password != nil), ("verified", verified != nil),
+            ("disabled", disabled != nil), ("profile", profile != nil)
+        ].filter(\.1).map(\.0)
+    }
+}
+
+/// One session as the admin API lists it.
+struct SessionBody: Encodable {
+    var id: Int64
+    var userAgent: String?
+    var ip: String?
+    var createdAt: String
+    var lastUsedAt: String
+    var expiresAt: String
+    var revokedAt: String?
+    var impersonator: String?
+
+    init(_ record: SessionRecord) {
+        id = record.id
+        userAgent = record.userAgent
+        ip = record.ip
+        createdAt = Timestamp.iso8601(record.createdAt)
+        lastUsedAt = Timestamp.iso8601(record.lastUsedAt)
+        expiresAt = Timestamp.iso8601(record.expiresAt)
+        revokedAt = record.revokedAt.map(Timestamp.iso8601)
+        impersonator = record.impersonator
+    }
+}

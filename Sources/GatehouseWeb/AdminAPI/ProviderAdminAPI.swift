@@ -1,0 +1,190 @@
+import Foundation
+import HTTPServer
+import OAuth
+import Secrets
+import Store
+
+/// `/_/api/providers` and `/_/api/apps`: configure sign-in providers and register apps for the
+/// hosted page. Secrets are accepted but never returned.
+struct ProviderAdminAPI: Sendable {
+    let feature: OAuthFeature
+    let access: AdminAccess
+
+    func register(on router: inout Router) {
+        router.post("/_/api/providers") { request, _ in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            let body = try request.decodeJSON(ProviderBody.self)
+            let configuration = body.configuration
+            let problems = configuration.problems()
+            guard problems.isEmpty else { return try Self.invalid(problems) }
+            try await feature.registry.save(configuration)
+            await feature.env.audit.record(
+                "provider.created", actor: await access.staff(request)?.superuser.id, request: request,
+                data: ["provider": .string(configuration.name)])
+            return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
+        }
+        router.get("/_/api/providers") { request, _ in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            return try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
+        }
+        router.post("/_/api/providers/:name/mode") { request, parameters in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            let body = try request.decodeJSON([String: String].self)
+            guard let mode = body["mode"].flatMap(ProviderMode.init(rawValue:)) else {
+                return try Self.invalid(["mode": "Use live or test."])
+            }
+            let name = parameters["name"] ?? ""
+            guard try await feature.env.database.setProviderMode(name: name, mode: mode.rawValue, at: feature.env.clock()) else {
+                return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
+            }
+            await feature.env.audit.record(
+                "provider.mode_changed", actor: await access.staff(request)?.superuser.id, request: request,
+                data: ["provider": .string(name), "mode": .string(mode.rawValue)])
+            return .empty()
+        }
+        router.delete("/_/api/providers/:name") { request, parameters in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            let name = parameters["name"] ?? ""
+            guard try await feature.env.database.deleteProvider(name: name) else {
+                return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
+            }
+            await feature.env.audit.record(
+                "provider.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                data: ["provider": .string(name)])
+            return .empty()
+        }
+        router.post("/_/api/apps") { request, _ in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            let body = try request.decodeJSON(AppBody.self)
+            let id = body.resolvedID
+            let problems = body.problems(id: id)
+            guard problems.isEmpty else { return try Self.invalid(problems) }
+            let app = body.record(id: id, at: feature.env.clock())
+            try await feature.env.database.saveApp(app)
+            await feature.env.audit.record(
+                "app.created", actor: await access.staff(request)?.superuser.id, request: request, data: ["app": .string(id)])
+            return try .json(AppSummary(app), status: 201)
+        }
+        router.get("/_/api/apps") { request, _ in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            return try .json(try await feature.env.database.apps().map(AppSummary.init))
+        }
+        router.delete("/_/api/apps/:id") { request, parameters in
+            guard await access.allows(request) else { return AdminAccess.refusal }
+            let id = parameters["id"] ?? ""
+            guard try await feature.env.database.deleteApp(id: id) else {
+                return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
+            }
+            await feature.env.audit.record(
+                "app.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                data: ["app": .string(id)])
+            return .empty()
+        }
+    }
+
+    static func invalid(_ problems: [String: String]) throws -> Response {
+        try .json(
+            InvalidBody(error: "INVALID_INPUT", message: "Some fields need attention.", status: 400, fields: problems),
+            status: 400)
+    }
+}
+
+private struct InvalidBody: Encodable {
+    var error: String
+    var message: String
+    var status: Int
+    var fields: [String: String]
+}
+
+/// `POST /_/api/providers` body: the fields, plus `mode`, `displayName` and `jwksURL`.
+struct ProviderBody: Decodable {
+    var name: String
+    var type: ProviderType
+    var mode: ProviderMode?
+    var displayName: String?
+    var issuer: String?
+    var authorizationURL: String?
+    var tokenURL: String?
+    var userInfoURL: String?
+    var jwksURL: String?
+    var clientId: String
+    var clientSecret: String?
+    var scopes: [String]?
+
+    var configuration: ProviderConfiguration {
+        ProviderConfiguration(
+            name: name, type: type, mode: mode ?? .live, displayName: displayName, issuer: issuer,
+            authorizationURL: authorizationURL, tokenURL: tokenURL, userInfoURL: userInfoURL, jwksURL: jwksURL,
+            clientId: clientId, clientSecret: clientSecret, scopes: scopes ?? [])
+    }
+}
+
+/// A provider as the API shows it: everything but the secret.
+struct ProviderSummary: Encodable {
+    var name, type, mode, displayName, clientId: String
+    var issuer, authorizationURL, tokenURL, userInfoURL, jwksURL: String?
+    var scopes: [String]
+    var hasClientSecret: Bool
+
+    init(_ configuration: ProviderConfiguration, hasSecret: Bool) {
+        name = configuration.name
+        type = configuration.type.rawValue
+        mode = configuration.mode.rawValue
+        displayName = configuration.label
+        clientId = configuration.clientId
+        issuer = configuration.issuer
+        authorizationURL = configuration.authorizationURL
+        tokenURL = configuration.tokenURL
+        userInfoURL = configuration.userInfoURL
+        jwksURL = configuration.jwksURL
+        scopes = configuration.scopes
+        hasClientSecret = hasSecret
+    }
+}
+
+struct AppBody: Decodable {
+    var id: String?
+    var name: String
+    var callbackURLs: [String]
+    var legacyCallback: Bool?
+}
+
+extension AppBody {
+    /// The id to store: the one given, else a fresh random one.
+    var resolvedID: String { id ?? String(SecureRandom.userID()) }
+
+    /// Every problem with this registration, by field; empty when it can be saved. The console's
+    /// form checks through here too.
+    func problems(id: String) -> [String: String] {
+        var problems: [String: String] = [:]
+        if !ProviderConfiguration.isValidName(id) { problems["id"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 { problems["name"] = "Use 1 to 100 characters." }
+        if callbackURLs.isEmpty { problems["callbackURLs"] = "Register at least one callback URL." }
+        for url in callbackURLs {
+            if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
+        }
+        return problems
+    }
+
+    func record(id: String, at now: Date) -> AppRecord {
+        AppRecord(
+            id: id, name: name, callbackURLs: callbackURLs, legacyCallback: legacyCallback ?? false,
+            createdAt: now, updatedAt: now)
+    }
+}
+
+struct AppSummary: Encodable {
+    var id, name: String
+    var callbackURLs: [String]
+    var legacyCallback: Bool
+    /// Legacy mode puts an access token in the callback URL: browser history, logs and referrers see it.
+    var unsafe: Bool
+
+    init(_ app: AppRecord) {
+        id = app.id
+        name = app.name
+        callbackURLs = app.callbackURLs
+        legacyCallback = app.legacyCallback
+        unsafe = app.legacyCallback
+    }
+}

@@ -1,0 +1,152 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Store
+
+/// The audit log: `/_/audit` (filters, a sign-in chart, newest events first) and `GET /_/api/audit`.
+struct AuditPages: Sendable {
+    let env: PageEnvironment
+    static let pageSize = 50
+
+    func register(on router: inout Router) {
+        router.consolePage(.get, "/_/audit", env) { visit, staff in
+            var errors = FormErrors()
+            let filter = try Self.filter(from: visit.request.query, errors: &errors)
+            let events = try await env.database.auditEvents(filter)
+            let start = SignInChart.windowStart(endingAt: env.clock())
+            let chart = SignInChart(counts: try await env.database.signInsPerHour(since: start), start: start)
+            let types = try await env.database.auditEventTypes()
+            let staffEmails = try await Self.staffEmails(for: events, database: env.database)
+            var page: [String: Any] = [
+                "filters": [
+                    "user": filter.subject ?? "", "actor": filter.actor ?? "",
+                    "from": (try visit.query("from")) ?? "", "to": (try visit.query("to")) ?? ""
+                ],
+                "typeAny": filter.type == nil,
+                "types": types.map { ["value": $0, "selected": $0 == filter.type] as [String: Any] },
+                "chartSVG": chart.svg,
+                "chartSummary": chart.summary,
+                "events": events.map { Self.row($0, staffEmails: staffEmails) },
+                "eventsEmpty": events.isEmpty
+            ]
+            if events.count == Self.pageSize, let last = events.last {
+                page["nextURL"] = Self.url(filter: filter, query: visit.request.query, before: last.id)
+            }
+            return env.renderer.page(
+                "console-audit",
+                visit.consoleContext(
+                    title: "Audit log", staff: staff, nav: .audit, backend: env.configuration.backendDescription,
+                    page.merging(errors.context) { $1 }), status: errors.isEmpty ? 200 : 422)
+        }
+        router.adminAPI(.get, "/_/api/audit", env) { request, _, _ in
+            var errors = FormErrors()
+            let filter = try Self.filter(from: request.query, errors: &errors)
+            guard errors.isEmpty else {
+                return APIError.response(
+                    status: 400, code: "INVALID_FILTER",
+                    message: errors.messages.map(\.message).joined(separator: " "))
+            }
+            return try .json(try await env.database.auditEvents(filter).map(AuditEntry.init))
+        }
+    }
+
+    /// Reads the filter from a query string; a date that does not parse is reported, not ignored.
+    static func filter(from query: Parameters, errors: inout FormErrors) throws(RequestError) -> AuditFilter {
+        func text(_ name: String) throws(RequestError) -> String? {
+            let value = try query.single(name)?.trimmingCharacters(in: .whitespaces)
+            return value?.isEmpty == false ? value : nil
+        }
+        func date(_ name: String) throws(RequestError) -> Date? {
+            guard let value = try text(name) else { return nil }
+            guard let parsed = LocalDateTime.parse(value) else {
+                errors.add(name, "Use a date and time like 2026-11-21T09:30 (UTC).")
+                return nil
+            }
+            return parsed
+        }
+        var filter = AuditFilter(
+            type: try text("type"), actor: try text("actor"), subject: try text("user"),
+            from: try date("from"), to: try date("to"), limit: pageSize)
+        if let before = try text("before") {
+            guard let id = Int64(before) else {
+                errors.add("before", "before must be an event id.")
+                return filter
+            }
+            filter.beforeID = id
+        }
+        if let limit = try text("limit") {
+            guard let value = Int(limit), (1...500).contains(value) else {
+                errors.add("limit", "limit must be a whole number from 1 to 500.")
+                return filter
+            }
+            filter.limit = value
+        }
+        return filter
+    }
+
+    private static func url(filter: AuditFilter, query: Parameters, before: Int64) -> String {
+        let kept = query.filter { $0.name != "before" }.map { ($0.name, $0.value) }
+        return URLQuery.path("/_/audit", kept + [("before", String(before))])
+    }
+
+    /// Superusers among the events' actors, by id, so rows name staff by email.
+    static func staffEmails(for events: [AuditEventRecord], database: AppDatabase) async throws -> [String: String] {
+        var emails: [String: String] = [:]
+        for actor in Set(events.compactMap(\.actor)) {
+            if let superuser = try await database.superuser(id: actor) { emails[actor] = superuser.email }
+        }
+        return emails
+    }
+
+    private static func row(_ event: AuditEventRecord, staffEmails: [String: String]) -> [String: Any] {
+        var row: [String: Any] = [
+            "id": event.id, "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "—",
+            "subject": event.subject ?? "—",
+            "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
+            "summary": event.summary
+        ]
+        if let subject = event.subject, !event.type.hasPrefix("console.") {
+            row["subjectURL"] = ConsoleURL.user(UserID(subject))
+        }
+        if let actor = event.actor, staffEmails[actor] == nil {
+            row["actorURL"] = ConsoleURL.user(UserID(actor))
+        }
+        return row
+    }
+}
+
+extension AuditEventRecord {
+    /// The event's data as one line (`key: value · …`) for tables and timelines.
+    var summary: String {
+        data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · ")
+    }
+}
+
+/// One audit event as `GET /_/api/audit` returns it.
+struct AuditEntry: Encodable {
+    var id: Int64
+    var type: String
+    var actor: String?
+    var subject: String?
+    var ip: String?
+    var createdAt: String
+    var data: [String: JSONValue]
+
+    init(_ record: AuditEventRecord) {
+        id = record.id
+        type = record.type
+        actor = record.actor
+        subject = record.subject
+        ip = record.ip
+        createdAt = Timestamp.iso8601(record.createdAt)
+        data = record.data
+    }
+}
+
+/// `datetime-local` form values (`2026-11-21T09:30`, seconds optional), read as UTC.
+enum LocalDateTime {
+    static func parse(_ text: String) -> Date? {
+        let withSeconds = text.count == 16 ? text + ":00" : text
+        return try? Date(withSeconds + "Z", strategy: .iso8601)
+    }
+}

@@ -1,0 +1,100 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The console's front door: `/_/` (sign-in), `/_/sign-out`, and `POST /_/api/auth` for scripts.
+struct ConsolePages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.get, "/_/", env) { visit in
+            let target = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/_/users")
+            if await env.console.fromCookie(visit.request) != nil { return .redirect(to: target) }
+            return render(visit, email: "", redirect: target, errors: FormErrors())
+        }
+        router.page(.post, "/_/", env, signIn)
+        router.page(.post, "/_/sign-out", env) { visit in
+            let staff = await env.console.fromCookie(visit.request)
+            var response = Response.redirect(to: "/_/")
+            try await env.console.end(staff, response: &response)
+            if let staff {
+                await env.audit.record("console.sign_out", actor: staff.superuser.id, request: visit.request)
+            }
+            return response
+        }
+        router.on(.post, "/_/api/auth", apiAuth)
+    }
+
+    private func render(_ visit: Visit, email: String, redirect: String, errors: FormErrors, status: Int = 200) -> Response {
+        env.renderer.page(
+            "console-sign-in",
+            visit.context(
+                title: "Console sign-in",
+                [
+                    "form": ["email": email],
+                    "redirect": redirect == "/_/users" ? "" : redirect
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func signIn(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let password = try visit.field("password")
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/_/users")
+        var errors = FormErrors()
+        switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
+        case .signedIn(let superuser):
+            let session = try await env.console.start(for: superuser, request: visit.request)
+            await env.audit.record("console.sign_in.completed", actor: superuser.id, request: visit.request)
+            var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
+            response.setCookie(env.console.cookie(token: session.token))
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        case .refused(let reason):
+            await env.audit.record(
+                "console.sign_in.failed", request: visit.request,
+                data: ["email": .string(email), "reason": .string(reason)])
+            errors.add("form", "That email and password don't match a superuser.")
+            return render(visit, email: email, redirect: redirect, errors: errors, status: 401)
+        case .throttled(let wait):
+            errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
+            return render(visit, email: email, redirect: redirect, errors: errors, status: 429)
+        }
+    }
+
+    /// `{email, password}` → `{token, expiresAt}`: a console token for `Authorization: Bearer`.
+    private func apiAuth(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        struct Credentials: Decodable {
+            var email: String
+            var password: String
+        }
+        struct Token: Encodable {
+            var token: String
+            var expiresAt: String
+        }
+        let credentials: Credentials = try request.decodeJSON(Credentials.self)
+        switch try await env.staffSignIn.attempt(
+            email: credentials.email, password: credentials.password,
+            from: request.remoteAddress)
+        {
+        case .signedIn(let superuser):
+            let session = try await env.console.start(for: superuser, request: request)
+            await env.audit.record(
+                "console.sign_in.completed", actor: superuser.id, request: request,
+                data: ["via": "api"])
+            return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
+        case .refused(let reason):
+            await env.audit.record(
+                "console.sign_in.failed", request: request,
+                data: ["email": .string(credentials.email), "reason": .string(reason), "via": "api"])
+            return APIError.response(
+                status: 401, code: "INVALID_CREDENTIALS",
+                message: "That email and password don't match a superuser.")
+        case .throttled(let wait):
+            var response = APIError.response(
+                status: 429, code: "TOO_MANY_REQUESTS",
+                message: "Too many sign-in attempts. Try again in \(Wait.describe(wait)).")
+            response.headers.replaceOrAdd("Retry-After", String(wait))
+            return response
+        }
+    }
+}

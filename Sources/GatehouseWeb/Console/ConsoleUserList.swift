@@ -1,0 +1,145 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `/_/users`: search, filters, sort and keyset paging over whatever backend holds the users.
+struct ConsoleUserList: Sendable {
+    let env: PageEnvironment
+    static let pageSize = 50
+
+    func register(on router: inout Router) {
+        router.consolePage(.get, "/_/users", env) { visit, staff in
+            let query = visit.request.query
+            let filters = try UserListFilters(query)
+            var page: [String: Any] = [
+                "filters": filters.context,
+                "sortOptions": UserSort.allCases.map {
+                    ["value": $0.rawValue, "label": $0.label, "selected": $0 == filters.sort]
+                },
+                "capabilities": ["canCreate": env.administration?.capabilities.contains(.userAdministration) == true]
+            ]
+            guard let api = env.administration, api.capabilities.contains(.userAdministration) else {
+                page["unsupported"] =
+                    "Listing users is not supported by this backend. In proxy mode, pass --backend-admin EMAIL:PASSWORD."
+                return render(visit, staff, page)
+            }
+            var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
+            if let tag = filters.tag { userQuery.ids = try await env.database.userIDs(taggedWith: tag) }
+            let result: UserPage
+            do {
+                result = try await api.admin.listUsers(userQuery)
+            } catch let error as AuthError {
+                page["unsupported"] = error.pageMessage
+                return render(visit, staff, page)
+            }
+            let ids = result.users.map(\.id)
+            let tags = try await env.database.tags(of: ids)
+            let lastSignIns = try await env.database.lastSignIns(of: ids)
+            let providers = await Self.providers(of: ids, api: api)
+            page["users"] = result.users.map { user in
+                var row: [String: Any] = [
+                    "id": user.id.rawValue, "url": ConsoleURL.user(user.id), "email": user.email,
+                    "verified": user.emailVerified, "disabled": user.disabled,
+                    "tags": tags[user.id] ?? [], "providers": providers[user.id] ?? [],
+                    "createdAt": DisplayDate.dateTime(user.createdAt)
+                ]
+                row["name"] = user.profile.name
+                row["lastSignInAt"] = lastSignIns[user.id].map(DisplayDate.dateTime)
+                return row
+            }
+            page["empty"] = result.users.isEmpty
+            page["totalText"] = result.totalItems == 1 ? "1 user" : "\(result.totalItems.formatted()) users"
+            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(result.totalItems.formatted())"
+            if let next = result.nextCursor {
+                page["nextURL"] = URLQuery.path("/_/users", filters.queryItems + [("after", next)])
+            }
+            if userQuery.cursor != nil { page["firstURL"] = URLQuery.path("/_/users", filters.queryItems) }
+            return render(visit, staff, page)
+        }
+    }
+
+    /// Each listed user's linked providers, read concurrently; a backend that cannot say shows none.
+    private static func providers(of ids: [UserID], api: any AuthAPI) async -> [UserID: [String]] {
+        guard api.capabilities.contains(.externalAuths) else { return [:] }
+        return await withTaskGroup(of: (UserID, [String]).self) { group in
+            for id in ids {
+                group.addTask { (id, ((try? await api.admin.externalAuths(of: id)) ?? []).map(\.provider).sorted()) }
+            }
+            var result: [UserID: [String]] = [:]
+            for await (id, names) in group where !names.isEmpty { result[id] = names }
+            return result
+        }
+    }
+
+    private func render(_ visit: Visit, _ staff: Staff, _ page: [String: Any]) -> Response {
+        env.renderer.page(
+            "console-users",
+            visit.consoleContext(
+                title: "Users", staff: staff, nav: .users, backend: env.configuration.backendDescription, page))
+    }
+}
+
+/// The list's filters as read from (and written back to) the query string.
+struct UserListFilters {
+    var search: String?
+    var verified: Bool?
+    var disabled: Bool?
+    var hasProvider: Bool?
+    var tag: String?
+    var sort: UserSort
+
+    init(_ query: Parameters) throws(RequestError) {
+        func text(_ name: String) throws(RequestError) -> String? {
+            let value = try query.single(name)?.trimmingCharacters(in: .whitespaces)
+            return value?.isEmpty == false ? value : nil
+        }
+        func choice(_ name: String) throws(RequestError) -> Bool? {
+            switch try text(name) {
+            case "yes": return true
+            case "no": return false
+            default: return nil
+            }
+        }
+        let search = try text("q")
+        self.search = search == nil ? try text("search") : search
+        verified = try choice("verified")
+        disabled = try choice("disabled")
+        hasProvider = try choice("provider")
+        tag = try text("tag")
+        sort = try text("sort").flatMap(UserSort.init(rawValue:)) ?? .newest
+    }
+
+    func userQuery(perPage: Int, cursor: String?) -> UserQuery {
+        UserQuery(
+            search: search, perPage: perPage, verified: verified, disabled: disabled,
+            hasExternalAuth: hasProvider, sort: sort, cursor: cursor)
+    }
+
+    /// The filters as query items, for paging links.
+    var queryItems: [(String, String)] {
+        var items: [(String, String)] = []
+        if let search { items.append(("q", search)) }
+        if let verified { items.append(("verified", verified ? "yes" : "no")) }
+        if let disabled { items.append(("disabled", disabled ? "yes" : "no")) }
+        if let hasProvider { items.append(("provider", hasProvider ? "yes" : "no")) }
+        if let tag { items.append(("tag", tag)) }
+        if sort != .newest { items.append(("sort", sort.rawValue)) }
+        return items
+    }
+
+    var context: [String: Any] {
+        [
+            "q": search ?? "", "tag": tag ?? "",
+            "verifiedAny": verified == nil, "verifiedYes": verified == true, "verifiedNo": verified == false,
+            "disabledAny": disabled == nil, "disabledYes": disabled == true, "disabledNo": disabled == false,
+            "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false
+        ]
+    }
+}
+
+/// Console URLs built in one place.
+enum ConsoleURL {
+    static func user(_ id: UserID) -> String {
+        "/_/users/" + (id.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id.rawValue)
+    }
+}

@@ -1,0 +1,299 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Store
+
+/// `/_/users/{id}`: one account with everything support staff do to it, each action a form post
+/// that comes back to this page with a notice (or the page again with the problem named).
+struct ConsoleUserPage: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.consolePage(.get, "/_/users/:id", env) { visit, staff in
+            try await page(visit, staff, user: try await loadUser(visit))
+        }
+        router.consolePage(.post, "/_/users/:id/profile", env, saveProfile)
+        router.consolePage(.post, "/_/users/:id/verify", env) { visit, staff in
+            let user = try await loadUser(visit)
+            let verified = try visit.field("verified") == "true"
+            return try await perform(
+                visit, staff, user, audit: "admin.user.verified", data: ["verified": .bool(verified)],
+                notice: verified ? .verifiedSet : .unverifiedSet
+            ) { api in
+                _ = try await api.admin.setVerified(user.id, verified)
+            }
+        }
+        router.consolePage(.post, "/_/users/:id/resend", env) { visit, staff in
+            let user = try await loadUser(visit)
+            return try await perform(
+                visit, staff, user, audit: "verification.sent", data: ["by": "console"],
+                notice: .verificationSent
+            ) { _ in
+                try await env.backend.resendVerification(email: user.email)
+            }
+        }
+        router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
+            let user = try await loadUser(visit)
+            let password = try visit.field("password")
+            if let problem = PasswordPolicy.problem(with: password) {
+                var errors = FormErrors()
+                errors.add("password", problem)
+                return try await page(visit, staff, user: user, errors: errors, status: 422)
+            }
+            return try await perform(visit, staff, user, audit: "admin.user.password_set", notice: .passwordSet) { api in
+                _ = try await api.admin.updateUser(user.id, UserUpdate(password: password))
+                try await env.database.revokeSessions(userID: user.id, at: env.clock())
+            }
+        }
+        router.consolePage(.post, "/_/users/:id/disable", env) { visit, staff in
+            let user = try await loadUser(visit)
+            let disable = try visit.field("disabled") == "true"
+            return try await perform(
+                visit, staff, user, audit: disable ? "admin.user.disabled" : "admin.user.enabled",
+                notice: disable ? .userDisabled : .userEnabled
+            ) { api in
+                _ = try await api.admin.updateUser(user.id, UserUpdate(disabled: disable))
+                if disable { try await env.database.revokeSessions(userID: user.id, at: env.clock()) }
+            }
+        }
+        router.consolePage(.post, "/_/users/:id/delete", env) { visit, staff in
+            let user = try await loadUser(visit)
+            guard EmailAddress.normalize(try visit.field("confirm")) == EmailAddress.normalize(user.email) else {
+                var errors = FormErrors()
+                errors.add("confirm", "Type the user's email address exactly to confirm.")
+                return try await page(visit, staff, user: user, errors: errors, status: 422)
+            }
+            let response = try await perform(
+                visit, staff, user, audit: "admin.user.deleted",
+                data: ["email": .string(user.email)], notice: .userDeleted
+            ) { api in
+                try await api.admin.deleteUser(user.id)
+                try await env.database.revokeSessions(userID: user.id, at: env.clock())
+                try await env.database.removeTags(of: [user.id])
+            }
+            return response.status == 303 ? .redirect(to: "/_/users?notice=\(Notice.userDeleted.rawValue)") : response
+        }
+        router.consolePage(.post, "/_/users/:id/sessions/revoke-all", env) { visit, staff in
+            let user = try await loadUser(visit)
+            let count = try await env.database.revokeSessions(userID: user.id, at: env.clock())
+            await env.audit.record(
+                "session.revoked", actor: staff.superuser.id, subject: user.id.rawValue,
+                request: visit.request, data: ["count": .number(Double(count))])
+            return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.sessionsRevoked.rawValue)")
+        }
+        router.consolePage(.post, "/_/users/:id/sessions/:sid/revoke", env) { visit, staff in
+            let user = try await loadUser(visit)
+            guard let sessionID = visit.parameters["sid"].flatMap(Int64.init),
+                try await env.database.sessions(userID: user.id).contains(where: { $0.id == sessionID })
+            else {
+                throw ConsoleError.notFound("That session does not belong to this user.")
+            }
+            try await env.database.revokeSession(id: sessionID, at: env.clock())
+            await env.audit.record(
+                "session.revoked", actor: staff.superuser.id, subject: user.id.rawValue,
+                request: visit.request, data: ["session": .number(Double(sessionID))])
+            return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.sessionRevoked.rawValue)")
+        }
+        router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
+            let user = try await loadUser(visit)
+            let provider = visit.parameters["provider"] ?? ""
+            return try await perform(
+                visit, staff, user, audit: "external_auth.unlinked",
+                data: ["provider": .string(provider)], notice: .providerRemoved
+            ) { api in
+                try await api.admin.unlinkExternalAuth(of: user.id, provider: provider)
+            }
+        }
+    }
+
+    /// The account named in the path, through the backend's admin API.
+    func loadUser(_ visit: Visit) async throws -> User {
+        guard let id = visit.parameters["id"], !id.isEmpty else { throw ConsoleError.notFound("No such user.") }
+        return try await loadUser(UserID(id))
+    }
+
+    func loadUser(_ id: UserID) async throws -> User {
+        guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+        do {
+            return try await api.admin.user(id)
+        } catch AuthError.userNotFound {
+            throw ConsoleError.notFound("There is no user with the id \(id).")
+        }
+    }
+
+    /// Runs an admin action, audits it and comes back with a notice; a refused action re-renders
+    /// the page with the backend's reason.
+    private func perform(
+        _ visit: Visit, _ staff: Staff, _ user: User, audit type: String,
+        data: [String: JSONValue] = [:], notice: Notice,
+        _ action: (any AuthAPI) async throws -> Void
+    ) async throws -> Response {
+        guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+        do {
+            try await action(api)
+        } catch let error as AuthError {
+            var errors = FormErrors()
+            if case .validation(let fields) = error { errors.add(fields) } else { errors.add("form", error.pageMessage) }
+            return try await page(visit, staff, user: user, errors: errors, status: 422)
+        }
+        await env.audit.record(type, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request, data: data)
+        return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(notice.rawValue)")
+    }
+
+    private func saveProfile(_ visit: Visit, _ staff: Staff) async throws -> Response {
+        let user = try await loadUser(visit)
+        var form = try ProfileForm(visit.form)
+        let errors = form.validate()
+        guard errors.isEmpty else { return try await page(visit, staff, user: user, form: form, errors: errors, status: 422) }
+        let patch = form.patch(against: user.profile)
+        if patch.isEmpty { return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)") }
+        do {
+            guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+            _ = try await api.admin.updateUser(user.id, UserUpdate(profilePatch: patch))
+        } catch AuthError.validation(let fields) {
+            var errors = FormErrors()
+            for field in fields {
+                errors.add(ProfileForm.ownFields.contains(field.field) ? field.field : "custom", field.message)
+                form.markCustomError(key: field.field, message: field.message)
+            }
+            return try await page(visit, staff, user: user, form: form, errors: errors, status: 422)
+        }
+        await env.audit.record(
+            "profile.updated", actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
+            data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "by": "console"])
+        return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)")
+    }
+
+    /// The whole user page.
+    func page(
+        _ visit: Visit, _ staff: Staff, user: User, form: ProfileForm? = nil, errors: FormErrors = FormErrors(),
+        issuedToken: (token: String, expiresAt: Date)? = nil, status: Int = 200
+    ) async throws -> Response {
+        let form = form ?? ProfileForm(profile: user.profile)
+        let base = ConsoleURL.user(user.id)
+        let now = env.clock()
+        let capabilities = env.administration?.capabilities ?? []
+        var page: [String: Any] = [
+            "user": [
+                "id": user.id.rawValue, "email": user.email, "name": user.profile.name ?? "", "verified": user.emailVerified,
+                "disabled": user.disabled, "createdAt": DisplayDate.dateTime(user.createdAt),
+                "updatedAt": DisplayDate.dateTime(user.updatedAt),
+                "initials": Initials.of(name: user.profile.name ?? "", email: user.email),
+                "avatarURL": user.profile.avatarURL ?? ""
+            ],
+            "actions": [
+                "profile": base + "/profile", "verify": base + "/verify", "resend": base + "/resend",
+                "password": base + "/password", "disable": base + "/disable", "delete": base + "/delete",
+                "impersonate": base + "/impersonate", "revokeAll": base + "/sessions/revoke-all"
+            ],
+            "passwordRules": PasswordPolicy.summary,
+            "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
+            "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)])
+        ]
+        if !capabilities.contains(.disableUsers) {
+            // PocketBase has no disabled accounts: say so where the button would be.
+            page["disableUnavailable"] = AuthError.notSupported(.disableUsers).pageMessage
+        }
+        if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
+            page["impersonationUnavailable"] = reason
+        } else {
+            page["canImpersonate"] = true
+        }
+        if let issuedToken {
+            page["issuedToken"] = ["token": issuedToken.token, "expiresAt": DisplayDate.dateTime(issuedToken.expiresAt)]
+        }
+        let sessions = try await env.database.sessions(userID: user.id).prefix(50)
+        page["sessions"] = sessions.map { session -> [String: Any] in
+            let status = session.revokedAt != nil ? "revoked" : (session.expiresAt <= now ? "expired" : "active")
+            var row: [String: Any] = [
+                "id": session.id, "device": session.userAgent.map(DeviceName.describe) ?? "Unknown device",
+                "ip": session.ip ?? "", "createdAt": DisplayDate.dateTime(session.createdAt),
+                "lastUsedAt": DisplayDate.dateTime(session.lastUsedAt), "status": status, "active": status == "active",
+                "revokeURL": base + "/sessions/\(session.id)/revoke"
+            ]
+            row["impersonator"] = session.impersonator
+            return row
+        }
+        page["sessionsEmpty"] = sessions.isEmpty
+        if capabilities.contains(.externalAuths), let api = env.administration {
+            let links = (try? await api.admin.externalAuths(of: user.id)) ?? []
+            page["externalAuths"] = links.map { link in
+                [
+                    "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),
+                    "unlinkURL": base + "/external-auths/"
+                        + (link.provider.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + "/unlink"
+                ] as [String: Any]
+            }
+            page["externalAuthsEmpty"] = links.isEmpty
+        } else {
+            page["externalAuthsUnsupported"] = "Linked accounts are not supported by this backend."
+        }
+        let mails = try await env.database.mails(to: user.email, limit: 10)
+        page["mails"] = mails.map { mail -> [String: Any] in
+            var row: [String: Any] = ["subject": mail.subject, "createdAt": DisplayDate.dateTime(mail.createdAt)]
+            row["code"] = mail.code
+            row["link"] = mail.link
+            return row
+        }
+        page["mailsEmpty"] = mails.isEmpty
+        let events = try await env.database.auditEvents(AuditFilter(subject: user.id.rawValue, limit: 20))
+        let staffEmails = try await AuditPages.staffEmails(for: events, database: env.database)
+        page["events"] = events.map { event in
+            [
+                "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "system", "ip": event.ip ?? "",
+                "createdAt": DisplayDate.dateTime(event.createdAt),
+                "summary": event.summary
+            ] as [String: Any]
+        }
+        page["eventsEmpty"] = events.isEmpty
+        return env.renderer.page(
+            "console-user",
+            visit.consoleContext(
+                title: user.email, staff: staff, nav: .users, backend: env.configuration.backendDescription,
+                page.merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
+    }
+}
+
+/// Console failures that become a status and a page.
+enum ConsoleError: HTTPResponseError {
+    case notFound(String)
+    case unsupported(Capability)
+    case refused(String)
+
+    var status: Int {
+        switch self {
+        case .notFound: return 404
+        case .unsupported: return 501
+        case .refused: return 403
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .notFound(let message), .refused(let message): return message
+        case .unsupported(let capability): return "\(capability.displayName) is not supported by this backend."
+        }
+    }
+}
+
+/// A readable device name from a User-Agent header.
+enum DeviceName {
+    static func describe(_ userAgent: String) -> String {
+        let browsers = [
+            ("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"),
+            ("curl/", "curl"), ("python", "Python"), ("Go-http-client", "Go")
+        ]
+        let systems = [
+            ("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Mac OS X", "macOS"),
+            ("Windows", "Windows"), ("Linux", "Linux")
+        ]
+        let browser = browsers.first { userAgent.contains($0.0) }?.1
+        let system = systems.first { userAgent.contains($0.0) }?.1
+        switch (browser, system) {
+        case (let browser?, let system?): return "\(browser) on \(system)"
+        case (let browser?, nil): return browser
+        case (nil, let system?): return system
+        default: return String(userAgent.prefix(40))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+
+/// Who may be impersonated: never a superuser (which covers oneself), never from inside another
+/// impersonation, never a disabled account, and only where the backend can.
+struct ImpersonationPolicy {
+    let env: PageEnvironment
+
+    /// Why `staff` may not impersonate `user` now, or nil when they may.
+    func refusal(of user: User, by staff: Staff, visit: Visit?) async throws -> String? {
+        guard let api = env.administration, api.capabilities.contains(.impersonation) else {
+            return "Impersonation is not supported by this backend."
+        }
+        if try await env.database.isSuperuser(email: user.email) { return "Superusers can't be impersonated." }
+        if visit?.isImpersonating == true { return "Stop the current impersonation before starting another." }
+        if user.disabled { return "Disabled accounts can't be impersonated." }
+        return nil
+    }
+}
+
+/// What an impersonation session may not do: change how the user signs in (DESIGN.md: no credential
+/// changes while impersonating).
+enum ImpersonationRefusal: HTTPResponseError {
+    case credentialChange
+
+    var status: Int { 403 }
+    var message: String { "Sign-in methods can't be changed while viewing as this user. Stop impersonating first." }
+}
+
+/// Starting and stopping impersonation from the console: "Open as this user" (a real browser
+/// session as the user, with a banner on every page) and "Copy API token" (an SDK token). Both are
+/// time-limited (15 min by default, at most 1 h), never refreshable, and audited.
+struct ImpersonationPages: Sendable {
+    let env: PageEnvironment
+    static let defaultMinutes = 15
+
+    func register(on router: inout Router) {
+        router.consolePage(.post, "/_/users/:id/impersonate", env, start)
+        router.page(.get, "/_/impersonation/open", env) { visit in
+            guard let ticket = await env.impersonationTickets.redeem(try visit.query("ticket") ?? "") else {
+                return env.renderer.errorPage(
+                    status: 410, heading: "Link expired",
+                    message: "Impersonation links work once, within a minute of being issued.")
+            }
+            let user = try await ConsoleUserPage(env: env).loadUser(ticket.userID)
+            let credential = env.backend is ProxyBackend ? try ProxyBackend.credential(for: ticket.session) : nil
+            var response = Response.redirect(to: "/account")
+            try await env.sessions.start(
+                for: user, credential: credential, replacing: visit.signedIn, request: visit.request,
+                impersonator: ticket.actor, lifetime: ticket.duration, response: &response)
+            return response
+        }
+        router.page(.post, "/_/impersonation/stop", env) { visit in
+            guard let signedIn = visit.signedIn, let actor = signedIn.session.impersonator else {
+                return .redirect(to: "/")
+            }
+            var response = Response.redirect(
+                to: ConsoleURL.user(signedIn.user.id) + "?notice=\(Notice.impersonationStopped.rawValue)")
+            try await env.sessions.end(signedIn, response: &response)
+            await env.audit.record(
+                "impersonation.stopped", actor: actor, subject: signedIn.user.id.rawValue,
+                request: visit.request)
+            return response
+        }
+    }
+
+    private func start(_ visit: Visit, _ staff: Staff) async throws -> Response {
+        let userPage = ConsoleUserPage(env: env)
+        let user = try await userPage.loadUser(visit)
+        if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
+            throw ConsoleError.refused(reason)
+        }
+        let minutes = Int(try visit.field("duration")) ?? Self.defaultMinutes
+        guard (1...60).contains(minutes) else { throw ConsoleError.refused("Impersonation lasts 1 to 60 minutes.") }
+        let duration = TimeInterval(minutes * 60)
+        let mode = try visit.field("mode") == "token" ? "token" : "browser"
+        await env.audit.record(
+            "impersonation.started", actor: staff.superuser.id, subject: user.id.rawValue,
+            request: visit.request,
+            data: [
+                "mode": .string(mode), "minutes": .number(Double(minutes)),
+                "actorEmail": .string(staff.superuser.email)
+            ])
+        guard let api = env.administration else { throw ConsoleError.unsupported(.impersonation) }
+        if mode == "token" {
+            let session = try await api.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
+            let expiresAt = session.expiresAt ?? env.clock().addingTimeInterval(duration)
+            return try await userPage.page(visit, staff, user: user, issuedToken: (session.accessToken, expiresAt))
+        }
+        // A remote backend needs its own impersonation token behind the browser session.
+        let credential =
+            env.backend is ProxyBackend
+            ? try ProxyBackend.credential(
+                for: try await api.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email))
+            : nil
+        var response = Response.redirect(to: "/account")
+        try await env.sessions.start(
+            for: user, credential: credential, replacing: visit.signedIn, request: visit.request,
+            impersonator: staff.superuser.email, lifetime: duration, response: &response)
+        return response
+    }
+}

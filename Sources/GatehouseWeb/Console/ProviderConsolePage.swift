@@ -1,0 +1,168 @@
+import Foundation
+import HTTPServer
+import OAuth
+import Store
+
+/// `/_/providers`: sign-in providers and registered apps, the console's face of
+/// `/_/api/providers` and `/_/api/apps` (same checks, same storage). Secrets go in, never out.
+struct ProviderConsolePage: Sendable {
+    let feature: OAuthFeature
+    private var env: PageEnvironment { feature.env }
+
+    init(feature: OAuthFeature) {
+        self.feature = feature
+    }
+
+    func register(on router: inout Router) {
+        router.consolePage(.get, "/_/providers", env) { visit, staff in
+            try await page(visit, staff)
+        }
+        router.consolePage(.post, "/_/providers", env, addProvider)
+        router.consolePage(.post, "/_/providers/:name/mode", env) { visit, staff in
+            let name = visit.parameters["name"] ?? ""
+            guard let mode = ProviderMode(rawValue: try visit.field("mode")) else {
+                return try await page(
+                    visit, staff, rowError: .init(row: "provider:" + name, message: "Use live or test."), status: 422)
+            }
+            guard try await env.database.setProviderMode(name: name, mode: mode.rawValue, at: env.clock()) else {
+                throw ConsoleError.notFound("No provider called \(name).")
+            }
+            await env.audit.record(
+                "provider.mode_changed", actor: staff.superuser.id, request: visit.request,
+                data: ["provider": .string(name), "mode": .string(mode.rawValue)])
+            return .redirect(to: "/_/providers?notice=\(Notice.providerModeChanged.rawValue)")
+        }
+        router.consolePage(.post, "/_/providers/:name/delete", env) { visit, staff in
+            let name = visit.parameters["name"] ?? ""
+            guard try visit.field("confirm").trimmingCharacters(in: .whitespaces) == name else {
+                return try await page(
+                    visit, staff,
+                    rowError: .init(
+                        row: "provider:" + name,
+                        message: "Type the provider's name exactly to confirm."), status: 422)
+            }
+            guard try await env.database.deleteProvider(name: name) else {
+                throw ConsoleError.notFound("No provider called \(name).")
+            }
+            await env.audit.record(
+                "provider.deleted", actor: staff.superuser.id, request: visit.request,
+                data: ["provider": .string(name)])
+            return .redirect(to: "/_/providers?notice=\(Notice.providerDeleted.rawValue)")
+        }
+        router.consolePage(.post, "/_/providers/apps", env, addApp)
+        router.consolePage(.post, "/_/providers/apps/:id/delete", env) { visit, staff in
+            let id = visit.parameters["id"] ?? ""
+            guard try visit.field("confirm").trimmingCharacters(in: .whitespaces) == id else {
+                return try await page(
+                    visit, staff,
+                    rowError: .init(
+                        row: "app:" + id,
+                        message: "Type the app's id exactly to confirm."), status: 422)
+            }
+            guard try await env.database.deleteApp(id: id) else { throw ConsoleError.notFound("No app with the id \(id).") }
+            await env.audit.record("app.deleted", actor: staff.superuser.id, request: visit.request, data: ["app": .string(id)])
+            return .redirect(to: "/_/providers?notice=\(Notice.appDeleted.rawValue)")
+        }
+    }
+
+    private func addProvider(_ visit: Visit, _ staff: Staff) async throws -> Response {
+        let form = try ProviderForm(visit.form)
+        var errors = FormErrors()
+        guard let configuration = form.validate(&errors) else {
+            return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
+        }
+        // The JSON API replaces a provider of the same name; here an "Add" never overwrites one.
+        if try await env.database.provider(named: configuration.name) != nil {
+            errors.add("name", "There is already a provider called \(configuration.name). Delete it first to replace it.")
+            return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
+        }
+        try await feature.registry.save(configuration)
+        await env.audit.record(
+            "provider.created", actor: staff.superuser.id, request: visit.request,
+            data: ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
+        return .redirect(to: "/_/providers?notice=\(Notice.providerCreated.rawValue)")
+    }
+
+    private func addApp(_ visit: Visit, _ staff: Staff) async throws -> Response {
+        let form = try AppForm(visit.form)
+        let body = form.body
+        let id = body.resolvedID
+        var errors = FormErrors()
+        for field in ["id", "name", "callbackURLs"] {
+            if let problem = body.problems(id: id)[field] { errors.add(field, problem) }
+        }
+        if errors.isEmpty, try await env.database.app(id: id) != nil {
+            errors.add("id", "There is already an app with the id \(id).")
+        }
+        guard errors.isEmpty else { return try await page(visit, staff, appForm: form, appErrors: errors, status: 422) }
+        try await env.database.saveApp(body.record(id: id, at: env.clock()))
+        await env.audit.record(
+            "app.created", actor: staff.superuser.id, request: visit.request,
+            data: ["app": .string(id), "legacyCallback": .bool(body.legacyCallback ?? false)])
+        return .redirect(to: "/_/providers?notice=\(Notice.appCreated.rawValue)")
+    }
+
+    /// A problem with one row's form (mode switch or delete), shown on that row.
+    struct RowError {
+        var row: String
+        var message: String
+    }
+
+    private func page(
+        _ visit: Visit, _ staff: Staff, providerForm: ProviderForm = ProviderForm(),
+        providerErrors: FormErrors = FormErrors(), appForm: AppForm = AppForm(),
+        appErrors: FormErrors = FormErrors(), rowError: RowError? = nil, status: Int = 200
+    ) async throws -> Response {
+        let providers = try await feature.registry.all()
+        let apps = try await env.database.apps()
+        let page: [String: Any] = [
+            "providers": providers.map { row($0, error: rowError) },
+            "providersEmpty": providers.isEmpty,
+            "apps": apps.map { row($0, error: rowError) },
+            "appsEmpty": apps.isEmpty,
+            "providerForm": providerForm.context,
+            "appForm": appForm.context,
+            "testProviderEnabled": feature.settings.testProviderEnabled,
+            "errors": ["provider": Self.byField(providerErrors), "app": Self.byField(appErrors)],
+            "errorList": Self.list(providerErrors, prefix: "provider-") + Self.list(appErrors, prefix: "app-")
+        ]
+        return env.renderer.page(
+            "console-providers",
+            visit.consoleContext(
+                title: "Sign-in providers", staff: staff, nav: .providers, backend: env.configuration.backendDescription, page),
+            status: status)
+    }
+
+    private func row(_ provider: ProviderConfiguration, error: RowError?) -> [String: Any] {
+        let base = "/_/providers/" + (provider.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? provider.name)
+        let filled = ProviderPresets.applying(to: provider)
+        var row: [String: Any] = [
+            "name": provider.name, "label": provider.label, "type": provider.type == .oidc ? "OIDC" : "OAuth 2.0",
+            "live": provider.mode == .live, "otherMode": provider.mode == .live ? "test" : "live",
+            "hasSecret": provider.clientSecret?.isEmpty == false,
+            "modeURL": base + "/mode", "deleteURL": base + "/delete",
+            "endpoints": filled.issuer ?? [filled.authorizationURL, filled.tokenURL].compactMap { $0 }.joined(separator: "\n")
+        ]
+        row["clientId"] = provider.clientId.isEmpty ? nil : provider.clientId
+        row["error"] = error?.row == "provider:" + provider.name ? error?.message : nil
+        return row
+    }
+
+    private func row(_ app: AppRecord, error: RowError?) -> [String: Any] {
+        var row: [String: Any] = [
+            "id": app.id, "name": app.name, "callbackURLs": app.callbackURLs, "unsafe": app.legacyCallback,
+            "deleteURL": "/_/providers/apps/" + (app.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app.id)
+                + "/delete"
+        ]
+        row["error"] = error?.row == "app:" + app.id ? error?.message : nil
+        return row
+    }
+
+    private static func byField(_ errors: FormErrors) -> [String: String] {
+        Dictionary(errors.messages.map { ($0.field, $0.message) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func list(_ errors: FormErrors, prefix: String) -> [[String: String]] {
+        errors.messages.map { ["field": prefix + $0.field, "message": $0.message] }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Store
+
+/// The console's "sign-ins per hour, last 7 days" chart as inline SVG, drawn on the server so it
+/// needs no script. Built only from numbers and fixed labels, so it is safe to embed unescaped.
+struct SignInChart {
+    static let hours = 7 * 24
+    static let width = 840.0
+    static let height = 200.0
+    static let plotTop = 10.0
+    static let plotBottom = 170.0
+
+    let counts: [HourlySignIns]
+    /// The start of the first hour shown.
+    let start: Date
+
+    /// The hour where a 7-day window ending at `now` starts.
+    static func windowStart(endingAt now: Date) -> Date {
+        let hourStart = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600
+        return Date(timeIntervalSince1970: hourStart - Double(hours - 1) * 3600)
+    }
+
+    var totals: (completed: Int, failed: Int) {
+        counts.reduce((0, 0)) { ($0.0 + $1.completed, $0.1 + $1.failed) }
+    }
+
+    var summary: String {
+        let (completed, failed) = totals
+        let signIns = completed == 1 ? "1 sign-in" : "\(completed.formatted()) sign-ins"
+        let failures = failed == 1 ? "1 failure" : "\(failed.formatted()) failures"
+        return "\(signIns), \(failures) in the last 7 days"
+    }
+
+    var svg: String {
+        var byHour = [Int: HourlySignIns]()
+        for count in counts {
+            let index = Int((count.hour.timeIntervalSince(start) / 3600).rounded())
+            if (0..<Self.hours).contains(index) { byHour[index] = count }
+        }
+        let peak = max(1, byHour.values.map { $0.completed + $0.failed }.max() ?? 1)
+        let slot = Self.width / Double(Self.hours)
+        let scale = (Self.plotBottom - Self.plotTop) / Double(peak)
+        var parts = [
+            #"<svg class="chart" viewBox="0 0 \#(Int(Self.width)) \#(Int(Self.height))" role="img" aria-label="\#(summary)">"#,
+            #"<line class="chart-axis" x1="0" y1="\#(Self.plotBottom)" x2="\#(Self.width)" y2="\#(Self.plotBottom)"/>"#,
+            #"<text class="chart-label" x="\#(Self.width)" y="\#(Self.plotTop + 4)" text-anchor="end">\#(peak)</text>"#
+        ]
+        for (index, count) in byHour.sorted(by: { $0.key < $1.key }) {
+            let x = Double(index) * slot + 0.5
+            let completedHeight = Double(count.completed) * scale
+            let failedHeight = Double(count.failed) * scale
+            if count.completed > 0 {
+                parts.append(
+                    Self.bar(
+                        "chart-completed", x: x, y: Self.plotBottom - completedHeight,
+                        width: slot - 1, height: completedHeight))
+            }
+            if count.failed > 0 {
+                parts.append(
+                    Self.bar(
+                        "chart-failed", x: x, y: Self.plotBottom - completedHeight - failedHeight,
+                        width: slot - 1, height: failedHeight))
+            }
+        }
+        var dayFormat = Date.FormatStyle().weekday(.abbreviated).day()
+        dayFormat.timeZone = TimeZone(identifier: "UTC") ?? .current
+        for day in 0..<7 {
+            let x = Double(day * 24) * slot
+            let label = start.addingTimeInterval(Double(day * 24) * 3600).formatted(dayFormat)
+            parts.append(#"<line class="chart-grid" x1="\#(x)" y1="\#(Self.plotTop)" x2="\#(x)" y2="\#(Self.plotBottom)"/>"#)
+            parts.append(#"<text class="chart-label" x="\#(x + 3)" y="\#(Self.plotBottom + 18)">\#(label)</text>"#)
+        }
+        parts.append("</svg>")
+        return parts.joined()
+    }
+
+    private static func bar(_ className: String, x: Double, y: Double, width: Double, height: Double) -> String {
+        let number = { (value: Double) in String(format: "%.1f", value) }
+        return #"<rect class="\#(className)" x="\#(number(x))" y="\#(number(y))" "#
+            + #"width="\#(number(max(width, 1)))" height="\#(number(max(height, 1)))"/>"#
+    }
+}

@@ -1,0 +1,57 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import OAuth
+import Secrets
+import Store
+
+/// The hosted sign-in page's app side: after a successful sign-in, hands the app a one-time
+/// code (60 s, single use, bound to its PKCE challenge) on its registered callback.
+struct HostedSignIn: Sendable {
+    let feature: OAuthFeature
+
+    /// The callback URL to send the browser to, with `insforge_code` (or, in an app's legacy
+    /// mode without PKCE, the tokens older SDKs read).
+    func completion(for user: User, request app: AppSignInRequest, httpRequest: Request) async throws -> String {
+        let env = feature.env
+        let now = env.clock()
+        guard let codeChallenge = app.codeChallenge else {
+            let tokens = try await feature.tokens.issue(
+                for: user, clientType: ClientType(rawValue: app.clientType) ?? .web,
+                request: httpRequest)
+            await env.audit.record(
+                "app.legacy_callback", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: httpRequest, data: ["app": .string(app.appID)])
+            return CallbackURL.appending(
+                [
+                    ("access_token", tokens.accessToken), ("user_id", user.id.rawValue),
+                    ("email", user.email), ("name", user.profile.name ?? "")
+                ], to: app.callbackURL)
+        }
+        let code = SecureRandom.token()
+        try await env.database.insertAppCode(
+            AppCodeRecord(
+                codeHash: feature.hasher.hex(code), appID: app.appID, userID: user.id, codeChallenge: codeChallenge,
+                clientType: app.clientType, callbackURL: app.callbackURL, createdAt: now,
+                expiresAt: now.addingTimeInterval(feature.settings.appCodeLifetime)))
+        await env.audit.record(
+            "app.code_issued", actor: user.id.rawValue, subject: user.id.rawValue,
+            request: httpRequest, data: ["app": .string(app.appID)])
+        return CallbackURL.appending([("insforge_code", code)], to: app.callbackURL)
+    }
+
+    /// A 303 to the app's callback. The redirect ends a form post on Gatehouse's page, so the
+    /// page that held the form allowed this destination in its `form-action` (see `pageCSP`).
+    func redirect(for user: User, request app: AppSignInRequest, httpRequest: Request) async throws -> Response {
+        Response.redirect(to: try await completion(for: user, request: app, httpRequest: httpRequest))
+    }
+
+    /// The sign-in page's CSP with the app's callback added to `form-action` (browsers apply
+    /// `form-action` to the redirects that follow a form post).
+    static func pageCSP(for app: AppSignInRequest) -> String? {
+        guard let source = CallbackURL.cspSource(for: app.callbackURL) else { return nil }
+        return SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+            of: "form-action 'self'",
+            with: "form-action 'self' \(source)")
+    }
+}

@@ -1,0 +1,238 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import OAuth
+import Secrets
+import Store
+
+/// `/auth/oauth/{provider}` (start) and `/auth/oauth/{provider}/callback`: sign in or link with a
+/// provider. State is random, stored hashed, bound to this browser by the `gh_oauth` cookie and
+/// consumed once; PKCE is S256 only; OIDC id_tokens are checked by `ProviderClient`.
+struct OAuthPages: Sendable {
+    let feature: OAuthFeature
+    var env: PageEnvironment { feature.env }
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/oauth/:provider", env, start)
+        router.page(.get, "/auth/oauth/:provider/callback", env, callback)
+    }
+
+    private func start(_ visit: Visit) async throws -> Response {
+        let name = visit.parameters["provider"] ?? ""
+        let linking = try visit.query("link") == "1"
+        if linking, visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
+        guard let provider = try await feature.registry.provider(named: name),
+            provider.mode == .live || feature.settings.testProviderEnabled
+        else {
+            return refuse(404, "Unknown provider", "No sign-in provider called “\(name)” is configured.")
+        }
+        if linking, visit.user == nil {
+            return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
+        }
+        var appRequest: AppSignInRequest?
+        if !linking, AppSignInRequest.isAppRequest(visit.request.query) {
+            do { appRequest = try await AppSignInRequest.parse(visit.request.query, database: env.database) } catch let refusal
+                as AppSignInRequest.Refusal
+            {
+                return refuse(400, "This sign-in request was refused", refusal.message)
+            }
+        }
+        let now = env.clock()
+        let binding = visit.request.cookies[OAuthFeature.bindingCookie].flatMap { $0.isEmpty ? nil : $0 } ?? SecureRandom.token()
+        let state = SecureRandom.token()
+        let nonce = SecureRandom.token()
+        let verifier = SecureRandom.token()
+        try await env.database.insertOAuthFlow(
+            OAuthFlowRecord(
+                stateHash: feature.hasher.hex(state), browserHash: feature.hasher.hex(binding), provider: provider.name,
+                purpose: linking ? "link" : "sign_in", userID: linking ? visit.user?.id : nil, codeVerifier: verifier,
+                nonce: nonce, appRequest: appRequest?.json, createdAt: now,
+                expiresAt: now.addingTimeInterval(OAuthFeature.flowLifetime)))
+        let redirectURI = feature.settings.callbackURL(provider: provider.name)
+        let challenge = PKCE.challenge(for: verifier)
+        let location: String
+        if provider.mode == .test {
+            location = URLQuery.path(
+                "/_/test-idp/\(provider.name)/authorize",
+                [
+                    ("response_type", "code"), ("client_id", provider.clientId), ("redirect_uri", redirectURI), ("state", state),
+                    ("nonce", nonce), ("code_challenge", challenge), ("code_challenge_method", PKCE.method)
+                ])
+        } else {
+            do {
+                let endpoints = try await feature.client.endpoints(for: provider, now: now)
+                location = feature.client.authorizationURL(
+                    provider, endpoints: endpoints, redirectURI: redirectURI,
+                    state: state, nonce: nonce, codeChallenge: challenge)
+            } catch {
+                env.logger.error("provider discovery failed", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
+                return refuse(
+                    502, "The provider could not be reached",
+                    "Gatehouse could not reach \(provider.label). Try again in a moment.")
+            }
+        }
+        var response = Response.redirect(to: location)
+        response.setCookie(
+            Cookie(
+                name: OAuthFeature.bindingCookie, value: binding, path: "/auth/oauth",
+                maxAge: Int(OAuthFeature.flowLifetime), httpOnly: true,
+                secure: env.configuration.usesTLS, sameSite: .lax))
+        return response
+    }
+
+    private func callback(_ visit: Visit) async throws -> Response {
+        let name = visit.parameters["provider"] ?? ""
+        let request = visit.request
+        guard let provider = try await feature.registry.provider(named: name) else {
+            await env.audit.record(
+                "oauth.refused", request: request, data: ["provider": .string(name), "reason": "unknown_provider"])
+            return refuse(404, "Unknown provider", "No sign-in provider called “\(name)” is configured.")
+        }
+        guard let state = try visit.query("state"), !state.isEmpty else {
+            return refuse(400, "Sign-in failed", OAuthFlowCheck.Refusal.unknownState.message)
+        }
+        let now = env.clock()
+        let flow = try await env.database.consumeOAuthFlow(stateHash: feature.hasher.hex(state), at: now)
+        let binding = request.cookies[OAuthFeature.bindingCookie].map { feature.hasher.hex($0) }
+        let checked: OAuthFlowRecord
+        switch OAuthFlowCheck.evaluate(flow, provider: provider.name, browserHash: binding, signedIn: visit.user?.id, now: now) {
+        case .success(let flow): checked = flow
+        case .failure(let refusal):
+            await env.audit.record(
+                "oauth.refused", request: request,
+                data: ["provider": .string(name), "reason": .string(refusal.reason)])
+            return refuse(400, "Sign-in failed", refusal.message)
+        }
+        if let error = try visit.query("error") {
+            await env.audit.record(
+                "oauth.refused", request: request,
+                data: ["provider": .string(name), "reason": .string("provider_error:\(error.prefix(64))")])
+            return refuse(400, "Sign-in cancelled", "\(provider.label) did not let you sign in (\(error.prefix(64))).")
+        }
+        guard let code = try visit.query("code"), !code.isEmpty else {
+            return refuse(400, "Sign-in failed", "\(provider.label) sent no authorization code.")
+        }
+        let identity: ExternalIdentity
+        do {
+            identity = try await exchange(provider, code: code, flow: checked, now: now)
+        } catch {
+            env.logger.warning("provider sign-in refused", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
+            await env.audit.record(
+                "oauth.refused", request: request,
+                data: ["provider": .string(name), "reason": .string(Self.reason(error))])
+            return refuse(
+                400, "Sign-in failed",
+                "Gatehouse could not confirm your \(provider.label) sign-in. Start again from the sign-in page.")
+        }
+        guard let backend = feature.externalAuths else {
+            return refuse(501, "Not supported", AuthError.notSupported(.externalAuths).pageMessage)
+        }
+        return checked.purpose == "link"
+            ? try await link(identity, visit: visit, provider: provider, backend: backend)
+            : try await signIn(
+                identity, visit: visit, provider: provider, backend: backend, app: AppSignInRequest.fromJSON(checked.appRequest))
+    }
+
+    private func exchange(_ provider: ProviderConfiguration, code: String, flow: OAuthFlowRecord, now: Date) async throws
+        -> ExternalIdentity
+    {
+        let redirectURI = feature.settings.callbackURL(provider: provider.name)
+        var config = provider
+        let endpoints: ProviderEndpoints
+        if provider.mode == .test {
+            // The built-in test provider is an OIDC provider served by Gatehouse itself: discovery,
+            // token exchange over HTTP and id_token checks exactly as for a live one (no presets).
+            guard feature.settings.testProviderEnabled else { throw OAuthError.badConfiguration("test provider is off") }
+            config.type = .oidc
+            endpoints = try await feature.client.endpoints(discoveredFrom: feature.testIssuer(provider: provider.name), now: now)
+        } else {
+            endpoints = try await feature.client.endpoints(for: provider, now: now)
+        }
+        return try await feature.client.identity(
+            config, endpoints: endpoints, code: code, redirectURI: redirectURI,
+            codeVerifier: flow.codeVerifier, nonce: flow.nonce, now: now)
+    }
+
+    private func signIn(
+        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration,
+        backend: any ExternalAuthBackend, app: AppSignInRequest?
+    ) async throws -> Response {
+        let request = visit.request
+        let result: ExternalSignIn
+        do {
+            result = try await backend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
+        } catch let error as ExternalAuthError {
+            await env.audit.record(
+                "sign_in.failed", request: request,
+                data: ["provider": .string(provider.name), "reason": .string("\(error)")])
+            return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
+        } catch AuthError.invalidCredentials {
+            return refuse(403, "Sign-in refused", AuthError.invalidCredentials.pageMessage)
+        }
+        let user = result.user
+        if result.outcome != .existingLink {
+            await env.audit.record(
+                "external_auth.linked", actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                data: [
+                    "provider": .string(provider.name), "providerId": .string(identity.subject),
+                    "how": .string(result.outcome.rawValue)
+                ])
+        }
+        await env.audit.record(
+            "sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            data: ["provider": .string(provider.name)])
+        var response: Response
+        if let app {
+            response = try await HostedSignIn(feature: feature).redirect(for: user, request: app, httpRequest: request)
+        } else {
+            response = .redirect(to: "/account")
+        }
+        try await env.sessions.start(for: user, replacing: visit.signedIn, request: request, response: &response)
+        env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+        return response
+    }
+
+    private func link(
+        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration,
+        backend: any ExternalAuthBackend
+    ) async throws -> Response {
+        guard let user = visit.user else { return .redirect(to: "/auth/sign-in") }
+        do {
+            _ = try await backend.link(identity, to: user.id)
+        } catch let error as ExternalAuthError {
+            await env.audit.record(
+                "external_auth.link_failed", actor: user.id.rawValue, subject: user.id.rawValue,
+                request: visit.request, data: ["provider": .string(provider.name), "reason": .string("\(error)")])
+            return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
+        }
+        await env.audit.record(
+            "external_auth.linked", actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
+            data: ["provider": .string(provider.name), "providerId": .string(identity.subject), "how": "link"])
+        return .redirect(to: "/account/linked?notice=linked")
+    }
+
+    private func refuse(_ status: Int, _ heading: String, _ message: String) -> Response {
+        env.renderer.errorPage(status: status, heading: heading, message: message)
+    }
+
+    static func message(_ error: ExternalAuthError, provider: ProviderConfiguration) -> String {
+        switch error {
+        case .alreadyLinked:
+            "This \(provider.label) account is already linked to an account, or yours already has a \(provider.label) account linked."
+        case .emailBelongsToAnotherAccount:
+            "An account with this email already exists. Sign in with your password, then link \(provider.label) from your account page."
+        case .lastSignInMethod: "This is your only way to sign in. Set a password or link another provider first."
+        case .signUpClosed: "There is no account for this \(provider.label) identity and new accounts cannot be created this way."
+        case .notLinked: "\(provider.label) is not linked to your account."
+        }
+    }
+
+    /// A short audit reason for a failed exchange (never the token itself).
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case OAuthError.idToken(let tokenError): "id_token:\(tokenError)"
+        case OAuthError.providerHTTP(_, let status): "token_endpoint_status:\(status)"
+        default: "exchange_failed"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import OAuth
+import Secrets
+import Store
+
+/// Sign-in providers as stored in `oauth_providers`, with client secrets sealed at rest.
+struct ProviderRegistry: Sendable {
+    let database: AppDatabase
+    let secretBox: SecretBox
+    let clock: @Sendable () -> Date
+
+    /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite.
+    func save(_ configuration: ProviderConfiguration) async throws {
+        let now = clock()
+        try await database.saveProvider(
+            ProviderRecord(
+                name: configuration.name, type: configuration.type.rawValue, mode: configuration.mode.rawValue,
+                displayName: configuration.displayName, issuer: configuration.issuer,
+                authorizationURL: configuration.authorizationURL, tokenURL: configuration.tokenURL,
+                userInfoURL: configuration.userInfoURL, jwksURL: configuration.jwksURL, clientId: configuration.clientId,
+                clientSecretSealed: configuration.clientSecret.flatMap { $0.isEmpty ? nil : secretBox.seal($0) },
+                scopes: configuration.scopes.joined(separator: " "), createdAt: now, updatedAt: now))
+    }
+
+    func provider(named name: String) async throws -> ProviderConfiguration? {
+        guard ProviderConfiguration.isValidName(name), let record = try await database.provider(named: name) else { return nil }
+        return try configuration(record)
+    }
+
+    func all() async throws -> [ProviderConfiguration] {
+        try await database.providers().map(configuration)
+    }
+
+    private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
+        ProviderConfiguration(
+            name: record.name, type: ProviderType(rawValue: record.type) ?? .oidc,
+            mode: ProviderMode(rawValue: record.mode) ?? .live,
+            displayName: record.displayName, issuer: record.issuer, authorizationURL: record.authorizationURL,
+            tokenURL: record.tokenURL, userInfoURL: record.userInfoURL, jwksURL: record.jwksURL, clientId: record.clientId,
+            clientSecret: try record.clientSecretSealed.map { try secretBox.open($0) },
+            scopes: record.scopes.split(separator: " ").map(String.init))
+    }
+}

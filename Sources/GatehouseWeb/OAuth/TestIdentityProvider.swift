@@ -1,0 +1,58 @@
+import AuthCore
+import Foundation
+import OAuth
+import Secrets
+import Store
+
+/// The built-in test provider's code store: a code it issued is spent once, within 60 s, and
+/// only with the PKCE verifier and redirect URI of the authorization request (`POST …/token`).
+struct TestIdentityProvider: Sendable {
+    let database: AppDatabase
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
+
+    static let codeLifetime: TimeInterval = 60
+
+    enum Refusal: Error, Equatable {
+        case unknownCode, wrongRedirectURI, wrongVerifier
+
+        var description: String {
+            switch self {
+            case .unknownCode: "The code is unknown, expired or already used."
+            case .wrongRedirectURI: "redirect_uri does not match the authorization request."
+            case .wrongVerifier: "code_verifier does not match the code challenge."
+            }
+        }
+    }
+
+    func issueCode(
+        provider: String, identity: TestIdentityRecord, redirectURI: String, codeChallenge: String,
+        nonce: String
+    ) async throws -> String {
+        let code = SecureRandom.token()
+        let now = clock()
+        try await database.insertTestCode(
+            codeHash: hasher.hex("test-idp:" + code), provider: provider, identityID: identity.id,
+            redirectURI: redirectURI, codeChallenge: codeChallenge, nonce: nonce,
+            at: now, expiresAt: now.addingTimeInterval(Self.codeLifetime))
+        return code
+    }
+
+    /// Spends the code on the first attempt, right or wrong, then checks what the token request proves.
+    func redeem(provider: String, code: String, redirectURI: String, codeVerifier: String) async throws -> TestCodeGrant {
+        guard
+            let grant = try await database.consumeTestCode(
+                codeHash: hasher.hex("test-idp:" + code), provider: provider,
+                at: clock())
+        else { throw Refusal.unknownCode }
+        guard grant.redirectURI == redirectURI else { throw Refusal.wrongRedirectURI }
+        guard PKCE.verify(verifier: codeVerifier, challenge: grant.codeChallenge) else { throw Refusal.wrongVerifier }
+        return grant
+    }
+
+    /// The chooser's ready-made people: one verified, one whose email is not verified.
+    static let fixedIdentities: [(subject: String, email: String, verified: Bool, name: String)] = [
+        ("test-alex", "alex@test.gatehouse.local", true, "Alex Tester"),
+        ("test-sam", "sam.unverified@test.gatehouse.local", false, "Sam Unverified")
+    ]
+}

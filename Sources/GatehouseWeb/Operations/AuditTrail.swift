@@ -1,0 +1,26 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Logging
+import Store
+
+/// Writes audit events (who did what to whom, from where). A failed write is logged, never shown:
+/// the user's action already happened.
+struct AuditTrail: Sendable {
+    let database: AppDatabase
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    func record(
+        _ type: String, actor: String? = nil, subject: String? = nil, request: Request,
+        data: [String: JSONValue] = [:]
+    ) async {
+        do {
+            try await database.recordAudit(
+                NewAuditEvent(
+                    type: type, actor: actor, subject: subject, ip: request.remoteAddress, data: data, at: clock()))
+        } catch {
+            logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The bulk work behind the test-users page and its JSON API: the backend makes the accounts,
+/// Gatehouse keeps their tags, and each operation lands in the audit log once.
+struct TestUserOperations: Sendable {
+    let env: PageEnvironment
+    let api: any AuthAPI
+    let staff: Staff
+    let request: Request
+
+    static let maximumTagLength = 64
+
+    /// Nil when `tag` is a usable tag (1 to 64 characters, no spaces or semicolons), else why not.
+    static func tagProblem(_ tag: String) -> String? {
+        if tag.isEmpty || tag.count > maximumTagLength { return "Use a tag of 1 to \(maximumTagLength) characters." }
+        if tag.contains(where: { $0.isWhitespace || $0 == ";" }) { return "A tag cannot contain spaces or semicolons." }
+        return nil
+    }
+
+    struct Outcome {
+        var ids: [UserID]
+        var seconds: Double
+
+        var duration: String { String(format: "%.1f s", seconds) }
+    }
+
+    /// Seeds the batch and tags it; `tag` is checked first (field `tag`).
+    func seed(_ seed: UserSeed, tag: String?) async throws -> Outcome {
+        var problems = seed.problems
+        if let tag, let problem = Self.tagProblem(tag) { problems.append(FieldError(field: "tag", message: problem)) }
+        guard problems.isEmpty else { throw AuthError.validation(problems) }
+        return try await timed {
+            let ids = try await api.admin.seedUsers(seed)
+            if let tag { try await env.database.addTag(tag, to: ids, at: env.clock()) }
+            await env.audit.record(
+                "admin.users.seeded", actor: staff.superuser.id, request: request,
+                data: [
+                    "count": .number(Double(ids.count)), "pattern": .string(seed.pattern),
+                    "tag": tag.map(JSONValue.string) ?? .null,
+                    "verified": .bool(seed.verified)
+                ])
+            return ids
+        }
+    }
+
+    /// Imports every row or none: problems found while reading, in the rows themselves or by the
+    /// backend → `ImportRejected` naming each bad row.
+    func importFile(_ file: UserImportFile, via: String) async throws -> Outcome {
+        var problems = file.problems + (try await api.admin.importProblems(file.users))
+        for row in file.rows {
+            problems += row.tags.compactMap(Self.tagProblem).map { ImportProblem(row: row.user.row, message: "Tag: \($0)") }
+        }
+        guard problems.isEmpty else { throw ImportRejected(problems.sorted { $0.row < $1.row }) }
+        return try await timed {
+            let ids = try await api.admin.importUsers(file.users)
+            var byTag: [String: [UserID]] = [:]
+            for (row, id) in zip(file.rows, ids) {
+                for tag in row.tags { byTag[tag, default: []].append(id) }
+            }
+            for (tag, tagged) in byTag { try await env.database.addTag(tag, to: tagged, at: env.clock()) }
+            await env.audit.record(
+                "admin.users.imported", actor: staff.superuser.id, request: request,
+                data: [
+                    "count": .number(Double(ids.count)), "via": .string(via),
+                    "hashes": .number(Double(file.users.filter { $0.passwordHash != nil }.count))
+                ])
+            return ids
+        }
+    }
+
+    /// Deletes every account tagged `tag`, ends their sessions and forgets their tags.
+    func deleteTagged(_ tag: String) async throws -> Outcome {
+        try await timed {
+            let ids = try await env.database.userIDs(taggedWith: tag)
+            _ = try await api.admin.deleteUsers(ids)
+            try await env.database.forgetUsers(ids: ids, at: env.clock())
+            await env.audit.record(
+                "admin.users.bulk_deleted", actor: staff.superuser.id, request: request,
+                data: [
+                    "count": .number(Double(ids.count)), "tag": .string(tag)
+                ])
+            return ids
+        }
+    }
+
+    /// Creates one account (a generated password when `password` is empty) and tags it.
+    func createOne(
+        email: String, password: String?, name: String?, verified: Bool, tag: String?,
+        via: String
+    ) async throws -> (user: User, generatedPassword: String?) {
+        if let tag, let problem = Self.tagProblem(tag) {
+            throw AuthError.validation([FieldError(field: "tag", message: problem)])
+        }
+        let generated = password == nil ? GeneratedPassword.make() : nil
+        let profile = Profile(name.map { ["name": .string($0)] } ?? [:])
+        let user = try await api.admin.createUser(
+            NewUser(
+                email: email, password: password ?? generated ?? "",
+                verified: verified, profile: profile))
+        if let tag { try await env.database.addTag(tag, to: [user.id], at: env.clock()) }
+        await env.audit.record(
+            "admin.user.created", actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["via": .string(via)])
+        return (user, generated)
+    }
+
+    private func timed(_ work: () async throws -> [UserID]) async throws -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let ids = try await work()
+        let elapsed = clock.now - start
+        return Outcome(ids: ids, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// Passwords the console makes up for new accounts: 20 characters that are easy to read aloud
+/// (no 0/O, 1/l/I), about 115 bits.
+enum GeneratedPassword {
+    static let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet.randomElement(using: &generator) ?? "x" })
+    }
+}

@@ -1,0 +1,151 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Logging
+import OAuth
+import Secrets
+import Store
+
+/// Gatehouse's web front-end: account pages, dev mailbox and static assets, as one responder.
+/// Users are reached only through `AuthBackend`; Gatehouse's own state through `AppDatabase`.
+public struct Application: Sendable {
+    private let router: Router
+    private let staticFiles: StaticFiles
+
+    public init(
+        configuration: WebConfiguration, backend: any AuthBackend, administration: (any AuthAPI)? = nil,
+        database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
+        clock: @escaping @Sendable () -> Date = Date.init, logger: Logger,
+        oauth: OAuthSettings? = nil
+    ) async throws {
+        let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
+        let limiter = RateLimiter(enabled: configuration.rateLimits)
+        let env = PageEnvironment(
+            configuration: configuration, backend: backend, administration: administration, database: database,
+            renderer: renderer,
+            sessions: BrowserSessions(
+                database: database, backend: backend, hasher: hasher, clock: clock,
+                lifetime: configuration.sessionLifetime,
+                secureCookies: configuration.usesTLS, logger: logger),
+            console: ConsoleSessions(
+                database: database, hasher: hasher, clock: clock,
+                secureCookies: configuration.usesTLS, logger: logger),
+            staffSignIn: StaffSignIn(database: database, passwords: passwords, limiter: limiter, clock: clock),
+            csrf: CSRFGuard(hasher: hasher), limiter: limiter,
+            audit: AuditTrail(database: database, clock: clock, logger: logger),
+            impersonationTickets: ImpersonationTickets(clock: clock),
+            clock: clock, logger: logger)
+        staticFiles = StaticFiles(root: configuration.publicDirectory)
+
+        var router = Router(logger: logger) { status, message, request in
+            Self.errorResponse(status: status, message: message, request: request, renderer: renderer)
+        }
+        router.page(.get, "/", env) { visit in .redirect(to: visit.user == nil ? "/auth/sign-in" : "/account") }
+        router.on(.get, "/api/health") { _, _ in
+            try .json(Health(code: 200, message: "API is healthy."))
+        }
+        SignUpPages(env: env).register(on: &router)
+        VerificationPages(env: env).register(on: &router)
+        let oauthFeature = try oauth.map { settings in
+            OAuthFeature(
+                env: env, settings: settings,
+                registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
+                client: ProviderClient(http: settings.http), externalAuths: backend as? any ExternalAuthBackend,
+                tokens: SessionTableTokenIssuer(
+                    database: database, hasher: hasher, clock: clock,
+                    lifetime: settings.accessTokenLifetime),
+                hasher: hasher,
+                testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
+        }
+        SignInPages(env: env, oauth: oauthFeature).register(on: &router)
+        AccountPages(env: env).register(on: &router)
+        if let oauthFeature, let oauth {
+            OAuthPages(feature: oauthFeature).register(on: &router)
+            // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
+            LinkedAccountsPages(feature: oauthFeature).register(on: &router)
+            TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
+            TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
+            ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken, console: env.console)).register(
+                on: &router)
+            ProviderConsolePage(feature: oauthFeature).register(on: &router)
+            InsForgeAuthAPI(feature: oauthFeature).register(on: &router)
+        }
+        MailboxPages(env: env).register(on: &router)
+        ConsolePages(env: env).register(on: &router)
+        AuditPages(env: env).register(on: &router)
+        ConsoleUserList(env: env).register(on: &router)
+        ConsoleUserPage(env: env).register(on: &router)
+        ImpersonationPages(env: env).register(on: &router)
+        TestUserPages(env: env).register(on: &router)
+        AdminUsersAPI(env: env).register(on: &router)
+        TestUsersAPI(env: env).register(on: &router)
+        Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
+        self.router = router
+    }
+
+    /// The function the HTTP server calls for every request.
+    public var responder: Responder {
+        let router = router
+        return { request in
+            var response = await router.respond(to: request)
+            SecurityHeaders.apply(to: &response)
+            return response
+        }
+    }
+
+    /// Serves each top-level entry of `Public/`: a folder as `/name/*`, a file as `/name`.
+    private static func mountStaticFiles(
+        from directory: String, files: StaticFiles, renderer: TemplateRenderer,
+        on router: inout Router
+    ) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for entry in entries.sorted() where !entry.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory + "/" + entry, isDirectory: &isDirectory) else { continue }
+            let pattern = isDirectory.boolValue ? "/\(entry)/*" : "/\(entry)"
+            router.on(.get, pattern) { request, _ in
+                files.response(for: String(request.path.dropFirst()), request: request)
+                    ?? errorResponse(
+                        status: 404, message: "There is no file at this address.", request: request, renderer: renderer)
+            }
+        }
+    }
+
+    /// Errors as JSON under `/api/` and `/_/api/`, as a page everywhere else.
+    static func errorResponse(status: Int, message: String, request: Request, renderer: TemplateRenderer) -> Response {
+        if request.path.hasPrefix("/api/") || request.path.hasPrefix("/_/api/") {
+            return APIError.response(status: status, code: APIError.code(for: status), message: message)
+        }
+        let heading: String
+        switch status {
+        case 404: heading = "Page not found"
+        case 405: heading = "Not allowed here"
+        case 413: heading = "That was too much to send"
+        case 400..<500: heading = "Something in that request was off"
+        default: heading = "Something went wrong on our side"
+        }
+        return renderer.errorPage(status: status, heading: heading, message: message)
+    }
+}
+
+/// PocketBase's health reply, so scripts written for it can wait on Gatehouse the same way.
+private struct Health: Encodable {
+    var code: Int
+    var message: String
+}
+
+extension APIError {
+    /// A stable upper-case code for a status without a more specific one.
+    static func code(for status: Int) -> String {
+        switch status {
+        case 400: return "BAD_REQUEST"
+        case 401: return "UNAUTHORIZED"
+        case 403: return "FORBIDDEN"
+        case 404: return "NOT_FOUND"
+        case 405: return "METHOD_NOT_ALLOWED"
+        case 413: return "PAYLOAD_TOO_LARGE"
+        case 429: return "TOO_MANY_REQUESTS"
+        default: return status >= 500 ? "INTERNAL_ERROR" : "ERROR"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPServer
+import Secrets
+
+extension Router {
+    /// Registers an HTML page handler: gives every visitor a CSRF secret cookie, refuses POSTs
+    /// without a matching `_csrf` token or from another site, and looks up the browser session.
+    mutating func page(
+        _ method: HTTPMethod, _ path: String, _ env: PageEnvironment,
+        _ handler: @escaping @Sendable (Visit) async throws -> Response
+    ) {
+        on(method, path) { request, parameters in
+            let existingSeed = request.cookies[CSRFGuard.cookieName].flatMap { $0.isEmpty ? nil : $0 }
+            let seed = existingSeed ?? SecureRandom.token()
+            var form = Parameters()
+            if method == .post {
+                form = try request.form()
+                guard try env.csrf.accepts(request, form: form) else {
+                    return env.renderer.errorPage(
+                        status: 403, heading: "This form has expired",
+                        message:
+                            "Gatehouse could not confirm this request came from its own page. Go back, reload the page and try again."
+                    )
+                }
+            }
+            let visit = Visit(
+                request: request, parameters: parameters, form: form,
+                csrfToken: env.csrf.token(forSeed: seed),
+                signedIn: await env.sessions.current(request),
+                assetVersion: env.configuration.assetVersion)
+            var response = try await handler(visit)
+            if existingSeed == nil, !response.setsCookie(named: CSRFGuard.cookieName) {
+                response.setCookie(env.csrf.cookie(seed: seed, secure: env.configuration.usesTLS))
+            }
+            return response
+        }
+    }
+}
+
+extension Response {
+    /// True when this response already sets the named cookie (e.g. sign-in rotates the CSRF secret).
+    func setsCookie(named name: String) -> Bool {
+        headers.values(for: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
+    }
+}

@@ -1,0 +1,47 @@
+import AuthCore
+import HTTPServer
+
+/// One page request after the common work: CSRF checked (POST), form parsed, session looked up.
+struct Visit: Sendable {
+    let request: Request
+    let parameters: PathParameters
+    /// The posted form (empty for GET).
+    let form: Parameters
+    /// Token for the hidden `_csrf` field of every form on the page.
+    let csrfToken: String
+    let signedIn: SignedIn?
+    let assetVersion: String
+
+    var user: User? { signedIn?.user }
+
+    /// True while a superuser is viewing the pages as this user.
+    var isImpersonating: Bool { signedIn?.session.impersonator != nil }
+
+    /// A form field or query parameter typed once; a repeated key is an error, never a guess.
+    func field(_ name: String) throws(RequestError) -> String {
+        try form.single(name) ?? ""
+    }
+
+    func query(_ name: String) throws(RequestError) -> String? {
+        try request.query.single(name)
+    }
+
+    /// The layout's keys (title, csrf, current user, notice) under the page's own keys.
+    func context(title: String, _ page: [String: Any] = [:]) -> [String: Any] {
+        var context: [String: Any] = [
+            "title": title,
+            "csrf": csrfToken,
+            "assetVersion": assetVersion
+        ]
+        if let user {
+            context["currentUser"] = ["email": user.email, "name": user.profile.name ?? ""]
+        }
+        if let user, let actor = signedIn?.session.impersonator {
+            context["impersonation"] = ["subject": user.email, "actor": actor]
+        }
+        if let code = try? request.query.single("notice"), let notice = Notice(rawValue: code) {
+            context["notice"] = notice.message
+        }
+        return context.merging(page) { _, new in new }
+    }
+}

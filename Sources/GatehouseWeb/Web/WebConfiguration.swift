@@ -1,0 +1,39 @@
+import AuthCore
+import Foundation
+
+/// Settings the web front-end needs; the CLI fills them from flags and `GATEHOUSE_*` variables.
+public struct WebConfiguration: Sendable {
+    /// The URL people reach Gatehouse at, used to build origins and mailed links.
+    public var publicBaseURL: String
+    public var templatesDirectory: String
+    public var publicDirectory: String
+    /// How long a browser session lives after sign-in.
+    public var sessionLifetime: TimeInterval
+    /// Open the dev mailbox without authentication (true only while bound to loopback).
+    public var mailboxIsOpen: Bool
+    /// Appended to asset URLs so a new build is never served stale CSS.
+    public var assetVersion: String
+    /// Throttling of sign-ins, code checks and mail sends; switched off only for load tests.
+    public var rateLimits: Bool
+    /// Shown in the console header: which backend the users live in.
+    public var backendDescription: String
+
+    public init(
+        publicBaseURL: String, templatesDirectory: String, publicDirectory: String,
+        sessionLifetime: TimeInterval = 7 * 24 * 3600, mailboxIsOpen: Bool = true,
+        assetVersion: String = "1", rateLimits: Bool = true,
+        backendDescription: String = "Embedded SQLite"
+    ) {
+        self.publicBaseURL = publicBaseURL
+        self.templatesDirectory = templatesDirectory
+        self.publicDirectory = publicDirectory
+        self.sessionLifetime = sessionLifetime
+        self.mailboxIsOpen = mailboxIsOpen
+        self.assetVersion = assetVersion
+        self.rateLimits = rateLimits
+        self.backendDescription = backendDescription
+    }
+
+    /// Cookies get `Secure` when people reach Gatehouse over TLS.
+    var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
+}
