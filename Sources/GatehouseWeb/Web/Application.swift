@@ -88,7 +88,7 @@ public struct Application: Sendable {
         let router = router
         return { request in
             var response = await router.respond(to: request)
-            SecurityHeaders.apply(to: &response)
+            SecurityHeaders.apply(to: &response, path: request.path)
             return response
         }
     }

@@ -2,15 +2,23 @@ import HTTPServer
 
 /// Response headers every Gatehouse reply carries (DESIGN.md security defaults, OWASP secure headers).
 enum SecurityHeaders {
-    static let contentSecurityPolicy =
-        "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; "
-        + "frame-ancestors 'none'; form-action 'self'"
+    static let contentSecurityPolicy = policy(images: "'self' https: data:")
+    /// The console never loads an image from elsewhere: a user's avatar URL could be any https
+    /// address, and loading it would tell its owner which staff opened the user, and when.
+    static let consoleContentSecurityPolicy = policy(images: "'self' data:")
 
-    /// Adds the headers; HTML and JSON replies (personal data) are never cached.
-    static func apply(to response: inout Response) {
+    private static func policy(images: String) -> String {
+        "default-src 'self'; img-src \(images); object-src 'none'; base-uri 'none'; "
+            + "frame-ancestors 'none'; form-action 'self'"
+    }
+
+    /// Adds the headers; HTML and JSON replies (personal data) are never cached. Pages under `/_/`
+    /// (console, mailbox, test provider) get the policy without remote images.
+    static func apply(to response: inout Response, path: String) {
         // A page may widen its own policy (the hosted sign-in page allows its app's callback in form-action).
         if response.headers["Content-Security-Policy"] == nil {
-            response.headers.replaceOrAdd("Content-Security-Policy", contentSecurityPolicy)
+            let policy = path == "/_" || path.hasPrefix("/_/") ? consoleContentSecurityPolicy : contentSecurityPolicy
+            response.headers.replaceOrAdd("Content-Security-Policy", policy)
         }
         response.headers.replaceOrAdd("X-Content-Type-Options", "nosniff")
         response.headers.replaceOrAdd("Referrer-Policy", "no-referrer")
