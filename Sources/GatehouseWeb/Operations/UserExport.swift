@@ -33,11 +33,13 @@ struct UserExport: Sendable {
             try await forEachPage(tag: tag) { users, tags in
                 for user in users {
                     body += Array(
-                        CSV.line([
-                            user.email, user.profile.name ?? "", user.emailVerified ? "true" : "false",
-                            (tags[user.id] ?? []).joined(separator: " "), user.id.rawValue,
-                            user.disabled ? "true" : "false", Timestamp.iso8601(user.createdAt)
-                        ]).utf8)
+                        CSV.line(
+                            [
+                                user.email, user.profile.name ?? "", user.emailVerified ? "true" : "false",
+                                (tags[user.id] ?? []).joined(separator: " "), user.id.rawValue,
+                                user.disabled ? "true" : "false", Timestamp.iso8601(user.createdAt)
+                            ].map(CSV.spreadsheetSafe)
+                        ).utf8)
                     count += 1
                 }
             }

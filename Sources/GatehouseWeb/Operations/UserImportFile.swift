@@ -68,7 +68,7 @@ struct UserImportFile {
             let number = index + 1
             func value(_ column: Int?) -> String? {
                 guard let column, column < record.count else { return nil }
-                let text = record[column]
+                let text = CSV.restoringSpreadsheetSafe(record[column])
                 return text.isEmpty ? nil : text
             }
             guard record.count == header.count else {

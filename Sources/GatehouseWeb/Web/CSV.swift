@@ -81,6 +81,25 @@ enum CSV {
         fields.map(escaped).joined(separator: ",") + "\r\n"
     }
 
+    /// A field a spreadsheet will show as text, never run as a formula (OWASP, "CSV Injection"):
+    /// one that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`.
+    static func spreadsheetSafe(_ field: String) -> String {
+        guard let first = field.unicodeScalars.first, formulaStarts.contains(first) else { return field }
+        return "'" + field
+    }
+
+    /// Undoes `spreadsheetSafe` on import, so an exported file comes back unchanged: a leading `'`
+    /// is dropped only where export would have added it.
+    static func restoringSpreadsheetSafe(_ field: String) -> String {
+        let scalars = field.unicodeScalars
+        guard scalars.first == "'", let second = scalars.dropFirst().first, formulaStarts.contains(second) else {
+            return field
+        }
+        return String(scalars.dropFirst())
+    }
+
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
     static func escaped(_ field: String) -> String {
         // Scalars, not Characters: "\r\n" is one Character and equals neither "\r" nor "\n".
         guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return field }
