@@ -120,6 +120,13 @@ struct LocalAdminAPI: AuthAdminAPI {
 
     func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
         var problems = ImportedUser.problems(in: rows)
+        for row in rows where row.passwordHash.map(ImportedUser.isAcceptedHash) == true {
+            do throws(StoredPasswordHash.Refusal) {
+                _ = try StoredPasswordHash.parse(row.passwordHash ?? "")
+            } catch {
+                problems.append(ImportProblem(row: row.row, message: error.message))
+            }
+        }
         for row in rows {
             let fields = ProfileRules.problems(inPatch: row.profile.fields) + ProfileRules.problems(inMerged: row.profile)
             problems += fields.map { ImportProblem(row: row.row, message: "\($0.field): \($0.message)") }

@@ -5,13 +5,13 @@ internal import CSodium
 /// reentrant `crypt_r`, so imported users can sign in once and be rehashed to argon2id.
 /// Blocking (~64 ms at cost 10): call from a `BlockingWorkPool` thread.
 enum Bcrypt {
-    static func recognises(_ hash: String) -> Bool {
-        hash.hasPrefix("$2a$") || hash.hasPrefix("$2b$") || hash.hasPrefix("$2y$")
-    }
+    /// bcrypt reads at most 72 bytes of a password and ignores the rest.
+    static let maximumPasswordBytes = 72
 
     static func verify(_ password: String, against hash: String) -> Bool {
-        // crypt_r reads a C string: a password with a NUL would be silently cut short there.
-        guard !password.utf8.contains(0) else { return false }
+        // crypt_r reads a C string: a password with a NUL would be silently cut short there. And
+        // bcrypt itself truncates: `B×72 + anything` would match `B×72`, so longer ones never match.
+        guard !password.utf8.contains(0), password.utf8.count <= maximumPasswordBytes else { return false }
         // `struct crypt_data` is ~32 KiB: keep it off the stack. libxcrypt requires it zeroed before
         // its first use (crypt_r(3)); it is wiped again afterwards since it held password state.
         let data = UnsafeMutablePointer<crypt_data>.allocate(capacity: 1)

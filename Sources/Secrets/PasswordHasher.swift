@@ -20,12 +20,18 @@ public final class PasswordHasher: Sendable {
     }
 
     /// True when `password` matches `hash` (argon2id/argon2i, or bcrypt `$2a$/$2b$/$2y$`).
-    /// Unknown hash formats never match.
+    /// A hash that is malformed or beyond `StoredPasswordHash.Bounds` never matches and is never
+    /// run; it costs the dummy hash instead, so it answers in the usual time.
     public func verify(_ password: String, against hash: String) async -> Bool {
-        await pool.run {
-            if Argon2id.recognises(hash) { return Argon2id.verify(password, against: hash) }
-            if Bcrypt.recognises(hash) { return Bcrypt.verify(password, against: hash) }
-            return false
+        let dummyHash = dummyHash
+        return await pool.run {
+            switch try? StoredPasswordHash.parse(hash) {
+            case .argon2: return Argon2id.verify(password, against: hash)
+            case .bcrypt: return Bcrypt.verify(password, against: hash)
+            case nil:
+                _ = Argon2id.verify(password, against: dummyHash)
+                return false
+            }
         }
     }
 
