@@ -2,7 +2,7 @@
  * C edge of Gatehouse's HTTPServer module.
  *
  * libmicrohttpd's variadic entry points (MHD_start_daemon, MHD_get_connection_info,
- * MHD_get_daemon_info) are unavailable from Swift, so the few calls the server needs are
+ * MHD_get_daemon_info, MHD_set_connection_option) are unavailable from Swift, so the few calls the server needs are
  * wrapped here as small static inline functions taking plain values.
  */
 #ifndef CMICROHTTPD_SHIM_H
@@ -126,6 +126,11 @@ static inline int gh_client_address(struct MHD_Connection *connection, char *buf
         return (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr) && v6->sin6_addr.s6_addr[12] == 127) ? 1 : 0;
     }
     return -1;
+}
+
+/** Sets one connection's idle timeout (MHD_set_connection_option is variadic). 0 on success. */
+static inline int gh_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds) == MHD_YES ? 0 : -1;
 }
 
 /** Iterates the request's header fields (binary-safe lengths). */

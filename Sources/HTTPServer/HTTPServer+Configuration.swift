@@ -10,8 +10,12 @@ extension HTTPServer {
         public var port: Int
         /// Threads polling connections; handlers themselves run on Swift's concurrency pool.
         public var threadCount: Int
-        /// Idle seconds before a connection is closed (MHD's default, 0, lets slowloris hold it).
+        /// Idle seconds before a connection is closed once a request's headers are in, and between
+        /// keep-alive requests (MHD's default, 0, lets slowloris hold it).
         public var connectionTimeout: Int
+        /// Idle seconds allowed before a request's headers are complete, and while a chunked body
+        /// streams in: short, so slow or stalled senders cannot hold connections for long.
+        public var headerTimeout: Int
         /// Largest accepted request body; larger ones get 413 without being read.
         public var maxBodyBytes: Int
         /// Per-connection memory for the request line and headers (MHD_OPTION_CONNECTION_MEMORY_LIMIT);
@@ -21,25 +25,31 @@ extension HTTPServer {
         public var maxConnections: Int
         /// Simultaneous connections from one IP address.
         public var maxConnectionsPerIP: Int
+        /// The `Host` names answered; nil answers any (a library default; Gatehouse always sets one).
+        public var allowedHosts: HostAllowList?
 
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,
             threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionTimeout: Int = 30,
+            headerTimeout: Int = 10,
             maxBodyBytes: Int = 1 << 20,
             maxHeaderBytes: Int = 32 << 10,
             maxConnections: Int = 1024,
-            maxConnectionsPerIP: Int = 64
+            maxConnectionsPerIP: Int = 64,
+            allowedHosts: HostAllowList? = nil
         ) {
             self.host = host
             self.port = port
             self.threadCount = threadCount
             self.connectionTimeout = connectionTimeout
+            self.headerTimeout = headerTimeout
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxConnections = maxConnections
             self.maxConnectionsPerIP = maxConnectionsPerIP
+            self.allowedHosts = allowedHosts
         }
     }
 }

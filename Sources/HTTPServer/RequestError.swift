@@ -17,13 +17,26 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
     case invalidJSON(String)
     /// The body exceeds the server's limit.
     case bodyTooLarge
+    /// Framing a proxy and this server could read two ways (RFC 9112 §6.1, §6.3): both
+    /// `Content-Length` and `Transfer-Encoding`, or `Content-Length` values that disagree.
+    case ambiguousFraming
+    /// A transfer coding other than `chunked` (RFC 9112 §6.1: 501).
+    case unsupportedTransferCoding
+    /// No usable `Host` header (RFC 9112 §3.2).
+    case malformedHost
+    /// A `Host` this server does not answer to (DNS-rebinding defence; RFC 9110 §15.5.20).
+    case misdirected(String)
 
     /// The HTTP status this error answers with.
     public var status: Int {
         switch self {
         case .malformedEncoding, .malformedTarget, .malformedMultipart, .duplicateField, .missingField,
-            .invalidJSON:
+            .invalidJSON, .ambiguousFraming, .malformedHost:
             400
+        case .misdirected:
+            421
+        case .unsupportedTransferCoding:
+            501
         case .unsupportedMediaType:
             415
         case .bodyTooLarge:
@@ -42,6 +55,12 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
         case .missingField(let name): "The field \"\(name)\" is required."
         case .invalidJSON(let reason): "Invalid JSON body: \(reason)"
         case .bodyTooLarge: "The request body is too large."
+        case .ambiguousFraming:
+            "The request's length is ambiguous: Content-Length values that differ, or Content-Length with Transfer-Encoding."
+        case .unsupportedTransferCoding: "Only the chunked transfer coding is supported."
+        case .malformedHost: "The request needs exactly one valid Host header."
+        case .misdirected(let host):
+            "This server does not answer to the host \"\(host)\". Use its loopback address or a configured host name."
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Foundation
 
 extension ServerCore {
     /// The access handler's logic, called by MHD several times per request:
@@ -45,12 +46,50 @@ extension ServerCore {
         if case .failure(let error) = state.target {
             return reject(error, on: connection, state: state)
         }
-        if let length = state.headers["Content-Length"], let bytes = UInt64(length),
-            bytes > UInt64(configuration.maxBodyBytes)
-        {
+        if let allowedHosts = configuration.allowedHosts {
+            switch allowedHosts.check(state.headers.values(for: "Host")) {
+            case .malformed?: return reject(.malformedHost, on: connection, state: state)
+            case .notAllowed(let host)?: return reject(.misdirected(host), on: connection, state: state)
+            case nil: break
+            }
+        }
+        let length: UInt64?
+        switch Self.framing(of: state.headers) {
+        case .failure(let error): return reject(error, on: connection, state: state)
+        case .success(let declared): length = declared
+        }
+        if let length, length > UInt64(configuration.maxBodyBytes) {
             return reject(.bodyTooLarge, on: connection, state: state)
         }
+        // The headers are in: the connection gets its ordinary idle timeout, except while a chunked
+        // body streams. libmicrohttpd never shows a chunk's declared size, so a sender that declares
+        // an impossible chunk and stalls is cut after `headerTimeout`; one that keeps sending hits
+        // the body limit (413).
+        if state.headers["Transfer-Encoding"] == nil {
+            _ = gh_set_connection_timeout(connection, UInt32(configuration.connectionTimeout))
+        }
         return .YES
+    }
+
+    /// The declared body length, or why the framing cannot be trusted (RFC 9112 §6): a request
+    /// smuggled behind an ambiguous one would otherwise be read differently by a proxy and by us.
+    static func framing(of headers: HTTPHeaders) -> Result<UInt64?, RequestError> {
+        let codings = headers.values(for: "Transfer-Encoding")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let lengths = headers.values(for: "Content-Length")
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if !codings.isEmpty {
+            guard lengths.isEmpty else { return .failure(.ambiguousFraming) }
+            guard codings == ["chunked"] else { return .failure(.unsupportedTransferCoding) }
+            return .success(nil)
+        }
+        guard let first = lengths.first else { return .success(nil) }
+        guard !first.isEmpty, first.utf8.count <= 19, first.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = UInt64(first), lengths.allSatisfy({ $0 == first })
+        else { return .failure(.ambiguousFraming) }
+        return .success(value)
     }
 
     private func readBody(

@@ -18,6 +18,7 @@ extension ServerCore {
         let limits: [(String, Int)] = [
             ("threadCount", configuration.threadCount),
             ("connectionTimeout", configuration.connectionTimeout),
+            ("headerTimeout", configuration.headerTimeout),
             ("maxBodyBytes", configuration.maxBodyBytes),
             ("maxHeaderBytes", configuration.maxHeaderBytes),
             ("maxConnections", configuration.maxConnections),
@@ -35,7 +36,7 @@ extension ServerCore {
                 bind_address: sockaddr,
                 use_ipv6: address.isIPv6 ? 1 : 0,
                 thread_pool_size: UInt32(configuration.threadCount),
-                connection_timeout_seconds: UInt32(configuration.connectionTimeout),
+                connection_timeout_seconds: UInt32(configuration.headerTimeout),
                 connection_limit: UInt32(configuration.maxConnections),
                 per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
                 connection_memory_limit: configuration.maxHeaderBytes

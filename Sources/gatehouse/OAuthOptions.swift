@@ -6,12 +6,6 @@ import Store
 
 /// `serve` options for sign-in providers, the test provider, the hosted page and Sign in with Apple.
 struct OAuthOptions: ParsableArguments {
-    @Option(
-        help:
-            "Bearer token for /_/api/providers and /_/api/apps. Without one, only loopback callers may use them. (GATEHOUSE_ADMIN_TOKEN)"
-    )
-    var adminToken: String?
-
     @Option(help: "JSON file of providers and apps to load at start (see README). (GATEHOUSE_OAUTH_CONFIG)")
     var oauthConfig: String?
 
@@ -46,7 +40,7 @@ struct OAuthOptions: ParsableArguments {
             appleAudience.isEmpty
             ? (Environment.value("APPLE_AUDIENCE")?.split(separator: ",").map(String.init) ?? []) : appleAudience
         return OAuthSettings(
-            baseURL: baseURL, secretBox: box, adminToken: adminToken ?? Environment.value("ADMIN_TOKEN"),
+            baseURL: baseURL, secretBox: box,
             testProviderEnabled: loopback || testProvider || Environment.value("TEST_PROVIDER") == "1",
             appleJWKSURL: appleJWKSURL ?? Environment.value("APPLE_JWKS_URL") ?? "https://appleid.apple.com/auth/keys",
             appleAudiences: Set(audiences))

@@ -56,6 +56,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "URL people reach Gatehouse at, used in mailed links. Defaults to http://HOST:PORT. (GATEHOUSE_PUBLIC_URL)")
     var publicURL: String?
 
+    @Option(
+        help:
+            "Another host name this server answers to (besides IP addresses, localhost and the public URL's host); repeat for several. Other names get 421, which stops DNS-rebinding pages. (GATEHOUSE_ALLOWED_HOSTS, comma-separated)"
+    )
+    var allowedHost: [String] = []
+
     @Option(help: "Folder with the page templates. (GATEHOUSE_TEMPLATES)")
     var templates: String = Environment.value("TEMPLATES") ?? "Templates"
 
@@ -94,6 +100,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     @OptionGroup var oauth: OAuthOptions
+
+    /// The host names answered: `--allowed-host` (else `GATEHOUSE_ALLOWED_HOSTS`) and the public URL's host.
+    private var allowedHosts: HostAllowList {
+        let extra =
+            allowedHost.isEmpty
+            ? (Environment.value("ALLOWED_HOSTS")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+            : allowedHost
+        return HostAllowList(names: extra + [resolvedPublicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 })
+    }
 
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
@@ -180,7 +195,8 @@ struct Serve: AsyncParsableCommand {
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(db: db, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = HTTPServer(
-            configuration: .init(host: host, port: port, threadCount: threads, maxBodyBytes: maxBody),
+            configuration: .init(
+                host: host, port: port, threadCount: threads, maxBodyBytes: maxBody, allowedHosts: allowedHosts),
             logger: logger, responder: app.responder)
         try server.start()
         let url = publicURL ?? "http://\(displayHost):\(server.port)"

@@ -144,7 +144,7 @@ import Testing
         #expect(location.hasPrefix("https://app.com/callback?access_token="))
         #expect(queryItem("email", in: location) == "old-sdk@example.com")
         #expect(queryItem("user_id", in: location) != nil)
-        let apps = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/api/apps")
+        let apps = try await gatehouse.adminGet("/_/api/apps")
         #expect(apps.text.contains("\"unsafe\":true"))
         await gatehouse.stop()
     }

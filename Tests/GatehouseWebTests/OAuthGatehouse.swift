@@ -20,7 +20,7 @@ final class OAuthGatehouse: @unchecked Sendable {
 
     init(
         verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
-        appleAudiences: Set<String> = ["com.example.app"], adminToken: String? = nil
+        appleAudiences: Set<String> = ["com.example.app"]
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,8 +45,9 @@ final class OAuthGatehouse: @unchecked Sendable {
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
-                adminToken: adminToken, appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
+                appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
+            responder: app.responder)
         try server.start()
         portBox.port = server.port
     }
@@ -58,14 +59,33 @@ final class OAuthGatehouse: @unchecked Sendable {
 
     func browser() -> Browser { Browser(port: port) }
 
-    /// `POST /_/api/…` as JSON from loopback (no admin token configured here).
+    /// A superuser's bearer token, made on first use.
+    private let tokenLock = NSLock()
+    private var token: String?
+
+    func superuserToken() async throws -> String {
+        if let token = tokenLock.withLock({ token }) { return token }
+        let made = try await adminToken(email: "oauth-admin-\(UUID().uuidString.prefix(8))@example.com")
+        tokenLock.withLock { token = made }
+        return made
+    }
+
+    /// `POST /_/api/…` as JSON with a superuser's token.
     @discardableResult
     func admin(_ path: String, _ json: [String: Any], expect status: Int = 201) async throws -> TestResponse {
         let body = try JSONSerialization.data(withJSONObject: json)
         let response = try await HTTPTestClient(port: port).request(
-            "POST", path, headers: [("Content-Type", "application/json")], body: Array(body))
+            "POST", path,
+            headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(try await superuserToken())")],
+            body: Array(body))
         guard response.status == status else { throw TestFailure("\(path) answered \(response.status): \(response.text)") }
         return response
+    }
+
+    /// `GET /_/api/…` with a superuser's token.
+    func adminGet(_ path: String) async throws -> TestResponse {
+        try await HTTPTestClient(port: port).request(
+            "GET", path, headers: [("Authorization", "Bearer \(try await superuserToken())")])
     }
 
     /// Creates a password account (verification off) and signs the browser in.

@@ -207,7 +207,7 @@ import Testing
         let gatehouse = try await OAuthGatehouse()
         try await gatehouse.admin(
             "/_/api/providers", ["name": "google", "type": "oidc", "clientId": "g-id", "clientSecret": "very-secret-value"])
-        let listed = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/api/providers")
+        let listed = try await gatehouse.adminGet("/_/api/providers")
         #expect(listed.text.contains("\"hasClientSecret\":true"))
         #expect(!listed.text.contains("very-secret-value"))
         let record = try await gatehouse.database.provider(named: "google")

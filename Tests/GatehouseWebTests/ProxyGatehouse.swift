@@ -31,7 +31,8 @@ final class ProxyGatehouse: @unchecked Sendable {
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: ProxyBackend(api: remote, logger: logger), administration: remote, database: database, hasher: hasher,
             passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger)
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: app.responder)
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
+            responder: app.responder)
         try server.start()
         if superuser != nil {
             try await remote.prepareCollection(verificationLinkBase: "http://127.0.0.1:\(server.port)")

@@ -73,7 +73,7 @@ final class TestGatehouse: @unchecked Sendable {
             backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
+            configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, allowedHosts: HostAllowList()),
             logger: logger, responder: app.responder)
         try server.start()
         portBox.port = server.port

@@ -5,9 +5,8 @@ import Testing
 
 /// The built-in test provider over HTTP, the hosted page through a provider button, and the admin token.
 @Suite struct TestProviderTests {
-    private func setUp(adminToken: String? = nil) async throws -> OAuthGatehouse {
-        let gatehouse = try await OAuthGatehouse(adminToken: adminToken)
-        return gatehouse
+    private func setUp() async throws -> OAuthGatehouse {
+        try await OAuthGatehouse()
     }
 
     private func postJSON(_ gatehouse: OAuthGatehouse, _ path: String, _ json: [String: Any], token: String? = nil) async throws
@@ -81,17 +80,22 @@ import Testing
         await gatehouse.stop()
     }
 
-    @Test func theAdminAPIWantsTheTokenWhenOneIsConfigured() async throws {
-        let gatehouse = try await setUp(adminToken: "admin-secret-token")
-        let body: [String: Any] = ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"]
+    /// Issue 9, item 1: the provider API takes a superuser token only — a loopback caller without
+    /// one (which a DNS-rebinding page is) gets 401, and cannot switch a provider into test mode.
+    @Test func theAdminAPIWantsASuperuserTokenEvenFromLoopback() async throws {
+        let gatehouse = try await setUp()
+        let body: [String: Any] = ["name": "acme", "type": "oidc", "mode": "live", "clientId": "t", "issuer": "https://idp.example"]
         #expect(try await postJSON(gatehouse, "/_/api/providers", body).status == 401)
         #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: "wrong").status == 401)
-        #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: "admin-secret-token").status == 201)
+        let token = try await gatehouse.superuserToken()
+        #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: token).status == 201)
         #expect(
-            try await postJSON(
-                gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"],
-                token: "admin-secret-token"
-            ).status == 400)
+            try await postJSON(gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"], token: token)
+                .status == 400)
+        // The rebinding attack: flip the live provider to the fake one without a token.
+        #expect(try await postJSON(gatehouse, "/_/api/providers/acme/mode", ["mode": "test"]).status == 401)
+        #expect(try await gatehouse.database.provider(named: "acme")?.mode == "live")
+        #expect(try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/api/apps").status == 401)
         await gatehouse.stop()
     }
 

@@ -131,6 +131,18 @@ class GatehouseServer:
             time.sleep(0.1)
         raise AssertionError(f"/api/health never answered 200 with JSON (last: {last_error}).\n{self.log_tail()}")
 
+    def superuser_token(self, email: str = "e2e-admin@example.com", password: str = "e2e-admin-password") -> str:
+        """A bearer token for the admin JSON API: creates the superuser (as `gatehouse superuser create`
+        does, on the running server's file) and signs in at POST /_/api/auth."""
+        created = subprocess.run([str(self.binary), "superuser", "create", email, "--password-stdin", "--db", str(self.db_path)],
+                                 input=password + "\n", capture_output=True, text=True, timeout=60)
+        assert created.returncode == 0 or "already" in created.stderr, f"superuser create failed: {created.stderr}"
+        body = json.dumps({"email": email, "password": password}).encode()
+        request = urllib.request.Request(self.url + "/_/api/auth", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())["token"]
+
     def stop(self) -> int:
         """SIGTERM, then wait; returns the exit status (None-safe: kills after the timeout)."""
         if not self.process or self.process.poll() is not None:

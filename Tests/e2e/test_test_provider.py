@@ -1,6 +1,6 @@
 """Sign-in and linking through Gatehouse's built-in test provider (`/_/test-idp/…`), in a real
 headless Chromium against the real binary. The provider is configured through the admin API
-(open to loopback callers when no admin token is set). Screenshots go to artifacts/screenshots/.
+with a superuser's token. Screenshots go to artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from selenium.webdriver.support import expected_conditions as EC
 PASSWORD = "correct horse battery staple"
 
 
-def configure_test_provider(base_url: str, name: str = "acme") -> None:
+def configure_test_provider(server, name: str = "acme") -> None:
     body = json.dumps({"name": name, "type": "oidc", "mode": "test", "displayName": "Acme", "clientId": "acme-client"}).encode()
-    request = urllib.request.Request(base_url + "/_/api/providers", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(server.url + "/_/api/providers", data=body, method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": "Bearer " + server.superuser_token()})
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201, response.read()
 
@@ -36,7 +37,7 @@ def click(driver, selector: str) -> None:
 def test_sign_in_with_the_test_provider_creates_a_linked_account(browser, start_server, screenshots_dir):
     server = start_server(verification="none")
     base, driver, shots = server.url, browser, screenshots_dir
-    configure_test_provider(base)
+    configure_test_provider(server)
 
     driver.get(base + "/auth/sign-in")
     wait_for_text(driver, "Continue with Acme (test)")
@@ -60,7 +61,7 @@ def test_sign_in_with_the_test_provider_creates_a_linked_account(browser, start_
 def test_link_and_unlink_the_test_provider_from_the_account_page(browser, start_server, screenshots_dir):
     server = start_server(verification="none")
     base, driver, shots = server.url, browser, screenshots_dir
-    configure_test_provider(base)
+    configure_test_provider(server)
     email = unique_email("linker")
 
     driver.get(base + "/auth/sign-up")

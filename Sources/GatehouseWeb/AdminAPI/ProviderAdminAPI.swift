@@ -5,30 +5,27 @@ import Secrets
 import Store
 
 /// `/_/api/providers` and `/_/api/apps`: configure sign-in providers and register apps for the
-/// hosted page. Secrets are accepted but never returned.
+/// hosted page. Secrets are accepted but never returned. Like every admin endpoint they take a
+/// superuser token only: no loopback exemption, since a DNS-rebinding page is a loopback caller too.
 struct ProviderAdminAPI: Sendable {
     let feature: OAuthFeature
-    let access: AdminAccess
 
     func register(on router: inout Router) {
-        router.post("/_/api/providers") { request, _ in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.post, "/_/api/providers", feature.env) { request, _, staff in
             let body = try request.decodeJSON(ProviderBody.self)
             let configuration = body.configuration
             let problems = configuration.problems()
             guard problems.isEmpty else { return try Self.invalid(problems) }
             try await feature.registry.save(configuration)
             await feature.env.audit.record(
-                "provider.created", actor: await access.staff(request)?.superuser.id, request: request,
+                "provider.created", actor: staff.superuser.id, request: request,
                 data: ["provider": .string(configuration.name)])
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
-        router.get("/_/api/providers") { request, _ in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.get, "/_/api/providers", feature.env) { _, _, _ in
             return try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
         }
-        router.post("/_/api/providers/:name/mode") { request, parameters in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.post, "/_/api/providers/:name/mode", feature.env) { request, parameters, staff in
             let body = try request.decodeJSON([String: String].self)
             guard let mode = body["mode"].flatMap(ProviderMode.init(rawValue:)) else {
                 return try Self.invalid(["mode": "Use live or test."])
@@ -38,23 +35,21 @@ struct ProviderAdminAPI: Sendable {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
             await feature.env.audit.record(
-                "provider.mode_changed", actor: await access.staff(request)?.superuser.id, request: request,
+                "provider.mode_changed", actor: staff.superuser.id, request: request,
                 data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .empty()
         }
-        router.delete("/_/api/providers/:name") { request, parameters in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.delete, "/_/api/providers/:name", feature.env) { request, parameters, staff in
             let name = parameters["name"] ?? ""
             guard try await feature.env.database.deleteProvider(name: name) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
             await feature.env.audit.record(
-                "provider.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                "provider.deleted", actor: staff.superuser.id, request: request,
                 data: ["provider": .string(name)])
             return .empty()
         }
-        router.post("/_/api/apps") { request, _ in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.post, "/_/api/apps", feature.env) { request, _, staff in
             let body = try request.decodeJSON(AppBody.self)
             let id = body.resolvedID
             let problems = body.problems(id: id)
@@ -62,21 +57,19 @@ struct ProviderAdminAPI: Sendable {
             let app = body.record(id: id, at: feature.env.clock())
             try await feature.env.database.saveApp(app)
             await feature.env.audit.record(
-                "app.created", actor: await access.staff(request)?.superuser.id, request: request, data: ["app": .string(id)])
+                "app.created", actor: staff.superuser.id, request: request, data: ["app": .string(id)])
             return try .json(AppSummary(app), status: 201)
         }
-        router.get("/_/api/apps") { request, _ in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.get, "/_/api/apps", feature.env) { _, _, _ in
             return try .json(try await feature.env.database.apps().map(AppSummary.init))
         }
-        router.delete("/_/api/apps/:id") { request, parameters in
-            guard await access.allows(request) else { return AdminAccess.refusal }
+        router.adminAPI(.delete, "/_/api/apps/:id", feature.env) { request, parameters, staff in
             let id = parameters["id"] ?? ""
             guard try await feature.env.database.deleteApp(id: id) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
             }
             await feature.env.audit.record(
-                "app.deleted", actor: await access.staff(request)?.superuser.id, request: request,
+                "app.deleted", actor: staff.superuser.id, request: request,
                 data: ["app": .string(id)])
             return .empty()
         }

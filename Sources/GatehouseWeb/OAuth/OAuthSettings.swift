@@ -9,8 +9,6 @@ public struct OAuthSettings: Sendable {
     public var baseURL: @Sendable () -> String
     /// Seals provider client secrets in the database.
     public var secretBox: SecretBox
-    /// Bearer token for `/_/api/providers` and `/_/api/apps`; nil means loopback peers only.
-    public var adminToken: String?
     /// Serve `/_/test-idp/…` (on by default only while bound to loopback).
     public var testProviderEnabled: Bool
     /// Whether a first provider sign-in may create an account.
@@ -26,14 +24,13 @@ public struct OAuthSettings: Sendable {
     public var accessTokenLifetime: TimeInterval
 
     public init(
-        baseURL: @escaping @Sendable () -> String, secretBox: SecretBox, adminToken: String? = nil,
+        baseURL: @escaping @Sendable () -> String, secretBox: SecretBox,
         testProviderEnabled: Bool = true, allowSignUp: Bool = true, http: HTTPFetch = .live,
         appleJWKSURL: String = "https://appleid.apple.com/auth/keys", appleAudiences: Set<String> = [],
         appCodeLifetime: TimeInterval = 60, accessTokenLifetime: TimeInterval = 3600
     ) {
         self.baseURL = baseURL
         self.secretBox = secretBox
-        self.adminToken = adminToken
         self.testProviderEnabled = testProviderEnabled
         self.allowSignUp = allowSignUp
         self.http = http

@@ -59,14 +59,13 @@ public struct Application: Sendable {
         }
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env).register(on: &router)
-        if let oauthFeature, let oauth {
+        if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
             // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
-            ProviderAdminAPI(feature: oauthFeature, access: AdminAccess(token: oauth.adminToken, console: env.console)).register(
-                on: &router)
+            ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeAuthAPI(feature: oauthFeature).register(on: &router)
         }
