@@ -36,7 +36,7 @@ final class OAuthGatehouse: @unchecked Sendable {
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
-        let key = try KeyFile.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path)
+        let key = SecureRandom.bytes(32)
         let app = try await Application(
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
