@@ -1,6 +1,7 @@
 # Gatehouse — the two commands a new machine needs:
 #   make run    installs system packages, builds, serves http://127.0.0.1:8080 on ./gatehouse.sqlite
-#   make test   installs system and Python packages, builds, runs the Swift and browser test suites
+#   make test   installs system and Python packages, builds, runs the Swift and browser test suites and a
+#               short fuzzing run
 
 PYTHON ?= python3
 # Libraries Gatehouse links against.
@@ -13,7 +14,7 @@ BENCH_PACKAGES := wrk
 PYTHON312 ?= python3.12
 PY312_ENV := $(shell command -v pyenv >/dev/null 2>&1 && v=$$(pyenv versions --bare | grep '^3\.12' | tail -1) && [ -n "$$v" ] && echo PYENV_VERSION=$$v)
 
-.PHONY: run test build release deps test-deps bench clean
+.PHONY: run test build release deps test-deps bench fuzz clean
 
 deps:
 	@scripts/apt-install $(BUILD_PACKAGES)
@@ -35,6 +36,11 @@ run: release
 test: test-deps build
 	swift test --no-parallel
 	GATEHOUSE_BIN=$(CURDIR)/.build/debug/gatehouse $(PYTHON) -m pytest -q Tests/e2e
+	FUZZ_SECONDS=8 scripts/fuzz
+
+# Coverage-guided fuzzing of the request and mail parsers (libFuzzer + ASan); FUZZ_SECONDS per harness.
+fuzz: deps
+	scripts/fuzz
 
 bench: release
 	@scripts/apt-install $(BENCH_PACKAGES)

@@ -72,6 +72,10 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ]),
+        // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
+        // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
+        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher"]),
+        .executableTarget(name: "gatehouse-fuzz", dependencies: ["FuzzHarnesses"]),
         .executableTarget(
             name: "gatehouse",
             dependencies: [
@@ -86,6 +90,7 @@ let package = Package(
         .target(name: "PocketBaseTestSupport", path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
+        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
         .testTarget(
             name: "StoreTests",
             dependencies: [
