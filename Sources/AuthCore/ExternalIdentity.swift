@@ -10,10 +10,14 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var emailVerified: Bool
     public var name: String?
     public var avatarURL: String?
+    /// Whether a first sign-in may attach this identity to an existing account with the same
+    /// verified address. False for the built-in test provider: anyone at its chooser can claim
+    /// any address, so its people reach an existing account only through a signed-in "link".
+    public var mayLinkByEmail: Bool
 
     public init(
         provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
-        name: String? = nil, avatarURL: String? = nil
+        name: String? = nil, avatarURL: String? = nil, mayLinkByEmail: Bool = true
     ) {
         self.provider = provider
         self.subject = subject
@@ -21,5 +25,6 @@ public struct ExternalIdentity: Sendable, Equatable {
         self.emailVerified = emailVerified
         self.name = name
         self.avatarURL = avatarURL
+        self.mayLinkByEmail = mayLinkByEmail
     }
 }

@@ -46,9 +46,14 @@ extension LocalBackend {
 
         /// The `/auth/verify-link` address carrying `token` (base64url, so safe in a query as is).
         func verificationLink(token: String) -> String {
+            page("/auth/verify-link?token=\(token)")
+        }
+
+        /// An absolute address of one of the account pages, for mails.
+        func page(_ pathAndQuery: String) -> String {
             var base = publicBaseURL()
             while base.hasSuffix("/") { base.removeLast() }
-            return "\(base)/auth/verify-link?token=\(token)"
+            return base + pathAndQuery
         }
     }
 }

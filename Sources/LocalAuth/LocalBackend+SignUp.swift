@@ -22,7 +22,18 @@ extension LocalBackend {
             verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
         let pending = pendingVerification(userID: userID, email: record.email, now: now)
 
-        let user = try await database.insertUser(record, verificationToken: pending?.token)
+        let user: UserRecord
+        do {
+            user = try await database.insertUser(record, verificationToken: pending?.token)
+        } catch AuthError.emailExists {
+            // The owner hears of it; the caller decides what the person at the form is told.
+            if needsVerification, let owner = try await database.user(email: request.email) {
+                let mail = VerificationMail.signUpAttempt(
+                    to: owner.email, signInURL: configuration.page("/auth/sign-in"))
+                await deliver(mail, userID: owner.id)
+            }
+            throw AuthError.emailExists
+        }
         logger.info("account created", metadata: ["user": "\(userID)"])
         if let pending { await deliver(pending.mail, userID: userID) }
         return SignUpResult(user: user.user, requireEmailVerification: needsVerification)

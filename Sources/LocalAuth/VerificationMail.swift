@@ -35,6 +35,25 @@ enum VerificationMail {
         return OutgoingMail(to: recipient, subject: "Verify your Gatehouse email address", text: text, html: html, link: link)
     }
 
+    /// To the owner of an address someone tried to sign up with again. The sign-up page answers
+    /// as for a new address (so it reveals no account); this mail tells the one person who should
+    /// know, and how to get in if it was them.
+    static func signUpAttempt(to recipient: String, signInURL: String) -> OutgoingMail {
+        let text = """
+            Someone tried to create a Gatehouse account with this email address, which already has one.
+
+            If it was you, sign in instead: \(signInURL)
+            If it was not, you can ignore this message: nothing about your account changed.
+            """
+        let html = """
+            <p>Someone tried to create a Gatehouse account with this email address, which already has one.</p>
+            <p>If it was you, <a href="\(escape(signInURL))">sign in instead</a>.</p>
+            <p>If it was not, you can ignore this message: nothing about your account changed.</p>
+            """
+        return OutgoingMail(
+            to: recipient, subject: "Someone tried to sign up with your Gatehouse address", text: text, html: html)
+    }
+
     /// "10 minutes", "24 hours", "1 hour".
     private static func describe(_ lifetime: TimeInterval) -> String {
         let minutes = Int(lifetime / 60)

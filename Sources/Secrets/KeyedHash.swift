@@ -26,6 +26,15 @@ public struct KeyedHash: Sendable {
         return Hex.encode(output)
     }
 
+    /// A 32-byte key for another purpose, derived from this one (BLAKE2b keyed with the server key
+    /// over `context`, a PRF), so one key file serves several independent uses.
+    public func derivedKey(for context: String) -> [UInt8] {
+        let input = Array(("gatehouse derived key: " + context).utf8)
+        var output = [UInt8](repeating: 0, count: Self.keyLength)
+        _ = crypto_generichash(&output, output.count, input, UInt64(input.count), key, key.count)
+        return output
+    }
+
     /// Compares two strings without an early exit on the first differing byte. Lengths are not
     /// secret (hashes are fixed-length), so different lengths answer false at once.
     public static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

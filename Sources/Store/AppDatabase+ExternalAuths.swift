@@ -34,8 +34,11 @@ extension AppDatabase {
                 let existing = try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == EmailAddress.normalize(email))
                     .fetchOne(db)
             {
-                // Pre-hijacking defence: both the provider and Gatehouse must vouch for the address.
-                guard identity.emailVerified, existing.verified else { throw ExternalAuthError.emailBelongsToAnotherAccount }
+                // Pre-hijacking defence: both the provider and Gatehouse must vouch for the address,
+                // and the provider must be one whose word counts (never the test provider).
+                guard identity.mayLinkByEmail, identity.emailVerified, existing.verified else {
+                    throw ExternalAuthError.emailBelongsToAnotherAccount
+                }
                 try Self.insertLink(db, userID: existing.id, identity: identity, at: now)
                 return (existing, .linkedByVerifiedEmail)
             }

@@ -115,6 +115,7 @@ extension AppDatabase {
         registerClientCoreMigrations(in: &migrator)
         registerConsoleMigrations(in: &migrator)
         registerOAuthMigrations(&migrator)
+        registerSecurityMigrations(&migrator)
         registerDatasecMigrations(in: &migrator)
         return migrator
     }

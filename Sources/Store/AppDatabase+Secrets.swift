@@ -17,4 +17,21 @@ extension AppDatabase {
         guard let value, value.count == length else { throw StoreError.invalidSecret(name: name) }
         return Array(value)
     }
+
+    /// A key an older Gatehouse kept in `secrets` (now kept in the key file), or nil.
+    public func legacySecret(named name: String) throws -> [UInt8]? {
+        try pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM secrets WHERE name = ?", arguments: [name]).map(Array.init)
+        }
+    }
+
+    /// Forgets a key once it lives elsewhere, so the database file alone no longer holds it.
+    public func deleteSecret(named name: String) throws {
+        try pool.write { db in try db.execute(sql: "DELETE FROM secrets WHERE name = ?", arguments: [name]) }
+        // The old value may linger in free pages and the WAL: checkpoint and vacuum it away.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "VACUUM")
+        }
+    }
 }

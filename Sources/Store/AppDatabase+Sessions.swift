@@ -57,6 +57,21 @@ extension AppDatabase {
         }
     }
 
+    /// Revokes every live impersonation session `impersonator` started (browser sessions and API
+    /// tokens alike) and returns them, so each can be audited as ended.
+    public func revokeImpersonations(by impersonator: String, at now: Date) async throws -> [SessionRecord] {
+        try await pool.write { db in
+            let live = try SessionRecord.fetchAll(
+                db,
+                sql: "SELECT * FROM sessions WHERE impersonator = ? AND revoked_at IS NULL AND expires_at > ?",
+                arguments: [impersonator, now])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE impersonator = ? AND revoked_at IS NULL AND expires_at > ?",
+                arguments: [now, impersonator, now])
+            return live
+        }
+    }
+
     /// Revokes every unrevoked session of a user and returns how many it revoked.
     @discardableResult
     public func revokeSessions(userID: UserID, at now: Date) async throws -> Int {

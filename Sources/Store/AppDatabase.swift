@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Gatehouse's SQLite file: one WAL-mode `DatabasePool` plus the ordered schema migrations.
 ///
 /// Dates are stored as GRDB's default UTC text `yyyy-MM-dd HH:mm:ss.SSS` (millisecond precision)
@@ -11,9 +17,23 @@ public struct AppDatabase: Sendable {
     let pool: DatabasePool
 
     /// Opens (creating if needed) the file at `path`, configures every connection and migrates.
+    /// The file, its `-wal` and its `-shm` are readable by their owner only (SQLite gives the
+    /// companions the main file's mode): they hold password hashes, sessions and mail.
     public init(path: String) throws {
+        try Self.restrictPermissions(of: path)
         pool = try DatabasePool(path: path, configuration: Self.configuration())
         try Self.migrator.migrate(pool)
+        for companion in [path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: companion) {
+            _ = chmod(companion, 0o600)
+        }
+    }
+
+    /// Creates `path` with mode 0600 when missing, and narrows an existing file to 0600.
+    private static func restrictPermissions(of path: String) throws {
+        let fd = open(path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw StoreError.unusableFile(path: path, errno: errno) }
+        defer { close(fd) }
+        guard fchmod(fd, 0o600) == 0 else { throw StoreError.unusableFile(path: path, errno: errno) }
     }
 
     /// Per-connection settings (https://www.sqlite.org/pragma.html): foreign keys on (GRDB's

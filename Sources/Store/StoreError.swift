@@ -7,4 +7,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case missingRow(String)
     /// A bulk insert found these addresses (as stored) already in use and wrote nothing.
     case emailsTaken([String])
+    /// The database file could not be created or made private (`errno` from open/chmod).
+    case unusableFile(path: String, errno: Int32)
 }

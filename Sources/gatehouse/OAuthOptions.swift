@@ -11,7 +11,7 @@ struct OAuthOptions: ParsableArguments {
 
     @Option(
         help:
-            "File with the 32-byte key that seals provider client secrets; created with mode 0600. Defaults to DB.key. (GATEHOUSE_SECRET_KEY_FILE)"
+            "File with the server's keys (sealing provider secrets, keying stored code and session hashes); created with mode 0600. Defaults to DB.key. (GATEHOUSE_SECRET_KEY_FILE)"
     )
     var secretKeyFile: String?
 
@@ -27,12 +27,16 @@ struct OAuthOptions: ParsableArguments {
     @Option(help: "JWKS URL for Sign in with Apple identity tokens. (GATEHOUSE_APPLE_JWKS_URL)")
     var appleJWKSURL: String?
 
+    /// The key file: `--secret-key-file`, else `GATEHOUSE_SECRET_KEY_FILE`, else `DB.key`.
+    func keyFilePath(db: String) -> String {
+        secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
+    }
+
     func settings(
-        db: String, database: AppDatabase, loopback: Bool,
+        keys: ServerKeys, database: AppDatabase, loopback: Bool,
         baseURL: @escaping @Sendable () -> String
     ) async throws -> OAuthSettings {
-        let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
-        let box = try SecretBox(key: try KeyFile.loadOrCreate(path: keyPath))
+        let box = try SecretBox(key: keys.secretBox)
         if let path = oauthConfig ?? Environment.value("OAUTH_CONFIG") {
             try await OAuthConfigFile.apply(path: path, database: database, secretBox: box)
         }

@@ -40,9 +40,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Required with --backend pocketbase. (GATEHOUSE_BACKEND_ADMIN)"
+            "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Visible in the process list: prefer GATEHOUSE_BACKEND_ADMIN or --backend-admin-file. (GATEHOUSE_BACKEND_ADMIN)"
     )
     var backendAdmin: String?
+
+    @Option(
+        help:
+            "File holding EMAIL:PASSWORD of the PocketBase superuser (one line), so the password is not in the process list. (GATEHOUSE_BACKEND_ADMIN_FILE)"
+    )
+    var backendAdminFile: String?
 
     @Option(help: "The PocketBase auth collection holding the accounts. (GATEHOUSE_BACKEND_COLLECTION)")
     var backendCollection: String = Environment.value("BACKEND_COLLECTION") ?? "users"
@@ -113,7 +119,14 @@ struct Serve: AsyncParsableCommand {
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
     private var resolvedPublicURL: String? { publicURL ?? Environment.value("PUBLIC_URL") }
     private var resolvedBackendURL: String? { backendURL ?? Environment.value("BACKEND_URL") }
-    private var resolvedBackendAdmin: String? { backendAdmin ?? Environment.value("BACKEND_ADMIN") }
+    /// `--backend-admin`, else `GATEHOUSE_BACKEND_ADMIN`, else the first line of `--backend-admin-file`.
+    private var resolvedBackendAdmin: String? {
+        if let value = backendAdmin ?? Environment.value("BACKEND_ADMIN") { return value }
+        guard let path = backendAdminFile ?? Environment.value("BACKEND_ADMIN_FILE"),
+            let text = try? String(contentsOfFile: path, encoding: .utf8)
+        else { return nil }
+        return text.split(whereSeparator: \.isNewline).first.map(String.init)
+    }
 
     /// `EMAIL:PASSWORD` split at the first colon (passwords may contain colons).
     private var superuser: (email: String, password: String)? {
@@ -139,10 +152,15 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
             }
             guard superuser != nil else {
-                throw ValidationError("--backend pocketbase needs --backend-admin EMAIL:PASSWORD of a PocketBase superuser.")
+                throw ValidationError(
+                    "--backend pocketbase needs EMAIL:PASSWORD of a PocketBase superuser: GATEHOUSE_BACKEND_ADMIN, --backend-admin-file or --backend-admin."
+                )
             }
         }
     }
+
+    /// The `secrets` row where earlier versions kept the keyed-hash key (now in the key file).
+    static let keyedHashSecret = "keyed-hash"
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -154,7 +172,13 @@ struct Serve: AsyncParsableCommand {
         let publicURL = resolvedPublicURL
         let database = try AppDatabase(path: db)
         let clock: @Sendable () -> Date = { Date() }
-        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let keyPath = oauth.keyFilePath(db: db)
+        let keys = try ServerKeys.loadOrCreate(path: keyPath) { try database.legacySecret(named: Self.keyedHashSecret) }
+        if try database.legacySecret(named: Self.keyedHashSecret) != nil {
+            try database.deleteSecret(named: Self.keyedHashSecret)
+            logger.notice("moved the keyed-hash key out of the database into \(keyPath)")
+        }
+        let hasher = try KeyedHash(key: keys.keyedHash)
         let passwords = try PasswordHasher()
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host)
         let displayHost = host.contains(":") ? "[\(host)]" : host
@@ -193,7 +217,7 @@ struct Serve: AsyncParsableCommand {
                 rateLimits: !noRateLimits, backendDescription: backendDescription),
             backend: authBackend, administration: administration, database: database, hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
-            oauth: try await oauth.settings(db: db, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
+            oauth: try await oauth.settings(keys: keys, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = HTTPServer(
             configuration: .init(
                 host: host, port: port, threadCount: threads, maxBodyBytes: maxBody, allowedHosts: allowedHosts),

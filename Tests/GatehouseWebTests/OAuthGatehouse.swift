@@ -29,14 +29,14 @@ final class OAuthGatehouse: @unchecked Sendable {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         let clock = clock
         let now: @Sendable () -> Date = { clock.now }
-        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
         let portBox = PortBox()
+        let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
+        let hasher = try KeyedHash(key: keys.keyedHash)
         let passwords = try PasswordHasher()
         let backend = LocalBackend(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
-        let key = try KeyFile.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path)
         let app = try await Application(
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
@@ -44,7 +44,7 @@ final class OAuthGatehouse: @unchecked Sendable {
             backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
-                baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: key),
+                baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),
                 appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
             responder: app.responder)

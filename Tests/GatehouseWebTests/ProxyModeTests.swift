@@ -82,13 +82,21 @@ import Testing
             #expect(profile["bio"] as? String == "Wrote the first program.")
             #expect(profile["team"] as? String == "analytical-engine")
 
-            // Gatehouse kept its own browser session, with PocketBase's token beside it.
+            // Gatehouse kept its own browser session, with PocketBase's token beside it — sealed
+            // (issue 9, item 7): the database file alone does not hold a usable token.
             let credentials = try await gatehouse.database.credentialCount()
             #expect(credentials == 1)
+            let stored = try await PythonScript.run(
+                "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT credential FROM session_credentials').fetchone()[0])",
+                arguments: [gatehouse.directory.appendingPathComponent("gatehouse.sqlite").path])
+            #expect(stored.hasPrefix("sealed:"), "stored as \(stored.prefix(12))…")
+            #expect(!stored.contains("eyJ"), "a JWT in clear text")
 
+            // Signing out deletes it: a token that outlives the session could still act as the user.
             let signedOut = try await browser.post("/auth/sign-out", [])
             #expect(signedOut.status == 303)
             #expect(try await browser.get("/account", follow: false).status == 303)
+            #expect(try await gatehouse.database.credentialCount() == 0)
         }
     }
 

@@ -53,9 +53,11 @@ struct AccountPages: Sendable {
             if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
             do {
                 _ = try await env.backend.setProfile(userID: user.id, patch: patch, credential: visit.signedIn?.credential)
-                await env.audit.record(
-                    "profile.updated", actor: user.id.rawValue, subject: user.id.rawValue,
-                    request: visit.request, data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
+                if let signedIn = visit.signedIn {
+                    await env.audit.recordOwnAct(
+                        "profile.updated", of: signedIn, request: visit.request,
+                        data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
+                }
                 return .redirect(to: "/account?notice=saved")
             } catch AuthError.validation(let fieldErrors) {
                 for error in fieldErrors {

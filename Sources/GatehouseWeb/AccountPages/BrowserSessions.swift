@@ -40,7 +40,7 @@ struct BrowserSessions: Sendable {
                 let (session, stored) = try await database.activeSessionWithCredential(
                     tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
             else { return nil }
-            var credential = stored.map(BackendCredential.init)
+            var credential = stored.flatMap(openCredential)
             if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }
             let user = try await backend.user(session.userID, credential: credential)
             guard !user.disabled else { return nil }
@@ -62,7 +62,7 @@ struct BrowserSessions: Sendable {
     private func renew(_ credential: BackendCredential, sessionID: Int64) async -> BackendCredential? {
         do {
             guard let renewed = try await backend.renewedCredential(credential) else { return nil }
-            try await database.saveCredential(renewed.value, sessionID: sessionID)
+            try await database.saveCredential(try sealCredential(renewed), sessionID: sessionID)
             return renewed
         } catch {
             logger.notice("backend credential not renewed", metadata: ["error": "\(error)"])
@@ -71,7 +71,7 @@ struct BrowserSessions: Sendable {
     }
 
     /// Starts a fresh session for `user` (revoking the one the browser had) and sets its cookie.
-    /// A remote backend's `credential` is kept beside the session (plain text; see the migration).
+    /// A remote backend's `credential` is kept beside the session, sealed, until the session is revoked.
     /// An impersonation session names the superuser (`impersonator`) and lives only `lifetime`.
     func start(
         for user: User, credential: BackendCredential? = nil, replacing previous: SignedIn?, request: Request,
@@ -87,11 +87,30 @@ struct BrowserSessions: Sendable {
                 userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
                 ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
                 impersonator: impersonator))
-        if let credential { try await database.saveCredential(credential.value, sessionID: session.id) }
+        if let credential { try await database.saveCredential(try sealCredential(credential), sessionID: session.id) }
         response.setCookie(
             Cookie(
                 name: Self.cookieName, value: token, maxAge: Int(lifetime),
                 httpOnly: true, secure: secureCookies, sameSite: .lax))
+    }
+
+    /// Seals a remote backend's token for the database (`SecretBox` under a key derived from the
+    /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.
+    private func sealCredential(_ credential: BackendCredential) throws -> String {
+        "sealed:" + Data(try credentialBox().seal(credential.value)).base64EncodedString()
+    }
+
+    /// The credential `sealCredential` stored; nil when it cannot be opened (then the backend's
+    /// admin side answers instead, as for a session that never had one).
+    private func openCredential(_ stored: String) -> BackendCredential? {
+        guard stored.hasPrefix("sealed:"), let sealed = Data(base64Encoded: String(stored.dropFirst(7))),
+            let box = try? credentialBox(), let value = try? box.open(Array(sealed))
+        else { return nil }
+        return BackendCredential(value)
+    }
+
+    private func credentialBox() throws -> SecretBox {
+        try SecretBox(key: hasher.derivedKey(for: "session-credentials"))
     }
 
     /// Revokes the session and clears its cookie.

@@ -24,11 +24,16 @@ struct SignInPages: Sendable {
         }
         router.page(.post, "/auth/sign-in", env, submit)
         router.page(.post, "/auth/sign-out", env) { visit in
-            if let user = visit.user {
-                await env.audit.record("sign_out", actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request)
-            }
             var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
-            try await env.sessions.end(visit.signedIn, response: &response)
+            if let signedIn = visit.signedIn {
+                await env.audit.recordOwnAct("sign_out", of: signedIn, request: visit.request)
+            }
+            if let signedIn = visit.signedIn, visit.isImpersonating {
+                try await ImpersonationEnding(env: env).end(
+                    signedIn, reason: .signedOut, request: visit.request, response: &response)
+            } else {
+                try await env.sessions.end(visit.signedIn, response: &response)
+            }
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         }

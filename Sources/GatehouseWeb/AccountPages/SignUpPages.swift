@@ -57,6 +57,14 @@ struct SignUpPages: Sendable {
             return response
         } catch AuthError.validation(let fieldErrors) {
             errors.add(fieldErrors)
+        } catch AuthError.emailExists where env.backend.verificationMode != .none {
+            // Answer exactly as for a new address, so the form reveals no account; the owner was
+            // mailed about the attempt. (With verification off a new account is signed straight in,
+            // which no answer for a taken address can imitate: see the README.)
+            await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
+            await env.audit.record(
+                "sign_up.refused", request: visit.request, data: ["email": .string(email), "reason": "email_exists"])
+            return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))
         } catch AuthError.emailExists {
             errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")
         } catch let error as AuthError {

@@ -79,7 +79,12 @@ struct VerificationPages: Sendable {
             await env.audit.record(
                 "verification.failed", request: visit.request,
                 data: ["email": .string(email), "reason": .string("\(error)")])
-            errors.add("code", error.pageMessage)
+            // A wrong, spent, expired or killed code — or an address with no account — all read the
+            // same, so the form reveals nothing about the address.
+            switch error {
+            case .invalidCode, .codeExpired: errors.add("code", Self.codeRefused)
+            default: errors.add("code", error.pageMessage)
+            }
             return await renderVerify(visit, email: email, code: "", errors: errors, status: 422)
         }
     }
@@ -119,7 +124,21 @@ struct VerificationPages: Sendable {
         }
     }
 
+    /// The one answer to every code that does not verify.
+    static let codeRefused = "That code is not right or is no longer valid. Check the newest email, or ask for a new code."
+
+    /// Every resend answers no sooner than this after it arrived, whatever the address: sending
+    /// (a token write and a mail) would otherwise make unverified addresses measurably slower.
+    static let resendAnswerFloor: Duration = .milliseconds(150)
+
     private func resend(_ visit: Visit) async throws -> Response {
+        let floor = ContinuousClock.now.advanced(by: Self.resendAnswerFloor)
+        let response = try await resendAnswer(visit)
+        try? await Task.sleep(until: floor)
+        return response
+    }
+
+    private func resendAnswer(_ visit: Visit) async throws -> Response {
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
         guard EmailAddress.isPlausible(email) else {

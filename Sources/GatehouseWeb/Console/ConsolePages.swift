@@ -19,6 +19,7 @@ struct ConsolePages: Sendable {
             try await env.console.end(staff, response: &response)
             if let staff {
                 await env.audit.record("console.sign_out", actor: staff.superuser.id, request: visit.request)
+                try await ImpersonationEnding(env: env).endAll(startedBy: staff, request: visit.request)
             }
             return response
         }

@@ -53,15 +53,10 @@ struct ImpersonationPages: Sendable {
             return response
         }
         router.page(.post, "/_/impersonation/stop", env) { visit in
-            guard let signedIn = visit.signedIn, let actor = signedIn.session.impersonator else {
-                return .redirect(to: "/")
-            }
+            guard let signedIn = visit.signedIn, visit.isImpersonating else { return .redirect(to: "/") }
             var response = Response.redirect(
                 to: ConsoleURL.user(signedIn.user.id) + "?notice=\(Notice.impersonationStopped.rawValue)")
-            try await env.sessions.end(signedIn, response: &response)
-            await env.audit.record(
-                "impersonation.stopped", actor: actor, subject: signedIn.user.id.rawValue,
-                request: visit.request)
+            try await ImpersonationEnding(env: env).end(signedIn, reason: .stopped, request: visit.request, response: &response)
             return response
         }
     }

@@ -148,9 +148,11 @@ struct OAuthPages: Sendable {
         } else {
             endpoints = try await feature.client.endpoints(for: provider, now: now)
         }
-        return try await feature.client.identity(
+        var identity = try await feature.client.identity(
             config, endpoints: endpoints, code: code, redirectURI: redirectURI,
             codeVerifier: flow.codeVerifier, nonce: flow.nonce, now: now)
+        identity.mayLinkByEmail = provider.mode == .live
+        return identity
     }
 
     private func signIn(

@@ -23,4 +23,13 @@ struct AuditTrail: Sendable {
             logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
         }
     }
+
+    /// An act of the signed-in person on their own account, from a page. While a superuser
+    /// impersonates them, the event names that superuser too (`data.impersonator`).
+    func recordOwnAct(_ type: String, of signedIn: SignedIn, request: Request, data: [String: JSONValue] = [:]) async {
+        var data = data
+        if let impersonator = signedIn.session.impersonator { data["impersonator"] = .string(impersonator) }
+        let user = signedIn.user.id.rawValue
+        await record(type, actor: user, subject: user, request: request, data: data)
+    }
 }

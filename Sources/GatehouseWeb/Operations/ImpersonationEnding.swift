@@ -1,0 +1,40 @@
+import Foundation
+import HTTPServer
+
+/// The one place an impersonation ends and is audited as ended, however it ends: the banner's
+/// *Stop*, signing out of the impersonated session, or the superuser signing out of the console
+/// (which must not leave sessions they opened working for up to an hour).
+struct ImpersonationEnding: Sendable {
+    let env: PageEnvironment
+
+    enum Reason: String {
+        case stopped
+        case signedOut = "signed_out"
+        case consoleSignedOut = "console_signed_out"
+    }
+
+    /// Ends the browser's impersonation session and clears its cookie.
+    func end(_ signedIn: SignedIn, reason: Reason, request: Request, response: inout Response) async throws {
+        try await env.sessions.end(signedIn, response: &response)
+        if let impersonator = signedIn.session.impersonator {
+            await audit(impersonator: impersonator, user: signedIn.user.id.rawValue, reason: reason, request: request)
+        }
+    }
+
+    /// Ends every live impersonation `staff` started: browser sessions and API tokens.
+    func endAll(startedBy staff: Staff, request: Request) async throws {
+        let ended = try await env.database.revokeImpersonations(by: staff.superuser.email, at: env.clock())
+        for session in ended {
+            await env.audit.record(
+                "impersonation.stopped", actor: staff.superuser.id, subject: session.userID.rawValue, request: request,
+                data: ["reason": .string(Reason.consoleSignedOut.rawValue)])
+        }
+    }
+
+    /// `impersonation.stopped` names the superuser by id, as `impersonation.started` does.
+    private func audit(impersonator: String, user: String, reason: Reason, request: Request) async {
+        let actor = (try? await env.database.superuser(email: impersonator))?.id ?? impersonator
+        await env.audit.record(
+            "impersonation.stopped", actor: actor, subject: user, request: request, data: ["reason": .string(reason.rawValue)])
+    }
+}
