@@ -38,6 +38,32 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func failuresFromManyAddressesMeetTheAccountCeiling() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        try await account(gatehouse, "ceiling@example.com", password: "the-real-password")
+        // 20 addresses × 5 free failures each = 100 checked failures within the hour.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for host in 10..<30 {
+                group.addTask {
+                    let attacker = gatehouse.browser(from: "127.0.0.\(host)")
+                    _ = try await attacker.get("/auth/sign-in")
+                    for attempt in 0..<5 {
+                        let response = try await attacker.post(
+                            "/auth/sign-in", [("email", "ceiling@example.com"), ("password", "guess-\(attempt)")])
+                        #expect(response.status == 401)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let refused = try await signIn(gatehouse.browser(from: "127.0.0.1"), "ceiling@example.com", "the-real-password")
+        #expect(refused.status == 401, "100 failures an hour lock the account everywhere (ASVS V2.2.1)")
+        gatehouse.clock.advance(3601)
+        let later = try await signIn(gatehouse.browser(from: "127.0.0.1"), "ceiling@example.com", "the-real-password")
+        #expect(later.status == 303, "the ceiling is a sliding hour, not a permanent lock")
+        await gatehouse.stop()
+    }
+
     @Test func theBackOffGrowsAndSurvivesARestart() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         try await account(gatehouse, "victim@example.com", password: "the-real-password")
