@@ -38,6 +38,23 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func aStrangerElsewhereCannotLockStaffOutOfTheConsole() async throws {
+        let gatehouse = try await TestGatehouse()
+        try await gatehouse.createSuperuser("boss@example.com", password: "staff-password-1")
+        let attacker = gatehouse.browser(from: "127.0.0.5")
+        _ = try await attacker.get("/_/")
+        let first = try await attacker.post("/_/", [("email", "boss@example.com"), ("password", "guess")])
+        for attempt in 0..<15 {
+            let response = try await attacker.post("/_/", [("email", "boss@example.com"), ("password", "guess-\(attempt)")])
+            #expect(response.status == first.status, "a throttled try answers like a wrong password")
+        }
+        let staff = gatehouse.browser(from: "127.0.0.1")
+        _ = try await staff.get("/_/")
+        let signedIn = try await staff.post("/_/", [("email", "boss@example.com"), ("password", "staff-password-1")])
+        #expect(signedIn.status == 303, "the superuser from their own address signs in at once")
+        await gatehouse.stop()
+    }
+
     @Test func failuresFromManyAddressesMeetTheAccountCeiling() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         try await account(gatehouse, "ceiling@example.com", password: "the-real-password")
