@@ -57,6 +57,27 @@ extension AppDatabase {
         }
     }
 
+    /// Revokes one of `userID`'s sessions; false when it is not theirs or was already revoked.
+    public func revokeSession(id: Int64, ofUser userID: UserID, at now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+                arguments: [now, id, userID.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Revokes every unrevoked session of `userID` but `keeping`; returns how many.
+    @discardableResult
+    public func revokeSessions(userID: UserID, keeping kept: Int64, at now: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id != ? AND revoked_at IS NULL",
+                arguments: [now, userID.rawValue, kept])
+            return db.changesCount
+        }
+    }
+
     /// Revokes every live impersonation session `impersonator` started (browser sessions and API
     /// tokens alike) and returns them, so each can be audited as ended.
     public func revokeImpersonations(by impersonator: String, at now: Date) async throws -> [SessionRecord] {

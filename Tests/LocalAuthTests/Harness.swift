@@ -65,6 +65,11 @@ final class Harness: Sendable {
         try await database.mails(to: email, limit: 100).count
     }
 
+    /// How many mails to `email` have `subject`.
+    func mailCount(to email: String, subject: String) async throws -> Int {
+        try await database.mails(to: email, limit: 100).filter { $0.subject == subject }.count
+    }
+
     /// Signs up and returns the mailed code.
     func signUpForCode(_ email: String, password: String = "password123", name: String? = nil) async throws -> String {
         _ = try await backend.signUp(SignUpRequest(email: email, password: password, name: name))

@@ -21,12 +21,18 @@ struct ImpersonationPolicy {
 }
 
 /// What an impersonation session may not do: change how the user signs in (DESIGN.md: no credential
-/// changes while impersonating).
+/// changes while impersonating), or sign the user out of their own devices.
 enum ImpersonationRefusal: HTTPResponseError {
     case credentialChange
+    case sessionChange
 
     var status: Int { 403 }
-    var message: String { "Sign-in methods can't be changed while viewing as this user. Stop impersonating first." }
+    var message: String {
+        switch self {
+        case .credentialChange: "Sign-in methods can't be changed while viewing as this user. Stop impersonating first."
+        case .sessionChange: "The user's sessions can't be signed out while viewing as this user. Use the console instead."
+        }
+    }
 }
 
 /// Starting and stopping impersonation from the console: "Open as this user" (a real browser

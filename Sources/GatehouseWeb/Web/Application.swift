@@ -59,6 +59,7 @@ public struct Application: Sendable {
         }
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env).register(on: &router)
+        SessionsPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
             // Registered after AccountPages: replaces its `/account/linked` with the providers' list.

@@ -26,6 +26,9 @@ enum Notice: String {
     case providerDeleted = "provider-deleted"
     case appCreated = "app-created"
     case appDeleted = "app-deleted"
+    case sessionSignedOut = "session-signed-out"
+    case otherSessionsSignedOut = "other-sessions-signed-out"
+    case signedOutEverywhere = "signed-out-everywhere"
 
     var message: String {
         switch self {
@@ -54,6 +57,9 @@ enum Notice: String {
         case .providerDeleted: return "Provider deleted."
         case .appCreated: return "App registered."
         case .appDeleted: return "App deleted."
+        case .sessionSignedOut: return "That session is signed out."
+        case .otherSessionsSignedOut: return "You're signed out everywhere else."
+        case .signedOutEverywhere: return "You're signed out everywhere."
         }
     }
 }

@@ -7,7 +7,7 @@ import Mustache
 public struct TemplateRenderer: Sendable {
     /// The pages Gatehouse renders; start-up fails if any is missing.
     static let requiredTemplates = [
-        "layout", "sign-up", "sign-in", "verify", "resend-verification", "account", "linked",
+        "layout", "sign-up", "sign-in", "verify", "resend-verification", "account", "linked", "sessions",
         "mailbox", "error", "message", "console-sign-in", "console-audit",
         "console-users", "console-user", "console-test-users"
     ]
