@@ -130,6 +130,8 @@ import Testing
         // The absolute lifetime (7 days) still ends a session used every day.
         let busy = gatehouse.browser()
         #expect(try await signIn(busy, "idle@example.com", "the-real-password").status == 303)
+        let listed = try await busy.get("/account/sessions").text
+        #expect(listed.components(separatedBy: "data-sign-out=").count == 2, "the idle session is no longer listed")
         for _ in 0..<7 {
             gatehouse.clock.advance(23 * 3600)
             #expect(try await busy.get("/account", follow: false).status == 200)
