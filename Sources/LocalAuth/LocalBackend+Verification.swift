@@ -15,15 +15,14 @@ extension LocalBackend {
             let token = try await database.latestVerificationToken(userID: user.id, purpose: .verifyEmail, kind: .code)
         else { throw AuthError.invalidCode }
         let submitted = keyedHash.hex(code.trimmingCharacters(in: .whitespacesAndNewlines))
-        let matches = KeyedHash.constantTimeEquals(submitted, token.secretHash)
-        return try await settle(token, secretMatches: matches)
+        return try await settle(token) { KeyedHash.constantTimeEquals(submitted, token.secretHash) }
     }
 
     public func verifyEmailLink(token: String) async throws -> User {
         guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)),
             stored.purpose == .verifyEmail
         else { throw AuthError.invalidCode }
-        return try await settle(stored, secretMatches: true)
+        return try await settle(stored) { true }
     }
 
     /// Sends a fresh code or link and kills the older ones. Unknown, verified and disabled
@@ -38,23 +37,26 @@ extension LocalBackend {
         await deliver(pending.mail, userID: user.id)
     }
 
-    /// Applies `TokenCheck` to a stored token: spend it, count a wrong try, or refuse it.
-    private func settle(_ token: VerificationTokenRecord, secretMatches: Bool) async throws -> User {
+    /// Applies `TokenCheck` to a stored token: spend it, count a wrong try, or refuse it. The try
+    /// is claimed in the store before `secretMatches` is asked, so parallel guesses can never
+    /// compare more than `maxCodeAttempts` codes against one token.
+    private func settle(_ token: VerificationTokenRecord, secretMatches: () -> Bool) async throws -> User {
         let now = clock()
-        switch TokenCheck.decide(token, secretMatches: secretMatches, now: now, maxAttempts: configuration.maxCodeAttempts) {
+        let maxAttempts = configuration.maxCodeAttempts
+        // The first decision only asks whether the token is live; the secret is not looked at yet.
+        guard TokenCheck.decide(token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
+            let id = token.id, try await database.claimVerificationAttempt(tokenID: id, maxAttempts: maxAttempts, now: now)
+        else { throw AuthError.codeExpired }
+        switch TokenCheck.decide(token, secretMatches: secretMatches(), now: now, maxAttempts: maxAttempts) {
         case .refuseExpired:
             throw AuthError.codeExpired
         case .countWrongAttempt:
-            if let id = token.id {
-                try await database.recordWrongAttempt(tokenID: id, maxAttempts: configuration.maxCodeAttempts)
-            }
             logger.notice("wrong verification code", metadata: ["user": "\(token.userID)"])
             throw AuthError.invalidCode
         case .consume:
-            guard let id = token.id,
-                let user = try await database.consumeEmailVerificationToken(
-                    id: id, maxAttempts: configuration.maxCodeAttempts, now: now)
-            else { throw AuthError.codeExpired }
+            guard let user = try await database.consumeEmailVerificationToken(id: id, now: now) else {
+                throw AuthError.codeExpired
+            }
             logger.info("email verified", metadata: ["user": "\(user.id)", "via": "\(token.kind.rawValue)"])
             return user.user
         }

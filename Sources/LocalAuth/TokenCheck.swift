@@ -8,7 +8,7 @@ enum TokenCheck: Equatable {
     /// The secret is right and the token live: spend it (the store's conditional UPDATE has the
     /// last word under races).
     case consume
-    /// The secret is wrong and the token live: count the attempt, answer `.invalidCode`.
+    /// The secret is wrong and the token live: the claimed attempt counts, answer `.invalidCode`.
     case countWrongAttempt
     /// The token is dead; answer `.codeExpired` whatever was typed.
     case refuseExpired

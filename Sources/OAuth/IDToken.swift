@@ -7,6 +7,10 @@ public struct IDToken: Sendable, Equatable {
     public var subject: String
     public var audience: [String]
     public var expiresAt: Date
+    /// `iat`, when the issuer sent one.
+    public var issuedAt: Date?
+    /// `jti`, the token's own id, when the issuer sent one.
+    public var tokenID: String?
     public var nonce: String?
     public var email: String?
     public var emailVerified: Bool
@@ -26,6 +30,8 @@ public struct IDToken: Sendable, Equatable {
         self.issuer = issuer
         self.subject = subject
         expiresAt = Date(timeIntervalSince1970: exp)
+        if case .number(let iat)? = claims["iat"] { issuedAt = Date(timeIntervalSince1970: iat) }
+        tokenID = claims["jti"]?.stringValue
         nonce = claims["nonce"]?.stringValue
         email = claims["email"]?.stringValue
         switch claims["email_verified"] {
@@ -47,5 +53,7 @@ public enum IDTokenError: Error, Sendable, Equatable {
     case wrongIssuer
     case wrongAudience
     case expired
+    /// `iat` lies further in the future than the clock-skew leeway.
+    case issuedInFuture
     case wrongNonce
 }

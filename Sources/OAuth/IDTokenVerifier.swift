@@ -5,7 +5,7 @@ import Secrets
 
 /// Verifies a compact JWS id_token (OpenID Connect Core §3.1.3.7): signature by a key of the
 /// issuer's JWKS with an allow-listed algorithm (RS256, ES256 — never `none` or HMAC), then
-/// issuer, audience, expiry and nonce.
+/// issuer, audience, expiry, issue time (not in the future) and nonce.
 public struct IDTokenVerifier: Sendable {
     /// How the token's `nonce` claim must relate to what the flow remembered.
     public enum NonceRule: Sendable {
@@ -17,7 +17,7 @@ public struct IDTokenVerifier: Sendable {
 
     public var issuer: String
     public var audiences: Set<String>
-    /// Clock skew tolerated on `exp`.
+    /// Clock skew tolerated on `exp` and `iat`.
     public var leeway: TimeInterval
 
     public init(issuer: String, audiences: Set<String>, leeway: TimeInterval = 60) {
@@ -54,6 +54,7 @@ public struct IDTokenVerifier: Sendable {
         guard idToken.issuer == issuer else { throw .wrongIssuer }
         guard !idToken.audience.isEmpty, idToken.audience.allSatisfy({ audiences.contains($0) }) else { throw .wrongAudience }
         guard idToken.expiresAt.addingTimeInterval(leeway) > now else { throw .expired }
+        if let issuedAt = idToken.issuedAt, issuedAt > now.addingTimeInterval(leeway) { throw .issuedInFuture }
         let expected: String
         switch nonce {
         case .equals(let value): expected = value

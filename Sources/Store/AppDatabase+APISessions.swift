@@ -74,10 +74,13 @@ extension AppDatabase {
     }
 
     /// A live browser session and, in proxy mode, the backend credential kept beside it — one read,
-    /// since every signed-in page view asks for both.
-    public func activeSessionWithCredential(tokenHash: String, now: Date) async throws -> (SessionRecord, String?)? {
+    /// since every signed-in page view asks for both. `idleTimeout` ends a session unused that long.
+    public func activeSessionWithCredential(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws
+        -> (SessionRecord, String?)?
+    {
         try await pool.read { db in
-            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now) else { return nil }
+            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: idleTimeout)
+            else { return nil }
             let credential = try String.fetchOne(
                 db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
                 arguments: [session.id])

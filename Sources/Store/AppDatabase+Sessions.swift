@@ -23,17 +23,23 @@ extension AppDatabase {
         }
     }
 
-    /// The session whose token hashes to `tokenHash`, if it is neither revoked nor expired at `now`.
-    public func activeSession(tokenHash: String, now: Date) async throws -> SessionRecord? {
-        try await pool.read { db in try Self.activeSession(db, tokenHash: tokenHash, now: now) }
+    /// The session whose token hashes to `tokenHash`, if it is neither revoked nor expired at `now`
+    /// and, when `idleTimeout` is given, was used within that many seconds (`last_used_at`).
+    public func activeSession(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws -> SessionRecord? {
+        try await pool.read { db in try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: idleTimeout) }
     }
 
-    static func activeSession(_ db: Database, tokenHash: String, now: Date) throws -> SessionRecord? {
-        try SessionRecord.fetchOne(
+    static func activeSession(_ db: Database, tokenHash: String, now: Date, idleTimeout: TimeInterval?) throws
+        -> SessionRecord?
+    {
+        // No idle rule: any last use after the distant past qualifies.
+        let usedSince = idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast
+        return try SessionRecord.fetchOne(
             db,
             sql: """
-                SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?
-                """, arguments: [tokenHash, now])
+                SELECT * FROM sessions
+                WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
+                """, arguments: [tokenHash, now, usedSince])
     }
 
     public func touchSession(id: Int64, at now: Date) async throws {

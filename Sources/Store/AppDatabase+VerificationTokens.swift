@@ -49,18 +49,34 @@ extension AppDatabase {
         }
     }
 
-    /// Spends an email-verification token and marks its user verified, in one transaction.
+    /// Claims one of a live token's `maxAttempts` tries before its secret is compared: one
+    /// conditional UPDATE increments `attempts` only while the token is live and under the limit,
+    /// so of any number of parallel checks exactly `maxAttempts` are ever allowed to compare.
+    /// Returns false when the token is dead (consumed, expired or out of tries).
+    public func claimVerificationAttempt(tokenID: Int64, maxAttempts: Int, now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE verification_tokens SET attempts = attempts + 1
+                    WHERE id = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
+                    """, arguments: [tokenID, maxAttempts, now])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Spends an email-verification token whose try was claimed (`claimVerificationAttempt`) and
+    /// marks its user verified, in one transaction.
     ///
-    /// The conditional UPDATE (live, under `maxAttempts`, not expired) is the single point of
-    /// truth: of two parallel correct submissions exactly one changes the row. Returns the updated
-    /// user, or nil when the token was no longer live by the time of the write.
-    public func consumeEmailVerificationToken(id: Int64, maxAttempts: Int, now: Date) async throws -> UserRecord? {
+    /// The conditional UPDATE (live, not expired) is the single point of truth: of two parallel
+    /// correct submissions exactly one changes the row. Returns the updated user, or nil when the
+    /// token was no longer live by the time of the write.
+    public func consumeEmailVerificationToken(id: Int64, now: Date) async throws -> UserRecord? {
         try await pool.write { db in
             try db.execute(
                 sql: """
                     UPDATE verification_tokens SET consumed_at = ?
-                    WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
-                    """, arguments: [now, id, VerificationTokenRecord.Purpose.verifyEmail, maxAttempts, now])
+                    WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
+                    """, arguments: [now, id, VerificationTokenRecord.Purpose.verifyEmail, now])
             guard db.changesCount == 1 else { return nil }
             try db.execute(
                 sql: """
@@ -73,17 +89,6 @@ extension AppDatabase {
                     SELECT users.* FROM users JOIN verification_tokens ON verification_tokens.user_id = users.id
                     WHERE verification_tokens.id = ?
                     """, arguments: [id])
-        }
-    }
-
-    /// Counts one wrong code against a live token, atomically; at `maxAttempts` the token is dead.
-    public func recordWrongAttempt(tokenID: Int64, maxAttempts: Int) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE verification_tokens SET attempts = attempts + 1
-                    WHERE id = ? AND consumed_at IS NULL AND attempts < ?
-                    """, arguments: [tokenID, maxAttempts])
         }
     }
 }

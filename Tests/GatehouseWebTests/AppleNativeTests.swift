@@ -90,4 +90,30 @@ import Testing
         await gatehouse.stop()
         await peer.stop()
     }
+
+    /// Issue 9, item 9: a captured identity token signs in once, and one dated ahead is refused.
+    @Test func refusesAReplayedTokenAReusedJTIAndAFutureIssueTime() async throws {
+        let (gatehouse, peer) = try await setUp()
+        let captured = try token()
+        let body: [String: Any] = ["identityToken": captured, "authorizationCode": "c", "nonce": "raw-nonce"]
+        #expect(try await post(gatehouse, body).status == 200)
+        let replay = try await post(gatehouse, body)
+        #expect(replay.status == 401, "the same token signed in twice: \(replay.text)")
+        #expect(replay.json["error"] as? String == "AUTH_INVALID_APPLE_TOKEN")
+
+        let first = try await post(gatehouse, ["identityToken": try token(["jti": "id-1"]), "nonce": "raw-nonce"])
+        #expect(first.status == 200, "\(first.text)")
+        // Re-signed (ES256 signatures differ each time) but the same token id: still a replay.
+        let reused = try await post(gatehouse, ["identityToken": try token(["jti": "id-1"]), "nonce": "raw-nonce"])
+        #expect(reused.status == 401, "\(reused.text)")
+
+        let future = try await post(
+            gatehouse, ["identityToken": try token(["iat": Date().timeIntervalSince1970 + 3600]), "nonce": "raw-nonce"])
+        #expect(future.status == 401, "an iat an hour ahead was accepted: \(future.text)")
+        let skewed = try await post(
+            gatehouse, ["identityToken": try token(["iat": Date().timeIntervalSince1970 + 30]), "nonce": "raw-nonce"])
+        #expect(skewed.status == 200, "30 s of clock skew is within the leeway: \(skewed.text)")
+        await gatehouse.stop()
+        await peer.stop()
+    }
 }

@@ -9,9 +9,15 @@ final class Browser: @unchecked Sendable {
     private var csrfToken: String?
     private let lock = NSLock()
 
-    init(port: Int) { self.port = port }
+    /// The loopback address this browser's connections come from (another client on another IP).
+    let source: String?
 
-    var client: HTTPTestClient { HTTPTestClient(port: port) }
+    init(port: Int, source: String? = nil) {
+        self.port = port
+        self.source = source
+    }
+
+    var client: HTTPTestClient { HTTPTestClient(port: port, source: source) }
 
     /// A GET; follows redirects when asked, and picks up the page's `_csrf` token.
     @discardableResult

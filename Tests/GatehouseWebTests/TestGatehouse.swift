@@ -93,7 +93,8 @@ final class TestGatehouse: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func browser() -> Browser { Browser(port: port) }
+    /// A browser; `source` makes it connect from another loopback address (another client IP).
+    func browser(from source: String? = nil) -> Browser { Browser(port: port, source: source) }
 
     /// The newest mails to `email`, read through the mailbox JSON API like a test script would.
     func mails(to email: String) async throws -> [[String: Any]] {

@@ -5,11 +5,15 @@ public struct HTTPTestClient: Sendable {
     public let host: String
     public let port: Int
     public var timeout: Duration
+    /// The local address connections come from (e.g. "127.0.0.2" to act as another client on
+    /// loopback); nil lets the system pick.
+    public var source: String?
 
-    public init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(30)) {
+    public init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(30), source: String? = nil) {
         self.host = host
         self.port = port
         self.timeout = timeout
+        self.source = source
     }
 
     /// Sends `raw` as-is on a new connection and reads one response.
@@ -20,9 +24,9 @@ public struct HTTPTestClient: Sendable {
 
     /// Sends `raw` bytes as-is on a new connection and reads one response.
     public func send(_ raw: [UInt8], method: String = "GET") async throws(TestClientError) -> TestResponse {
-        let (host, port, timeout) = (self.host, self.port, self.timeout)
+        let (host, port, timeout, source) = (self.host, self.port, self.timeout, self.source)
         return try await BlockingWork.run { () throws(TestClientError) in
-            let socket = try TestSocket(host: host, port: port, timeout: timeout)
+            let socket = try TestSocket(host: host, port: port, timeout: timeout, source: source)
             try socket.write(raw)
             return try ResponseReader.read(from: socket, method: method)
         }
@@ -30,9 +34,9 @@ public struct HTTPTestClient: Sendable {
 
     /// Sends `raw` and returns every byte the server writes until it closes the connection.
     public func sendAndReadAll(_ raw: [UInt8]) async throws(TestClientError) -> [UInt8] {
-        let (host, port, timeout) = (self.host, self.port, self.timeout)
+        let (host, port, timeout, source) = (self.host, self.port, self.timeout, self.source)
         return try await BlockingWork.run { () throws(TestClientError) in
-            let socket = try TestSocket(host: host, port: port, timeout: timeout)
+            let socket = try TestSocket(host: host, port: port, timeout: timeout, source: source)
             try socket.write(raw)
             return try socket.readToEnd()
         }
@@ -53,9 +57,9 @@ public struct HTTPTestClient: Sendable {
 
     /// Opens a persistent connection for several requests (keep-alive tests).
     public func connect() async throws(TestClientError) -> TestConnection {
-        let (host, port, timeout) = (self.host, self.port, self.timeout)
+        let (host, port, timeout, source) = (self.host, self.port, self.timeout, self.source)
         let socket = try await BlockingWork.run { () throws(TestClientError) in
-            try TestSocket(host: host, port: port, timeout: timeout)
+            try TestSocket(host: host, port: port, timeout: timeout, source: source)
         }
         return TestConnection(socket: socket, host: host, port: port)
     }

@@ -26,8 +26,8 @@ final class TestSocket: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var reachedEOF = false
 
-    /// Connects to `host` (IPv4 or IPv6 literal) and `port`.
-    init(host: String, port: Int, timeout: Duration) throws(TestClientError) {
+    /// Connects to `host` (IPv4 or IPv6 literal) and `port`, from the IPv4 `source` address when given.
+    init(host: String, port: Int, timeout: Duration, source: String? = nil) throws(TestClientError) {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let family: Int32
@@ -55,6 +55,17 @@ final class TestSocket: @unchecked Sendable {
         interval.tv_usec = .init(timeout.components.attoseconds / 1_000_000_000_000)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else { throw .connectFailed(EINVAL) }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw .socketFailed(errno) }
+        }
         let result: Int32
         if family == AF_INET {
             result = withUnsafePointer(to: &v4) {

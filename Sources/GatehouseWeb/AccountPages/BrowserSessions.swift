@@ -19,6 +19,8 @@ struct BrowserSessions: Sendable {
     static let cookieName = "gh_session"
     /// `last_used_at` is written at most this often, so a page view is not a database write.
     static let touchInterval: TimeInterval = 60
+    /// A session unused this long ends, whatever its absolute lifetime (README "Security defaults").
+    static let idleTimeout: TimeInterval = 24 * 3600
 
     let database: AppDatabase
     let backend: any AuthBackend
@@ -34,7 +36,9 @@ struct BrowserSessions: Sendable {
         guard let token = request.cookies[Self.cookieName], !token.isEmpty else { return nil }
         let now = clock()
         do {
-            guard let (session, stored) = try await database.activeSessionWithCredential(tokenHash: hasher.hex(token), now: now)
+            guard
+                let (session, stored) = try await database.activeSessionWithCredential(
+                    tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
             else { return nil }
             var credential = stored.flatMap(openCredential)
             if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }

@@ -64,8 +64,10 @@ struct SessionsPages: Sendable {
 
     private func render(_ visit: Visit, _ signedIn: SignedIn) async throws -> Response {
         let now = env.clock()
+        // A browser session (no refresh token) idle past the idle timeout is over, though not yet expired.
         let sessions = try await env.database.sessions(userID: signedIn.user.id)
-            .filter { $0.revokedAt == nil && $0.expiresAt > now }
+            .filter { $0.isActive(at: now) }
+            .filter { $0.refreshTokenHash != nil || now.timeIntervalSince($0.lastUsedAt) < BrowserSessions.idleTimeout }
         let rows: [[String: Any]] = sessions.map { session in
             [
                 "id": String(session.id),

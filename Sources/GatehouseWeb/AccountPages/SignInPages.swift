@@ -100,15 +100,15 @@ struct SignInPages: Sendable {
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
         }
         await env.audit.record("sign_in.started", request: request, data: ["email": .string(email)])
-        let accountKey = "failures:\(EmailAddress.normalize(email))"
-        let locked = await env.limiter.retryAfter(accountKey, Throttle.failuresPerAccount, now: now) != nil
+        let throttle = SignInThrottle(limiter: env.limiter, scope: "sign-in", email: email, ip: request.remoteAddress)
+        let locked = await throttle.isLocked(now: now)
         // A locked account still costs one password check, so its answer and timing match a wrong password.
         let reason: String
         do {
             let signIn = try await env.backend.signInForSession(email: email, password: password)
             let user = signIn.user
             if !locked {
-                await env.limiter.reset(accountKey)
+                await throttle.succeeded()
                 await env.audit.record("sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request)
                 var response = Response.redirect(to: redirect)
                 if let app, let oauth {
@@ -134,7 +134,7 @@ struct SignInPages: Sendable {
             errors.add("form", error.pageMessage)
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)
         }
-        await env.limiter.hit(accountKey, Throttle.failuresPerAccount, now: now)
+        await throttle.failed(now: now, wasLocked: locked)
         await env.audit.record("sign_in.failed", request: request, data: ["email": .string(email), "reason": .string(reason)])
         errors.add("form", AuthError.invalidCredentials.pageMessage)
         return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)

@@ -5,7 +5,8 @@ import Secrets
 import Store
 
 /// Checks a superuser's email and password with the same throttling and equal-cost rules as
-/// user sign-in: unknown emails cost one hash, a locked account answers like a wrong password.
+/// user sign-in: unknown emails cost one hash, a locked (account, source) pair answers like a
+/// wrong password.
 struct StaffSignIn: Sendable {
     let database: AppDatabase
     let passwords: PasswordHasher
@@ -23,19 +24,19 @@ struct StaffSignIn: Sendable {
         if let wait = await limiter.take("console-sign-in:\(ip)", Throttle.signInPerIP, now: now) {
             return .throttled(retryAfter: wait)
         }
-        let accountKey = "console-failures:\(EmailAddress.normalize(email))"
-        let locked = await limiter.retryAfter(accountKey, Throttle.failuresPerAccount, now: now) != nil
+        let throttle = SignInThrottle(limiter: limiter, scope: "console-sign-in", email: email, ip: ip)
+        let locked = await throttle.isLocked(now: now)
         guard let superuser = try await database.superuser(email: email) else {
             await passwords.dummyVerify(password)
-            await limiter.hit(accountKey, Throttle.failuresPerAccount, now: now)
-            return .refused(reason: "unknown_superuser")
+            await throttle.failed(now: now, wasLocked: locked)
+            return .refused(reason: locked ? "locked" : "unknown_superuser")
         }
         let matches = await passwords.verify(password, against: superuser.passwordHash)
         guard matches, !locked else {
-            await limiter.hit(accountKey, Throttle.failuresPerAccount, now: now)
+            await throttle.failed(now: now, wasLocked: locked)
             return .refused(reason: locked ? "locked" : "wrong_password")
         }
-        await limiter.reset(accountKey)
+        await throttle.succeeded()
         return .signedIn(superuser)
     }
 }

@@ -63,6 +63,17 @@ struct InsForgeAuthAPI: Sendable {
                 data: ["provider": "apple", "reason": .string(OAuthPages.reason(error))])
             return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
         }
+        // Each identity token signs in once: its `jti` (or, without one, the whole token) is kept
+        // until the token expires, so a captured token cannot be replayed within its lifetime.
+        let tokenID = feature.hasher.hex("apple-token:" + (token.tokenID.map { "jti:" + $0 } ?? body.identityToken))
+        guard
+            try await env.database.markTokenIDUsed(
+                idHash: tokenID, expiresAt: token.expiresAt.addingTimeInterval(verifier.leeway), now: env.clock())
+        else {
+            await env.audit.record(
+                "sign_in.failed", request: request, data: ["provider": "apple", "reason": "token_replayed"])
+            return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
+        }
         // Apple sends the name only on the very first authorization; it is used only to create the account.
         let name = [body.user?.name?.firstName, body.user?.name?.lastName].compactMap { $0 }.joined(separator: " ")
         let identity = ExternalIdentity(

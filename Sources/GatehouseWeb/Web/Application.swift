@@ -19,7 +19,7 @@ public struct Application: Sendable {
         oauth: OAuthSettings? = nil
     ) async throws {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
-        let limiter = RateLimiter(enabled: configuration.rateLimits)
+        let limiter = RateLimiter(database: database, enabled: configuration.rateLimits, logger: logger)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, administration: administration, database: database,
             renderer: renderer,
