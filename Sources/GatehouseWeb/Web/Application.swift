@@ -35,12 +35,18 @@ public struct Application: Sendable {
             audit: AuditTrail(database: database, clock: clock, logger: logger),
             impersonationTickets: ImpersonationTickets(clock: clock),
             clock: clock, logger: logger)
-        staticFiles = StaticFiles(root: configuration.publicDirectory)
+        let staticFiles = StaticFiles(root: configuration.publicDirectory)
+        self.staticFiles = staticFiles
 
         var router = Router(logger: logger) { status, message, request in
             Self.errorResponse(status: status, message: message, request: request, renderer: renderer)
         }
         router.page(.get, "/", env) { visit in .redirect(to: visit.user == nil ? "/auth/sign-in" : "/account") }
+        // The admin API's OpenAPI 3.1 document (Public/api/openapi.json), readable without a token.
+        router.on(.get, "/_/api/openapi.json") { request, _ in
+            staticFiles.response(for: "api/openapi.json", request: request)
+                ?? APIError.response(status: 404, code: "NOT_FOUND", message: "The OpenAPI document is missing from the assets.")
+        }
         router.on(.get, "/api/health") { _, _ in
             try .json(Health(code: 200, message: "API is healthy."))
         }
