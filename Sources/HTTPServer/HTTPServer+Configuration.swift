@@ -21,7 +21,9 @@ extension HTTPServer {
         /// Per-connection memory for the request line and headers (MHD_OPTION_CONNECTION_MEMORY_LIMIT);
         /// requests whose headers do not fit are answered by MHD itself with 431.
         public var maxHeaderBytes: Int
-        /// Simultaneous connections overall.
+        /// Simultaneous connections overall: far above what slow clients from one address may hold
+        /// (`maxConnectionsPerIP`), so a few dozen addresses holding connections open cannot lock
+        /// everyone else out. The open-file limit is raised to fit at start.
         public var maxConnections: Int
         /// Simultaneous connections from one IP address.
         public var maxConnectionsPerIP: Int
@@ -36,7 +38,7 @@ extension HTTPServer {
             headerTimeout: Int = 10,
             maxBodyBytes: Int = 1 << 20,
             maxHeaderBytes: Int = 32 << 10,
-            maxConnections: Int = 1024,
+            maxConnections: Int = 4096,
             maxConnectionsPerIP: Int = 64,
             allowedHosts: HostAllowList? = nil
         ) {

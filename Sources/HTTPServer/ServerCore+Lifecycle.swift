@@ -28,6 +28,7 @@ extension ServerCore {
             throw .invalidConfiguration("\(name) must be between 1 and \(Int32.max)")
         }
         let address = try BindAddress(host: configuration.host, port: port)
+        Self.raiseOpenFileLimit(toFit: configuration.maxConnections)
 
         _ = captureStartupLog(true)
         let cls = Unmanaged.passUnretained(self).toOpaque()
@@ -50,6 +51,22 @@ extension ServerCore {
         }
         let bound = Int(gh_bound_port(daemon))
         return (daemon, bound > 0 ? bound : configuration.port)
+    }
+
+    /// Raises the soft open-file limit (often 1,024) toward the hard one, so `connections` sockets
+    /// plus the process's own files fit; MHD refuses connections past the limit otherwise.
+    static func raiseOpenFileLimit(toFit connections: Int) {
+        #if os(Linux)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let wanted = rlim_t(connections + 256)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        _ = setrlimit(resource, &limit)
     }
 
     /// Stops accepting, waits up to `gracePeriod` for requests in flight, answers the rest 503,
