@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a remote backend needs to act as a signed-in user later (PocketBase's auth token, as the
 /// JSON of an `AuthSession`). Opaque to the web layer, which keeps it beside the browser session.
 public struct BackendCredential: Sendable, Hashable {
@@ -31,4 +33,26 @@ extension AuthBackend {
     }
 
     public func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential? { nil }
+
+    public func credential(for session: AuthSession) throws -> BackendCredential? { nil }
+
+    public func impersonationCredential(of userID: UserID, duration: TimeInterval, actor: String) async throws
+        -> BackendCredential?
+    { nil }
+
+    public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
+        throw AuthError.notSupported(.externalSignIn)
+    }
+
+    public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
+        throw AuthError.notSupported(.externalSignIn)
+    }
+
+    public func link(_ identity: ExternalIdentity, to userID: UserID) async throws -> ExternalAuth {
+        throw AuthError.notSupported(.externalSignIn)
+    }
+
+    public func unlink(provider: String, from userID: UserID) async throws {
+        throw AuthError.notSupported(.externalSignIn)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The seam between Gatehouse's front-ends and whatever keeps the users: the embedded SQLite
 /// store today, a real PocketBase or InsForge behind the same calls later.
 public protocol AuthBackend: Sendable {
@@ -31,6 +33,29 @@ public protocol AuthBackend: Sendable {
     func setProfile(userID: UserID, patch: [String: JSONValue], credential: BackendCredential?) async throws -> User
     /// A fresh credential when `credential` is about to expire and can be renewed, else nil.
     func renewedCredential(_ credential: BackendCredential) async throws -> BackendCredential?
+    /// What a browser session keeps to act as `session`'s user later (an impersonation, say): the
+    /// remote backend's token, or nil where the backend needs none (in process).
+    func credential(for session: AuthSession) throws -> BackendCredential?
+    /// The credential behind a browser session that impersonates `userID`: a remote backend's own
+    /// impersonation token (non-refreshable, `duration` at most), or nil where the browser session
+    /// alone is enough (in process).
+    func impersonationCredential(of userID: UserID, duration: TimeInterval, actor: String) async throws -> BackendCredential?
+
+    // Linked provider identities (`Capability.externalSignIn`; defaults in AuthBackend+Credential.swift
+    // refuse with `notSupported`).
+    /// The identities linked to an account, oldest first.
+    func externalAuths(userID: UserID) async throws -> [ExternalAuth]
+    /// Signs in with a provider identity: the linked account when (provider, subject) is known;
+    /// else the account with the same address when *both* sides have it verified (then linked);
+    /// else a new account when `allowCreate`. An existing account with that address that is not
+    /// verified on both sides is never taken over (pre-hijacking defence):
+    /// `ExternalAuthError.emailBelongsToAnotherAccount`.
+    func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn
+    /// Links the identity to a signed-in account. Fails with `.alreadyLinked` when another
+    /// account holds it, or when this account already has another identity of that provider.
+    func link(_ identity: ExternalIdentity, to userID: UserID) async throws -> ExternalAuth
+    /// Removes a link; refused with `.lastSignInMethod` when it would leave no way to sign in.
+    func unlink(provider: String, from userID: UserID) async throws
 }
 
 /// What the sign-up form sends.

@@ -4,7 +4,11 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case emailCodeVerification
     case emailLinkVerification
     case profile
+    /// Linked provider identities can be listed and unlinked.
     case externalAuths
+    /// Gatehouse's own provider flows (sign in with a provider, link one while signed in) can create
+    /// and link accounts here from the identity a provider vouched for.
+    case externalSignIn
     case impersonation
     case userAdministration
     /// Sessions renew before they expire (`refreshSession()`).
@@ -23,6 +27,7 @@ extension Capability {
         case .emailLinkVerification: return "Verifying email with a link"
         case .profile: return "Editing the profile"
         case .externalAuths: return "Linked accounts"
+        case .externalSignIn: return "Signing in with a provider"
         case .impersonation: return "Impersonation"
         case .userAdministration: return "User administration"
         case .sessionRefresh: return "Refreshing sessions"

@@ -3,7 +3,7 @@ import Foundation
 import Secrets
 import Store
 
-extension LocalBackend: ExternalAuthBackend {
+extension LocalBackend {
     public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
         try await database.externalAuths(userID: userID)
     }

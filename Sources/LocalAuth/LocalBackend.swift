@@ -33,7 +33,9 @@ public final class LocalBackend: AuthBackend {
         self.logger = logger
     }
 
-    public var capabilities: Set<Capability> { [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths] }
+    public var capabilities: Set<Capability> {
+        [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn]
+    }
 
     public var verificationMode: VerificationMode { configuration.verification }
 

@@ -23,17 +23,22 @@ final class ProxyGatehouse: @unchecked Sendable {
         var logger = Logger(label: "gatehouse-proxy-test")
         logger.logLevel = .warning
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
-        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
+        let hasher = try KeyedHash(key: keys.keyedHash)
+        let portBox = PortBox()
         remote = PocketBaseBackend(configuration: .init(baseURL: pocketBase.baseURL, superuser: superuser), logger: logger)
         let app = try await Application(
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: ProxyBackend(api: remote, logger: logger), administration: remote, database: database, hasher: hasher,
-            passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger)
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
+            passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger,
+            oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)))
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
             responder: app.responder)
         try server.start()
+        portBox.port = server.port
         if superuser != nil {
             try await remote.prepareCollection(verificationLinkBase: "http://127.0.0.1:\(server.port)")
         }

@@ -98,8 +98,20 @@ public struct ProxyBackend: AuthBackend {
         return user
     }
 
-    /// What the web layer keeps beside a browser session for `session` (e.g. an impersonation).
-    public static func credential(for session: AuthSession) throws -> BackendCredential {
+    /// The backend's session itself, as JSON: later calls act as its user with it.
+    public func credential(for session: AuthSession) throws -> BackendCredential? {
+        try Self.credential(for: session)
+    }
+
+    /// PocketBase's impersonation token for the user, made with the superuser's rights.
+    public func impersonationCredential(of userID: UserID, duration: TimeInterval, actor: String) async throws
+        -> BackendCredential?
+    {
+        guard api.capabilities.contains(.impersonation) else { throw AuthError.notSupported(.impersonation) }
+        return try Self.credential(for: try await api.admin.impersonate(userID, duration: duration, actor: actor))
+    }
+
+    static func credential(for session: AuthSession) throws -> BackendCredential {
         BackendCredential(String(decoding: try JSONEncoder().encode(session), as: UTF8.self))
     }
 

@@ -18,9 +18,9 @@ struct LinkedAccountsPages: Sendable {
             guard let user = visit.user else { return signInFirst() }
             guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
             let provider = visit.parameters["provider"] ?? ""
-            guard let backend = feature.externalAuths else { return try await render(visit, user: user, error: nil) }
+            guard feature.backendSignsInWithProviders else { return try await render(visit, user: user, error: nil) }
             do {
-                try await backend.unlink(provider: provider, from: user.id)
+                try await env.backend.unlink(provider: provider, from: user.id)
             } catch let error as ExternalAuthError {
                 let label = try await feature.registry.provider(named: provider)?.label ?? provider
                 let config = ProviderConfiguration(name: provider, type: .oidc, displayName: label, clientId: "")
@@ -38,7 +38,7 @@ struct LinkedAccountsPages: Sendable {
     }
 
     private func render(_ visit: Visit, user: User, error: String?, status: Int = 200) async throws -> Response {
-        let links = try await feature.externalAuths?.externalAuths(userID: user.id) ?? []
+        let links = feature.backendSignsInWithProviders ? try await env.backend.externalAuths(userID: user.id) : []
         let configured = await feature.buttonProviders()
         var rows: [[String: Any]] = configured.map { provider in
             let link = links.first { $0.provider == provider.name }
@@ -51,7 +51,7 @@ struct LinkedAccountsPages: Sendable {
         for link in links where !configured.contains(where: { $0.name == link.provider }) {
             rows.append(["name": link.provider, "displayName": link.provider, "linked": true, "providerId": link.providerID])
         }
-        var page: [String: Any] = ["providers": rows, "supported": feature.externalAuths != nil]
+        var page: [String: Any] = ["providers": rows, "supported": feature.backendSignsInWithProviders]
         if let error { page["errors"] = ["form": error] }
         return env.renderer.page("linked", visit.context(title: "Linked accounts", page), status: status)
     }

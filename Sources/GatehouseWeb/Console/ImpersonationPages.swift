@@ -51,7 +51,7 @@ struct ImpersonationPages: Sendable {
                     message: "Impersonation links work once, within a minute of being issued.")
             }
             let user = try await ConsoleUserPage(env: env).loadUser(ticket.userID)
-            let credential = env.backend is ProxyBackend ? try ProxyBackend.credential(for: ticket.session) : nil
+            let credential = try env.backend.credential(for: ticket.session)
             var response = Response.redirect(to: "/account")
             try await env.sessions.start(
                 for: user, credential: credential, replacing: visit.signedIn, request: visit.request,
@@ -90,12 +90,9 @@ struct ImpersonationPages: Sendable {
             let expiresAt = session.expiresAt ?? env.clock().addingTimeInterval(duration)
             return try await userPage.page(visit, staff, user: user, issuedToken: (session.accessToken, expiresAt))
         }
-        // A remote backend needs its own impersonation token behind the browser session.
-        let credential =
-            env.backend is ProxyBackend
-            ? try ProxyBackend.credential(
-                for: try await api.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email))
-            : nil
+        // A remote backend's own impersonation token stands behind the browser session.
+        let credential = try await env.backend.impersonationCredential(
+            of: user.id, duration: duration, actor: staff.superuser.email)
         var response = Response.redirect(to: "/account")
         try await env.sessions.start(
             for: user, credential: credential, replacing: visit.signedIn, request: visit.request,

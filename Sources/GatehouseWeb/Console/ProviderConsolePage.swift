@@ -123,6 +123,11 @@ struct ProviderConsolePage: Sendable {
             "providerForm": providerForm.context,
             "appForm": appForm.context,
             "testProviderEnabled": feature.settings.testProviderEnabled,
+            // Said here, since the sign-in page then shows no provider buttons at all.
+            "signInUnsupported": feature.backendSignsInWithProviders
+                ? ""
+                : "\(env.configuration.backendDescription) cannot take sign-ins from these providers through Gatehouse, "
+                    + "so the sign-in pages show no provider buttons. The settings are kept for when the embedded backend is used.",
             "errors": ["provider": Self.byField(providerErrors), "app": Self.byField(appErrors)],
             "errorList": Self.list(providerErrors, prefix: "provider-") + Self.list(appErrors, prefix: "app-")
         ]

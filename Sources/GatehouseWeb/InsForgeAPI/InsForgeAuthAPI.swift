@@ -43,9 +43,10 @@ struct InsForgeAuthAPI: Sendable {
 
     private func appleNative(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try request.decodeJSON(AppleNativeBody.self)
-        guard let backend = feature.externalAuths else {
-            return InsForgeError.response(501, "NOT_SUPPORTED", AuthError.notSupported(.externalAuths).pageMessage)
+        guard feature.backendSignsInWithProviders else {
+            return InsForgeError.response(501, "NOT_SUPPORTED", AuthError.notSupported(.externalSignIn).pageMessage)
         }
+        let backend = env.backend
         let settings = feature.settings
         guard !settings.appleAudiences.isEmpty else {
             return InsForgeError.response(
@@ -101,7 +102,7 @@ struct InsForgeAuthAPI: Sendable {
     }
 
     private func authResponse(_ user: User, tokens: IssuedTokens, redirectTo: String?) async -> AuthResponse {
-        let providers = (try? await feature.externalAuths?.externalAuths(userID: user.id).map(\.provider)) ?? []
+        let providers = (try? await env.backend.externalAuths(userID: user.id).map(\.provider)) ?? []
         return AuthResponse(
             user: .init(
                 id: user.id.rawValue, email: user.email, emailVerified: user.emailVerified,

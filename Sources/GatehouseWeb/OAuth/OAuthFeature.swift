@@ -11,8 +11,6 @@ struct OAuthFeature: Sendable {
     let settings: OAuthSettings
     let registry: ProviderRegistry
     let client: ProviderClient
-    /// Nil when the backend keeps no linked identities; the pages then say so.
-    let externalAuths: (any ExternalAuthBackend)?
     let tokens: any AppTokenIssuer
     let hasher: KeyedHash
     /// Signs the test provider's id_tokens and access tokens; its key lives in the `secrets` table.
@@ -29,8 +27,14 @@ struct OAuthFeature: Sendable {
     /// The test provider's issuer for one provider name: `BASE/_/test-idp/NAME`.
     func testIssuer(provider: String) -> String { "\(settings.base)/_/test-idp/\(provider)" }
 
-    /// Providers offered as buttons (test-mode ones only while the test provider is served).
+    /// Whether the backend can take a provider's identity (`Capability.externalSignIn`): when it
+    /// cannot, no page offers a provider button and `/_/providers` says why.
+    var backendSignsInWithProviders: Bool { env.backend.capabilities.contains(.externalSignIn) }
+
+    /// Providers offered as buttons (test-mode ones only while the test provider is served); none
+    /// when the backend cannot sign in with them, so nobody starts a flow that cannot finish.
     func buttonProviders() async -> [ProviderConfiguration] {
+        guard backendSignsInWithProviders else { return [] }
         let all = (try? await registry.all()) ?? []
         return all.filter { $0.mode == .live || settings.testProviderEnabled }
     }

@@ -21,6 +21,10 @@ struct OAuthPages: Sendable {
         let name = visit.parameters["provider"] ?? ""
         let linking = try visit.query("link") == "1"
         if linking, visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
+        // Checked before anyone is sent to the provider: a flow the backend cannot finish must not start.
+        guard feature.backendSignsInWithProviders else {
+            return refuse(501, "Not supported", AuthError.notSupported(.externalSignIn).pageMessage)
+        }
         guard let provider = try await feature.registry.provider(named: name),
             provider.mode == .live || feature.settings.testProviderEnabled
         else {
@@ -124,13 +128,12 @@ struct OAuthPages: Sendable {
                 400, "Sign-in failed",
                 "Gatehouse could not confirm your \(provider.label) sign-in. Start again from the sign-in page.")
         }
-        guard let backend = feature.externalAuths else {
-            return refuse(501, "Not supported", AuthError.notSupported(.externalAuths).pageMessage)
+        guard feature.backendSignsInWithProviders else {
+            return refuse(501, "Not supported", AuthError.notSupported(.externalSignIn).pageMessage)
         }
         return checked.purpose == "link"
-            ? try await link(identity, visit: visit, provider: provider, backend: backend)
-            : try await signIn(
-                identity, visit: visit, provider: provider, backend: backend, app: AppSignInRequest.fromJSON(checked.appRequest))
+            ? try await link(identity, visit: visit, provider: provider)
+            : try await signIn(identity, visit: visit, provider: provider, app: AppSignInRequest.fromJSON(checked.appRequest))
     }
 
     private func exchange(_ provider: ProviderConfiguration, code: String, flow: OAuthFlowRecord, now: Date) async throws
@@ -156,9 +159,9 @@ struct OAuthPages: Sendable {
     }
 
     private func signIn(
-        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration,
-        backend: any ExternalAuthBackend, app: AppSignInRequest?
+        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration, app: AppSignInRequest?
     ) async throws -> Response {
+        let backend = env.backend
         let request = visit.request
         let result: ExternalSignIn
         do {
@@ -195,9 +198,9 @@ struct OAuthPages: Sendable {
     }
 
     private func link(
-        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration,
-        backend: any ExternalAuthBackend
+        _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration
     ) async throws -> Response {
+        let backend = env.backend
         guard let user = visit.user else { return .redirect(to: "/auth/sign-in") }
         do {
             _ = try await backend.link(identity, to: user.id)

@@ -56,7 +56,7 @@ public struct Application: Sendable {
             OAuthFeature(
                 env: env, settings: settings,
                 registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
-                client: ProviderClient(http: settings.http), externalAuths: backend as? any ExternalAuthBackend,
+                client: ProviderClient(http: settings.http),
                 tokens: SessionTableTokenIssuer(
                     database: database, hasher: hasher, clock: clock,
                     lifetime: settings.accessTokenLifetime),
