@@ -15,9 +15,17 @@ public struct Router: Sendable {
         let handler: Handler
     }
 
+    /// A path prefix whose routes, and whose unknown paths and wrong methods, answer errors in
+    /// their own shape (an API family's JSON envelope) instead of the router's default.
+    private struct ErrorFamily: Sendable {
+        let prefix: [String]
+        let renderer: ErrorRenderer
+    }
+
     private var routes: [Route] = []
+    private var families: [ErrorFamily] = []
     private let logger: Logger
-    /// Renders 404, 405, `RequestError` and 500 pages; plain text by default.
+    /// Renders 404, 405, `RequestError` and 500 pages outside every error family; plain text by default.
     public var errorRenderer: ErrorRenderer
 
     public init(
@@ -38,6 +46,21 @@ public struct Router: Sendable {
         let pattern = RoutePattern(path)
         routes.removeAll { $0.method == method && $0.pattern == pattern }
         routes.append(Route(method: method, pattern: pattern, handler: handler))
+    }
+
+    /// Everything under `prefix` (e.g. `/api/auth`) renders its errors with `renderer`: handler
+    /// errors, body-decoding errors, and 404/405 for paths and methods no route has. The longest
+    /// matching prefix wins, so `/api/auth` can differ from the rest of `/api`.
+    public mutating func errors(under prefix: String, _ renderer: @escaping ErrorRenderer) {
+        let segments = prefix.split(separator: "/").map(String.init)
+        families.removeAll { $0.prefix == segments }
+        families.append(ErrorFamily(prefix: segments, renderer: renderer))
+    }
+
+    /// The renderer for `request`: its longest matching error family's, else the default.
+    private func renderer(for request: Request) -> ErrorRenderer {
+        families.filter { request.pathSegments.starts(with: $0.prefix) }
+            .max { $0.prefix.count < $1.prefix.count }?.renderer ?? errorRenderer
     }
 
     public mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
@@ -65,7 +88,7 @@ public struct Router: Sendable {
         do {
             return try await match.handler(request, match.parameters)
         } catch let error as any HTTPResponseError {
-            return errorRenderer(error.status, error.message, request)
+            return renderer(for: request)(error.status, error.message, request)
         } catch {
             logger.error(
                 "handler failed",
@@ -75,7 +98,7 @@ public struct Router: Sendable {
                     "route": "\(match.pattern)",
                     "error": "\(String(reflecting: error))"
                 ])
-            return errorRenderer(500, "Internal Server Error", request)
+            return renderer(for: request)(500, "Internal Server Error", request)
         }
     }
 
@@ -100,7 +123,7 @@ public struct Router: Sendable {
     private func unrouted(_ request: Request) -> Response {
         var allowed = Set(routes.filter { $0.pattern.match(request.pathSegments) != nil }.map(\.method))
         guard !allowed.isEmpty else {
-            return errorRenderer(404, "Not Found", request)
+            return renderer(for: request)(404, "Not Found", request)
         }
         if allowed.contains(.get) { allowed.insert(.head) }
         allowed.insert(.options)
@@ -108,7 +131,7 @@ public struct Router: Sendable {
         if request.method == .options {
             return Response(status: 204, headers: ["Allow": allow])
         }
-        var response = errorRenderer(405, "Method Not Allowed", request)
+        var response = renderer(for: request)(405, "Method Not Allowed", request)
         response.headers.replaceOrAdd("Allow", allow)
         return response
     }

@@ -162,4 +162,10 @@ enum InsForgeError {
     static func response(_ status: Int, _ code: String, _ message: String) -> Response {
         (try? .json(Body(error: code, message: message, statusCode: status), status: status)) ?? .text(message, status: status)
     }
+
+    /// Everything under `/api/auth` that no handler answered itself: decode errors, unknown routes,
+    /// wrong methods. `message` is always there (InsForge's Swift SDK needs it).
+    static let renderer: Router.ErrorRenderer = { status, message, _ in
+        response(status, APIError.code(for: status), message)
+    }
 }

@@ -38,13 +38,19 @@ public struct Application: Sendable {
         let staticFiles = StaticFiles(root: configuration.publicDirectory)
         self.staticFiles = staticFiles
 
-        var router = Router(logger: logger) { status, message, request in
-            Self.errorResponse(status: status, message: message, request: request, renderer: renderer)
+        var router = Router(logger: logger) { status, message, _ in
+            Self.errorPage(status: status, message: message, renderer: renderer)
         }
+        // Each API family answers errors in its own envelope, for its routes and its unknown paths.
+        router.errors(under: "/_/api") { status, message, _ in
+            APIError.response(status: status, code: APIError.code(for: status), message: message)
+        }
+        router.errors(under: "/api", PocketBaseError.renderer)
+        router.errors(under: "/api/auth", InsForgeError.renderer)
         router.page(.get, "/", env) { visit in .redirect(to: visit.user == nil ? "/auth/sign-in" : "/account") }
-        // The admin API's OpenAPI 3.1 document (Public/api/openapi.json), readable without a token.
+        // The admin API's OpenAPI 3.1 document (Public/openapi/admin-api.json), readable without a token.
         router.on(.get, "/_/api/openapi.json") { request, _ in
-            staticFiles.response(for: "api/openapi.json", request: request)
+            staticFiles.response(for: "openapi/admin-api.json", request: request)
                 ?? APIError.response(status: 404, code: "NOT_FOUND", message: "The OpenAPI document is missing from the assets.")
         }
         router.on(.get, "/api/health") { _, _ in
@@ -111,17 +117,13 @@ public struct Application: Sendable {
             let pattern = isDirectory.boolValue ? "/\(entry)/*" : "/\(entry)"
             router.on(.get, pattern) { request, _ in
                 files.response(for: String(request.path.dropFirst()), request: request)
-                    ?? errorResponse(
-                        status: 404, message: "There is no file at this address.", request: request, renderer: renderer)
+                    ?? errorPage(status: 404, message: "There is no file at this address.", renderer: renderer)
             }
         }
     }
 
-    /// Errors as JSON under `/api/` and `/_/api/`, as a page everywhere else.
-    static func errorResponse(status: Int, message: String, request: Request, renderer: TemplateRenderer) -> Response {
-        if request.path.hasPrefix("/api/") || request.path.hasPrefix("/_/api/") {
-            return APIError.response(status: status, code: APIError.code(for: status), message: message)
-        }
+    /// An error as the account pages show it.
+    static func errorPage(status: Int, message: String, renderer: TemplateRenderer) -> Response {
         let heading: String
         switch status {
         case 404: heading = "Page not found"
