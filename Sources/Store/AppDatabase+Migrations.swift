@@ -116,7 +116,6 @@ extension AppDatabase {
         registerConsoleMigrations(in: &migrator)
         registerOAuthMigrations(&migrator)
         registerSecurityMigrations(&migrator)
-        registerDatasecMigrations(in: &migrator)
         return migrator
     }
 }

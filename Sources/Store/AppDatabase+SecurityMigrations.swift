@@ -1,7 +1,9 @@
 import GRDB
 
 extension AppDatabase {
-    /// Migrations from the security pass (issue 9), appended after every earlier one.
+    /// Migrations from the security pass (issue 9), appended after every earlier one: sealed backend
+    /// tokens that die with their session, rate-limit events that survive a restart, and the ids of
+    /// identity tokens already used.
     static func registerSecurityMigrations(_ migrator: inout DatabaseMigrator) {
         // A remote backend's token lives only as long as the browser session it belongs to: any
         // revocation (sign-out, "sign out everywhere", disable, password change) deletes it. Tokens
@@ -17,6 +19,30 @@ extension AppDatabase {
                     BEGIN
                         DELETE FROM session_credentials WHERE session_id = NEW.id;
                     END;
+                    """)
+        }
+
+        migrator.registerMigration("v3-security-rate-limit-events") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE rate_limit_events (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL CHECK (length(key) > 0),
+                        at DATETIME NOT NULL
+                    );
+                    CREATE INDEX rate_limit_events_key_at ON rate_limit_events(key, at);
+                    CREATE INDEX rate_limit_events_at ON rate_limit_events(at);
+                    """)
+        }
+
+        migrator.registerMigration("v3-security-used-token-ids") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE used_token_ids (
+                        id_hash TEXT PRIMARY KEY NOT NULL CHECK (length(id_hash) = 64),
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX used_token_ids_expires_at ON used_token_ids(expires_at);
                     """)
         }
     }

@@ -55,7 +55,8 @@ import Testing
         #expect(try await h.count("verification_tokens") == 1)
         // One code; the owner is told of the second attempt (issue 9, item 6).
         #expect(try await h.mailCount(to: "bob@example.com", subject: "Your Gatehouse verification code") == 1)
-        #expect(try await h.mailCount(to: "bob@example.com", subject: "Someone tried to sign up with your Gatehouse address") == 1)
+        #expect(
+            try await h.mailCount(to: "bob@example.com", subject: "Someone tried to sign up with your Gatehouse address") == 1)
     }
 
     @Test func twentyParallelSignUpsOfOneEmailMakeOneAccount() async throws {
@@ -101,7 +102,8 @@ import Testing
 
     @Test func capabilitiesOfTheEmbeddedBackend() throws {
         let h = try Harness(LocalBackend.Configuration(verification: .link))
-        #expect(h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths])
+        #expect(
+            h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn])
         #expect(h.backend.verificationMode == .link)
     }
 }

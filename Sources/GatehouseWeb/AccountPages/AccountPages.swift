@@ -55,7 +55,7 @@ struct AccountPages: Sendable {
                 _ = try await env.backend.setProfile(userID: user.id, patch: patch, credential: visit.signedIn?.credential)
                 if let signedIn = visit.signedIn {
                     await env.audit.recordOwnAct(
-                        "profile.updated", of: signedIn, request: visit.request,
+                        .profileUpdated, of: signedIn, request: visit.request,
                         data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
                 }
                 return .redirect(to: "/account?notice=saved")

@@ -27,7 +27,7 @@ struct LinkedAccountsPages: Sendable {
                 return try await render(visit, user: user, error: OAuthPages.message(error, provider: config), status: 409)
             }
             await env.audit.record(
-                "external_auth.unlinked", actor: user.id.rawValue, subject: user.id.rawValue,
+                .externalAuthUnlinked, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["provider": .string(provider)])
             return .redirect(to: "/account/linked?notice=unlinked")
         }

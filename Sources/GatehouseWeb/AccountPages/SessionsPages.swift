@@ -20,7 +20,7 @@ struct SessionsPages: Sendable {
             guard let id = Int64(visit.parameters["id"] ?? ""),
                 try await env.database.revokeSession(id: id, ofUser: signedIn.user.id, at: env.clock())
             else { return .redirect(to: "/account/sessions") }
-            await env.audit.recordOwnAct("sessions.signed_out", of: signedIn, request: visit.request, data: ["scope": "one"])
+            await env.audit.recordOwnAct(.sessionsSignedOut, of: signedIn, request: visit.request, data: ["scope": "one"])
             if id == signedIn.session.id { return try await signedOut(visit) }
             return .redirect(to: "/account/sessions?notice=\(Notice.sessionSignedOut.rawValue)")
         }
@@ -30,7 +30,7 @@ struct SessionsPages: Sendable {
             let count = try await env.database.revokeSessions(
                 userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
             await env.audit.recordOwnAct(
-                "sessions.signed_out", of: signedIn, request: visit.request,
+                .sessionsSignedOut, of: signedIn, request: visit.request,
                 data: ["scope": "others", "count": .number(Double(count))])
             return .redirect(to: "/account/sessions?notice=\(Notice.otherSessionsSignedOut.rawValue)")
         }
@@ -39,7 +39,7 @@ struct SessionsPages: Sendable {
             try refuseWhileImpersonating(visit)
             let count = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
             await env.audit.recordOwnAct(
-                "sessions.signed_out", of: signedIn, request: visit.request,
+                .sessionsSignedOut, of: signedIn, request: visit.request,
                 data: ["scope": "all", "count": .number(Double(count))])
             return try await signedOut(visit)
         }

@@ -26,7 +26,7 @@ struct SignInPages: Sendable {
         router.page(.post, "/auth/sign-out", env) { visit in
             var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
             if let signedIn = visit.signedIn {
-                await env.audit.recordOwnAct("sign_out", of: signedIn, request: visit.request)
+                await env.audit.recordOwnAct(.signOut, of: signedIn, request: visit.request)
             }
             if let signedIn = visit.signedIn, visit.isImpersonating {
                 try await ImpersonationEnding(env: env).end(
@@ -94,12 +94,12 @@ struct SignInPages: Sendable {
         var errors = FormErrors()
         if let wait = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) {
             await env.audit.record(
-                "sign_in.failed", request: request,
+                .signInFailed, request: request,
                 data: ["email": .string(email), "reason": "rate_limited"])
             errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
         }
-        await env.audit.record("sign_in.started", request: request, data: ["email": .string(email)])
+        await env.audit.record(.signInStarted, request: request, data: ["email": .string(email)])
         let throttle = SignInThrottle(limiter: env.limiter, scope: "sign-in", email: email, ip: request.remoteAddress)
         let locked = await throttle.isLocked(now: now)
         // A locked account still costs one password check, so its answer and timing match a wrong password.
@@ -109,7 +109,7 @@ struct SignInPages: Sendable {
             let user = signIn.user
             if !locked {
                 await throttle.succeeded()
-                await env.audit.record("sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request)
+                await env.audit.record(.signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request)
                 var response = Response.redirect(to: redirect)
                 if let app, let oauth {
                     response = try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: request)
@@ -123,7 +123,7 @@ struct SignInPages: Sendable {
             reason = "locked"
         } catch AuthError.emailNotVerified(let address) where !locked {
             await env.audit.record(
-                "sign_in.failed", request: request,
+                .signInFailed, request: request,
                 data: ["email": .string(email), "reason": "email_not_verified"])
             return .redirect(to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
         } catch AuthError.invalidCredentials {
@@ -135,7 +135,7 @@ struct SignInPages: Sendable {
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)
         }
         await throttle.failed(now: now, wasLocked: locked)
-        await env.audit.record("sign_in.failed", request: request, data: ["email": .string(email), "reason": .string(reason)])
+        await env.audit.record(.signInFailed, request: request, data: ["email": .string(email), "reason": .string(reason)])
         errors.add("form", AuthError.invalidCredentials.pageMessage)
         return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
     }

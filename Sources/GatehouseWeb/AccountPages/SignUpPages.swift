@@ -42,12 +42,12 @@ struct SignUpPages: Sendable {
                     name: name.isEmpty ? nil : name))
             let user = result.user
             await env.audit.record(
-                "user.signed_up", actor: user.id.rawValue, subject: user.id.rawValue,
+                .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["email": .string(user.email)])
             if result.requireEmailVerification {
                 await env.limiter.hit("resend:\(EmailAddress.normalize(user.email))", Throttle.resendPerEmail, now: now)
                 await env.audit.record(
-                    "verification.sent", subject: user.id.rawValue, request: visit.request,
+                    .verificationSent, subject: user.id.rawValue, request: visit.request,
                     data: ["mode": .string(env.backend.verificationMode.rawValue)])
                 return .redirect(to: URLQuery.path("/auth/verify", [("email", user.email)]))
             }
@@ -63,7 +63,7 @@ struct SignUpPages: Sendable {
             // which no answer for a taken address can imitate: see the README.)
             await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
             await env.audit.record(
-                "sign_up.refused", request: visit.request, data: ["email": .string(email), "reason": "email_exists"])
+                .signUpRefused, request: visit.request, data: ["email": .string(email), "reason": "email_exists"])
             return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))
         } catch AuthError.emailExists {
             errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")

@@ -69,7 +69,7 @@ struct VerificationPages: Sendable {
         do {
             let user = try await env.backend.verifyEmail(email: email, code: code)
             await env.audit.record(
-                "verification.completed", actor: user.id.rawValue, subject: user.id.rawValue,
+                .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["method": "code"])
             var response = Response.redirect(to: "/account?notice=verified")
             try await env.sessions.start(for: user, replacing: visit.signedIn, request: visit.request, response: &response)
@@ -77,7 +77,7 @@ struct VerificationPages: Sendable {
             return response
         } catch let error as AuthError {
             await env.audit.record(
-                "verification.failed", request: visit.request,
+                .verificationFailed, request: visit.request,
                 data: ["email": .string(email), "reason": .string("\(error)")])
             // A wrong, spent, expired or killed code — or an address with no account — all read the
             // same, so the form reveals nothing about the address.
@@ -95,7 +95,7 @@ struct VerificationPages: Sendable {
         do {
             let user = try await env.backend.verifyEmailLink(token: token)
             await env.audit.record(
-                "verification.completed", actor: user.id.rawValue, subject: user.id.rawValue,
+                .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["method": "link"])
             let signedIn = visit.user?.id == user.id
             return env.renderer.page(
@@ -110,7 +110,7 @@ struct VerificationPages: Sendable {
                     ]))
         } catch let error as AuthError {
             await env.audit.record(
-                "verification.failed", request: visit.request,
+                .verificationFailed, request: visit.request,
                 data: ["method": "link", "reason": .string("\(error)")])
             return env.renderer.page(
                 "error",
@@ -161,7 +161,7 @@ struct VerificationPages: Sendable {
             errors.add("form", error.pageMessage)
             return await renderResend(visit, email: email, errors: errors, status: 502)
         }
-        await env.audit.record("verification.requested", request: visit.request, data: ["email": .string(email)])
+        await env.audit.record(.verificationRequested, request: visit.request, data: ["email": .string(email)])
         return .redirect(to: URLQuery.path("/auth/verify", [("email", email), ("notice", Notice.codeSent.rawValue)]))
     }
 }

@@ -65,19 +65,16 @@ struct AdminUsersAPI: Sendable {
                 var generatedPassword: String?
             }
             let body: Create = try request.decodeJSON()
-            let generated = body.password == nil ? SecureRandom.token() : nil
-            let profile = Profile(body.name.map { ["name": .string($0)] } ?? [:])
-            let user = try await administration().admin.createUser(
-                NewUser(
-                    email: body.email, password: body.password ?? generated ?? "", verified: body.verified ?? false,
-                    profile: profile))
-            if let tag = body.tag, !tag.isEmpty { try await env.database.addTag(tag, to: [user.id], at: env.clock()) }
-            await env.audit.record(
-                "admin.user.created", actor: staff.superuser.id, subject: user.id.rawValue, request: request,
-                data: ["via": "api"])
+            let tag = body.tag.flatMap { $0.isEmpty ? nil : $0 }
+            let (user, generated) = try await TestUserOperations(
+                env: env, api: try administration(), staff: staff, request: request
+            )
+            .createOne(
+                email: body.email, password: body.password, name: body.name, verified: body.verified ?? false, tag: tag,
+                via: "api")
             var response = try Response.json(
                 Created(
-                    user: UserBody(user, tags: body.tag.map { [$0] } ?? []),
+                    user: UserBody(user, tags: tag.map { [$0] } ?? []),
                     generatedPassword: generated), status: 201)
             response.headers.replaceOrAdd("Location", "/_/api/users/\(user.id.rawValue)")
             return response
@@ -89,27 +86,14 @@ struct AdminUsersAPI: Sendable {
         router.adminAPI(.patch, "/_/api/users/:id", env) { request, parameters, staff in
             let target = try await user(parameters)
             let body: UserPatchBody = try request.decodeJSON()
-            let updated = try await administration().admin.updateUser(
-                target.id,
-                UserUpdate(
-                    email: body.email, password: body.password, verified: body.verified, disabled: body.disabled,
-                    profilePatch: body.profile))
-            if body.disabled == true || body.password != nil || body.email != nil {
-                try await env.database.revokeSessions(userID: target.id, at: env.clock())
-            }
-            await env.audit.record(
-                "admin.user.updated", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
-                data: ["fields": .array(body.changedFields.map(JSONValue.string)), "via": "api"])
+            let update = UserUpdate(
+                email: body.email, password: body.password, verified: body.verified, disabled: body.disabled,
+                profilePatch: body.profile)
+            let updated = try await operations(staff, request).update(target, update)
             return try .json(UserBody(updated, tags: try await env.database.tags(of: [updated.id])[updated.id] ?? []))
         }
         router.adminAPI(.delete, "/_/api/users/:id", env) { request, parameters, staff in
-            let target = try await user(parameters)
-            try await administration().admin.deleteUser(target.id)
-            try await env.database.revokeSessions(userID: target.id, at: env.clock())
-            try await env.database.removeTags(of: [target.id])
-            await env.audit.record(
-                "admin.user.deleted", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
-                data: ["email": .string(target.email), "via": "api"])
+            try await operations(staff, request).delete(try await user(parameters))
             return .empty(status: 204)
         }
         router.adminAPI(.post, "/_/api/users/:id/impersonate", env) { request, parameters, staff in
@@ -135,7 +119,7 @@ struct AdminUsersAPI: Sendable {
                 ImpersonationTicket(
                     userID: target.id, actor: staff.superuser.email, duration: duration, session: session))
             await env.audit.record(
-                "impersonation.started", actor: staff.superuser.id, subject: target.id.rawValue,
+                .impersonationStarted, actor: staff.superuser.id, subject: target.id.rawValue,
                 request: request, data: ["mode": "api", "seconds": .number(duration)])
             return try .json(
                 Issued(
@@ -147,26 +131,22 @@ struct AdminUsersAPI: Sendable {
             return try .json(try await env.database.sessions(userID: target.id).map(SessionBody.init))
         }
         router.adminAPI(.delete, "/_/api/users/:id/sessions", env) { request, parameters, staff in
-            let target = try await user(parameters)
-            let count = try await env.database.revokeSessions(userID: target.id, at: env.clock())
-            await env.audit.record(
-                "session.revoked", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
-                data: ["count": .number(Double(count)), "via": "api"])
+            try await operations(staff, request).revokeSessions(of: try await user(parameters))
             return .empty(status: 204)
         }
         router.adminAPI(.delete, "/_/api/users/:id/sessions/:sid", env) { request, parameters, staff in
             let target = try await user(parameters)
             guard let sessionID = parameters["sid"].flatMap(Int64.init),
-                try await env.database.sessions(userID: target.id).contains(where: { $0.id == sessionID })
+                try await operations(staff, request).revokeSession(sessionID, of: target)
             else {
                 throw APIFailure.notFound("That session does not belong to this user.")
             }
-            try await env.database.revokeSession(id: sessionID, at: env.clock())
-            await env.audit.record(
-                "session.revoked", actor: staff.superuser.id, subject: target.id.rawValue, request: request,
-                data: ["session": .number(Double(sessionID)), "via": "api"])
             return .empty(status: 204)
         }
+    }
+
+    private func operations(_ staff: Staff, _ request: Request) throws -> UserAdministration {
+        UserAdministration(env: env, api: try administration(), staff: staff, request: request, via: "api")
     }
 
     private func administration() throws -> any AuthAPI {
@@ -193,14 +173,6 @@ struct UserPatchBody: Decodable {
     var verified: Bool?
     var disabled: Bool?
     var profile: [String: JSONValue]?
-
-    /// Names of the fields sent (never their values), for the audit log.
-    var changedFields: [String] {
-        [
-            ("email", email != nil), ("password", password != nil), ("verified", verified != nil),
-            ("disabled", disabled != nil), ("profile", profile != nil)
-        ].filter(\.1).map(\.0)
-    }
 }
 
 /// One session as the admin API lists it.

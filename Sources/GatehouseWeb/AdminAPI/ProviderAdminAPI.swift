@@ -18,7 +18,7 @@ struct ProviderAdminAPI: Sendable {
             guard problems.isEmpty else { return try Self.invalid(problems) }
             try await feature.registry.save(configuration)
             await feature.env.audit.record(
-                "provider.created", actor: staff.superuser.id, request: request,
+                .providerCreated, actor: staff.superuser.id, request: request,
                 data: ["provider": .string(configuration.name)])
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
@@ -35,7 +35,7 @@ struct ProviderAdminAPI: Sendable {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
             await feature.env.audit.record(
-                "provider.mode_changed", actor: staff.superuser.id, request: request,
+                .providerModeChanged, actor: staff.superuser.id, request: request,
                 data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .empty()
         }
@@ -45,7 +45,7 @@ struct ProviderAdminAPI: Sendable {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
             await feature.env.audit.record(
-                "provider.deleted", actor: staff.superuser.id, request: request,
+                .providerDeleted, actor: staff.superuser.id, request: request,
                 data: ["provider": .string(name)])
             return .empty()
         }
@@ -57,7 +57,7 @@ struct ProviderAdminAPI: Sendable {
             let app = body.record(id: id, at: feature.env.clock())
             try await feature.env.database.saveApp(app)
             await feature.env.audit.record(
-                "app.created", actor: staff.superuser.id, request: request, data: ["app": .string(id)])
+                .appCreated, actor: staff.superuser.id, request: request, data: ["app": .string(id)])
             return try .json(AppSummary(app), status: 201)
         }
         router.adminAPI(.get, "/_/api/apps", feature.env) { _, _, _ in
@@ -69,7 +69,7 @@ struct ProviderAdminAPI: Sendable {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
             }
             await feature.env.audit.record(
-                "app.deleted", actor: staff.superuser.id, request: request,
+                .appDeleted, actor: staff.superuser.id, request: request,
                 data: ["app": .string(id)])
             return .empty()
         }

@@ -18,7 +18,7 @@ struct ConsolePages: Sendable {
             var response = Response.redirect(to: "/_/")
             try await env.console.end(staff, response: &response)
             if let staff {
-                await env.audit.record("console.sign_out", actor: staff.superuser.id, request: visit.request)
+                await env.audit.record(.consoleSignOut, actor: staff.superuser.id, request: visit.request)
                 try await ImpersonationEnding(env: env).endAll(startedBy: staff, request: visit.request)
             }
             return response
@@ -45,14 +45,14 @@ struct ConsolePages: Sendable {
         switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
         case .signedIn(let superuser):
             let session = try await env.console.start(for: superuser, request: visit.request)
-            await env.audit.record("console.sign_in.completed", actor: superuser.id, request: visit.request)
+            await env.audit.record(.consoleSignInCompleted, actor: superuser.id, request: visit.request)
             var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
             response.setCookie(env.console.cookie(token: session.token))
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         case .refused(let reason):
             await env.audit.record(
-                "console.sign_in.failed", request: visit.request,
+                .consoleSignInFailed, request: visit.request,
                 data: ["email": .string(email), "reason": .string(reason)])
             errors.add("form", "That email and password don't match a superuser.")
             return render(visit, email: email, redirect: redirect, errors: errors, status: 401)
@@ -80,12 +80,12 @@ struct ConsolePages: Sendable {
         case .signedIn(let superuser):
             let session = try await env.console.start(for: superuser, request: request)
             await env.audit.record(
-                "console.sign_in.completed", actor: superuser.id, request: request,
+                .consoleSignInCompleted, actor: superuser.id, request: request,
                 data: ["via": "api"])
             return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
         case .refused(let reason):
             await env.audit.record(
-                "console.sign_in.failed", request: request,
+                .consoleSignInFailed, request: request,
                 data: ["email": .string(credentials.email), "reason": .string(reason), "via": "api"])
             return APIError.response(
                 status: 401, code: "INVALID_CREDENTIALS",

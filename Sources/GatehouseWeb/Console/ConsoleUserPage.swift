@@ -16,20 +16,17 @@ struct ConsoleUserPage: Sendable {
         router.consolePage(.post, "/_/users/:id/verify", env) { visit, staff in
             let user = try await loadUser(visit)
             let verified = try visit.field("verified") == "true"
-            return try await perform(
-                visit, staff, user, audit: "admin.user.verified", data: ["verified": .bool(verified)],
-                notice: verified ? .verifiedSet : .unverifiedSet
-            ) { api in
-                _ = try await api.admin.setVerified(user.id, verified)
+            return try await perform(visit, staff, user, notice: verified ? .verifiedSet : .unverifiedSet) { operations in
+                _ = try await operations.update(user, UserUpdate(verified: verified))
             }
         }
         router.consolePage(.post, "/_/users/:id/resend", env) { visit, staff in
             let user = try await loadUser(visit)
-            return try await perform(
-                visit, staff, user, audit: "verification.sent", data: ["by": "console"],
-                notice: .verificationSent
-            ) { _ in
+            return try await perform(visit, staff, user, notice: .verificationSent) { _ in
                 try await env.backend.resendVerification(email: user.email)
+                await env.audit.record(
+                    .verificationSent, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
+                    data: ["by": "console"])
             }
         }
         router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
@@ -40,20 +37,15 @@ struct ConsoleUserPage: Sendable {
                 errors.add("password", problem)
                 return try await page(visit, staff, user: user, errors: errors, status: 422)
             }
-            return try await perform(visit, staff, user, audit: "admin.user.password_set", notice: .passwordSet) { api in
-                _ = try await api.admin.updateUser(user.id, UserUpdate(password: password))
-                try await env.database.revokeSessions(userID: user.id, at: env.clock())
+            return try await perform(visit, staff, user, notice: .passwordSet) { operations in
+                _ = try await operations.update(user, UserUpdate(password: password))
             }
         }
         router.consolePage(.post, "/_/users/:id/disable", env) { visit, staff in
             let user = try await loadUser(visit)
             let disable = try visit.field("disabled") == "true"
-            return try await perform(
-                visit, staff, user, audit: disable ? "admin.user.disabled" : "admin.user.enabled",
-                notice: disable ? .userDisabled : .userEnabled
-            ) { api in
-                _ = try await api.admin.updateUser(user.id, UserUpdate(disabled: disable))
-                if disable { try await env.database.revokeSessions(userID: user.id, at: env.clock()) }
+            return try await perform(visit, staff, user, notice: disable ? .userDisabled : .userEnabled) { operations in
+                _ = try await operations.update(user, UserUpdate(disabled: disable))
             }
         }
         router.consolePage(.post, "/_/users/:id/delete", env) { visit, staff in
@@ -63,45 +55,31 @@ struct ConsoleUserPage: Sendable {
                 errors.add("confirm", "Type the user's email address exactly to confirm.")
                 return try await page(visit, staff, user: user, errors: errors, status: 422)
             }
-            let response = try await perform(
-                visit, staff, user, audit: "admin.user.deleted",
-                data: ["email": .string(user.email)], notice: .userDeleted
-            ) { api in
-                try await api.admin.deleteUser(user.id)
-                try await env.database.revokeSessions(userID: user.id, at: env.clock())
-                try await env.database.removeTags(of: [user.id])
+            let response = try await perform(visit, staff, user, notice: .userDeleted) { operations in
+                try await operations.delete(user)
             }
             return response.status == 303 ? .redirect(to: "/_/users?notice=\(Notice.userDeleted.rawValue)") : response
         }
         router.consolePage(.post, "/_/users/:id/sessions/revoke-all", env) { visit, staff in
             let user = try await loadUser(visit)
-            let count = try await env.database.revokeSessions(userID: user.id, at: env.clock())
-            await env.audit.record(
-                "session.revoked", actor: staff.superuser.id, subject: user.id.rawValue,
-                request: visit.request, data: ["count": .number(Double(count))])
-            return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.sessionsRevoked.rawValue)")
+            return try await perform(visit, staff, user, notice: .sessionsRevoked) { operations in
+                try await operations.revokeSessions(of: user)
+            }
         }
         router.consolePage(.post, "/_/users/:id/sessions/:sid/revoke", env) { visit, staff in
             let user = try await loadUser(visit)
-            guard let sessionID = visit.parameters["sid"].flatMap(Int64.init),
-                try await env.database.sessions(userID: user.id).contains(where: { $0.id == sessionID })
-            else {
-                throw ConsoleError.notFound("That session does not belong to this user.")
+            let sessionID = visit.parameters["sid"].flatMap(Int64.init)
+            return try await perform(visit, staff, user, notice: .sessionRevoked) { operations in
+                guard let sessionID, try await operations.revokeSession(sessionID, of: user) else {
+                    throw ConsoleError.notFound("That session does not belong to this user.")
+                }
             }
-            try await env.database.revokeSession(id: sessionID, at: env.clock())
-            await env.audit.record(
-                "session.revoked", actor: staff.superuser.id, subject: user.id.rawValue,
-                request: visit.request, data: ["session": .number(Double(sessionID))])
-            return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.sessionRevoked.rawValue)")
         }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
             let user = try await loadUser(visit)
             let provider = visit.parameters["provider"] ?? ""
-            return try await perform(
-                visit, staff, user, audit: "external_auth.unlinked",
-                data: ["provider": .string(provider)], notice: .providerRemoved
-            ) { api in
-                try await api.admin.unlinkExternalAuth(of: user.id, provider: provider)
+            return try await perform(visit, staff, user, notice: .providerRemoved) { operations in
+                try await operations.unlink(provider, of: user)
             }
         }
     }
@@ -121,22 +99,20 @@ struct ConsoleUserPage: Sendable {
         }
     }
 
-    /// Runs an admin action, audits it and comes back with a notice; a refused action re-renders
-    /// the page with the backend's reason.
+    /// Runs one of `UserAdministration`'s acts (which audits it) and comes back with a notice; a
+    /// refused act re-renders the page with the backend's reason.
     private func perform(
-        _ visit: Visit, _ staff: Staff, _ user: User, audit type: String,
-        data: [String: JSONValue] = [:], notice: Notice,
-        _ action: (any AuthAPI) async throws -> Void
+        _ visit: Visit, _ staff: Staff, _ user: User, notice: Notice,
+        _ action: (UserAdministration) async throws -> Void
     ) async throws -> Response {
         guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
         do {
-            try await action(api)
+            try await action(UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console"))
         } catch let error as AuthError {
             var errors = FormErrors()
             if case .validation(let fields) = error { errors.add(fields) } else { errors.add("form", error.pageMessage) }
             return try await page(visit, staff, user: user, errors: errors, status: 422)
         }
-        await env.audit.record(type, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request, data: data)
         return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(notice.rawValue)")
     }
 
@@ -149,7 +125,8 @@ struct ConsoleUserPage: Sendable {
         if patch.isEmpty { return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)") }
         do {
             guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
-            _ = try await api.admin.updateUser(user.id, UserUpdate(profilePatch: patch))
+            let operations = UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console")
+            _ = try await operations.update(user, UserUpdate(profilePatch: patch))
         } catch AuthError.validation(let fields) {
             var errors = FormErrors()
             for field in fields {
@@ -158,9 +135,6 @@ struct ConsoleUserPage: Sendable {
             }
             return try await page(visit, staff, user: user, form: form, errors: errors, status: 422)
         }
-        await env.audit.record(
-            "profile.updated", actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
-            data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "by": "console"])
         return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)")
     }
 

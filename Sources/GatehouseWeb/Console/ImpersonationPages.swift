@@ -78,7 +78,7 @@ struct ImpersonationPages: Sendable {
         let duration = TimeInterval(minutes * 60)
         let mode = try visit.field("mode") == "token" ? "token" : "browser"
         await env.audit.record(
-            "impersonation.started", actor: staff.superuser.id, subject: user.id.rawValue,
+            .impersonationStarted, actor: staff.superuser.id, subject: user.id.rawValue,
             request: visit.request,
             data: [
                 "mode": .string(mode), "minutes": .number(Double(minutes)),

@@ -28,7 +28,7 @@ struct ProviderConsolePage: Sendable {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
             await env.audit.record(
-                "provider.mode_changed", actor: staff.superuser.id, request: visit.request,
+                .providerModeChanged, actor: staff.superuser.id, request: visit.request,
                 data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .redirect(to: "/_/providers?notice=\(Notice.providerModeChanged.rawValue)")
         }
@@ -45,7 +45,7 @@ struct ProviderConsolePage: Sendable {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
             await env.audit.record(
-                "provider.deleted", actor: staff.superuser.id, request: visit.request,
+                .providerDeleted, actor: staff.superuser.id, request: visit.request,
                 data: ["provider": .string(name)])
             return .redirect(to: "/_/providers?notice=\(Notice.providerDeleted.rawValue)")
         }
@@ -60,7 +60,7 @@ struct ProviderConsolePage: Sendable {
                         message: "Type the app's id exactly to confirm."), status: 422)
             }
             guard try await env.database.deleteApp(id: id) else { throw ConsoleError.notFound("No app with the id \(id).") }
-            await env.audit.record("app.deleted", actor: staff.superuser.id, request: visit.request, data: ["app": .string(id)])
+            await env.audit.record(.appDeleted, actor: staff.superuser.id, request: visit.request, data: ["app": .string(id)])
             return .redirect(to: "/_/providers?notice=\(Notice.appDeleted.rawValue)")
         }
     }
@@ -78,7 +78,7 @@ struct ProviderConsolePage: Sendable {
         }
         try await feature.registry.save(configuration)
         await env.audit.record(
-            "provider.created", actor: staff.superuser.id, request: visit.request,
+            .providerCreated, actor: staff.superuser.id, request: visit.request,
             data: ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
         return .redirect(to: "/_/providers?notice=\(Notice.providerCreated.rawValue)")
     }
@@ -97,7 +97,7 @@ struct ProviderConsolePage: Sendable {
         guard errors.isEmpty else { return try await page(visit, staff, appForm: form, appErrors: errors, status: 422) }
         try await env.database.saveApp(body.record(id: id, at: env.clock()))
         await env.audit.record(
-            "app.created", actor: staff.superuser.id, request: visit.request,
+            .appCreated, actor: staff.superuser.id, request: visit.request,
             data: ["app": .string(id), "legacyCallback": .bool(body.legacyCallback ?? false)])
         return .redirect(to: "/_/providers?notice=\(Notice.appCreated.rawValue)")
     }

@@ -24,7 +24,7 @@ struct InsForgeAuthAPI: Sendable {
         }
         guard PKCE.verify(verifier: body.code_verifier, challenge: code.codeChallenge) else {
             await env.audit.record(
-                "app.exchange_failed", subject: code.userID.rawValue, request: request,
+                .appExchangeFailed, subject: code.userID.rawValue, request: request,
                 data: ["app": .string(code.appID), "reason": "pkce"])
             return InsForgeError.response(
                 401, "AUTH_INVALID_CODE_VERIFIER", "The code verifier does not match the code challenge.")
@@ -36,7 +36,7 @@ struct InsForgeAuthAPI: Sendable {
         let user = try await env.backend.user(code.userID)
         let tokens = try await feature.tokens.issue(for: user, clientType: kind, request: request)
         await env.audit.record(
-            "app.code_exchanged", actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            .appCodeExchanged, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: ["app": .string(code.appID)])
         return try .json(await authResponse(user, tokens: tokens, redirectTo: code.callbackURL))
     }
@@ -60,7 +60,7 @@ struct InsForgeAuthAPI: Sendable {
                 nonce: .sha256Of(body.nonce), now: env.clock())
         } catch {
             await env.audit.record(
-                "sign_in.failed", request: request,
+                .signInFailed, request: request,
                 data: ["provider": "apple", "reason": .string(OAuthPages.reason(error))])
             return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
         }
@@ -72,7 +72,7 @@ struct InsForgeAuthAPI: Sendable {
                 idHash: tokenID, expiresAt: token.expiresAt.addingTimeInterval(verifier.leeway), now: env.clock())
         else {
             await env.audit.record(
-                "sign_in.failed", request: request, data: ["provider": "apple", "reason": "token_replayed"])
+                .signInFailed, request: request, data: ["provider": "apple", "reason": "token_replayed"])
             return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
         }
         // Apple sends the name only on the very first authorization; it is used only to create the account.
@@ -89,7 +89,7 @@ struct InsForgeAuthAPI: Sendable {
         }
         if result.outcome != .existingLink {
             await env.audit.record(
-                "external_auth.linked", actor: result.user.id.rawValue, subject: result.user.id.rawValue,
+                .externalAuthLinked, actor: result.user.id.rawValue, subject: result.user.id.rawValue,
                 request: request,
                 data: [
                     "provider": "apple", "providerId": .string(token.subject),

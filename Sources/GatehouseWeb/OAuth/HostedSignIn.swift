@@ -20,7 +20,7 @@ struct HostedSignIn: Sendable {
                 for: user, clientType: ClientType(rawValue: app.clientType) ?? .web,
                 request: httpRequest)
             await env.audit.record(
-                "app.legacy_callback", actor: user.id.rawValue, subject: user.id.rawValue,
+                .appLegacyCallback, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: httpRequest, data: ["app": .string(app.appID)])
             return CallbackURL.appending(
                 [
@@ -35,7 +35,7 @@ struct HostedSignIn: Sendable {
                 clientType: app.clientType, callbackURL: app.callbackURL, createdAt: now,
                 expiresAt: now.addingTimeInterval(feature.settings.appCodeLifetime)))
         await env.audit.record(
-            "app.code_issued", actor: user.id.rawValue, subject: user.id.rawValue,
+            .appCodeIssued, actor: user.id.rawValue, subject: user.id.rawValue,
             request: httpRequest, data: ["app": .string(app.appID)])
         return CallbackURL.appending([("insforge_code", code)], to: app.callbackURL)
     }

@@ -89,7 +89,7 @@ struct OAuthPages: Sendable {
         let request = visit.request
         guard let provider = try await feature.registry.provider(named: name) else {
             await env.audit.record(
-                "oauth.refused", request: request, data: ["provider": .string(name), "reason": "unknown_provider"])
+                .oauthRefused, request: request, data: ["provider": .string(name), "reason": "unknown_provider"])
             return refuse(404, "Unknown provider", "No sign-in provider called “\(name)” is configured.")
         }
         guard let state = try visit.query("state"), !state.isEmpty else {
@@ -103,13 +103,13 @@ struct OAuthPages: Sendable {
         case .success(let flow): checked = flow
         case .failure(let refusal):
             await env.audit.record(
-                "oauth.refused", request: request,
+                .oauthRefused, request: request,
                 data: ["provider": .string(name), "reason": .string(refusal.reason)])
             return refuse(400, "Sign-in failed", refusal.message)
         }
         if let error = try visit.query("error") {
             await env.audit.record(
-                "oauth.refused", request: request,
+                .oauthRefused, request: request,
                 data: ["provider": .string(name), "reason": .string("provider_error:\(error.prefix(64))")])
             return refuse(400, "Sign-in cancelled", "\(provider.label) did not let you sign in (\(error.prefix(64))).")
         }
@@ -122,7 +122,7 @@ struct OAuthPages: Sendable {
         } catch {
             env.logger.warning("provider sign-in refused", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
             await env.audit.record(
-                "oauth.refused", request: request,
+                .oauthRefused, request: request,
                 data: ["provider": .string(name), "reason": .string(Self.reason(error))])
             return refuse(
                 400, "Sign-in failed",
@@ -168,7 +168,7 @@ struct OAuthPages: Sendable {
             result = try await backend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
         } catch let error as ExternalAuthError {
             await env.audit.record(
-                "sign_in.failed", request: request,
+                .signInFailed, request: request,
                 data: ["provider": .string(provider.name), "reason": .string("\(error)")])
             return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
         } catch AuthError.invalidCredentials {
@@ -177,14 +177,14 @@ struct OAuthPages: Sendable {
         let user = result.user
         if result.outcome != .existingLink {
             await env.audit.record(
-                "external_auth.linked", actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                .externalAuthLinked, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
                 data: [
                     "provider": .string(provider.name), "providerId": .string(identity.subject),
                     "how": .string(result.outcome.rawValue)
                 ])
         }
         await env.audit.record(
-            "sign_in.completed", actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: ["provider": .string(provider.name)])
         var response: Response
         if let app {
@@ -206,12 +206,12 @@ struct OAuthPages: Sendable {
             _ = try await backend.link(identity, to: user.id)
         } catch let error as ExternalAuthError {
             await env.audit.record(
-                "external_auth.link_failed", actor: user.id.rawValue, subject: user.id.rawValue,
+                .externalAuthLinkFailed, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["provider": .string(provider.name), "reason": .string("\(error)")])
             return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
         }
         await env.audit.record(
-            "external_auth.linked", actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
+            .externalAuthLinked, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
             data: ["provider": .string(provider.name), "providerId": .string(identity.subject), "how": "link"])
         return .redirect(to: "/account/linked?notice=linked")
     }

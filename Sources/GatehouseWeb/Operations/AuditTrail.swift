@@ -12,24 +12,24 @@ struct AuditTrail: Sendable {
     let logger: Logger
 
     func record(
-        _ type: String, actor: String? = nil, subject: String? = nil, request: Request,
+        _ event: AuditEvent, actor: String? = nil, subject: String? = nil, request: Request,
         data: [String: JSONValue] = [:]
     ) async {
         do {
             try await database.recordAudit(
                 NewAuditEvent(
-                    type: type, actor: actor, subject: subject, ip: request.remoteAddress, data: data, at: clock()))
+                    type: event.rawValue, actor: actor, subject: subject, ip: request.remoteAddress, data: data, at: clock()))
         } catch {
-            logger.error("audit write failed", metadata: ["type": "\(type)", "error": "\(error)"])
+            logger.error("audit write failed", metadata: ["type": "\(event.rawValue)", "error": "\(error)"])
         }
     }
 
     /// An act of the signed-in person on their own account, from a page. While a superuser
     /// impersonates them, the event names that superuser too (`data.impersonator`).
-    func recordOwnAct(_ type: String, of signedIn: SignedIn, request: Request, data: [String: JSONValue] = [:]) async {
+    func recordOwnAct(_ event: AuditEvent, of signedIn: SignedIn, request: Request, data: [String: JSONValue] = [:]) async {
         var data = data
         if let impersonator = signedIn.session.impersonator { data["impersonator"] = .string(impersonator) }
         let user = signedIn.user.id.rawValue
-        await record(type, actor: user, subject: user, request: request, data: data)
+        await record(event, actor: user, subject: user, request: request, data: data)
     }
 }

@@ -26,7 +26,7 @@ struct ImpersonationEnding: Sendable {
         let ended = try await env.database.revokeImpersonations(by: staff.superuser.email, at: env.clock())
         for session in ended {
             await env.audit.record(
-                "impersonation.stopped", actor: staff.superuser.id, subject: session.userID.rawValue, request: request,
+                .impersonationStopped, actor: staff.superuser.id, subject: session.userID.rawValue, request: request,
                 data: ["reason": .string(Reason.consoleSignedOut.rawValue)])
         }
     }
@@ -35,6 +35,6 @@ struct ImpersonationEnding: Sendable {
     private func audit(impersonator: String, user: String, reason: Reason, request: Request) async {
         let actor = (try? await env.database.superuser(email: impersonator))?.id ?? impersonator
         await env.audit.record(
-            "impersonation.stopped", actor: actor, subject: user, request: request, data: ["reason": .string(reason.rawValue)])
+            .impersonationStopped, actor: actor, subject: user, request: request, data: ["reason": .string(reason.rawValue)])
     }
 }

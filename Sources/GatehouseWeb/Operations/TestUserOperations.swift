@@ -35,7 +35,7 @@ struct TestUserOperations: Sendable {
             let ids = try await api.admin.seedUsers(seed)
             if let tag { try await env.database.addTag(tag, to: ids, at: env.clock()) }
             await env.audit.record(
-                "admin.users.seeded", actor: staff.superuser.id, request: request,
+                .adminUsersSeeded, actor: staff.superuser.id, request: request,
                 data: [
                     "count": .number(Double(ids.count)), "pattern": .string(seed.pattern),
                     "tag": tag.map(JSONValue.string) ?? .null,
@@ -61,7 +61,7 @@ struct TestUserOperations: Sendable {
             }
             for (tag, tagged) in byTag { try await env.database.addTag(tag, to: tagged, at: env.clock()) }
             await env.audit.record(
-                "admin.users.imported", actor: staff.superuser.id, request: request,
+                .adminUsersImported, actor: staff.superuser.id, request: request,
                 data: [
                     "count": .number(Double(ids.count)), "via": .string(via),
                     "hashes": .number(Double(file.users.filter { $0.passwordHash != nil }.count))
@@ -77,7 +77,7 @@ struct TestUserOperations: Sendable {
             _ = try await api.admin.deleteUsers(ids)
             try await env.database.forgetUsers(ids: ids, at: env.clock())
             await env.audit.record(
-                "admin.users.bulk_deleted", actor: staff.superuser.id, request: request,
+                .adminUsersBulkDeleted, actor: staff.superuser.id, request: request,
                 data: [
                     "count": .number(Double(ids.count)), "tag": .string(tag)
                 ])
@@ -101,7 +101,7 @@ struct TestUserOperations: Sendable {
                 verified: verified, profile: profile))
         if let tag { try await env.database.addTag(tag, to: [user.id], at: env.clock()) }
         await env.audit.record(
-            "admin.user.created", actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            .adminUserCreated, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
             data: ["via": .string(via)])
         return (user, generated)
     }
