@@ -22,6 +22,8 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
     case ambiguousFraming
     /// A transfer coding other than `chunked` (RFC 9112 §6.1: 501).
     case unsupportedTransferCoding
+    /// A path parameter that names nothing (`/users/not-a-number/sessions`).
+    case noSuchResource
     /// No usable `Host` header (RFC 9112 §3.2).
     case malformedHost
     /// A `Host` this server does not answer to (DNS-rebinding defence; RFC 9110 §15.5.20).
@@ -35,6 +37,8 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
             400
         case .misdirected:
             421
+        case .noSuchResource:
+            404
         case .unsupportedTransferCoding:
             501
         case .unsupportedMediaType:
@@ -59,6 +63,7 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
             "The request's length is ambiguous: Content-Length values that differ, or Content-Length with Transfer-Encoding."
         case .unsupportedTransferCoding: "Only the chunked transfer coding is supported."
         case .malformedHost: "The request needs exactly one valid Host header."
+        case .noSuchResource: "There is nothing at this address."
         case .misdirected(let host):
             "This server does not answer to the host \"\(host)\". Use its loopback address or a configured host name."
         }

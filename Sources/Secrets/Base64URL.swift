@@ -8,11 +8,4 @@ public enum Base64URL {
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }
-
-    /// The bytes of base64url text, with or without padding; nil for anything else.
-    public static func decode(_ text: String) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
-    }
 }

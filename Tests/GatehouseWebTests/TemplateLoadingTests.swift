@@ -29,4 +29,18 @@ import Testing
             "\(error)".contains("sign-in.mustache")
         }
     }
+
+    /// Issue 8: the three pages the old required list forgot gave an empty 200 when missing.
+    @Test(arguments: ["continue", "test-idp", "console-providers", "sessions", "console-layout"])
+    func everyTemplateAPageUsesIsRequiredAtStartUp(name: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.copyItem(atPath: TestGatehouse.repositoryRoot + "/Templates", toPath: folder.path)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("\(name).mustache"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await #expect {
+            _ = try await TemplateRenderer(directory: folder.path)
+        } throws: { error in
+            "\(error)".contains("\(name).mustache")
+        }
+    }
 }

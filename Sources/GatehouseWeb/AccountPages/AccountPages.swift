@@ -15,7 +15,7 @@ struct AccountPages: Sendable {
         router.page(.get, "/account/linked", env) { visit in
             guard visit.user != nil else { return signInFirst(visit) }
             return env.renderer.page(
-                "linked",
+                .linked,
                 visit.context(
                     title: "Linked accounts",
                     [
@@ -32,7 +32,7 @@ struct AccountPages: Sendable {
     private func render(_ visit: Visit, user: User, form: ProfileForm, errors: FormErrors, status: Int = 200) -> Response {
         let name = user.profile.name ?? ""
         return env.renderer.page(
-            "account",
+            .account,
             visit.context(
                 title: "Your account",
                 [

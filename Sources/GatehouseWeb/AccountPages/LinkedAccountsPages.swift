@@ -17,7 +17,7 @@ struct LinkedAccountsPages: Sendable {
         router.page(.post, "/account/linked/:provider/unlink", env) { visit in
             guard let user = visit.user else { return signInFirst() }
             guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
-            let provider = visit.parameters["provider"] ?? ""
+            let provider = try visit.parameters.require("provider")
             guard feature.backendSignsInWithProviders else { return try await render(visit, user: user, error: nil) }
             do {
                 try await env.backend.unlink(provider: provider, from: user.id)
@@ -53,6 +53,6 @@ struct LinkedAccountsPages: Sendable {
         }
         var page: [String: Any] = ["providers": rows, "supported": feature.backendSignsInWithProviders]
         if let error { page["errors"] = ["form": error] }
-        return env.renderer.page("linked", visit.context(title: "Linked accounts", page), status: status)
+        return env.renderer.page(.linked, visit.context(title: "Linked accounts", page), status: status)
     }
 }

@@ -17,7 +17,7 @@ struct SessionsPages: Sendable {
         router.page(.post, "/account/sessions/:id/sign-out", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
             try refuseWhileImpersonating(visit)
-            guard let id = Int64(visit.parameters["id"] ?? ""),
+            guard let id = try? visit.parameters.require("id", as: Int64.self),
                 try await env.database.revokeSession(id: id, ofUser: signedIn.user.id, at: env.clock())
             else { return .redirect(to: "/account/sessions") }
             await env.audit.recordOwnAct(.sessionsSignedOut, of: signedIn, request: visit.request, data: ["scope": "one"])
@@ -80,7 +80,7 @@ struct SessionsPages: Sendable {
             ]
         }
         return env.renderer.page(
-            "sessions",
+            .sessions,
             visit.context(title: "Where you're signed in", ["sessions": rows, "others": sessions.count > 1]))
     }
 }

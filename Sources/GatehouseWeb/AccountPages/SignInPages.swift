@@ -46,7 +46,7 @@ struct SignInPages: Sendable {
         let appItems = app?.queryItems ?? []
         let providers = await oauth?.buttonProviders() ?? []
         var response = env.renderer.page(
-            "sign-in",
+            .signIn,
             visit.context(
                 title: "Sign in",
                 [

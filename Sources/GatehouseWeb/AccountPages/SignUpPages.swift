@@ -15,7 +15,7 @@ struct SignUpPages: Sendable {
 
     private func render(_ visit: Visit, email: String, name: String, errors: FormErrors, status: Int = 200) -> Response {
         env.renderer.page(
-            "sign-up",
+            .signUp,
             visit.context(
                 title: "Create your account",
                 [

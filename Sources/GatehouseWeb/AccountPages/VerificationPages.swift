@@ -31,7 +31,7 @@ struct VerificationPages: Sendable {
     ) async -> Response {
         let wait = await cooldown(for: email)
         return env.renderer.page(
-            "verify",
+            .verify,
             visit.context(
                 title: "Verify your email",
                 [
@@ -45,7 +45,7 @@ struct VerificationPages: Sendable {
 
     private func renderResend(_ visit: Visit, email: String, errors: FormErrors, status: Int = 200) async -> Response {
         env.renderer.page(
-            "resend-verification",
+            .resendVerification,
             visit.context(
                 title: "Resend verification email",
                 [
@@ -99,7 +99,7 @@ struct VerificationPages: Sendable {
                 request: visit.request, data: ["method": "link"])
             let signedIn = visit.user?.id == user.id
             return env.renderer.page(
-                "message",
+                .message,
                 visit.context(
                     title: "Email verified",
                     [
@@ -113,7 +113,7 @@ struct VerificationPages: Sendable {
                 .verificationFailed, request: visit.request,
                 data: ["method": "link", "reason": .string("\(error)")])
             return env.renderer.page(
-                "error",
+                .error,
                 visit.context(
                     title: "Link not valid",
                     [

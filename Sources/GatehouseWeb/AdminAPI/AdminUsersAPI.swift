@@ -136,9 +136,8 @@ struct AdminUsersAPI: Sendable {
         }
         router.adminAPI(.delete, "/_/api/users/:id/sessions/:sid", env) { request, parameters, staff in
             let target = try await user(parameters)
-            guard let sessionID = parameters["sid"].flatMap(Int64.init),
-                try await operations(staff, request).revokeSession(sessionID, of: target)
-            else {
+            let sessionID = try parameters.require("sid", as: Int64.self)
+            guard try await operations(staff, request).revokeSession(sessionID, of: target) else {
                 throw APIFailure.notFound("That session does not belong to this user.")
             }
             return .empty(status: 204)
@@ -157,7 +156,7 @@ struct AdminUsersAPI: Sendable {
     }
 
     private func user(_ parameters: PathParameters) async throws -> User {
-        guard let id = parameters["id"], !id.isEmpty else { throw APIFailure.notFound("No such user.") }
+        let id = try parameters.require("id")
         do {
             return try await administration().admin.user(UserID(id))
         } catch AuthError.userNotFound {

@@ -30,7 +30,7 @@ struct ProviderAdminAPI: Sendable {
             guard let mode = body["mode"].flatMap(ProviderMode.init(rawValue:)) else {
                 return try Self.invalid(["mode": "Use live or test."])
             }
-            let name = parameters["name"] ?? ""
+            let name = try parameters.require("name")
             guard try await feature.env.database.setProviderMode(name: name, mode: mode.rawValue, at: feature.env.clock()) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
@@ -40,7 +40,7 @@ struct ProviderAdminAPI: Sendable {
             return .empty()
         }
         router.adminAPI(.delete, "/_/api/providers/:name", feature.env) { request, parameters, staff in
-            let name = parameters["name"] ?? ""
+            let name = try parameters.require("name")
             guard try await feature.env.database.deleteProvider(name: name) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
             }
@@ -64,7 +64,7 @@ struct ProviderAdminAPI: Sendable {
             return try .json(try await feature.env.database.apps().map(AppSummary.init))
         }
         router.adminAPI(.delete, "/_/api/apps/:id", feature.env) { request, parameters, staff in
-            let id = parameters["id"] ?? ""
+            let id = try parameters.require("id")
             guard try await feature.env.database.deleteApp(id: id) else {
                 return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
             }

@@ -33,7 +33,7 @@ struct AuditPages: Sendable {
                 page["nextURL"] = Self.url(filter: filter, query: visit.request.query, before: last.id)
             }
             return env.renderer.page(
-                "console-audit",
+                .consoleAudit,
                 visit.consoleContext(
                     title: "Audit log", staff: staff, nav: .audit, backend: env.configuration.backendDescription,
                     page.merging(errors.context) { $1 }), status: errors.isEmpty ? 200 : 422)

@@ -28,7 +28,7 @@ struct ConsolePages: Sendable {
 
     private func render(_ visit: Visit, email: String, redirect: String, errors: FormErrors, status: Int = 200) -> Response {
         env.renderer.page(
-            "console-sign-in",
+            .consoleSignIn,
             visit.context(
                 title: "Console sign-in",
                 [

@@ -73,7 +73,7 @@ struct ConsoleUserList: Sendable {
 
     private func render(_ visit: Visit, _ staff: Staff, _ page: [String: Any]) -> Response {
         env.renderer.page(
-            "console-users",
+            .consoleUsers,
             visit.consoleContext(
                 title: "Users", staff: staff, nav: .users, backend: env.configuration.backendDescription, page))
     }

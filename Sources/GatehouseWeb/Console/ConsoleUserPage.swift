@@ -68,16 +68,16 @@ struct ConsoleUserPage: Sendable {
         }
         router.consolePage(.post, "/_/users/:id/sessions/:sid/revoke", env) { visit, staff in
             let user = try await loadUser(visit)
-            let sessionID = visit.parameters["sid"].flatMap(Int64.init)
+            let sessionID = try visit.parameters.require("sid", as: Int64.self)
             return try await perform(visit, staff, user, notice: .sessionRevoked) { operations in
-                guard let sessionID, try await operations.revokeSession(sessionID, of: user) else {
+                guard try await operations.revokeSession(sessionID, of: user) else {
                     throw ConsoleError.notFound("That session does not belong to this user.")
                 }
             }
         }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
             let user = try await loadUser(visit)
-            let provider = visit.parameters["provider"] ?? ""
+            let provider = try visit.parameters.require("provider")
             return try await perform(visit, staff, user, notice: .providerRemoved) { operations in
                 try await operations.unlink(provider, of: user)
             }
@@ -86,7 +86,7 @@ struct ConsoleUserPage: Sendable {
 
     /// The account named in the path, through the backend's admin API.
     func loadUser(_ visit: Visit) async throws -> User {
-        guard let id = visit.parameters["id"], !id.isEmpty else { throw ConsoleError.notFound("No such user.") }
+        let id = try visit.parameters.require("id")
         return try await loadUser(UserID(id))
     }
 
@@ -221,7 +221,7 @@ struct ConsoleUserPage: Sendable {
         }
         page["eventsEmpty"] = events.isEmpty
         return env.renderer.page(
-            "console-user",
+            .consoleUser,
             visit.consoleContext(
                 title: user.email, staff: staff, nav: .users, backend: env.configuration.backendDescription,
                 page.merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)

@@ -19,7 +19,7 @@ struct ProviderConsolePage: Sendable {
         }
         router.consolePage(.post, "/_/providers", env, addProvider)
         router.consolePage(.post, "/_/providers/:name/mode", env) { visit, staff in
-            let name = visit.parameters["name"] ?? ""
+            let name = try visit.parameters.require("name")
             guard let mode = ProviderMode(rawValue: try visit.field("mode")) else {
                 return try await page(
                     visit, staff, rowError: .init(row: "provider:" + name, message: "Use live or test."), status: 422)
@@ -33,7 +33,7 @@ struct ProviderConsolePage: Sendable {
             return .redirect(to: "/_/providers?notice=\(Notice.providerModeChanged.rawValue)")
         }
         router.consolePage(.post, "/_/providers/:name/delete", env) { visit, staff in
-            let name = visit.parameters["name"] ?? ""
+            let name = try visit.parameters.require("name")
             guard try visit.field("confirm").trimmingCharacters(in: .whitespaces) == name else {
                 return try await page(
                     visit, staff,
@@ -51,7 +51,7 @@ struct ProviderConsolePage: Sendable {
         }
         router.consolePage(.post, "/_/providers/apps", env, addApp)
         router.consolePage(.post, "/_/providers/apps/:id/delete", env) { visit, staff in
-            let id = visit.parameters["id"] ?? ""
+            let id = try visit.parameters.require("id")
             guard try visit.field("confirm").trimmingCharacters(in: .whitespaces) == id else {
                 return try await page(
                     visit, staff,
@@ -132,7 +132,7 @@ struct ProviderConsolePage: Sendable {
             "errorList": Self.list(providerErrors, prefix: "provider-") + Self.list(appErrors, prefix: "app-")
         ]
         return env.renderer.page(
-            "console-providers",
+            .consoleProviders,
             visit.consoleContext(
                 title: "Sign-in providers", staff: staff, nav: .providers, backend: env.configuration.backendDescription, page),
             status: status)

@@ -156,7 +156,7 @@ struct TestUserPages: Sendable {
         page["result"] = state.result
         page["createdUser"] = state.createdUser
         return env.renderer.page(
-            "console-test-users",
+            .consoleTestUsers,
             visit.consoleContext(
                 title: "Test users", staff: staff, nav: .testUsers, backend: env.configuration.backendDescription, page),
             status: status)

@@ -31,7 +31,7 @@ struct MailboxPages: Sendable {
             let filter = (try visit.query("to") ?? "").trimmingCharacters(in: .whitespaces)
             let mails = try await env.database.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
             return env.renderer.page(
-                "mailbox",
+                .mailbox,
                 visit.context(
                     title: "Dev mailbox",
                     [
@@ -81,12 +81,5 @@ enum APIError {
     static func response(status: Int, code: String, message: String) -> Response {
         // Encoding three plain fields cannot fail; the text fallback only satisfies the type checker.
         (try? .json(Body(error: code, message: message, status: status), status: status)) ?? .text(message, status: status)
-    }
-}
-
-/// Timestamps in JSON: ISO 8601 in UTC with milliseconds.
-enum Timestamp {
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -18,7 +18,7 @@ struct OAuthPages: Sendable {
     }
 
     private func start(_ visit: Visit) async throws -> Response {
-        let name = visit.parameters["provider"] ?? ""
+        let name = try visit.parameters.require("provider")
         let linking = try visit.query("link") == "1"
         if linking, visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
         // Checked before anyone is sent to the provider: a flow the backend cannot finish must not start.
@@ -85,7 +85,7 @@ struct OAuthPages: Sendable {
     }
 
     private func callback(_ visit: Visit) async throws -> Response {
-        let name = visit.parameters["provider"] ?? ""
+        let name = try visit.parameters.require("provider")
         let request = visit.request
         guard let provider = try await feature.registry.provider(named: name) else {
             await env.audit.record(

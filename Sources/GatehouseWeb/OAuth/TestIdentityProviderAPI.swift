@@ -39,7 +39,7 @@ struct TestIdentityProviderAPI: Sendable {
 
     private func testProvider(_ parameters: PathParameters) async throws -> ProviderConfiguration? {
         guard feature.settings.testProviderEnabled,
-            let provider = try await feature.registry.provider(named: parameters["provider"] ?? ""),
+            let provider = try await feature.registry.provider(named: try parameters.require("provider")),
             provider.mode == .test
         else { return nil }
         return provider

@@ -28,7 +28,7 @@ struct TestIdentityProviderPages: Sendable {
         -> (ProviderConfiguration?, [(String, String)]?)
     {
         guard feature.settings.testProviderEnabled,
-            let provider = try await feature.registry.provider(named: visit.parameters["provider"] ?? ""),
+            let provider = try await feature.registry.provider(named: try visit.parameters.require("provider")),
             provider.mode == .test
         else { return (nil, nil) }
         let keys = ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"]
@@ -60,7 +60,7 @@ struct TestIdentityProviderPages: Sendable {
     ) async throws -> Response {
         let accounts = try await env.database.testIdentities(provider: provider.name)
         return env.renderer.page(
-            "test-idp",
+            .testIdentityProvider,
             visit.context(
                 title: "\(provider.label) (test)",
                 [
@@ -135,7 +135,7 @@ struct TestIdentityProviderPages: Sendable {
         // `form-action 'self'` to every redirect after the post, so leave through a plain navigation.
         let flow = try await env.database.oauthFlow(stateHash: feature.hasher.hex(values["state"] ?? ""))
         if flow?.appRequest != nil {
-            return env.renderer.page("continue", visit.context(title: "Returning to the app", ["url": callback]))
+            return env.renderer.page(.continuePage, visit.context(title: "Returning to the app", ["url": callback]))
         }
         return .redirect(to: callback)
     }

@@ -4,7 +4,7 @@ extension TemplateRenderer {
     /// The friendly error page, used for 403/404/500 and friends.
     func errorPage(status: Int, heading: String, message: String) -> Response {
         page(
-            "error",
+            .error,
             [
                 "title": heading, "status": status, "heading": heading, "message": message, "assetVersion": "1"
             ], status: status)

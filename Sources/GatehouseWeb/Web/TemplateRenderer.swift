@@ -2,16 +2,29 @@ import Foundation
 import HTTPServer
 import Mustache
 
+/// Every page template Gatehouse renders (`Templates/NAME.mustache`), and the layouts they extend.
+/// Pages are rendered only through these cases, so the start-up check below covers each one.
+enum Template: String, CaseIterable, Sendable {
+    case layout
+    case consoleLayout = "console-layout"
+    case signUp = "sign-up"
+    case signIn = "sign-in"
+    case verify
+    case resendVerification = "resend-verification"
+    case continuePage = "continue"
+    case account, linked, sessions, mailbox, error, message
+    case testIdentityProvider = "test-idp"
+    case consoleSignIn = "console-sign-in"
+    case consoleAudit = "console-audit"
+    case consoleUsers = "console-users"
+    case consoleUser = "console-user"
+    case consoleTestUsers = "console-test-users"
+    case consoleProviders = "console-providers"
+}
+
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one
 /// stops Gatehouse before it serves anything, naming the file.
 public struct TemplateRenderer: Sendable {
-    /// The pages Gatehouse renders; start-up fails if any is missing.
-    static let requiredTemplates = [
-        "layout", "sign-up", "sign-in", "verify", "resend-verification", "account", "linked", "sessions",
-        "mailbox", "error", "message", "console-sign-in", "console-audit",
-        "console-users", "console-user", "console-test-users"
-    ]
-
     private let library: MustacheLibrary
 
     public init(directory: String) async throws {
@@ -26,14 +39,14 @@ public struct TemplateRenderer: Sendable {
         } catch let error as MustacheLibrary.ParserError {
             throw TemplateError.unparsable(file: error.filename, reason: "\(error.error)")
         }
-        for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
-            throw TemplateError.missingTemplate("\(directory)/\(name).mustache")
+        for template in Template.allCases where library.getTemplate(named: template.rawValue) == nil {
+            throw TemplateError.missingTemplate("\(directory)/\(template.rawValue).mustache")
         }
     }
 
     /// Renders a page template into an HTML response.
-    func page(_ name: String, _ context: [String: Any], status: Int = 200) -> Response {
-        let html = library.render(context, withTemplate: name) ?? ""
+    func page(_ template: Template, _ context: [String: Any], status: Int = 200) -> Response {
+        let html = library.render(context, withTemplate: template.rawValue) ?? ""
         return .html(html, status: status)
     }
 }
