@@ -2,9 +2,12 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// `/account` (profile and the `setProfile` form) and `/account/linked`.
+/// `/account` (profile and the `setProfile` form), and `/account/linked` when no sign-in providers
+/// are set up (with providers, `LinkedAccountsPages` serves it).
 struct AccountPages: Sendable {
     let env: PageEnvironment
+    /// Whether this type serves `/account/linked` (only without the providers feature).
+    let servesLinkedAccounts: Bool
 
     func register(on router: inout Router) {
         router.page(.get, "/account", env) { visit in
@@ -12,6 +15,7 @@ struct AccountPages: Sendable {
             return render(visit, user: user, form: ProfileForm(profile: user.profile), errors: FormErrors())
         }
         router.page(.post, "/account", env, save)
+        guard servesLinkedAccounts else { return }
         router.page(.get, "/account/linked", env) { visit in
             guard visit.user != nil else { return signInFirst(visit) }
             return env.renderer.page(

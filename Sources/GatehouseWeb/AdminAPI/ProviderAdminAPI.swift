@@ -12,41 +12,30 @@ struct ProviderAdminAPI: Sendable {
 
     func register(on router: inout Router) {
         router.adminAPI(.post, "/_/api/providers", feature.env) { request, _, staff in
-            let body = try request.decodeJSON(ProviderBody.self)
-            let configuration = body.configuration
+            let configuration = try request.decodeJSON(ProviderBody.self).configuration
             let problems = configuration.problems()
             guard problems.isEmpty else { return try Self.invalid(problems) }
-            try await feature.registry.save(configuration)
-            await feature.env.audit.record(
-                .providerCreated, actor: staff.superuser.id, request: request,
-                data: ["provider": .string(configuration.name)])
+            try await operations(staff, request).save(configuration)
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
         router.adminAPI(.get, "/_/api/providers", feature.env) { _, _, _ in
-            return try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
+            try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
         }
         router.adminAPI(.post, "/_/api/providers/:name/mode", feature.env) { request, parameters, staff in
-            let body = try request.decodeJSON([String: String].self)
-            guard let mode = body["mode"].flatMap(ProviderMode.init(rawValue:)) else {
+            guard let mode = try request.decodeJSON([String: String].self)["mode"].flatMap(ProviderMode.init(rawValue:)) else {
                 return try Self.invalid(["mode": "Use live or test."])
             }
             let name = try parameters.require("name")
-            guard try await feature.env.database.setProviderMode(name: name, mode: mode.rawValue, at: feature.env.clock()) else {
-                return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
+            guard try await operations(staff, request).setMode(mode, of: name) else {
+                throw APIFailure.notFound("No provider called \(name).")
             }
-            await feature.env.audit.record(
-                .providerModeChanged, actor: staff.superuser.id, request: request,
-                data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .empty()
         }
         router.adminAPI(.delete, "/_/api/providers/:name", feature.env) { request, parameters, staff in
             let name = try parameters.require("name")
-            guard try await feature.env.database.deleteProvider(name: name) else {
-                return APIError.response(status: 404, code: "NOT_FOUND", message: "No provider called \(name).")
+            guard try await operations(staff, request).deleteProvider(name) else {
+                throw APIFailure.notFound("No provider called \(name).")
             }
-            await feature.env.audit.record(
-                .providerDeleted, actor: staff.superuser.id, request: request,
-                data: ["provider": .string(name)])
             return .empty()
         }
         router.adminAPI(.post, "/_/api/apps", feature.env) { request, _, staff in
@@ -55,24 +44,22 @@ struct ProviderAdminAPI: Sendable {
             let problems = body.problems(id: id)
             guard problems.isEmpty else { return try Self.invalid(problems) }
             let app = body.record(id: id, at: feature.env.clock())
-            try await feature.env.database.saveApp(app)
-            await feature.env.audit.record(
-                .appCreated, actor: staff.superuser.id, request: request, data: ["app": .string(id)])
+            try await operations(staff, request).register(app)
             return try .json(AppSummary(app), status: 201)
         }
         router.adminAPI(.get, "/_/api/apps", feature.env) { _, _, _ in
-            return try .json(try await feature.env.database.apps().map(AppSummary.init))
+            try .json(try await feature.env.database.apps().map(AppSummary.init))
         }
         router.adminAPI(.delete, "/_/api/apps/:id", feature.env) { request, parameters, staff in
-            let id = try parameters.require("id")
-            guard try await feature.env.database.deleteApp(id: id) else {
-                return APIError.response(status: 404, code: "NOT_FOUND", message: "No such app.")
+            guard try await operations(staff, request).deleteApp(try parameters.require("id")) else {
+                throw APIFailure.notFound("No such app.")
             }
-            await feature.env.audit.record(
-                .appDeleted, actor: staff.superuser.id, request: request,
-                data: ["app": .string(id)])
             return .empty()
         }
+    }
+
+    private func operations(_ staff: Staff, _ request: Request) -> ProviderOperations {
+        ProviderOperations(feature: feature, staff: staff, request: request, via: "api")
     }
 
     static func invalid(_ problems: [String: String]) throws -> Response {

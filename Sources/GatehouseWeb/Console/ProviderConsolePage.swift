@@ -24,12 +24,9 @@ struct ProviderConsolePage: Sendable {
                 return try await page(
                     visit, staff, rowError: .init(row: "provider:" + name, message: "Use live or test."), status: 422)
             }
-            guard try await env.database.setProviderMode(name: name, mode: mode.rawValue, at: env.clock()) else {
+            guard try await operations(staff, visit).setMode(mode, of: name) else {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
-            await env.audit.record(
-                .providerModeChanged, actor: staff.superuser.id, request: visit.request,
-                data: ["provider": .string(name), "mode": .string(mode.rawValue)])
             return .redirect(to: "/_/providers?notice=\(Notice.providerModeChanged.rawValue)")
         }
         router.consolePage(.post, "/_/providers/:name/delete", env) { visit, staff in
@@ -41,12 +38,9 @@ struct ProviderConsolePage: Sendable {
                         row: "provider:" + name,
                         message: "Type the provider's name exactly to confirm."), status: 422)
             }
-            guard try await env.database.deleteProvider(name: name) else {
+            guard try await operations(staff, visit).deleteProvider(name) else {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
-            await env.audit.record(
-                .providerDeleted, actor: staff.superuser.id, request: visit.request,
-                data: ["provider": .string(name)])
             return .redirect(to: "/_/providers?notice=\(Notice.providerDeleted.rawValue)")
         }
         router.consolePage(.post, "/_/providers/apps", env, addApp)
@@ -59,8 +53,9 @@ struct ProviderConsolePage: Sendable {
                         row: "app:" + id,
                         message: "Type the app's id exactly to confirm."), status: 422)
             }
-            guard try await env.database.deleteApp(id: id) else { throw ConsoleError.notFound("No app with the id \(id).") }
-            await env.audit.record(.appDeleted, actor: staff.superuser.id, request: visit.request, data: ["app": .string(id)])
+            guard try await operations(staff, visit).deleteApp(id) else {
+                throw ConsoleError.notFound("No app with the id \(id).")
+            }
             return .redirect(to: "/_/providers?notice=\(Notice.appDeleted.rawValue)")
         }
     }
@@ -76,10 +71,7 @@ struct ProviderConsolePage: Sendable {
             errors.add("name", "There is already a provider called \(configuration.name). Delete it first to replace it.")
             return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
         }
-        try await feature.registry.save(configuration)
-        await env.audit.record(
-            .providerCreated, actor: staff.superuser.id, request: visit.request,
-            data: ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
+        try await operations(staff, visit).save(configuration)
         return .redirect(to: "/_/providers?notice=\(Notice.providerCreated.rawValue)")
     }
 
@@ -95,11 +87,12 @@ struct ProviderConsolePage: Sendable {
             errors.add("id", "There is already an app with the id \(id).")
         }
         guard errors.isEmpty else { return try await page(visit, staff, appForm: form, appErrors: errors, status: 422) }
-        try await env.database.saveApp(body.record(id: id, at: env.clock()))
-        await env.audit.record(
-            .appCreated, actor: staff.superuser.id, request: visit.request,
-            data: ["app": .string(id), "legacyCallback": .bool(body.legacyCallback ?? false)])
+        try await operations(staff, visit).register(body.record(id: id, at: env.clock()))
         return .redirect(to: "/_/providers?notice=\(Notice.appCreated.rawValue)")
+    }
+
+    private func operations(_ staff: Staff, _ visit: Visit) -> ProviderOperations {
+        ProviderOperations(feature: feature, staff: staff, request: visit.request, via: "console")
     }
 
     /// A problem with one row's form (mode switch or delete), shown on that row.

@@ -70,11 +70,10 @@ public struct Application: Sendable {
                 testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
         }
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
-        AccountPages(env: env).register(on: &router)
+        AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
-            // Registered after AccountPages: replaces its `/account/linked` with the providers' list.
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
