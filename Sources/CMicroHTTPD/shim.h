@@ -43,7 +43,7 @@ static inline size_t gh_keep_raw_unescaper(void *cls, struct MHD_Connection *con
 }
 
 /**
- * Starts a daemon with an internal polling thread (pool), epoll on Linux, suspend/resume and
+ * Starts a daemon with an internal polling thread (pool) using poll(), suspend/resume and
  * inter-thread signalling (needed by MHD_quiesce_daemon), with the limits in `settings`.
  * `cls` is handed to every callback. Returns NULL on failure (the reason goes to `logger`).
  */
@@ -55,11 +55,11 @@ static inline struct MHD_Daemon *gh_start_daemon(const gh_daemon_settings *setti
                                                  void *cls) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME
                        | MHD_USE_ERROR_LOG;
-#ifdef __linux__
-    flags |= MHD_USE_EPOLL;
-#else
+    /* poll(), not epoll: MHD 0.9.75 has an open race between MHD_quiesce_daemon and its epoll
+     * loop on daemons with their own threads (both remove the listen FD from the epoll set; the
+     * loser's ENOENT is an MHD_PANIC that aborts the process), and Gatehouse quiesces at every
+     * shutdown. poll() has no such set to race on and still takes FDs past FD_SETSIZE. */
     flags |= MHD_USE_POLL;
-#endif
     if (settings->use_ipv6) {
         flags |= MHD_USE_IPv6;
     }

@@ -2,13 +2,20 @@ import AuthCore
 import Foundation
 import GRDB
 
+/// Why a provider round trip was started; stored as its raw value.
+public enum OAuthFlowPurpose: String, Sendable, Equatable, DatabaseValueConvertible {
+    /// Sign in (or up) with the provider.
+    case signIn = "sign_in"
+    /// Link the provider to the signed-in account that started the flow.
+    case link
+}
+
 /// A row of `oauth_flows`: what the callback needs to finish one provider round trip.
 public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
     public var stateHash: String
     public var browserHash: String
     public var provider: String
-    /// `sign_in` or `link`.
-    public var purpose: String
+    public var purpose: OAuthFlowPurpose
     public var userID: UserID?
     public var codeVerifier: String
     public var nonce: String
@@ -19,7 +26,7 @@ public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
     public var consumedAt: Date?
 
     public init(
-        stateHash: String, browserHash: String, provider: String, purpose: String, userID: UserID?,
+        stateHash: String, browserHash: String, provider: String, purpose: OAuthFlowPurpose, userID: UserID?,
         codeVerifier: String, nonce: String, appRequest: String?, createdAt: Date, expiresAt: Date
     ) {
         self.stateHash = stateHash
@@ -39,7 +46,10 @@ public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
         stateHash = row["state_hash"]
         browserHash = row["browser_hash"]
         provider = row["provider"]
-        purpose = row["purpose"]
+        guard let purpose = OAuthFlowPurpose.fromDatabaseValue(row["purpose"]) else {
+            throw DatabaseError(message: "oauth_flows.purpose is neither sign_in nor link")
+        }
+        self.purpose = purpose
         userID = (row["user_id"] as String?).map { UserID(rawValue: $0) }
         codeVerifier = row["code_verifier"]
         nonce = row["nonce"]

@@ -9,7 +9,7 @@ import Testing
 @Suite struct OAuthFlowCheckTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func flow(purpose: String = "sign_in", user: UserID? = nil, consumed: Bool = false, expiresIn: TimeInterval = 300)
+    func flow(purpose: OAuthFlowPurpose = .signIn, user: UserID? = nil, consumed: Bool = false, expiresIn: TimeInterval = 300)
         -> OAuthFlowRecord
     {
         var flow = OAuthFlowRecord(
@@ -38,8 +38,8 @@ import Testing
         #expect(check(flow(), provider: "github") == .wrongProvider)
         #expect(check(flow(), browser: nil) == .otherBrowser)
         #expect(check(flow(), browser: "x") == .otherBrowser)
-        #expect(check(flow(purpose: "link", user: UserID("u1")), user: UserID("u2")) == .otherAccount)
-        #expect(check(flow(purpose: "link", user: UserID("u1")), user: nil) == .otherAccount)
-        #expect(check(flow(purpose: "link", user: UserID("u1")), user: UserID("u1")) == nil)
+        #expect(check(flow(purpose: .link, user: UserID("u1")), user: UserID("u2")) == .otherAccount)
+        #expect(check(flow(purpose: .link, user: UserID("u1")), user: nil) == .otherAccount)
+        #expect(check(flow(purpose: .link, user: UserID("u1")), user: UserID("u1")) == nil)
     }
 }

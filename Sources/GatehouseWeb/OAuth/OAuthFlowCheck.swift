@@ -37,7 +37,7 @@ enum OAuthFlowCheck {
         guard flow.expiresAt > now else { return .failure(.expired) }
         guard flow.provider == provider else { return .failure(.wrongProvider) }
         guard let browserHash, browserHash == flow.browserHash else { return .failure(.otherBrowser) }
-        if flow.purpose == "link", flow.userID != signedIn { return .failure(.otherAccount) }
+        if flow.purpose == .link, flow.userID != signedIn { return .failure(.otherAccount) }
         return .success(flow)
     }
 }

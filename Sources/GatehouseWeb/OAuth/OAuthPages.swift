@@ -49,7 +49,7 @@ struct OAuthPages: Sendable {
         try await env.database.insertOAuthFlow(
             OAuthFlowRecord(
                 stateHash: feature.hasher.hex(state), browserHash: feature.hasher.hex(binding), provider: provider.name,
-                purpose: linking ? "link" : "sign_in", userID: linking ? visit.user?.id : nil, codeVerifier: verifier,
+                purpose: linking ? .link : .signIn, userID: linking ? visit.user?.id : nil, codeVerifier: verifier,
                 nonce: nonce, appRequest: appRequest?.json, createdAt: now,
                 expiresAt: now.addingTimeInterval(OAuthFeature.flowLifetime)))
         let redirectURI = feature.settings.callbackURL(provider: provider.name)
@@ -131,7 +131,7 @@ struct OAuthPages: Sendable {
         guard feature.backendSignsInWithProviders else {
             return refuse(501, "Not supported", AuthError.notSupported(.externalSignIn).pageMessage)
         }
-        return checked.purpose == "link"
+        return checked.purpose == .link
             ? try await link(identity, visit: visit, provider: provider)
             : try await signIn(identity, visit: visit, provider: provider, app: AppSignInRequest.fromJSON(checked.appRequest))
     }
