@@ -20,7 +20,7 @@ extension AppDatabase {
                 arguments: [
                     record.name, record.type, record.mode, record.displayName, record.issuer,
                     record.authorizationURL, record.tokenURL, record.userInfoURL, record.jwksURL,
-                    record.clientId, record.clientSecretSealed.map { Data($0) }, record.scopes,
+                    record.clientId, record.clientSecretSealed, record.scopes,
                     record.createdAt, record.updatedAt
                 ])
         }

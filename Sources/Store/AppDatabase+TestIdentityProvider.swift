@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// An identity of the built-in test provider's account chooser.
-public struct TestIdentityRecord: Sendable, Equatable, FetchableRecord {
+public struct TestIdentityRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var id: Int64
     public var provider: String
     public var subject: String
@@ -10,13 +10,9 @@ public struct TestIdentityRecord: Sendable, Equatable, FetchableRecord {
     public var emailVerified: Bool
     public var name: String?
 
-    public init(row: Row) throws {
-        id = row["id"]
-        provider = row["provider"]
-        subject = row["subject"]
-        email = row["email"]
-        emailVerified = row["email_verified"]
-        name = row["name"]
+    enum CodingKeys: String, CodingKey {
+        case id, provider, subject, email, name
+        case emailVerified = "email_verified"
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// A row of `oauth_apps`: an app that may use the hosted sign-in page.
-public struct AppRecord: Sendable, Equatable, FetchableRecord {
+public struct AppRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var id: String
     public var name: String
     public var callbackURLs: [String]
@@ -21,18 +21,18 @@ public struct AppRecord: Sendable, Equatable, FetchableRecord {
         self.updatedAt = updatedAt
     }
 
-    public init(row: Row) throws {
-        id = row["id"]
-        name = row["name"]
-        callbackURLs = try JSONDecoder().decode([String].self, from: Data((row["callback_urls"] as String).utf8))
-        legacyCallback = row["legacy_callback"]
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
+    /// `callback_urls` holds a JSON array, which GRDB decodes into `[String]`.
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case callbackURLs = "callback_urls"
+        case legacyCallback = "legacy_callback"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 }
 
 /// A row of `oauth_app_codes`: the one-time `insforge_code` handed to an app's callback.
-public struct AppCodeRecord: Sendable, Equatable, FetchableRecord {
+public struct AppCodeRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var codeHash: String
     public var appID: String
     public var userID: UserID
@@ -57,16 +57,16 @@ public struct AppCodeRecord: Sendable, Equatable, FetchableRecord {
         self.expiresAt = expiresAt
     }
 
-    public init(row: Row) throws {
-        codeHash = row["code_hash"]
-        appID = row["app_id"]
-        userID = UserID(row["user_id"] as String)
-        codeChallenge = row["code_challenge"]
-        clientType = row["client_type"]
-        callbackURL = row["callback_url"]
-        createdAt = row["created_at"]
-        expiresAt = row["expires_at"]
-        consumedAt = row["consumed_at"]
+    enum CodingKeys: String, CodingKey {
+        case codeHash = "code_hash"
+        case appID = "app_id"
+        case userID = "user_id"
+        case codeChallenge = "code_challenge"
+        case clientType = "client_type"
+        case callbackURL = "callback_url"
+        case createdAt = "created_at"
+        case expiresAt = "expires_at"
+        case consumedAt = "consumed_at"
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Why a provider round trip was started; stored as its raw value.
-public enum OAuthFlowPurpose: String, Sendable, Equatable, DatabaseValueConvertible {
+public enum OAuthFlowPurpose: String, Sendable, Equatable, Codable, DatabaseValueConvertible {
     /// Sign in (or up) with the provider.
     case signIn = "sign_in"
     /// Link the provider to the signed-in account that started the flow.
@@ -11,7 +11,7 @@ public enum OAuthFlowPurpose: String, Sendable, Equatable, DatabaseValueConverti
 }
 
 /// A row of `oauth_flows`: what the callback needs to finish one provider round trip.
-public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
+public struct OAuthFlowRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var stateHash: String
     public var browserHash: String
     public var provider: String
@@ -42,21 +42,16 @@ public struct OAuthFlowRecord: Sendable, Equatable, FetchableRecord {
         consumedAt = nil
     }
 
-    public init(row: Row) throws {
-        stateHash = row["state_hash"]
-        browserHash = row["browser_hash"]
-        provider = row["provider"]
-        guard let purpose = OAuthFlowPurpose.fromDatabaseValue(row["purpose"]) else {
-            throw DatabaseError(message: "oauth_flows.purpose is neither sign_in nor link")
-        }
-        self.purpose = purpose
-        userID = (row["user_id"] as String?).map { UserID(rawValue: $0) }
-        codeVerifier = row["code_verifier"]
-        nonce = row["nonce"]
-        appRequest = row["app_request"]
-        createdAt = row["created_at"]
-        expiresAt = row["expires_at"]
-        consumedAt = row["consumed_at"]
+    enum CodingKeys: String, CodingKey {
+        case provider, purpose, nonce
+        case stateHash = "state_hash"
+        case browserHash = "browser_hash"
+        case userID = "user_id"
+        case codeVerifier = "code_verifier"
+        case appRequest = "app_request"
+        case createdAt = "created_at"
+        case expiresAt = "expires_at"
+        case consumedAt = "consumed_at"
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A row of `oauth_providers`; the client secret stays sealed (`SecretBox`) in this type.
-public struct ProviderRecord: Sendable, Equatable, FetchableRecord {
+public struct ProviderRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var name: String
     public var type: String
     public var mode: String
@@ -13,7 +13,7 @@ public struct ProviderRecord: Sendable, Equatable, FetchableRecord {
     public var userInfoURL: String?
     public var jwksURL: String?
     public var clientId: String
-    public var clientSecretSealed: [UInt8]?
+    public var clientSecretSealed: Data?
     /// Space-separated.
     public var scopes: String
     public var createdAt: Date
@@ -21,7 +21,7 @@ public struct ProviderRecord: Sendable, Equatable, FetchableRecord {
 
     public init(
         name: String, type: String, mode: String, displayName: String?, issuer: String?, authorizationURL: String?,
-        tokenURL: String?, userInfoURL: String?, jwksURL: String?, clientId: String, clientSecretSealed: [UInt8]?,
+        tokenURL: String?, userInfoURL: String?, jwksURL: String?, clientId: String, clientSecretSealed: Data?,
         scopes: String, createdAt: Date, updatedAt: Date
     ) {
         self.name = name
@@ -40,20 +40,16 @@ public struct ProviderRecord: Sendable, Equatable, FetchableRecord {
         self.updatedAt = updatedAt
     }
 
-    public init(row: Row) throws {
-        name = row["name"]
-        type = row["type"]
-        mode = row["mode"]
-        displayName = row["display_name"]
-        issuer = row["issuer"]
-        authorizationURL = row["authorization_url"]
-        tokenURL = row["token_url"]
-        userInfoURL = row["userinfo_url"]
-        jwksURL = row["jwks_url"]
-        clientId = row["client_id"]
-        clientSecretSealed = (row["client_secret_sealed"] as Data?).map(Array.init)
-        scopes = row["scopes"]
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
+    enum CodingKeys: String, CodingKey {
+        case name, type, mode, issuer, scopes
+        case displayName = "display_name"
+        case authorizationURL = "authorization_url"
+        case tokenURL = "token_url"
+        case userInfoURL = "userinfo_url"
+        case jwksURL = "jwks_url"
+        case clientId = "client_id"
+        case clientSecretSealed = "client_secret_sealed"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 }

@@ -18,7 +18,7 @@ struct ProviderRegistry: Sendable {
                 displayName: configuration.displayName, issuer: configuration.issuer,
                 authorizationURL: configuration.authorizationURL, tokenURL: configuration.tokenURL,
                 userInfoURL: configuration.userInfoURL, jwksURL: configuration.jwksURL, clientId: configuration.clientId,
-                clientSecretSealed: configuration.clientSecret.flatMap { $0.isEmpty ? nil : secretBox.seal($0) },
+                clientSecretSealed: configuration.clientSecret.flatMap { $0.isEmpty ? nil : Data(secretBox.seal($0)) },
                 scopes: configuration.scopes.joined(separator: " "), createdAt: now, updatedAt: now))
     }
 
@@ -37,7 +37,7 @@ struct ProviderRegistry: Sendable {
             mode: ProviderMode(rawValue: record.mode) ?? .live,
             displayName: record.displayName, issuer: record.issuer, authorizationURL: record.authorizationURL,
             tokenURL: record.tokenURL, userInfoURL: record.userInfoURL, jwksURL: record.jwksURL, clientId: record.clientId,
-            clientSecret: try record.clientSecretSealed.map { try secretBox.open($0) },
+            clientSecret: try record.clientSecretSealed.map { try secretBox.open(Array($0)) },
             scopes: record.scopes.split(separator: " ").map(String.init))
     }
 }
