@@ -22,10 +22,12 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
+        // Structured header values with parameters, shared by HTTP uploads and MIME mail.
+        .target(name: "HeaderParameters"),
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "HeaderParameters",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
@@ -66,7 +68,7 @@ let package = Package(
         .target(
             name: "MailCatcher",
             dependencies: [
-                "AuthCore",
+                "AuthCore", "HeaderParameters",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import HeaderParameters
 
 /// One MIME entity before decoding: unfolded headers and the body's lines (line ends removed).
 struct MIMEPart: Sendable {

@@ -1,12 +1,15 @@
 import Foundation
 
-/// A structured header value such as `text/plain; charset="utf-8"`: the lower-cased value and its
-/// parameters (names lower-cased, quotes removed).
-struct HeaderParameters: Sendable, Equatable {
-    var value: String
-    var parameters: [String: String]
+/// A structured header value such as `text/plain; charset="utf-8"` or
+/// `form-data; name="file"; filename="a;b.csv"`: the lower-cased value and its parameters (names
+/// lower-cased, quotes and backslash escapes removed, the first of a repeated name kept). A `;`
+/// inside quotes does not end a parameter (RFC 9110 §5.6.6, RFC 2045 §5.1). The one parser the HTTP
+/// server (Content-Type, Content-Disposition of uploads) and the mail catcher (MIME parts) share.
+public struct HeaderParameters: Sendable, Equatable {
+    public var value: String
+    public var parameters: [String: String]
 
-    init(_ header: String) {
+    public init(_ header: String) {
         var fields: [String] = []
         var current = ""
         var quoted = false
@@ -39,5 +42,6 @@ struct HeaderParameters: Sendable, Equatable {
         self.parameters = parameters
     }
 
-    subscript(name: String) -> String? { parameters[name] }
+    /// The parameter called `name`, whatever its letter case.
+    public subscript(name: String) -> String? { parameters[name.lowercased()] }
 }
