@@ -117,7 +117,8 @@ let package = Package(
             dependencies: [
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
                 "PocketBaseTestSupport", "OAuth",
-                .product(name: "Crypto", package: "swift-crypto")
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(
             name: "ClientCoreTests",

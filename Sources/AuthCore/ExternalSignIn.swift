@@ -1,4 +1,4 @@
-/// The account a provider sign-in reached, and how.
+/// The account a provider sign-in reached, how, and the session it opened.
 public struct ExternalSignIn: Sendable, Equatable {
     public enum Outcome: String, Sendable, Equatable {
         case existingLink = "existing_link"
@@ -6,11 +6,12 @@ public struct ExternalSignIn: Sendable, Equatable {
         case created
     }
 
-    public var user: User
+    public var session: AuthSession
     public var outcome: Outcome
+    public var user: User { session.user }
 
-    public init(user: User, outcome: Outcome) {
-        self.user = user
+    public init(session: AuthSession, outcome: Outcome) {
+        self.session = session
         self.outcome = outcome
     }
 }

@@ -6,28 +6,28 @@ import Store
 /// Administration of the embedded accounts. It trusts its in-process caller (the console checks
 /// who is a superuser); impersonation sessions name the admin API as their impersonator.
 struct LocalAdminAPI: AuthAdminAPI {
-    let api: LocalAuthAPI
-    var backend: LocalBackend { api.backend }
+    let api: LocalBackend
+    var accounts: LocalAccounts { api.accounts }
 
     func listUsers(_ query: UserQuery) async throws -> UserPage {
-        try await backend.database.listUsers(query)
+        try await accounts.database.listUsers(query)
     }
 
     func user(_ id: UserID) async throws -> User {
-        try await backend.user(id)
+        try await accounts.user(id)
     }
 
     func createUser(_ new: NewUser) async throws -> User {
-        var problems = LocalBackend.signUpProblems(SignUpRequest(email: new.email, password: new.password), name: nil)
+        var problems = LocalAccounts.signUpProblems(SignUpRequest(email: new.email, password: new.password), name: nil)
         problems += ProfileRules.problems(inPatch: new.profile.fields) + ProfileRules.problems(inMerged: new.profile)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
-        let hash = try await backend.hasher.hash(new.password)
-        let now = backend.clock()
+        let hash = try await accounts.hasher.hash(new.password)
+        let now = accounts.clock()
         let record = UserRecord(
             id: UserID(SecureRandom.userID()), email: new.email, passwordHash: hash,
             verified: new.verified, profile: new.profile, createdAt: now, updatedAt: now)
-        let user = try await backend.database.insertUser(record, verificationToken: nil)
-        backend.logger.info("account created by admin", metadata: ["user": "\(user.id)"])
+        let user = try await accounts.database.insertUser(record, verificationToken: nil)
+        accounts.logger.info("account created by admin", metadata: ["user": "\(user.id)"])
         return user.user
     }
 
@@ -42,9 +42,9 @@ struct LocalAdminAPI: AuthAdminAPI {
         let patch = update.profilePatch ?? [:]
         problems += ProfileRules.problems(inPatch: patch)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
-        let hash: String? = if let password = update.password { try await backend.hasher.hash(password) } else { nil }
-        let now = backend.clock()
-        let record = try await backend.database.updateUser(id: id) { user in
+        let hash: String? = if let password = update.password { try await accounts.hasher.hash(password) } else { nil }
+        let now = accounts.clock()
+        let record = try await accounts.database.updateUser(id: id) { user in
             if let email = update.email {
                 user.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
                 user.emailNormalized = EmailAddress.normalize(email)
@@ -61,60 +61,60 @@ struct LocalAdminAPI: AuthAdminAPI {
         }
         // New credentials or a disabled account: every existing session ends at once.
         if hash != nil || update.email != nil || update.disabled == true {
-            try await backend.database.revokeSessions(userID: id, at: now)
+            try await accounts.database.revokeSessions(userID: id, at: now)
         }
-        backend.logger.info("account updated by admin", metadata: ["user": "\(id)"])
+        accounts.logger.info("account updated by admin", metadata: ["user": "\(id)"])
         return record.user
     }
 
     func deleteUser(_ id: UserID) async throws {
-        try await backend.database.deleteUser(id: id, at: backend.clock())
-        backend.logger.notice("account deleted by admin", metadata: ["user": "\(id)"])
+        try await accounts.database.deleteUser(id: id, at: accounts.clock())
+        accounts.logger.notice("account deleted by admin", metadata: ["user": "\(id)"])
     }
 
     func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession {
-        let user = try await backend.user(id)
+        let user = try await accounts.user(id)
         let session = try await api.openSession(for: user, impersonator: actor, lifetime: Impersonation.clamp(duration))
-        backend.logger.notice("impersonation session opened", metadata: ["subject": "\(id)", "actor": "\(actor)"])
+        accounts.logger.notice("impersonation session opened", metadata: ["subject": "\(id)", "actor": "\(actor)"])
         return session
     }
 
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth {
         do {
-            return try await backend.database.linkExternal(
+            return try await accounts.database.linkExternal(
                 ExternalIdentity(provider: provider, subject: providerID, email: nil, emailVerified: false),
-                to: userID, at: backend.clock())
+                to: userID, at: accounts.clock())
         } catch ExternalAuthError.alreadyLinked {
             throw AuthError.validation([FieldError(field: "providerId", message: "This identity is already linked.")])
         }
     }
 
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
-        try await backend.database.externalAuths(userID: userID)
+        try await accounts.database.externalAuths(userID: userID)
     }
 
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
-        try await backend.database.unlinkExternal(provider: provider, from: userID)
-        backend.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
+        try await accounts.database.unlinkExternal(provider: provider, from: userID)
+        accounts.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 
     func seedUsers(_ seed: UserSeed) async throws -> [UserID] {
         let problems = seed.problems
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         // One argon2id hash for the whole batch: hashing 10,000 passwords would take minutes.
-        let hash = try await backend.hasher.hash(seed.password)
-        let now = backend.clock()
+        let hash = try await accounts.hasher.hash(seed.password)
+        let now = accounts.clock()
         let records = seed.emails.map { email in
             UserRecord(
                 id: UserID(SecureRandom.userID()), email: email, passwordHash: hash, verified: seed.verified,
                 profile: Profile(), createdAt: now, updatedAt: now)
         }
         do {
-            try await backend.database.insertUsers(records)
+            try await accounts.database.insertUsers(records)
         } catch StoreError.emailsTaken(let taken) {
             throw AuthError.validation([FieldError(field: "pattern", message: Self.takenMessage(taken))])
         }
-        backend.logger.info("accounts seeded by admin", metadata: ["count": "\(records.count)"])
+        accounts.logger.info("accounts seeded by admin", metadata: ["count": "\(records.count)"])
         return records.map(\.id)
     }
 
@@ -133,7 +133,7 @@ struct LocalAdminAPI: AuthAdminAPI {
         }
         // Taken addresses are looked up even when other rows are bad, so one answer names every bad row.
         let taken = Set(
-            try await backend.database.takenEmails(among: rows.map { EmailAddress.normalize($0.email) })
+            try await accounts.database.takenEmails(among: rows.map { EmailAddress.normalize($0.email) })
                 .map(EmailAddress.normalize))
         problems += rows.filter { taken.contains(EmailAddress.normalize($0.email)) }
             .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") }
@@ -147,9 +147,9 @@ struct LocalAdminAPI: AuthAdminAPI {
         // seconds (each argon2id hash costs ~80 ms).
         var hashes: [String: String] = [:]
         for password in Set(rows.compactMap(\.password)) {
-            hashes[password] = try await backend.hasher.hash(password)
+            hashes[password] = try await accounts.hasher.hash(password)
         }
-        let now = backend.clock()
+        let now = accounts.clock()
         let records = rows.map { row in
             UserRecord(
                 id: UserID(SecureRandom.userID()), email: row.email,
@@ -157,20 +157,20 @@ struct LocalAdminAPI: AuthAdminAPI {
                 verified: row.verified, profile: row.profile, createdAt: now, updatedAt: now)
         }
         do {
-            try await backend.database.insertUsers(records)
+            try await accounts.database.insertUsers(records)
         } catch StoreError.emailsTaken(let taken) {
             let takenSet = Set(taken.map(EmailAddress.normalize))
             throw ImportRejected(
                 rows.filter { takenSet.contains(EmailAddress.normalize($0.email)) }
                     .map { ImportProblem(row: $0.row, message: "\($0.email) already has an account.") })
         }
-        backend.logger.info("accounts imported by admin", metadata: ["count": "\(records.count)"])
+        accounts.logger.info("accounts imported by admin", metadata: ["count": "\(records.count)"])
         return records.map(\.id)
     }
 
     func deleteUsers(_ ids: [UserID]) async throws -> Int {
-        let count = try await backend.database.deleteUsers(ids: ids, at: backend.clock())
-        backend.logger.notice("accounts deleted by admin", metadata: ["count": "\(count)"])
+        let count = try await accounts.database.deleteUsers(ids: ids, at: accounts.clock())
+        accounts.logger.notice("accounts deleted by admin", metadata: ["count": "\(count)"])
         return count
     }
 

@@ -4,43 +4,176 @@ import Logging
 import Secrets
 import Store
 
-/// The embedded backend: accounts, codes and links in Gatehouse's own SQLite file.
+/// The embedded backend on the seam: `LocalAccounts`' rules, with sessions of opaque tokens kept
+/// hashed in `sessions`. The account pages, the console, the JSON APIs and `AuthClient` all use it.
 ///
-/// Every rule that must hold under concurrency is enforced by the database (unique normalized
-/// email, conditional UPDATEs for codes); this type validates input, hashes passwords off the
-/// cooperative pool, and mails codes and links. It never logs passwords, codes or tokens.
-public final class LocalBackend: AuthBackend {
-    let database: AppDatabase
-    let hasher: PasswordHasher
-    let mailer: any Mailer
-    /// Hashes codes and link tokens before they are stored or looked up.
-    let keyedHash: KeyedHash
-    let configuration: Configuration
-    let clock: @Sendable () -> Date
-    let logger: Logger
+/// Access tokens live one hour; refresh tokens rotate on every use and a session's refresh
+/// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
+/// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
+/// under their own prefix, so one can never be replayed as a browser cookie (nor the reverse).
+public struct LocalBackend: AuthAPI {
+    public let accounts: LocalAccounts
+    public let accessTokenLifetime: TimeInterval
+    public let refreshFamilyLifetime: TimeInterval
+    /// Who the sessions this value opens are for (`opening(for:)`); nil: not said.
+    public private(set) var client: SessionClient?
 
     public init(
-        configuration: Configuration = Configuration(), database: AppDatabase, hasher: PasswordHasher,
-        mailer: any Mailer, keyedHash: KeyedHash, clock: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "gatehouse.local-auth")
+        accounts: LocalAccounts, accessTokenLifetime: TimeInterval = 3600,
+        refreshFamilyLifetime: TimeInterval = 30 * 24 * 3600
     ) {
-        self.database = database
-        self.hasher = hasher
-        self.mailer = mailer
-        self.keyedHash = keyedHash
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
+        self.accounts = accounts
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshFamilyLifetime = refreshFamilyLifetime
     }
+
+    var database: AppDatabase { accounts.database }
+    var clock: @Sendable () -> Date { accounts.clock }
+    var logger: Logger { accounts.logger }
 
     public var capabilities: Set<Capability> {
-        [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn]
+        [
+            .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
+            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers
+        ]
     }
 
-    public var verificationMode: VerificationMode { configuration.verification }
+    public var verificationMode: VerificationMode { accounts.verificationMode }
 
-    public func user(_ id: UserID) async throws -> User {
-        guard let record = try await database.user(id: id) else { throw AuthError.userNotFound }
-        return record.user
+    public func opening(for client: SessionClient) -> any AuthAPI {
+        var copy = self
+        copy.client = client
+        return copy
     }
+
+    public var admin: any AuthAdminAPI { LocalAdminAPI(api: self) }
+
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
+        var outcome = try await accounts.signUp(request)
+        if !outcome.requireEmailVerification { outcome.session = try await openSession(for: outcome.user) }
+        return outcome
+    }
+
+    /// A right code verifies the account and signs in, as InsForge's `POST /email/verify` does.
+    public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
+        let user = try await accounts.verifyEmail(email: email, code: code)
+        return VerificationOutcome(user: user, session: try await openSession(for: user))
+    }
+
+    /// A link may be opened by a mail scanner, so it verifies without signing in.
+    public func verifyEmailLink(token: String) async throws -> VerificationOutcome {
+        VerificationOutcome(user: try await accounts.verifyEmailLink(token: token), session: nil)
+    }
+
+    public func resendVerificationEmail(email: String) async throws {
+        try await accounts.resendVerification(email: email)
+    }
+
+    public func signIn(email: String, password: String) async throws -> AuthSession {
+        try await openSession(for: try await accounts.signIn(email: email, password: password))
+    }
+
+    public func signOut(_ session: AuthSession) async throws {
+        try await database.revokeSession(tokenHash: accessHash(session.accessToken), at: clock())
+    }
+
+    public func currentUser(_ session: AuthSession) async throws -> User {
+        try await user(for: session)
+    }
+
+    public func setProfile(_ patch: [String: JSONValue], session: AuthSession) async throws -> User {
+        let user = try await user(for: session)
+        return try await accounts.setProfile(userID: user.id, patch: patch)
+    }
+
+    public func refresh(_ session: AuthSession) async throws -> AuthSession {
+        guard session.refreshable, let refreshToken = session.refreshToken else { throw AuthError.sessionNotRefreshable }
+        let now = clock()
+        let access = SecureRandom.token()
+        let refresh = SecureRandom.token()
+        let expiresAt = now.addingTimeInterval(accessTokenLifetime)
+        switch try await database.rotateRefreshToken(
+            refreshHash(refreshToken), newTokenHash: accessHash(access), newRefreshTokenHash: refreshHash(refresh),
+            accessExpiresAt: expiresAt, createdAfter: now.addingTimeInterval(-refreshFamilyLifetime), now: now)
+        {
+        case .rotated(let record):
+            guard let user = try await database.user(id: record.userID), !user.disabled else {
+                try await database.revokeSession(id: record.id, at: now)
+                throw AuthError.sessionExpired
+            }
+            return AuthSession(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, user: user.user)
+        case .reused:
+            logger.warning("rotated refresh token presented again; session revoked", metadata: ["user": "\(session.user.id)"])
+            throw AuthError.sessionExpired
+        case .refused:
+            throw AuthError.sessionExpired
+        }
+    }
+
+    public func authMethods() async throws -> AuthMethods {
+        AuthMethods(
+            password: true, emailCode: accounts.verificationMode == .code,
+            emailLink: accounts.verificationMode == .link, oauth2Providers: [])
+    }
+
+    public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
+        try await requireOwner(userID, session)
+        return try await database.externalAuths(userID: userID)
+    }
+
+    public func unlinkExternalAuth(userID: UserID, provider: String, session: AuthSession) async throws {
+        try await requireOwner(userID, session)
+        try await accounts.unlink(provider: provider, from: userID)
+        logger.info("external auth unlinked", metadata: ["user": "\(userID)", "provider": "\(provider)"])
+    }
+
+    public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
+        let (user, outcome) = try await accounts.signIn(with: identity, allowCreate: allowCreate)
+        return ExternalSignIn(session: try await openSession(for: user), outcome: outcome)
+    }
+
+    public func link(_ identity: ExternalIdentity, session: AuthSession) async throws -> ExternalAuth {
+        try await accounts.link(identity, to: try await user(for: session).id)
+    }
+
+    // MARK: Sessions
+
+    /// A new API session: a refreshable one for a sign-in, a non-refreshable one for impersonation.
+    func openSession(for user: User, impersonator: String? = nil, lifetime: TimeInterval? = nil) async throws -> AuthSession {
+        let now = clock()
+        let access = SecureRandom.token()
+        let refresh = impersonator == nil ? SecureRandom.token() : nil
+        let expiresAt = now.addingTimeInterval(lifetime ?? accessTokenLifetime)
+        let (userAgent, ip): (String?, String?) =
+            switch client {
+            case .browserSession: (NewSession.browserBackingUserAgent, nil)
+            case .app(let userAgent, let ip): (userAgent.map { String($0.prefix(512)) }, ip)
+            case nil: (nil, nil)
+            }
+        _ = try await database.createSession(
+            NewSession(
+                tokenHash: accessHash(access), refreshTokenHash: refresh.map(refreshHash), userID: user.id,
+                userAgent: userAgent, ip: ip, createdAt: now, expiresAt: expiresAt, impersonator: impersonator))
+        return AuthSession(
+            accessToken: access, refreshToken: refresh, expiresAt: expiresAt,
+            refreshable: refresh != nil, user: user)
+    }
+
+    /// The account behind a live access token; anything else is `.sessionExpired`.
+    func user(for session: AuthSession) async throws -> User {
+        guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock()),
+            let user = try await database.user(id: record.userID), !user.disabled
+        else { throw AuthError.sessionExpired }
+        return user.user
+    }
+
+    private func requireOwner(_ userID: UserID, _ session: AuthSession) async throws {
+        let user = try await user(for: session)
+        guard user.id == userID else {
+            throw AuthError.server(status: 403, code: "forbidden", message: "Only the account's owner can do this.")
+        }
+    }
+
+    private func accessHash(_ token: String) -> String { accounts.keyedHash.hex("api-access:" + token) }
+    private func refreshHash(_ token: String) -> String { accounts.keyedHash.hex("api-refresh:" + token) }
 }

@@ -73,7 +73,15 @@ extension AppDatabase {
         }
     }
 
-    /// A live browser session and, in proxy mode, the backend credential kept beside it — one read,
+    /// The backend credential kept beside a browser session, as saved last.
+    public func credential(sessionID: Int64) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?", arguments: [sessionID])
+        }
+    }
+
+    /// A live browser session and the backend session kept (sealed) beside it — one read,
     /// since every signed-in page view asks for both. `idleTimeout` ends a session unused that long.
     public func activeSessionWithCredential(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws
         -> (SessionRecord, String?)?

@@ -67,13 +67,17 @@ extension AppDatabase {
         }
     }
 
-    /// Revokes every unrevoked session of `userID` but `keeping`; returns how many.
+    /// Revokes every unrevoked session of `userID` but `keeping` and the ones backing browser
+    /// sessions (each ends with its browser session); returns how many.
     @discardableResult
     public func revokeSessions(userID: UserID, keeping kept: Int64, at now: Date) async throws -> Int {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id != ? AND revoked_at IS NULL",
-                arguments: [now, userID.rawValue, kept])
+                sql: """
+                    UPDATE sessions SET revoked_at = ?
+                    WHERE user_id = ? AND id != ? AND revoked_at IS NULL AND user_agent IS NOT ?
+                    """,
+                arguments: [now, userID.rawValue, kept, NewSession.browserBackingUserAgent])
             return db.changesCount
         }
     }
@@ -104,12 +108,14 @@ extension AppDatabase {
         }
     }
 
-    /// All of a user's sessions, revoked and expired ones included, newest first.
+    /// Where a user is or was signed in — browser sessions and app tokens, revoked and expired ones
+    /// included, newest first. Sessions backing a browser session (`NewSession.browserBackingUserAgent`) are
+    /// left out: their browser session is listed.
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try await pool.read { db in
             try SessionRecord.fetchAll(
-                db, sql: "SELECT * FROM sessions WHERE user_id = ? ORDER BY id DESC",
-                arguments: [userID.rawValue])
+                db, sql: "SELECT * FROM sessions WHERE user_id = ? AND user_agent IS NOT ? ORDER BY id DESC",
+                arguments: [userID.rawValue, NewSession.browserBackingUserAgent])
         }
     }
 }

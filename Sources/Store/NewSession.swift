@@ -3,6 +3,12 @@ import Foundation
 
 /// What the web layer knows when it opens a session; the store adds the id and timestamps.
 public struct NewSession: Sendable, Equatable {
+    /// The user agent of the session the embedded backend opens behind each browser session
+    /// (`SessionClient.browserSession`). Lists of "where you are signed in" leave them out (the
+    /// browser session is listed), and "sign out everywhere else" leaves them to their browser
+    /// sessions: a backing session's token lives only sealed inside its browser session.
+    public static let browserBackingUserAgent = "gatehouse-client-core"
+
     public var tokenHash: String
     public var refreshTokenHash: String?
     public var userID: UserID

@@ -186,17 +186,15 @@ struct Serve: AsyncParsableCommand {
         // The public URL is known only once the port is bound (port 0 picks one), so the backend reads it late.
         let baseURL = LateBox<String>()
         let pocketBase: PocketBaseBackend?
-        let authBackend: any AuthBackend
-        let administration: any AuthAPI
+        let authBackend: any AuthAPI
         switch backend {
         case .local:
             pocketBase = nil
-            let local = LocalBackend(
+            let local = LocalAccounts(
                 configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
                 database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
-            authBackend = local
-            administration = LocalAuthAPI(backend: local)
+            authBackend = LocalBackend(accounts: local)
         case .pocketbase:
             guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
                 throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
@@ -206,8 +204,7 @@ struct Serve: AsyncParsableCommand {
                     baseURL: backendURL, collection: backendCollection, superuser: superuser),
                 logger: Logger(label: "gatehouse.pocketbase"))
             pocketBase = remote
-            authBackend = ProxyBackend(api: remote, logger: logger)
-            administration = remote
+            authBackend = remote
         }
         let app = try await Application(
             configuration: WebConfiguration(
@@ -215,7 +212,7 @@ struct Serve: AsyncParsableCommand {
                 publicDirectory: assets, mailboxIsOpen: loopback,
                 assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
                 rateLimits: !noRateLimits, backendDescription: backendDescription),
-            backend: authBackend, administration: administration, database: database, hasher: hasher,
+            backend: authBackend, database: database, hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(keys: keys, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = HTTPServer(

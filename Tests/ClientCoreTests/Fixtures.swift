@@ -57,8 +57,8 @@ let sharedHasher = Result { try PasswordHasher(pool: BlockingWorkPool(threadCoun
 final class LocalFixture: Fixture {
     let directory: URL
     let database: AppDatabase
-    let backend: LocalBackend
-    let localAPI: LocalAuthAPI
+    let backend: LocalAccounts
+    let localAPI: LocalBackend
     var api: any AuthAPI { localAPI }
 
     init(clock: @escaping @Sendable () -> Date = Date.init, accessTokenLifetime: TimeInterval = 3600) async throws {
@@ -67,12 +67,12 @@ final class LocalFixture: Fixture {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "test.client-core.local")
         logger.logLevel = .warning
-        backend = LocalBackend(
+        backend = LocalAccounts(
             configuration: .init(verification: .code), database: database,
             hasher: try sharedHasher.get(), mailer: MailboxMailer(database: database, clock: clock),
             keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
             logger: logger)
-        localAPI = LocalAuthAPI(backend: backend, accessTokenLifetime: accessTokenLifetime)
+        localAPI = LocalBackend(accounts: backend, accessTokenLifetime: accessTokenLifetime)
     }
 
     func mailedVerification(to email: String) async throws -> Mailed {

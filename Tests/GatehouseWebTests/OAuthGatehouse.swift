@@ -33,7 +33,7 @@ final class OAuthGatehouse: @unchecked Sendable {
         let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
         let hasher = try KeyedHash(key: keys.keyedHash)
         let passwords = try PasswordHasher()
-        let backend = LocalBackend(
+        let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
@@ -41,7 +41,7 @@ final class OAuthGatehouse: @unchecked Sendable {
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
-            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
+            backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),

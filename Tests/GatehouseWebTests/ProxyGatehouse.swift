@@ -8,8 +8,8 @@ import PocketBaseTestSupport
 import Secrets
 import Store
 
-/// The real server wired as `gatehouse serve --backend pocketbase` wires it: the pages through
-/// `ProxyBackend`, the console through the PocketBase backend's admin side.
+/// The real server wired as `gatehouse serve --backend pocketbase` wires it: pages, console and APIs
+/// all through `PocketBaseBackend` (browser sessions hold PocketBase's own tokens).
 final class ProxyGatehouse: @unchecked Sendable {
     let directory: URL
     let server: HTTPServer
@@ -31,7 +31,7 @@ final class ProxyGatehouse: @unchecked Sendable {
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
-            backend: ProxyBackend(api: remote, logger: logger), administration: remote, database: database, hasher: hasher,
+            backend: remote, database: database, hasher: hasher,
             passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger,
             oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)))
         server = HTTPServer(

@@ -62,7 +62,7 @@ final class TestGatehouse: @unchecked Sendable {
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
         let passwords = try PasswordHasher()
         let portBox = PortBox()
-        let backend = LocalBackend(
+        let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
@@ -70,7 +70,7 @@ final class TestGatehouse: @unchecked Sendable {
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: templates,
                 publicDirectory: repositoryRoot + "/Public"),
-            backend: backend, administration: LocalAuthAPI(backend: backend), database: database, hasher: hasher,
+            backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(
             configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, allowedHosts: HostAllowList()),

@@ -7,7 +7,7 @@ import Testing
 
 /// Verification by mailed link: single use, 24 hours, replaced by a resend.
 @Suite struct EmailLinkTests {
-    static let configuration = LocalBackend.Configuration(verification: .link, publicBaseURL: "http://127.0.0.1:8080/")
+    static let configuration = LocalAccounts.Configuration(verification: .link, publicBaseURL: "http://127.0.0.1:8080/")
 
     /// Signs up in link mode and returns the token from the mailed link.
     func signUpForToken(_ h: Harness, email: String = "ann@example.com") async throws -> String {
@@ -45,7 +45,7 @@ import Testing
     @Test func linkUsesThePublicAddressKnownOnlyAfterStart() async throws {
         let port = Mutex(0)
         let h = try Harness(
-            LocalBackend.Configuration(
+            LocalAccounts.Configuration(
                 verification: .link,
                 publicBaseURL: { "http://127.0.0.1:\(port.withLock { $0 })" }))
         port.withLock { $0 = 49_152 }

@@ -31,9 +31,9 @@ final class Harness: Sendable {
     let database: AppDatabase
     let clock = TestClock()
     let hasher: PasswordHasher
-    let backend: LocalBackend
+    let backend: LocalAccounts
 
-    init(_ configuration: LocalBackend.Configuration = LocalBackend.Configuration()) throws {
+    init(_ configuration: LocalAccounts.Configuration = LocalAccounts.Configuration()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("gatehouse.sqlite").path
@@ -47,9 +47,9 @@ final class Harness: Sendable {
     /// A backend wired like production: mailbox mailer, keyed hash from the file's own secret.
     static func backend(
         database: AppDatabase, hasher: PasswordHasher, clock: TestClock,
-        configuration: LocalBackend.Configuration
-    ) throws -> LocalBackend {
-        LocalBackend(
+        configuration: LocalAccounts.Configuration
+    ) throws -> LocalAccounts {
+        LocalAccounts(
             configuration: configuration, database: database, hasher: hasher,
             mailer: MailboxMailer(database: database, clock: { clock.now }),
             keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: { clock.now },

@@ -16,7 +16,7 @@ import Testing
         let reopened = try AppDatabase(path: h.path)
         let backend = try Harness.backend(
             database: reopened, hasher: h.hasher, clock: h.clock,
-            configuration: LocalBackend.Configuration())
+            configuration: LocalAccounts.Configuration())
         let again = try await backend.signIn(email: "ann@example.com", password: "password123")
         #expect(again == user)
         #expect(try await reopened.mails(to: "ann@example.com", limit: 10).first?.code == code)

@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func withoutVerificationAccountsWorkAtOnce() async throws {
-        let h = try Harness(LocalBackend.Configuration(verification: .none))
+        let h = try Harness(LocalAccounts.Configuration(verification: .none))
         let result = try await h.backend.signUp(SignUpRequest(email: "dan@example.com", password: "password123"))
         #expect(!result.requireEmailVerification && result.user.emailVerified)
         #expect(result.user.profile == Profile())
@@ -101,9 +101,9 @@ import Testing
     }
 
     @Test func capabilitiesOfTheEmbeddedBackend() throws {
-        let h = try Harness(LocalBackend.Configuration(verification: .link))
-        #expect(
-            h.backend.capabilities == [.emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn])
-        #expect(h.backend.verificationMode == .link)
+        let h = try Harness(LocalAccounts.Configuration(verification: .link))
+        let face = LocalBackend(accounts: h.backend)
+        #expect(face.capabilities == Set(Capability.allCases))
+        #expect(face.verificationMode == .link)
     }
 }

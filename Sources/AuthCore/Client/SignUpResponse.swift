@@ -42,4 +42,7 @@ public struct VerificationOutcome: Sendable, Equatable {
         self.user = user
         self.session = session
     }
+
+    /// The verified account, when the backend said whose address it was.
+    public var verifiedUser: User? { user ?? session?.user }
 }

@@ -65,6 +65,9 @@ public final class PocketBaseBackend: AuthAPI {
 
     public var admin: any AuthAdminAPI { PocketBaseAdmin(backend: self) }
 
+    /// PocketBase verifies addresses by mailed link only.
+    public var verificationMode: VerificationMode { .link }
+
     var records: String { "api/collections/\(configuration.collection)/records" }
     var collectionPath: String { "api/collections/\(configuration.collection)" }
 

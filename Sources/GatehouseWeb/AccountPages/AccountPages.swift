@@ -49,19 +49,18 @@ struct AccountPages: Sendable {
     }
 
     private func save(_ visit: Visit) async throws -> Response {
-        guard let user = visit.user else { return signInFirst(visit) }
+        guard let signedIn = visit.signedIn else { return signInFirst(visit) }
+        let user = signedIn.user
         var form = try ProfileForm(visit.form)
         var errors = form.validate()
         if errors.isEmpty {
             let patch = form.patch(against: user.profile)
             if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
             do {
-                _ = try await env.backend.setProfile(userID: user.id, patch: patch, credential: visit.signedIn?.credential)
-                if let signedIn = visit.signedIn {
-                    await env.audit.recordOwnAct(
-                        .profileUpdated, of: signedIn, request: visit.request,
-                        data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
-                }
+                _ = try await env.backend.setProfile(patch, session: signedIn.backendSession)
+                await env.audit.recordOwnAct(
+                    .profileUpdated, of: signedIn, request: visit.request,
+                    data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
                 return .redirect(to: "/account?notice=saved")
             } catch AuthError.validation(let fieldErrors) {
                 for error in fieldErrors {

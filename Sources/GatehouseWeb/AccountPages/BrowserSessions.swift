@@ -5,16 +5,17 @@ import Logging
 import Secrets
 import Store
 
-/// A signed-in browser: its session row and the account behind it.
+/// A signed-in browser: its session row, the backend's session behind it, and the account.
 struct SignedIn: Sendable {
     var session: SessionRecord
     var user: User
-    /// The remote backend's credential for this user (proxy mode); nil for the embedded backend.
-    var credential: BackendCredential? = nil
+    /// The backend's session for this browser: every call made as the user goes with it.
+    var backendSession: AuthSession
 }
 
 /// Browser sessions for the account pages: an opaque random token in an HttpOnly cookie, stored
-/// only as a keyed hash, rotated at every sign-in. Lives in Gatehouse's own SQLite whatever the backend.
+/// only as a keyed hash, rotated at every sign-in. Lives in Gatehouse's own SQLite whatever the
+/// backend, and binds the browser to the backend's own session (`AuthSession`), kept sealed beside it.
 struct BrowserSessions: Sendable {
     static let cookieName = "gh_session"
     /// `last_used_at` is written at most this often, so a page view is not a database write.
@@ -23,33 +24,37 @@ struct BrowserSessions: Sendable {
     static let idleTimeout: TimeInterval = 24 * 3600
 
     let database: AppDatabase
-    let backend: any AuthBackend
+    let backend: any AuthAPI
     let hasher: KeyedHash
     let clock: @Sendable () -> Date
     let lifetime: TimeInterval
     let secureCookies: Bool
     let logger: Logger
+    let renewals = SingleFlight<Int64, AuthSession?>()
 
     /// The signed-in user behind the request's cookie, or nil when it is missing, expired, revoked,
-    /// or its account is gone or disabled.
+    /// its account is gone or disabled, or the backend no longer honours its session.
     func current(_ request: Request) async -> SignedIn? {
         guard let token = request.cookies[Self.cookieName], !token.isEmpty else { return nil }
         let now = clock()
         do {
             guard
                 let (session, stored) = try await database.activeSessionWithCredential(
-                    tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
+                    tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout),
+                var backendSession = stored.flatMap(openBackendSession)
             else { return nil }
-            var credential = stored.flatMap(openCredential)
-            if let current = credential, let renewed = await renew(current, sessionID: session.id) { credential = renewed }
-            let user = try await backend.user(session.userID, credential: credential)
+            if Self.renewalDue(backendSession, now: now) {
+                guard let renewed = await renew(backendSession, sessionID: session.id) else { return nil }
+                backendSession = renewed
+            }
+            let user = try await backend.currentUser(backendSession)
             guard !user.disabled else { return nil }
             if now.timeIntervalSince(session.lastUsedAt) > Self.touchInterval {
                 try await database.touchSession(id: session.id, at: now)
             }
-            return SignedIn(session: session, user: user, credential: credential)
+            return SignedIn(session: session, user: user, backendSession: backendSession)
         } catch AuthError.userNotFound, AuthError.sessionExpired {
-            // Gone, or (proxy mode) the backend's token expired or was revoked: sign in again.
+            // Gone, or the backend's session expired or was revoked: sign in again.
             return nil
         } catch {
             logger.error("session lookup failed", metadata: ["error": "\(error)"])
@@ -57,29 +62,48 @@ struct BrowserSessions: Sendable {
         }
     }
 
-    /// A remote backend's renewed credential, saved for the session; nil when none was due or
-    /// renewal failed (the old credential is used until the backend refuses it).
-    private func renew(_ credential: BackendCredential, sessionID: Int64) async -> BackendCredential? {
-        do {
-            guard let renewed = try await backend.renewedCredential(credential) else { return nil }
-            try await database.saveCredential(try sealCredential(renewed), sessionID: sessionID)
-            return renewed
-        } catch {
-            logger.notice("backend credential not renewed", metadata: ["error": "\(error)"])
-            return nil
+    /// A session renews when it can and its access token is near its end: a day ahead for tokens
+    /// that renew themselves (PocketBase's, which cannot renew once expired), a few minutes ahead —
+    /// or after the fact — for sessions with a refresh token (the embedded backend's, 1-hour tokens).
+    static func renewalDue(_ session: AuthSession, now: Date) -> Bool {
+        guard session.refreshable else { return false }
+        if session.refreshToken != nil { return session.expires(within: 5 * 60, of: now) }
+        return session.expires(within: 24 * 3600, of: now) && !session.expires(within: 0, of: now)
+    }
+
+    /// The renewed backend session, saved for the browser session; nil when the backend refused it
+    /// (then the browser is signed out). Requests of one browser renew once between them: a rotated
+    /// refresh token presented twice would revoke the session. A request that read the old session
+    /// just before another saved the new one finds the new one on re-reading. When the backend
+    /// cannot be reached the old session is kept until the backend refuses it.
+    private func renew(_ held: AuthSession, sessionID: Int64) async -> AuthSession? {
+        await renewals.run(key: sessionID) {
+            do {
+                let stored = try await database.credential(sessionID: sessionID).flatMap(openBackendSession)
+                if let stored, stored.accessToken != held.accessToken { return stored }
+                let renewed = try await backend.refresh(held)
+                try await database.saveCredential(try seal(renewed), sessionID: sessionID)
+                return renewed
+            } catch AuthError.sessionExpired, AuthError.sessionNotRefreshable, AuthError.invalidCredentials {
+                return nil
+            } catch {
+                logger.notice("backend session not renewed", metadata: ["error": "\(error)"])
+                return held
+            }
         }
     }
 
-    /// Starts a fresh session for `user` (revoking the one the browser had) and sets its cookie.
-    /// A remote backend's `credential` is kept beside the session, sealed, until the session is revoked.
+    /// Starts a browser session on the backend's `backendSession` (revoking the one the browser
+    /// had) and sets its cookie. The backend session is kept beside it, sealed, until it is revoked.
     /// An impersonation session names the superuser (`impersonator`) and lives only `lifetime`.
     func start(
-        for user: User, credential: BackendCredential? = nil, replacing previous: SignedIn?, request: Request,
+        _ backendSession: AuthSession, replacing previous: SignedIn?, request: Request,
         impersonator: String? = nil, lifetime: TimeInterval? = nil, response: inout Response
     ) async throws {
+        let user = backendSession.user
         let now = clock()
         let lifetime = lifetime ?? self.lifetime
-        if let previous { try await database.revokeSession(id: previous.session.id, at: now) }
+        if let previous { try await revoke(previous) }
         let token = SecureRandom.token()
         let session = try await database.createSession(
             NewSession(
@@ -87,38 +111,50 @@ struct BrowserSessions: Sendable {
                 userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
                 ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
                 impersonator: impersonator))
-        if let credential { try await database.saveCredential(try sealCredential(credential), sessionID: session.id) }
+        try await database.saveCredential(try seal(backendSession), sessionID: session.id)
         response.setCookie(
             Cookie(
                 name: Self.cookieName, value: token, maxAge: Int(lifetime),
                 httpOnly: true, secure: secureCookies, sameSite: .lax))
     }
 
-    /// Seals a remote backend's token for the database (`SecretBox` under a key derived from the
+    /// Seals the backend's session for the database (`SecretBox` under a key derived from the
     /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.
-    private func sealCredential(_ credential: BackendCredential) throws -> String {
-        "sealed:" + Data(try credentialBox().seal(credential.value)).base64EncodedString()
+    private func seal(_ backendSession: AuthSession) throws -> String {
+        let json = String(decoding: try JSONEncoder().encode(backendSession), as: UTF8.self)
+        return "sealed:" + Data(try credentialBox().seal(json)).base64EncodedString()
     }
 
-    /// The credential `sealCredential` stored; nil when it cannot be opened (then the backend's
-    /// admin side answers instead, as for a session that never had one).
-    private func openCredential(_ stored: String) -> BackendCredential? {
+    /// The backend session `seal` stored; nil when it cannot be opened (a session from before the
+    /// key changed, or from a version that kept none): that browser signs in again.
+    private func openBackendSession(_ stored: String) -> AuthSession? {
         guard stored.hasPrefix("sealed:"), let sealed = Data(base64Encoded: String(stored.dropFirst(7))),
             let box = try? credentialBox(), let value = try? box.open(Array(sealed))
         else { return nil }
-        return BackendCredential(value)
+        return try? JSONDecoder().decode(AuthSession.self, from: Data(value.utf8))
     }
 
     private func credentialBox() throws -> SecretBox {
         try SecretBox(key: hasher.derivedKey(for: "session-credentials"))
     }
 
-    /// Revokes the session and clears its cookie.
+    /// Revokes the session (and the backend's behind it) and clears its cookie.
     func end(_ signedIn: SignedIn?, response: inout Response) async throws {
-        if let signedIn { try await database.revokeSession(id: signedIn.session.id, at: clock()) }
+        if let signedIn { try await revoke(signedIn) }
         response.setCookie(
             Cookie(
                 name: Self.cookieName, value: "", maxAge: 0,
                 httpOnly: true, secure: secureCookies, sameSite: .lax))
+    }
+
+    /// Revokes a browser session, then signs its backend session out where the backend keeps
+    /// sessions (a backend that cannot be reached leaves its token sealed in a revoked row).
+    private func revoke(_ signedIn: SignedIn) async throws {
+        try await database.revokeSession(id: signedIn.session.id, at: clock())
+        do {
+            try await backend.signOut(signedIn.backendSession)
+        } catch {
+            logger.notice("backend session not signed out", metadata: ["error": "\(error)"])
+        }
     }
 }

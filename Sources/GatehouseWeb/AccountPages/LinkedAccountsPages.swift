@@ -11,20 +11,21 @@ struct LinkedAccountsPages: Sendable {
 
     func register(on router: inout Router) {
         router.page(.get, "/account/linked", env) { visit in
-            guard let user = visit.user else { return signInFirst() }
-            return try await render(visit, user: user, error: nil)
+            guard let signedIn = visit.signedIn else { return signInFirst() }
+            return try await render(visit, signedIn, error: nil)
         }
         router.page(.post, "/account/linked/:provider/unlink", env) { visit in
-            guard let user = visit.user else { return signInFirst() }
+            guard let signedIn = visit.signedIn else { return signInFirst() }
+            let user = signedIn.user
             guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
             let provider = try visit.parameters.require("provider")
-            guard feature.backendSignsInWithProviders else { return try await render(visit, user: user, error: nil) }
+            guard feature.backendSignsInWithProviders else { return try await render(visit, signedIn, error: nil) }
             do {
-                try await env.backend.unlink(provider: provider, from: user.id)
+                try await env.backend.unlinkExternalAuth(userID: user.id, provider: provider, session: signedIn.backendSession)
             } catch let error as ExternalAuthError {
                 let label = try await feature.registry.provider(named: provider)?.label ?? provider
                 let config = ProviderConfiguration(name: provider, type: .oidc, displayName: label, clientId: "")
-                return try await render(visit, user: user, error: OAuthPages.message(error, provider: config), status: 409)
+                return try await render(visit, signedIn, error: OAuthPages.message(error, provider: config), status: 409)
             }
             await env.audit.record(
                 .externalAuthUnlinked, actor: user.id.rawValue, subject: user.id.rawValue,
@@ -37,8 +38,11 @@ struct LinkedAccountsPages: Sendable {
         .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
     }
 
-    private func render(_ visit: Visit, user: User, error: String?, status: Int = 200) async throws -> Response {
-        let links = feature.backendSignsInWithProviders ? try await env.backend.externalAuths(userID: user.id) : []
+    private func render(_ visit: Visit, _ signedIn: SignedIn, error: String?, status: Int = 200) async throws -> Response {
+        let user = signedIn.user
+        let links =
+            feature.backendSignsInWithProviders
+            ? try await env.backend.externalAuths(userID: user.id, session: signedIn.backendSession) : []
         let configured = await feature.buttonProviders()
         var rows: [[String: Any]] = configured.map { provider in
             let link = links.first { $0.provider == provider.name }

@@ -105,8 +105,8 @@ struct SignInPages: Sendable {
         // A locked account still costs one password check, so its answer and timing match a wrong password.
         let reason: String
         do {
-            let signIn = try await env.backend.signInForSession(email: email, password: password)
-            let user = signIn.user
+            let session = try await env.pageBackend.signIn(email: email, password: password)
+            let user = session.user
             if !locked {
                 await throttle.succeeded()
                 await env.audit.record(.signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request)
@@ -114,9 +114,7 @@ struct SignInPages: Sendable {
                 if let app, let oauth {
                     response = try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: request)
                 }
-                try await env.sessions.start(
-                    for: user, credential: signIn.credential, replacing: visit.signedIn,
-                    request: request, response: &response)
+                try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
                 return response
             }

@@ -36,7 +36,7 @@ struct SignUpPages: Sendable {
             return render(visit, email: email, name: name, errors: errors, status: 429)
         }
         do {
-            let result = try await env.backend.signUp(
+            let result = try await env.pageBackend.signUp(
                 SignUpRequest(
                     email: email, password: password,
                     name: name.isEmpty ? nil : name))
@@ -51,8 +51,15 @@ struct SignUpPages: Sendable {
                     data: ["mode": .string(env.backend.verificationMode.rawValue)])
                 return .redirect(to: URLQuery.path("/auth/verify", [("email", user.email)]))
             }
+            // A backend that opens no session at sign-up (PocketBase) is signed in with the password.
+            let session: AuthSession
+            if let opened = result.session {
+                session = opened
+            } else {
+                session = try await env.pageBackend.signIn(email: email, password: password)
+            }
             var response = Response.redirect(to: "/account?notice=welcome")
-            try await env.sessions.start(for: user, replacing: visit.signedIn, request: visit.request, response: &response)
+            try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         } catch AuthError.validation(let fieldErrors) {

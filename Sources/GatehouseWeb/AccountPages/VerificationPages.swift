@@ -58,6 +58,10 @@ struct VerificationPages: Sendable {
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         let code = try visit.field("code").filter { !$0.isWhitespace }
         var errors = FormErrors()
+        guard env.backend.capabilities.contains(.emailCodeVerification) else {
+            errors.add("code", AuthError.notSupported(.emailCodeVerification).pageMessage)
+            return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
+        }
         guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
             errors.add("code", "Enter the 6-digit code from the email.")
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
@@ -67,12 +71,19 @@ struct VerificationPages: Sendable {
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 429)
         }
         do {
-            let user = try await env.backend.verifyEmail(email: email, code: code)
-            await env.audit.record(
-                .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: visit.request, data: ["method": "code"])
+            let outcome = try await env.pageBackend.verifyEmail(email: email, code: code)
+            if let user = outcome.verifiedUser {
+                await env.audit.record(
+                    .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
+                    request: visit.request, data: ["method": "code"])
+            }
+            // A backend that verifies without signing in sends the person to sign in.
+            guard let session = outcome.session else {
+                return .redirect(
+                    to: URLQuery.path("/auth/sign-in", [("email", email), ("notice", Notice.verifiedSignIn.rawValue)]))
+            }
             var response = Response.redirect(to: "/account?notice=verified")
-            try await env.sessions.start(for: user, replacing: visit.signedIn, request: visit.request, response: &response)
+            try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         } catch let error as AuthError {
@@ -93,7 +104,16 @@ struct VerificationPages: Sendable {
     private func openLink(_ visit: Visit) async throws -> Response {
         let token = try visit.query("token") ?? ""
         do {
-            let user = try await env.backend.verifyEmailLink(token: token)
+            guard let user = try await env.backend.verifyEmailLink(token: token).verifiedUser else {
+                return env.renderer.page(
+                    .message,
+                    visit.context(
+                        title: "Email verified",
+                        [
+                            "heading": "Your email is verified", "message": "Your address is confirmed. You can sign in now.",
+                            "actionURL": "/auth/sign-in", "actionLabel": "Sign in"
+                        ]))
+            }
             await env.audit.record(
                 .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: visit.request, data: ["method": "link"])
@@ -156,7 +176,7 @@ struct VerificationPages: Sendable {
         }
         await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
         do {
-            try await env.backend.resendVerification(email: email)
+            try await env.backend.resendVerificationEmail(email: email)
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return await renderResend(visit, email: email, errors: errors, status: 502)

@@ -149,7 +149,8 @@ struct AdminUsersAPI: Sendable {
     }
 
     private func administration() throws -> any AuthAPI {
-        guard let api = env.administration, api.capabilities.contains(.userAdministration) else {
+        let api = env.backend
+        guard api.capabilities.contains(.userAdministration) else {
             throw APIFailure.unsupported("User administration is not supported by this backend.")
         }
         return api

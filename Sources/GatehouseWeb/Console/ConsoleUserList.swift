@@ -16,9 +16,10 @@ struct ConsoleUserList: Sendable {
                 "sortOptions": UserSort.allCases.map {
                     ["value": $0.rawValue, "label": $0.label, "selected": $0 == filters.sort]
                 },
-                "capabilities": ["canCreate": env.administration?.capabilities.contains(.userAdministration) == true]
+                "capabilities": ["canCreate": env.backend.capabilities.contains(.userAdministration)]
             ]
-            guard let api = env.administration, api.capabilities.contains(.userAdministration) else {
+            let api = env.backend
+            guard api.capabilities.contains(.userAdministration) else {
                 page["unsupported"] =
                     "Listing users is not supported by this backend. In proxy mode, pass --backend-admin EMAIL:PASSWORD."
                 return render(visit, staff, page)

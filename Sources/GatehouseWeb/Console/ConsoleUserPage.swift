@@ -23,7 +23,7 @@ struct ConsoleUserPage: Sendable {
         router.consolePage(.post, "/_/users/:id/resend", env) { visit, staff in
             let user = try await loadUser(visit)
             return try await perform(visit, staff, user, notice: .verificationSent) { _ in
-                try await env.backend.resendVerification(email: user.email)
+                try await env.backend.resendVerificationEmail(email: user.email)
                 await env.audit.record(
                     .verificationSent, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
                     data: ["by": "console"])
@@ -91,7 +91,7 @@ struct ConsoleUserPage: Sendable {
     }
 
     func loadUser(_ id: UserID) async throws -> User {
-        guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+        let api = env.backend
         do {
             return try await api.admin.user(id)
         } catch AuthError.userNotFound {
@@ -105,7 +105,7 @@ struct ConsoleUserPage: Sendable {
         _ visit: Visit, _ staff: Staff, _ user: User, notice: Notice,
         _ action: (UserAdministration) async throws -> Void
     ) async throws -> Response {
-        guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+        let api = env.backend
         do {
             try await action(UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console"))
         } catch let error as AuthError {
@@ -124,7 +124,7 @@ struct ConsoleUserPage: Sendable {
         let patch = form.patch(against: user.profile)
         if patch.isEmpty { return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)") }
         do {
-            guard let api = env.administration else { throw ConsoleError.unsupported(.userAdministration) }
+            let api = env.backend
             let operations = UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console")
             _ = try await operations.update(user, UserUpdate(profilePatch: patch))
         } catch AuthError.validation(let fields) {
@@ -146,7 +146,7 @@ struct ConsoleUserPage: Sendable {
         let form = form ?? ProfileForm(profile: user.profile)
         let base = ConsoleURL.user(user.id)
         let now = env.clock()
-        let capabilities = env.administration?.capabilities ?? []
+        let capabilities = env.backend.capabilities
         var page: [String: Any] = [
             "user": [
                 "id": user.id.rawValue, "email": user.email, "name": user.profile.name ?? "", "verified": user.emailVerified,
@@ -189,8 +189,8 @@ struct ConsoleUserPage: Sendable {
             return row
         }
         page["sessionsEmpty"] = sessions.isEmpty
-        if capabilities.contains(.externalAuths), let api = env.administration {
-            let links = (try? await api.admin.externalAuths(of: user.id)) ?? []
+        if capabilities.contains(.externalAuths) {
+            let links = (try? await env.backend.admin.externalAuths(of: user.id)) ?? []
             page["externalAuths"] = links.map { link in
                 [
                     "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),

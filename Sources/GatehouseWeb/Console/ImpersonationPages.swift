@@ -10,7 +10,8 @@ struct ImpersonationPolicy {
 
     /// Why `staff` may not impersonate `user` now, or nil when they may.
     func refusal(of user: User, by staff: Staff, visit: Visit?) async throws -> String? {
-        guard let api = env.administration, api.capabilities.contains(.impersonation) else {
+        let api = env.backend
+        guard api.capabilities.contains(.impersonation) else {
             return "Impersonation is not supported by this backend."
         }
         if try await env.database.isSuperuser(email: user.email) { return "Superusers can't be impersonated." }
@@ -50,11 +51,9 @@ struct ImpersonationPages: Sendable {
                     status: 410, heading: "Link expired",
                     message: "Impersonation links work once, within a minute of being issued.")
             }
-            let user = try await ConsoleUserPage(env: env).loadUser(ticket.userID)
-            let credential = try env.backend.credential(for: ticket.session)
             var response = Response.redirect(to: "/account")
             try await env.sessions.start(
-                for: user, credential: credential, replacing: visit.signedIn, request: visit.request,
+                ticket.session, replacing: visit.signedIn, request: visit.request,
                 impersonator: ticket.actor, lifetime: ticket.duration, response: &response)
             return response
         }
@@ -84,18 +83,17 @@ struct ImpersonationPages: Sendable {
                 "mode": .string(mode), "minutes": .number(Double(minutes)),
                 "actorEmail": .string(staff.superuser.email)
             ])
-        guard let api = env.administration else { throw ConsoleError.unsupported(.impersonation) }
+        // The backend's own impersonation session (never refreshable) is the token, or stands
+        // behind the browser session.
+        let backend = mode == "token" ? env.backend : env.pageBackend
+        let session = try await backend.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
         if mode == "token" {
-            let session = try await api.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
             let expiresAt = session.expiresAt ?? env.clock().addingTimeInterval(duration)
             return try await userPage.page(visit, staff, user: user, issuedToken: (session.accessToken, expiresAt))
         }
-        // A remote backend's own impersonation token stands behind the browser session.
-        let credential = try await env.backend.impersonationCredential(
-            of: user.id, duration: duration, actor: staff.superuser.email)
         var response = Response.redirect(to: "/account")
         try await env.sessions.start(
-            for: user, credential: credential, replacing: visit.signedIn, request: visit.request,
+            session, replacing: visit.signedIn, request: visit.request,
             impersonator: staff.superuser.email, lifetime: duration, response: &response)
         return response
     }

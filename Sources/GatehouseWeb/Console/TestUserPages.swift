@@ -132,7 +132,8 @@ struct TestUserPages: Sendable {
     }
 
     private func operations(_ visit: Visit, _ staff: Staff) throws -> TestUserOperations {
-        guard let api = env.administration, api.capabilities.contains(.userAdministration) else {
+        let api = env.backend
+        guard api.capabilities.contains(.userAdministration) else {
             throw ConsoleError.unsupported(.userAdministration)
         }
         return TestUserOperations(env: env, api: api, staff: staff, request: visit.request)

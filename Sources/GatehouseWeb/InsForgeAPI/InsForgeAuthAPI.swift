@@ -33,7 +33,7 @@ struct InsForgeAuthAPI: Sendable {
         guard clientType == code.clientType, let kind = ClientType(rawValue: clientType) else {
             return InsForgeError.response(400, "INVALID_INPUT", "client_type does not match the sign-in request.")
         }
-        let user = try await env.backend.user(code.userID)
+        let user = try await env.backend.admin.user(code.userID)
         let tokens = try await feature.tokens.issue(for: user, clientType: kind, request: request)
         await env.audit.record(
             .appCodeExchanged, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
@@ -46,7 +46,7 @@ struct InsForgeAuthAPI: Sendable {
         guard feature.backendSignsInWithProviders else {
             return InsForgeError.response(501, "NOT_SUPPORTED", AuthError.notSupported(.externalSignIn).pageMessage)
         }
-        let backend = env.backend
+        let backend = env.pageBackend
         let settings = feature.settings
         guard !settings.appleAudiences.isEmpty else {
             return InsForgeError.response(
@@ -83,6 +83,9 @@ struct InsForgeAuthAPI: Sendable {
         let result: ExternalSignIn
         do {
             result = try await backend.signIn(with: identity, allowCreate: settings.allowSignUp)
+            // The app gets tokens from `feature.tokens` (until the InsForge-API issue hands it the
+            // backend's session), so the backend's own session is ended at once.
+            try? await backend.signOut(result.session)
         } catch let error as ExternalAuthError {
             let config = ProviderConfiguration(name: "apple", type: .oidc, clientId: "")
             return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", OAuthPages.message(error, provider: config))
@@ -102,7 +105,7 @@ struct InsForgeAuthAPI: Sendable {
     }
 
     private func authResponse(_ user: User, tokens: IssuedTokens, redirectTo: String?) async -> AuthResponse {
-        let providers = (try? await env.backend.externalAuths(userID: user.id).map(\.provider)) ?? []
+        let providers = (try? await env.backend.admin.externalAuths(of: user.id).map(\.provider)) ?? []
         return AuthResponse(
             user: .init(
                 id: user.id.rawValue, email: user.email, emailVerified: user.emailVerified,

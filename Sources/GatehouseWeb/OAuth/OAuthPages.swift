@@ -161,7 +161,7 @@ struct OAuthPages: Sendable {
     private func signIn(
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration, app: AppSignInRequest?
     ) async throws -> Response {
-        let backend = env.backend
+        let backend = env.pageBackend
         let request = visit.request
         let result: ExternalSignIn
         do {
@@ -192,7 +192,7 @@ struct OAuthPages: Sendable {
         } else {
             response = .redirect(to: "/account")
         }
-        try await env.sessions.start(for: user, replacing: visit.signedIn, request: request, response: &response)
+        try await env.sessions.start(result.session, replacing: visit.signedIn, request: request, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
         return response
     }
@@ -201,9 +201,10 @@ struct OAuthPages: Sendable {
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration
     ) async throws -> Response {
         let backend = env.backend
-        guard let user = visit.user else { return .redirect(to: "/auth/sign-in") }
+        guard let signedIn = visit.signedIn else { return .redirect(to: "/auth/sign-in") }
+        let user = signedIn.user
         do {
-            _ = try await backend.link(identity, to: user.id)
+            _ = try await backend.link(identity, session: signedIn.backendSession)
         } catch let error as ExternalAuthError {
             await env.audit.record(
                 .externalAuthLinkFailed, actor: user.id.rawValue, subject: user.id.rawValue,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Store
 
 /// The one place an impersonation ends and is audited as ended, however it ends: the banner's
 /// *Stop*, signing out of the impersonated session, or the superuser signing out of the console
@@ -24,7 +25,7 @@ struct ImpersonationEnding: Sendable {
     /// Ends every live impersonation `staff` started: browser sessions and API tokens.
     func endAll(startedBy staff: Staff, request: Request) async throws {
         let ended = try await env.database.revokeImpersonations(by: staff.superuser.email, at: env.clock())
-        for session in ended {
+        for session in ended where session.userAgent != NewSession.browserBackingUserAgent {
             await env.audit.record(
                 .impersonationStopped, actor: staff.superuser.id, subject: session.userID.rawValue, request: request,
                 data: ["reason": .string(Reason.consoleSignedOut.rawValue)])

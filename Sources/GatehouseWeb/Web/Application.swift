@@ -7,13 +7,13 @@ import Secrets
 import Store
 
 /// Gatehouse's web front-end: account pages, dev mailbox and static assets, as one responder.
-/// Users are reached only through `AuthBackend`; Gatehouse's own state through `AppDatabase`.
+/// Users are reached only through the seam (`AuthAPI`); Gatehouse's own state through `AppDatabase`.
 public struct Application: Sendable {
     private let router: Router
     private let staticFiles: StaticFiles
 
     public init(
-        configuration: WebConfiguration, backend: any AuthBackend, administration: (any AuthAPI)? = nil,
+        configuration: WebConfiguration, backend: any AuthAPI,
         database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         clock: @escaping @Sendable () -> Date = Date.init, logger: Logger,
         oauth: OAuthSettings? = nil
@@ -21,7 +21,7 @@ public struct Application: Sendable {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         let limiter = RateLimiter(database: database, enabled: configuration.rateLimits, logger: logger)
         let env = PageEnvironment(
-            configuration: configuration, backend: backend, administration: administration, database: database,
+            configuration: configuration, backend: backend, database: database,
             renderer: renderer,
             sessions: BrowserSessions(
                 database: database, backend: backend, hasher: hasher, clock: clock,

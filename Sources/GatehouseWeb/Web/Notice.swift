@@ -3,6 +3,7 @@
 enum Notice: String {
     case welcome
     case verified
+    case verifiedSignIn = "verified-sign-in"
     case verifyFirst = "verify-first"
     case codeSent = "code-sent"
     case saved
@@ -34,6 +35,7 @@ enum Notice: String {
         switch self {
         case .welcome: return "Welcome! Your account is ready."
         case .verified: return "Your email address is verified. You're signed in."
+        case .verifiedSignIn: return "Your email address is verified. Sign in to continue."
         case .verifyFirst: return "Please verify your email address before signing in."
         case .codeSent: return "If that address has an account waiting for verification, a new email is on its way."
         case .saved: return "Profile saved."

@@ -4,13 +4,14 @@ import Logging
 import Secrets
 import Store
 
-/// What the page handlers share: the backend, Gatehouse's own state, and the request-independent
-/// helpers. Built once at start-up.
+/// What the page handlers share: the backend (the one seam to users), Gatehouse's own state, and
+/// the request-independent helpers. Built once at start-up.
 struct PageEnvironment: Sendable {
     let configuration: WebConfiguration
-    let backend: any AuthBackend
-    /// The backend's admin side for the console; nil when it offers none (e.g. no superuser given).
-    let administration: (any AuthAPI)?
+    /// Where the users are; its `admin` side serves the console (when `.userAdministration` is offered).
+    let backend: any AuthAPI
+    /// The backend as the pages use it to sign people in: its sessions back browser sessions.
+    var pageBackend: any AuthAPI { backend.opening(for: .browserSession) }
     let database: AppDatabase
     let renderer: TemplateRenderer
     let sessions: BrowserSessions

@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-extension LocalBackend {
+extension LocalAccounts {
     /// Settings of the embedded backend; the defaults follow the security defaults in DESIGN.md.
     public struct Configuration: Sendable {
         /// How new accounts prove their email address.

@@ -3,7 +3,7 @@ import Foundation
 import Secrets
 import Store
 
-extension LocalBackend {
+extension LocalAccounts {
     /// A token ready to store and the mail that carries its secret.
     struct PendingVerification: Sendable {
         var token: VerificationTokenRecord

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Store
 
-extension LocalBackend {
+extension LocalAccounts {
     /// Every failing path costs one password verification and throws `.invalidCredentials`, so
     /// neither the answer nor its timing tells unknown, wrong and disabled apart (ASVS 6.3).
     public func signIn(email: String, password: String) async throws -> User {

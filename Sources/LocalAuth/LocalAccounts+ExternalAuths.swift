@@ -3,14 +3,14 @@ import Foundation
 import Secrets
 import Store
 
-extension LocalBackend {
+extension LocalAccounts {
     public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
         try await database.externalAuths(userID: userID)
     }
 
     /// New accounts made here have no password; their email counts as verified only when the
     /// provider said so. A provider that reports no email gets a placeholder under `.invalid`.
-    public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
+    public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> (User, ExternalSignIn.Outcome) {
         let now = clock()
         var newUser: UserRecord?
         if allowCreate {
@@ -32,7 +32,7 @@ extension LocalBackend {
         if outcome == .created {
             logger.info("account created", metadata: ["user": "\(record.id)", "provider": "\(identity.provider)"])
         }
-        return ExternalSignIn(user: record.user, outcome: outcome)
+        return (record.user, outcome)
     }
 
     public func link(_ identity: ExternalIdentity, to userID: UserID) async throws -> ExternalAuth {

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Store
 
-extension LocalBackend {
+extension LocalAccounts {
     /// Validates the patch and the merged result together (every problem at once) and stores the
     /// merge in the same transaction that read the old profile.
     public func setProfile(userID: UserID, patch: [String: JSONValue]) async throws -> User {

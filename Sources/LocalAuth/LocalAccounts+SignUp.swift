@@ -3,10 +3,10 @@ import Foundation
 import Secrets
 import Store
 
-extension LocalBackend {
+extension LocalAccounts {
     /// Validates every field, hashes the password (before any transaction is open), then writes
     /// the user and its verification token in one transaction and mails the code or link.
-    public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
         let problems = Self.signUpProblems(request, name: name)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
@@ -36,7 +36,7 @@ extension LocalBackend {
         }
         logger.info("account created", metadata: ["user": "\(userID)"])
         if let pending { await deliver(pending.mail, userID: userID) }
-        return SignUpResult(user: user.user, requireEmailVerification: needsVerification)
+        return SignUpOutcome(user: user.user, session: nil, requireEmailVerification: needsVerification)
     }
 
     /// Every problem of the form at once, by field.
