@@ -1,5 +1,10 @@
 import CQREncode
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Server-side QR codes as small, script-free SVG, so the enrollment page needs no JavaScript and leaks the
 /// secret to no third-party image service.
@@ -47,8 +52,10 @@ public enum QRCodeSVG {
                 }
                 let start = x
                 while x < width && data[y * width + x] & 1 == 1 { x += 1 }
+                let left = (start + quietZone) * moduleSize
+                let top = (y + quietZone) * moduleSize
                 let run = (x - start) * moduleSize
-                path += "M\((start + quietZone) * moduleSize) \((y + quietZone) * moduleSize)h\(run)v\(moduleSize)h-\(run)z"
+                path += "M\(left) \(top)h\(run)v\(moduleSize)h-\(run)z"
             }
         }
 

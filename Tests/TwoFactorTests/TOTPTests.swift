@@ -8,10 +8,11 @@ import TwoFactor
     static let rfcSecret = Array("12345678901234567890".utf8)
 
     /// Appendix B SHA-1 rows: the last six digits of the published eight-digit values.
-    @Test(arguments: [
-        (59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"),
-        (2_000_000_000, "279037"), (20_000_000_000, "353130")
-    ] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"),
+            (2_000_000_000, "279037"), (20_000_000_000, "353130")
+        ] as [(Int64, String)])
     func rfc6238Vectors(_ time: Int64, _ expected: String) {
         let date = Date(timeIntervalSince1970: TimeInterval(time))
         #expect(TOTP.code(secret: Self.rfcSecret, at: date) == expected)
@@ -50,7 +51,8 @@ import TwoFactor
         let totp = TOTP()
         #expect(totp.matchingStep("287 082", secret: Self.rfcSecret, at: date) == 1)
         #expect(totp.matchingStep(" 28 70 82 ", secret: Self.rfcSecret, at: date) == 1)
-        for bad in ["", "28708", "2870820", "28708a", "287-082", "+87082", "２８７０８２", "287082\n", "94287082"] {
+        let refused = ["", "28708", "2870820", "28708a", "287-082", "+87082", "２８７０８２", "287082\n", "94287082"]
+        for bad in refused {
             #expect(totp.matchingStep(bad, secret: Self.rfcSecret, at: date) == nil, "\(bad.debugDescription)")
         }
     }
