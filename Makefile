@@ -5,7 +5,7 @@
 
 PYTHON ?= python3
 # Libraries Gatehouse links against.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev
 # What the browser tests and benchmarks drive.
 TEST_PACKAGES := chromium chromium-driver sqlite3
 BENCH_PACKAGES := wrk

@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Structured header values with parameters, shared by HTTP uploads and MIME mail.
         .target(name: "HeaderParameters"),
@@ -43,6 +44,13 @@ let package = Package(
                 "AuthCore", "Secrets",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto")
+            ]),
+        // Second factor: RFC 6238 TOTP, base32, recovery codes and QR codes as SVG (a leaf; nothing imports it yet).
+        .target(
+            name: "TwoFactor",
+            dependencies: [
+                "CQREncode",
+                .product(name: "Crypto", package: "swift-crypto")
             ]),
         .target(
             name: "Store",
@@ -130,7 +138,8 @@ let package = Package(
             name: "OAuthTests",
             dependencies: [
                 "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto")
-            ])
+            ]),
+        .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"])
     ],
     swiftLanguageModes: [.v6]
 )
