@@ -107,7 +107,7 @@ struct Lexer {
         if Self.isLetter(scalar) || scalar == "_" || scalar == "@" {
             return try scanIdentifier()
         }
-        throw FilterError("unexpected character \"\(Character(scalar))\"", at: start)
+        throw FilterError("unexpected character \"\(scalar.escaped(asASCII: false))\"", at: start)
     }
 
     private mutating func skipWhitespaceAndComments() {
@@ -164,9 +164,7 @@ struct Lexer {
     private mutating func scanIdentifier() throws(FilterError) -> Token {
         let start = index
         index += 1
-        while let scalar = peek(), Self.isLetter(scalar) || Self.isDigit(scalar) || "_.:".unicodeScalars.contains(scalar) {
-            index += 1
-        }
+        while let scalar = peek(), Self.isIdentifierPart(scalar) { index += 1 }
         let literal = text(from: start)
         guard let last = literal.unicodeScalars.last, Self.isLetter(last) || Self.isDigit(last) || last == "_" else {
             throw FilterError("invalid identifier \"\(literal)\"", at: start)
@@ -176,6 +174,10 @@ struct Lexer {
 
     private static func isSign(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "=" || scalar == "!" || scalar == ">" || scalar == "<" || scalar == "~"
+    }
+
+    private static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
+        isLetter(scalar) || isDigit(scalar) || scalar == "_" || scalar == "." || scalar == ":"
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }

@@ -81,11 +81,14 @@ struct Parser {
             let open = advance()
             depth += 1
             if depth > Self.maximumDepth {
-                throw FilterError("too deeply nested: more than \(Self.maximumDepth) levels of parentheses", at: open.position)
+                let reason = "too deeply nested: more than \(Self.maximumDepth) levels of parentheses"
+                throw FilterError(reason, at: open.position)
             }
             if current.kind == .closeParen { throw FilterError("empty parentheses", at: open.position) }
             let node = try parseOr()
-            guard current.kind == .closeParen else { throw unexpected(expecting: "\")\" to close \"(\" at \(open.position)") }
+            guard current.kind == .closeParen else {
+                throw unexpected(expecting: "\")\" to close \"(\" at \(open.position)")
+            }
             _ = advance()
             depth -= 1
             return node
