@@ -25,6 +25,8 @@ let package = Package(
 
         // Structured header values with parameters, shared by HTTP uploads and MIME mail.
         .target(name: "HeaderParameters"),
+        // PocketBase's filter and sort syntax compiled to bound SQLite SQL over declared fields.
+        .target(name: "PocketBaseFilter"),
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -100,6 +102,9 @@ let package = Package(
         .target(name: "PocketBaseTestSupport", path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"]),
+        .testTarget(
+            name: "PocketBaseFilterTests",
+            dependencies: ["PocketBaseFilter", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
         .testTarget(
             name: "StoreTests",
