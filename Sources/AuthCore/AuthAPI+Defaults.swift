@@ -12,3 +12,80 @@ extension AuthAPI {
         throw AuthError.notSupported(.externalSignIn)
     }
 }
+
+/// The account lifecycle's defaults: a backend without a capability refuses its calls.
+extension AuthAPI {
+    public func requestPasswordReset(email: String) async throws { throw AuthError.notSupported(.passwordReset) }
+
+    public func exchangePasswordResetCode(email: String, code: String) async throws -> String {
+        throw AuthError.notSupported(.passwordReset)
+    }
+
+    public func resetPassword(token: String, newPassword: String) async throws -> User {
+        throw AuthError.notSupported(.passwordReset)
+    }
+
+    public func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws
+        -> AuthSession
+    {
+        throw AuthError.notSupported(.passwordChange)
+    }
+
+    public func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws {
+        throw AuthError.notSupported(.emailChange)
+    }
+
+    public func confirmEmailChange(token: String, password: String?) async throws -> User {
+        throw AuthError.notSupported(.emailChange)
+    }
+
+    public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
+        throw AuthError.notSupported(.emailOTP)
+    }
+
+    public func signIn(otpID: String, code: String) async throws -> AuthSession { throw AuthError.notSupported(.emailOTP) }
+
+    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
+        throw AuthError.notSupported(.magicLink)
+    }
+
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
+        throw AuthError.notSupported(.magicLink)
+    }
+
+    public func totpStatus(session: AuthSession) async throws -> TOTPStatus { throw AuthError.notSupported(.totp) }
+
+    public func beginTOTPEnrollment(session: AuthSession) async throws -> TOTPEnrollment {
+        throw AuthError.notSupported(.totp)
+    }
+
+    public func confirmTOTPEnrollment(code: String, session: AuthSession) async throws -> [String] {
+        throw AuthError.notSupported(.totp)
+    }
+
+    public func disableTOTP(password: String, session: AuthSession) async throws { throw AuthError.notSupported(.totp) }
+
+    public func regenerateRecoveryCodes(password: String, session: AuthSession) async throws -> [String] {
+        throw AuthError.notSupported(.totp)
+    }
+
+    public func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> AuthSession {
+        throw AuthError.notSupported(.mfa)
+    }
+
+    public func sessions(session: AuthSession) async throws -> [SessionInfo] { throw AuthError.notSupported(.sessionList) }
+
+    public func signOut(sessionID: String, session: AuthSession) async throws {
+        throw AuthError.notSupported(.sessionList)
+    }
+
+    public func signOutEverywhere(keepingCurrent: Bool, session: AuthSession) async throws {
+        throw AuthError.notSupported(.sessionList)
+    }
+}
+
+extension AuthAdminAPI {
+    public func totpStatus(of id: UserID) async throws -> TOTPStatus { throw AuthError.notSupported(.totp) }
+
+    public func resetTOTP(of id: UserID) async throws { throw AuthError.notSupported(.totp) }
+}

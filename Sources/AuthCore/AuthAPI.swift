@@ -53,6 +53,65 @@ public protocol AuthAPI: Sendable {
     /// account holds it, or when this account already has another identity of that provider.
     func link(_ identity: ExternalIdentity, session: AuthSession) async throws -> ExternalAuth
 
+    // The account lifecycle (issue 10). Each group is one capability; defaults refuse it.
+
+    // Password reset and change (`.passwordReset`, `.passwordChange`).
+    /// Mails a reset link (and, on backends that verify by code, a 6-digit code). Answers alike,
+    /// and takes as long, for unknown addresses.
+    func requestPasswordReset(email: String) async throws
+    /// Trades a mailed reset code for the token `resetPassword` takes (InsForge's
+    /// `exchange-reset-password-token`). A wrong, spent or expired code: `.invalidCode`/`.codeExpired`.
+    func exchangePasswordResetCode(email: String, code: String) async throws -> String
+    /// Sets a new password with a reset token (from the mailed link or the exchange) and ends every
+    /// session of the account. The token works once.
+    func resetPassword(token: String, newPassword: String) async throws -> User
+    /// Replaces the password of the session's account after checking the current one (Descope's
+    /// `replace`), and ends the account's other sessions. Returns the session to go on with.
+    func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws -> AuthSession
+
+    // Email change (`.emailChange`).
+    /// After checking `password` (re-authentication), mails a confirmation link to `newEmail` and a
+    /// notice to the current address. The address changes only on confirmation.
+    func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws
+    /// Confirms a change with the mailed token (and the password, on backends that ask for it again:
+    /// PocketBase). The new address must still be free; other sessions end.
+    func confirmEmailChange(token: String, password: String?) async throws -> User
+
+    // Passwordless sign-in (`.emailOTP`, `.magicLink`).
+    /// Mails a one-time 6-digit code and returns the id to sign in with. Unknown addresses get an id
+    /// too (and, with `allowSignUp`, an account once the code is right).
+    func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String
+    /// Signs in with a mailed one-time code.
+    func signIn(otpID: String, code: String) async throws -> AuthSession
+    /// Mails a single-use sign-in link. `browserBinding` (a hash of a nonce kept in the asking
+    /// browser) is stored with it, so the link signs in at once only in that browser.
+    func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws
+    /// Signs in with a magic link's token. With a `browserBinding` that is not the asking browser's,
+    /// nothing is spent and `.magicLinkOpenedElsewhere(email:)` names the account, so the page can ask
+    /// "continue as …?"; nil means the person confirmed that.
+    func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession
+
+    // TOTP and recovery codes (`.totp`); any sign-in of an account with TOTP on throws
+    // `.mfaRequired(challenge)` instead of returning a session.
+    func totpStatus(session: AuthSession) async throws -> TOTPStatus
+    /// A fresh key, not yet on: `confirmTOTPEnrollment` turns it on.
+    func beginTOTPEnrollment(session: AuthSession) async throws -> TOTPEnrollment
+    /// Turns TOTP on with a first right code; returns the recovery codes, shown this once.
+    func confirmTOTPEnrollment(code: String, session: AuthSession) async throws -> [String]
+    /// Turns TOTP off after checking the password.
+    func disableTOTP(password: String, session: AuthSession) async throws
+    /// New recovery codes (the old ones stop working) after checking the password.
+    func regenerateRecoveryCodes(password: String, session: AuthSession) async throws -> [String]
+    /// Completes a sign-in that answered `.mfaRequired` (`.mfa`).
+    func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> AuthSession
+
+    // The account's own sessions (`.sessionList`).
+    func sessions(session: AuthSession) async throws -> [SessionInfo]
+    /// Ends one of the account's sessions by its `SessionInfo.id`.
+    func signOut(sessionID: String, session: AuthSession) async throws
+    /// Ends every session of the account, or every one but `session` (Rownd's `signOut(scope:)`).
+    func signOutEverywhere(keepingCurrent: Bool, session: AuthSession) async throws
+
     // Administration (the console): authorised by the backend's own admin credentials.
     var admin: any AuthAdminAPI { get }
 }
@@ -84,6 +143,10 @@ public protocol AuthAdminAPI: Sendable {
     func importUsers(_ rows: [ImportedUser]) async throws -> [UserID]
     /// Deletes these accounts and ends their sessions; returns how many existed.
     func deleteUsers(_ ids: [UserID]) async throws -> Int
+    /// Whether the account has TOTP on (`.totp`).
+    func totpStatus(of id: UserID) async throws -> TOTPStatus
+    /// Turns the account's TOTP off and drops its recovery codes (support, after identity checks).
+    func resetTOTP(of id: UserID) async throws
 }
 
 extension AuthAdminAPI {

@@ -20,6 +20,11 @@ public enum AuthError: Error, Sendable, Equatable {
     case sessionNotRefreshable
     /// The backend cannot do this at all.
     case notSupported(Capability)
+    /// The first sign-in step was right; the account asks for a second one (`completeMFA`).
+    case mfaRequired(MFAChallenge)
+    /// A magic link opened in another browser than the one that asked: nothing was spent; confirm
+    /// "continue as `email`?" and sign in again without a binding.
+    case magicLinkOpenedElsewhere(email: String)
     /// The backend could not be reached; the text describes the underlying error (see `AuthError.network(_:)`).
     case network(String)
     /// The backend answered with an error Gatehouse has no better name for.

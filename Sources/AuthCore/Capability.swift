@@ -17,6 +17,22 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case authMethods
     /// Accounts can be disabled (refused at sign-in, sessions ended) without deleting them.
     case disableUsers
+    /// "Forgot password?": a mailed link (and code) sets a new password.
+    case passwordReset
+    /// A signed-in person replaces their password with the current one.
+    case passwordChange
+    /// A signed-in person moves the account to another address, confirmed from it.
+    case emailChange
+    /// Sign-in with a mailed one-time code.
+    case emailOTP
+    /// Sign-in with a mailed single-use link.
+    case magicLink
+    /// Authenticator-app codes (RFC 6238) and recovery codes.
+    case totp
+    /// A second sign-in step for accounts that ask for one.
+    case mfa
+    /// A person lists and ends their own sessions.
+    case sessionList
 }
 
 extension Capability {
@@ -33,6 +49,14 @@ extension Capability {
         case .sessionRefresh: return "Refreshing sessions"
         case .authMethods: return "Listing sign-in methods"
         case .disableUsers: return "Disabling accounts"
+        case .passwordReset: return "Resetting a forgotten password"
+        case .passwordChange: return "Changing the password"
+        case .emailChange: return "Changing the email address"
+        case .emailOTP: return "Signing in with an emailed code"
+        case .magicLink: return "Signing in with an emailed link"
+        case .totp: return "Two-step sign-in with an authenticator app"
+        case .mfa: return "Two-step sign-in"
+        case .sessionList: return "Listing your sessions"
         }
     }
 }
