@@ -34,7 +34,7 @@ public struct LocalBackend: AuthAPI {
     public var capabilities: Set<Capability> {
         [
             .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
-            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers
+            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList
         ]
     }
 
@@ -161,10 +161,16 @@ public struct LocalBackend: AuthAPI {
 
     /// The account behind a live access token; anything else is `.sessionExpired`.
     func user(for session: AuthSession) async throws -> User {
-        guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock()),
-            let user = try await database.user(id: record.userID), !user.disabled
-        else { throw AuthError.sessionExpired }
+        let record = try await activeRecord(for: session)
+        guard let user = try await database.user(id: record.userID), !user.disabled else { throw AuthError.sessionExpired }
         return user.user
+    }
+
+    /// The live session row behind an access token; anything else is `.sessionExpired`.
+    func activeRecord(for session: AuthSession) async throws -> SessionRecord {
+        guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock())
+        else { throw AuthError.sessionExpired }
+        return record
     }
 
     private func requireOwner(_ userID: UserID, _ session: AuthSession) async throws {

@@ -103,7 +103,11 @@ import Testing
     @Test func capabilitiesOfTheEmbeddedBackend() throws {
         let h = try Harness(LocalAccounts.Configuration(verification: .link))
         let face = LocalBackend(accounts: h.backend)
-        #expect(face.capabilities == Set(Capability.allCases))
+        #expect(
+            face.capabilities.isSuperset(of: [
+                .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn, .sessionRefresh,
+                .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList
+            ]))
         #expect(face.verificationMode == .link)
     }
 }

@@ -32,7 +32,7 @@ public actor AuthClient {
     private let clock: @Sendable () -> Date
     private let logger: Logger
 
-    private var session: AuthSession?
+    private(set) var session: AuthSession?
     private var restored = false
     private var refreshTask: Task<AuthSession, any Error>?
     private var observers: [UUID: Observer] = [:]
@@ -162,7 +162,7 @@ public actor AuthClient {
             clock: clock, logger: logger)
     }
 
-    // MARK: Session keeping
+    // MARK: Session keeping (internal: AuthClient+Lifecycle.swift builds on it)
 
     private func restoreIfNeeded() async throws {
         guard !restored else { return }
@@ -170,7 +170,7 @@ public actor AuthClient {
         session = try await storage.load()
     }
 
-    private func requireSession() async throws -> AuthSession {
+    func requireSession() async throws -> AuthSession {
         guard let current = try await validSession() else { throw AuthError.sessionExpired }
         return current
     }
@@ -212,7 +212,7 @@ public actor AuthClient {
     }
 
     /// Runs `call`; a refused token drops the session and reports `.sessionExpired`.
-    private func authorized<T: Sendable>(_ current: AuthSession, _ call: (AuthSession) async throws -> T) async throws -> T {
+    func authorized<T: Sendable>(_ current: AuthSession, _ call: (AuthSession) async throws -> T) async throws -> T {
         do {
             return try await call(current)
         } catch AuthError.sessionExpired {
@@ -221,13 +221,13 @@ public actor AuthClient {
         }
     }
 
-    private func updateUser(_ user: User) async throws {
+    func updateUser(_ user: User) async throws {
         guard var current = session, current.user.id == user.id, current.user != user else { return }
         current.user = user
         try await replace(with: current, event: .userUpdated)
     }
 
-    private func replace(with new: AuthSession?, event: AuthEvent) async throws {
+    func replace(with new: AuthSession?, event: AuthEvent) async throws {
         restored = true
         session = new
         try await storage.save(new)
