@@ -24,9 +24,8 @@ public struct Application: Sendable {
             configuration: configuration, backend: backend, database: database,
             renderer: renderer,
             sessions: BrowserSessions(
-                database: database, backend: backend, hasher: hasher, clock: clock,
-                lifetime: configuration.sessionLifetime,
-                secureCookies: configuration.usesTLS, logger: logger),
+                bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
+                lifetime: configuration.sessionLifetime, secureCookies: configuration.usesTLS),
             console: ConsoleSessions(
                 database: database, hasher: hasher, clock: clock,
                 secureCookies: configuration.usesTLS, logger: logger),

@@ -1,0 +1,139 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Logging
+import Secrets
+import Store
+
+/// Gatehouse's own sessions — a browser's cookie, an app's token on a compatible API — each a row in
+/// Store found by the keyed hash of its random token and bound to the backend's own session
+/// (`AuthSession`), kept sealed beside it. Lives in Gatehouse's SQLite whatever the backend, so
+/// sessions list, revoke and audit alike for every backend.
+struct SessionBindings: Sendable {
+    /// What holds the token. Each kind hashes under its own prefix, so a token of one kind never
+    /// works as another (an API token is never a `gh_session` cookie).
+    enum Kind: String, Sendable {
+        case browser = ""
+        case pocketBaseAPI = "pocketbase-api:"
+    }
+
+    /// `last_used_at` is written at most this often, so a request is not a database write.
+    static let touchInterval: TimeInterval = 60
+
+    let database: AppDatabase
+    let backend: any AuthAPI
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let renewals = SingleFlight<Int64, AuthSession?>()
+
+    /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
+    /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
+    func current(token: String, kind: Kind, idleTimeout: TimeInterval?) async -> SignedIn? {
+        let now = clock()
+        do {
+            guard
+                let (session, stored) = try await database.activeSessionWithCredential(
+                    tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout),
+                var backendSession = stored.flatMap(openBackendSession)
+            else { return nil }
+            if Self.renewalDue(backendSession, now: now) {
+                guard let renewed = await renew(backendSession, sessionID: session.id) else { return nil }
+                backendSession = renewed
+            }
+            let user = try await backend.currentUser(backendSession)
+            guard !user.disabled else { return nil }
+            if now.timeIntervalSince(session.lastUsedAt) > Self.touchInterval {
+                try await database.touchSession(id: session.id, at: now)
+            }
+            return SignedIn(session: session, user: user, backendSession: backendSession)
+        } catch AuthError.userNotFound, AuthError.sessionExpired {
+            // Gone, or the backend's session expired or was revoked: sign in again.
+            return nil
+        } catch {
+            logger.error("session lookup failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// A new row bound to `backendSession`, described by the request's user agent and address;
+    /// returns its token (shown once: only its keyed hash is stored).
+    func bind(
+        _ backendSession: AuthSession, kind: Kind, request: Request, impersonator: String?, lifetime: TimeInterval
+    ) async throws -> String {
+        let now = clock()
+        let token = SecureRandom.token()
+        let session = try await database.createSession(
+            NewSession(
+                tokenHash: hash(token, kind), userID: backendSession.user.id,
+                userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
+                ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+                impersonator: impersonator))
+        try await database.saveCredential(try seal(backendSession), sessionID: session.id)
+        return token
+    }
+
+    /// Revokes a session row, then signs its backend session out where the backend keeps sessions
+    /// (a backend that cannot be reached leaves its token sealed in a revoked row).
+    func revoke(_ signedIn: SignedIn) async throws {
+        try await database.revokeSession(id: signedIn.session.id, at: clock())
+        do {
+            try await backend.signOut(signedIn.backendSession)
+        } catch {
+            logger.notice("backend session not signed out", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A session renews when it can and its access token is near its end: a day ahead for tokens
+    /// that renew themselves (PocketBase's, which cannot renew once expired), a few minutes ahead —
+    /// or after the fact — for sessions with a refresh token (the embedded backend's, 1-hour tokens).
+    static func renewalDue(_ session: AuthSession, now: Date) -> Bool {
+        guard session.refreshable else { return false }
+        if session.refreshToken != nil { return session.expires(within: 5 * 60, of: now) }
+        return session.expires(within: 24 * 3600, of: now) && !session.expires(within: 0, of: now)
+    }
+
+    /// The renewed backend session, saved for the row; nil when the backend refused it (then the
+    /// session is over). Requests of one session renew once between them: a rotated refresh token
+    /// presented twice would revoke the session. A request that read the old session just before
+    /// another saved the new one finds the new one on re-reading. When the backend cannot be
+    /// reached the old session is kept until the backend refuses it.
+    private func renew(_ held: AuthSession, sessionID: Int64) async -> AuthSession? {
+        await renewals.run(key: sessionID) {
+            do {
+                let stored = try await database.credential(sessionID: sessionID).flatMap(openBackendSession)
+                if let stored, stored.accessToken != held.accessToken { return stored }
+                let renewed = try await backend.refresh(held)
+                try await database.saveCredential(try seal(renewed), sessionID: sessionID)
+                return renewed
+            } catch AuthError.sessionExpired, AuthError.sessionNotRefreshable, AuthError.invalidCredentials {
+                return nil
+            } catch {
+                logger.notice("backend session not renewed", metadata: ["error": "\(error)"])
+                return held
+            }
+        }
+    }
+
+    private func hash(_ token: String, _ kind: Kind) -> String { hasher.hex(kind.rawValue + token) }
+
+    /// Seals the backend's session for the database (`SecretBox` under a key derived from the
+    /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.
+    private func seal(_ backendSession: AuthSession) throws -> String {
+        let json = String(decoding: try JSONEncoder().encode(backendSession), as: UTF8.self)
+        return "sealed:" + Data(try credentialBox().seal(json)).base64EncodedString()
+    }
+
+    /// The backend session `seal` stored; nil when it cannot be opened (a session from before the
+    /// key changed, or from a version that kept none): that session is over.
+    private func openBackendSession(_ stored: String) -> AuthSession? {
+        guard stored.hasPrefix("sealed:"), let sealed = Data(base64Encoded: String(stored.dropFirst(7))),
+            let box = try? credentialBox(), let value = try? box.open(Array(sealed))
+        else { return nil }
+        return try? JSONDecoder().decode(AuthSession.self, from: Data(value.utf8))
+    }
+
+    private func credentialBox() throws -> SecretBox {
+        try SecretBox(key: hasher.derivedKey(for: "session-credentials"))
+    }
+}
