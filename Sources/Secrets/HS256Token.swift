@@ -1,0 +1,42 @@
+internal import CSodium
+import Foundation
+
+/// JSON Web Tokens signed with HMAC-SHA-256 (RFC 7519, `alg: HS256`) under one 32-byte key: the
+/// shape PocketBase's SDKs read their `exp` and ids from. Only the signature is checked here; the
+/// caller decodes the payload and checks its claims (expiry, type).
+public struct HS256Token: Sendable {
+    private static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+    private let key: [UInt8]
+
+    /// Fails when `key` is not exactly 32 bytes.
+    public init(key: [UInt8]) throws(SecretsError) {
+        guard key.count == Int(crypto_auth_hmacsha256_KEYBYTES) else { throw .invalidKeyLength(key.count) }
+        Sodium.ready()
+        self.key = key
+    }
+
+    /// `header.payload.signature` for the payload's JSON bytes.
+    public func sign(payload: Data) -> String {
+        let signingInput = Self.header + "." + Base64URL.encode(Array(payload))
+        return signingInput + "." + Base64URL.encode(mac(signingInput))
+    }
+
+    /// The payload's JSON bytes when `token` is an HS256 token signed with this key, else nil
+    /// (another algorithm, another key, an altered part, or not a token at all).
+    public func verify(_ token: String) -> Data? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.header, let signature = Base64URL.decode(parts[2]),
+            signature.count == Int(crypto_auth_hmacsha256_BYTES), let payload = Base64URL.decode(parts[1])
+        else { return nil }
+        let signingInput = Array((parts[0] + "." + parts[1]).utf8)
+        let valid = crypto_auth_hmacsha256_verify(signature, signingInput, UInt64(signingInput.count), key) == 0
+        return valid ? Data(payload) : nil
+    }
+
+    private func mac(_ signingInput: String) -> [UInt8] {
+        let input = Array(signingInput.utf8)
+        var output = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
+        _ = crypto_auth_hmacsha256(&output, input, UInt64(input.count), key)
+        return output
+    }
+}
