@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "Secrets",
+                "AuthCore", "Secrets", "PocketBaseFilter",
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .target(

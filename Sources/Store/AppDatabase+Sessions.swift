@@ -57,6 +57,15 @@ extension AppDatabase {
         }
     }
 
+    /// Moves a live session's end to `expiresAt` (a PocketBase-API token renewed by `auth-refresh`).
+    public func extendSession(id: Int64, until expiresAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET expires_at = max(expires_at, ?) WHERE id = ? AND revoked_at IS NULL",
+                arguments: [expiresAt, id])
+        }
+    }
+
     /// Revokes one of `userID`'s sessions; false when it is not theirs or was already revoked.
     public func revokeSession(id: Int64, ofUser userID: UserID, at now: Date) async throws -> Bool {
         try await pool.write { db in

@@ -42,8 +42,16 @@ extension AppDatabase {
                 conditions.append(ids.isEmpty ? "0" : "id IN (\(databaseQuestionMarks(count: ids.count)))")
                 arguments += StatementArguments(ids.map(\.rawValue))
             }
+            let records = try UserRecordFilter(query)
+            if let compiled = records.filter {
+                conditions.append("(\(compiled.sql))")
+                arguments += compiled.arguments
+            }
+            let source = records.source
             let filter = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM users WHERE \(filter)", arguments: arguments) ?? 0
+            let total =
+                query.skipTotal
+                ? -1 : try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(filter)", arguments: arguments) ?? 0
 
             let order = UserListOrder(query.sort)
             var pageFilter = filter
@@ -58,14 +66,18 @@ extension AppDatabase {
             }
             // Without a cursor, `page` still works (offset paging, as PocketBase's API does).
             let offset = query.cursor == nil ? (query.page - 1) * query.perPage : 0
+            let orderBy = records.sort ?? "\(order.column) \(order.direction), id \(order.direction)"
             let rows = try UserRecord.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM users WHERE \(pageFilter) ORDER BY \(order.column) \(order.direction), id \(order.direction)
+                    SELECT * FROM \(source) WHERE \(pageFilter) ORDER BY \(orderBy)
                     LIMIT ? OFFSET ?
                     """, arguments: pageArguments + [query.perPage + 1, offset])
             let shown = Array(rows.prefix(query.perPage))
-            let next = rows.count > query.perPage ? shown.last.map { UserListCursor(after: $0, order: order).encoded } : nil
+            // A PocketBase-syntax sort pages by offset only (no cursor).
+            let next =
+                rows.count > query.perPage && records.sort == nil
+                ? shown.last.map { UserListCursor(after: $0, order: order).encoded } : nil
             return UserPage(
                 users: shown.map(\.user), page: query.cursor == nil ? query.page : 1, perPage: query.perPage,
                 totalItems: total, nextCursor: next)

@@ -56,7 +56,11 @@ import Testing
     @Test func pocketBaseAPI() async throws {
         let gatehouse = try await OAuthGatehouse()
         for (response, status, message) in [
-            (try await send(gatehouse, "GET", "/api/collections/users/records"), 404, "The requested resource wasn't found."),
+            (try await send(gatehouse, "GET", "/api/no-such-route"), 404, "The requested resource wasn't found."),
+            (
+                try await send(gatehouse, "POST", "/api/collections/users/records", body: "{not json"), 400,
+                "Something went wrong while processing your request."
+            ),
             (try await send(gatehouse, "POST", "/api/health", body: "{}"), 405, "Method Not Allowed.")
         ] {
             #expect(response.status == status)

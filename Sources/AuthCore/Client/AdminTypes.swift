@@ -16,6 +16,19 @@ public struct UserQuery: Sendable, Hashable {
     public var sort: UserSort
     /// Where the previous page ended (`UserPage.nextCursor`); each backend reads only its own.
     public var cursor: String?
+    /// A filter in PocketBase's syntax over the `users` record fields (`id`, `email`, `verified`,
+    /// `created`, `updated`, `name`, `avatar`, `emailVisibility`), ANDed with the rest. A filter a
+    /// backend cannot evaluate is `.validation` on the field `filter`, never a silent full list.
+    public var filter: String?
+    /// `@request.auth.id` inside `filter`.
+    public var filterAuthID: String?
+    /// As PocketBase answers anyone but a superuser: a `filter` that names `email` matches only
+    /// accounts that show their address (`emailVisibility`), so filters cannot probe for addresses.
+    public var emailFilterNeedsVisibility: Bool = false
+    /// A sort in PocketBase's syntax (`-created,email`) over the same fields; overrides `sort`.
+    public var sortExpression: String?
+    /// Don't count the matches (`UserPage.totalItems` is then -1), as PocketBase's `skipTotal`.
+    public var skipTotal: Bool = false
 
     public init(
         search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
@@ -68,7 +81,9 @@ public struct UserPage: Sendable, Hashable {
         self.nextCursor = nextCursor
     }
 
-    public var totalPages: Int { totalItems == 0 ? 0 : (totalItems + perPage - 1) / perPage }
+    public var totalPages: Int {
+        totalItems < 0 ? -1 : totalItems == 0 ? 0 : (totalItems + perPage - 1) / perPage
+    }
 }
 
 /// An account created by an administrator, verified or not.

@@ -67,22 +67,27 @@ struct PocketBaseAdmin: AuthAdminAPI {
         if let linked = query.hasExternalAuth {
             clauses.append(try Self.idClause(try await linkedUserIDs(), matching: linked))
         }
-        let sort: String
+        // A caller's own PocketBase filter and sort pass through as they are: PocketBase evaluates them.
+        if let filter = query.filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty {
+            clauses.append("(\(filter))")
+        }
+        var sort: String
         switch query.sort {
         case .newest: sort = "-created,-id"
         case .oldest: sort = "created,id"
         case .emailAscending: sort = "email,id"
         case .emailDescending: sort = "-email,-id"
         }
+        if let expression = query.sortExpression, !expression.isEmpty { sort = expression }
         var items = [
             URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(query.perPage)"),
-            URLQueryItem(name: "sort", value: sort)
+            URLQueryItem(name: "sort", value: sort), URLQueryItem(name: "skipTotal", value: "\(query.skipTotal)")
         ]
         if !clauses.isEmpty { items.append(URLQueryItem(name: "filter", value: clauses.joined(separator: " && "))) }
         let list = try await asSuperuser { token in
             try await http.json(PocketBaseList<PocketBaseRecord>.self, "GET", backend.records, query: items, token: token)
         }
-        let hasNext = list.page * list.perPage < list.totalItems
+        let hasNext = list.totalItems < 0 ? list.items.count == list.perPage : list.page * list.perPage < list.totalItems
         return UserPage(
             users: list.items.map { $0.user(profileField: profileField) }, page: list.page,
             perPage: list.perPage, totalItems: list.totalItems, nextCursor: hasNext ? String(list.page + 1) : nil)

@@ -2,6 +2,7 @@
 /// the console. Each name is written here once; call sites use the case, so two front-ends can
 /// never record one act under two names.
 enum AuditEvent: String, CaseIterable, Sendable {
+    case accountDeleted = "account.deleted"
     case adminUserCreated = "admin.user.created"
     case adminUserDeleted = "admin.user.deleted"
     case adminUserUpdated = "admin.user.updated"

@@ -31,12 +31,24 @@ struct UserAdministration: Sendable {
 
     /// Deletes the account, ends its sessions and drops its tags.
     func delete(_ user: User) async throws {
-        try await api.admin.deleteUser(user.id)
-        try await env.database.revokeSessions(userID: user.id, at: env.clock())
-        try await env.database.removeTags(of: [user.id])
+        try await Self.remove(user, api: api, env: env)
         await env.audit.record(
             .adminUserDeleted, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
             data: ["email": .string(user.email), "via": .string(via)])
+    }
+
+    /// The account's owner deletes it (PocketBase's delete rule for `users`): the same effects,
+    /// recorded as the owner's own act.
+    static func deleteOwnAccount(_ signedIn: SignedIn, env: PageEnvironment, request: Request, via: String) async throws {
+        try await remove(signedIn.user, api: env.backend, env: env)
+        await env.audit.recordOwnAct(
+            .accountDeleted, of: signedIn, request: request, data: ["email": .string(signedIn.user.email), "via": .string(via)])
+    }
+
+    private static func remove(_ user: User, api: any AuthAPI, env: PageEnvironment) async throws {
+        try await api.admin.deleteUser(user.id)
+        try await env.database.revokeSessions(userID: user.id, at: env.clock())
+        try await env.database.removeTags(of: [user.id])
     }
 
     /// Ends every session of the user; returns how many were live.

@@ -89,6 +89,10 @@ public struct Application: Sendable {
         TestUserPages(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
+        PocketBaseAPI(
+            env: env,
+            tokens: PocketBaseTokens(env: env, signer: try HS256Token(key: hasher.derivedKey(for: "pocketbase-api-tokens")))
+        ).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

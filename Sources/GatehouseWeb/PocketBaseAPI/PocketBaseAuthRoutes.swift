@@ -1,0 +1,176 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `/api/collections/{users|_superusers}/auth-…` and the mailed-token flows, as PocketBase answers them.
+struct PocketBaseAuthRoutes: Sendable {
+    let api: PocketBaseAPI
+    var env: PageEnvironment { api.env }
+
+    func register(on router: inout Router) {
+        let base = "/api/collections/:collection"
+        api.on(&router, .get, base + "/auth-methods") { _, parameters in
+            _ = try api.collection(parameters, allowed: [.users, .superusers])
+            return try .json(authMethods())
+        }
+        api.on(&router, .post, base + "/auth-with-password", signInWithPassword)
+        api.on(&router, .post, base + "/auth-refresh", refresh)
+        api.on(&router, .post, base + "/request-verification") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let body = try api.body(request)
+            // Answers 204 for every address, as PocketBase does, so it reveals no account.
+            if let email = PocketBaseAPI.text(body, "email"), EmailAddress.isPlausible(email) {
+                try await env.backend.resendVerificationEmail(email: email)
+            }
+            return Response(status: 204)
+        }
+        api.on(&router, .post, base + "/confirm-verification") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let body = try api.body(request)
+            let outcome = try await env.backend.verifyEmailLink(token: try Self.token(body))
+            if let user = outcome.verifiedUser {
+                await env.audit.record(
+                    .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                    data: ["method": "link", "via": "pocketbase-api"])
+            }
+            return Response(status: 204)
+        }
+        api.on(&router, .post, base + "/impersonate/:id", impersonate)
+    }
+
+    /// PocketBase 0.40's `auth-methods`, with only the provider keys its SDKs decode (WIRE.md fact 11).
+    private func authMethods() -> AuthMethodsBody {
+        let otp = env.backend.capabilities.contains(.emailOTP)
+        return AuthMethodsBody(
+            password: .init(enabled: true, identityFields: ["email"]), oauth2: .init(enabled: false, providers: []),
+            mfa: .init(enabled: false, duration: 0), otp: .init(enabled: otp, duration: otp ? 600 : 0),
+            authProviders: [], usernamePassword: false, emailPassword: true)
+    }
+
+    private func signInWithPassword(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        let collection = try api.collection(parameters, allowed: [.users, .superusers])
+        let body = try api.body(request)
+        let missing = PocketBaseAPI.required(body, ["identity", "password"])
+        guard missing.isEmpty else {
+            throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
+        }
+        if let field = PocketBaseAPI.text(body, "identityField"), !field.isEmpty, field != "email" {
+            throw PocketBaseAnswer(
+                400, "An error occurred while validating the submitted data.",
+                data: ["identityField": .init(code: "validation_in_invalid", message: "Only email identifies an account.")])
+        }
+        let (identity, password) = (PocketBaseAPI.text(body, "identity") ?? "", PocketBaseAPI.text(body, "password") ?? "")
+        if collection == .superusers {
+            guard
+                case .signedIn(let superuser) = try await env.staffSignIn.attempt(
+                    email: identity, password: password, from: request.remoteAddress)
+            else { throw AuthError.invalidCredentials }
+            await env.audit.record(
+                .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
+                data: ["via": "pocketbase-api"])
+            return try PocketBaseAPI.json([
+                "token": .string(try await api.tokens.issue(for: superuser, request: request)),
+                "record": .object(PocketBaseRecord.superuser(superuser))
+            ])
+        }
+        do {
+            let session = try await PasswordSignIn(env: env, via: "pocketbase-api").attempt(
+                email: identity, password: password, request: request)
+            return try await authResponse(session, request: request)
+        } catch AuthError.mfaRequired(let challenge) {
+            // PocketBase's answer when a second method must follow: 401 with the pending `mfaId`.
+            return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
+        }
+    }
+
+    /// A new token on the same session; PocketBase answers a non-refreshable one with itself.
+    private func refresh(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        let collection = try api.collection(parameters, allowed: [.users, .superusers])
+        switch await api.tokens.caller(request) {
+        case .user(let signedIn, let claims) where collection == .users:
+            let token = try await api.tokens.renewed(
+                claims, signedIn: signedIn, token: PocketBaseTokens.token(in: request) ?? "")
+            return try PocketBaseAPI.json([
+                "token": .string(token), "record": .object(PocketBaseRecord.user(signedIn.user, showEmail: true))
+            ])
+        case .superuser(let staff) where collection == .superusers:
+            return try PocketBaseAPI.json([
+                "token": .string(try await api.tokens.issue(for: staff.superuser, request: request)),
+                "record": .object(PocketBaseRecord.superuser(staff.superuser))
+            ])
+        default:
+            throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))
+        }
+    }
+
+    /// A non-refreshable token for another account, for superusers only. The duration comes from
+    /// the body, or from the query when the body has none (BosBase sends `?duration=`).
+    private func impersonate(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        _ = try api.collection(parameters, allowed: [.users])
+        guard case .superuser(let staff) = await api.tokens.caller(request) else {
+            throw PocketBaseAnswer(
+                401, "The request requires valid record authorization token.")
+        }
+        let body = try api.body(request)
+        let requested: Double? =
+            if case .number(let seconds) = body["duration"] { seconds } else {
+                try request.query.single("duration").flatMap(Double.init)
+            }
+        let duration = Impersonation.clamp(requested.flatMap { $0 > 0 ? $0 : nil } ?? Impersonation.maximumDuration)
+        let id = UserID(try parameters.require("id"))
+        guard try await env.database.isSuperuser(email: try await env.backend.admin.user(id).email) == false else {
+            throw PocketBaseAnswer(403, "Superusers can't be impersonated.")
+        }
+        let session = try await env.pageBackend.admin.impersonate(id, duration: duration, actor: staff.superuser.email)
+        await env.audit.record(
+            .impersonationStarted, actor: staff.superuser.id, subject: id.rawValue, request: request,
+            data: ["mode": "token", "seconds": .number(duration), "via": "pocketbase-api"])
+        let token = try await api.tokens.issue(
+            for: session, request: request, impersonator: staff.superuser.email, lifetime: Int(duration))
+        return try PocketBaseAPI.json([
+            "token": .string(token), "record": .object(PocketBaseRecord.user(session.user, showEmail: true))
+        ])
+    }
+
+    /// `{token, record}` for a session, on a new Gatehouse session row for this app.
+    func authResponse(_ session: AuthSession, request: Request) async throws -> Response {
+        try PocketBaseAPI.json([
+            "token": .string(try await api.tokens.issue(for: session, request: request)),
+            "record": .object(PocketBaseRecord.user(session.user, showEmail: true))
+        ])
+    }
+
+    /// The body's `token`, or PocketBase's "Cannot be blank." for it.
+    static func token(_ body: [String: JSONValue]) throws -> String {
+        guard let token = PocketBaseAPI.text(body, "token"), !token.isEmpty else {
+            throw PocketBaseAnswer(
+                400, "An error occurred while validating the submitted data.",
+                data: ["token": .init(code: "validation_required", message: "Cannot be blank.")])
+        }
+        return token
+    }
+}
+
+/// The body of `auth-methods`.
+private struct AuthMethodsBody: Encodable {
+    struct Password: Encodable {
+        var enabled: Bool
+        var identityFields: [String]
+    }
+    struct OAuth2: Encodable {
+        var enabled: Bool
+        var providers: [String]
+    }
+    struct Timed: Encodable {
+        var enabled: Bool
+        var duration: Int
+    }
+
+    var password: Password
+    var oauth2: OAuth2
+    var mfa: Timed
+    var otp: Timed
+    var authProviders: [String]
+    var usernamePassword: Bool
+    var emailPassword: Bool
+}

@@ -1,0 +1,111 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `_externalAuths` records: the provider identities linked to an account, listed, viewed and
+/// deleted by their owner (PocketBase's rules; nobody creates or updates them here). The record
+/// routes hand this collection's requests over.
+struct PocketBaseExternalAuths: Sendable {
+    let api: PocketBaseAPI
+    var env: PageEnvironment { api.env }
+
+    func list(_ request: Request) async throws -> Response {
+        let conditions = try ExternalAuthFilter(try request.query.single("filter"))
+        let links = try await visibleLinks(await api.tokens.caller(request)).filter(conditions.matches)
+        let perPage = min(max(Int(try request.query.single("perPage") ?? "") ?? 30, 1), PocketBaseRecordRoutes.maximumPerPage)
+        let page = max(Int(try request.query.single("page") ?? "") ?? 1, 1)
+        let shown = links.dropFirst((page - 1) * perPage).prefix(perPage)
+        let skipParameter = try request.query.single("skipTotal") ?? ""
+        let skipTotal = ["true", "1"].contains(skipParameter)
+        let total = skipTotal ? -1 : links.count
+        return try .json(
+            ListBody(
+                items: shown.map { .object(PocketBaseRecord.externalAuth($0)) }, page: page, perPage: perPage,
+                totalItems: total, totalPages: skipTotal ? -1 : (links.count + perPage - 1) / perPage))
+    }
+
+    func view(_ request: Request, id: String) async throws -> Response {
+        guard let link = try await visibleLinks(await api.tokens.caller(request)).first(where: { $0.id == id }) else {
+            throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+        }
+        return try PocketBaseAPI.json(PocketBaseRecord.externalAuth(link))
+    }
+
+    func delete(_ request: Request, id: String) async throws -> Response {
+        let caller = await api.tokens.caller(request)
+        guard let link = try await visibleLinks(caller).first(where: { $0.id == id }) else {
+            throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+        }
+        switch caller {
+        case .user(let signedIn, _):
+            do {
+                try await env.backend.unlinkExternalAuth(
+                    userID: link.userID, provider: link.provider, session: signedIn.backendSession)
+            } catch let error as ExternalAuthError {
+                throw PocketBaseAnswer(400, "Failed to delete record. \(error)")
+            }
+            await env.audit.recordOwnAct(
+                .externalAuthUnlinked, of: signedIn, request: request,
+                data: ["provider": .string(link.provider), "via": "pocketbase-api"])
+        case .superuser(let staff):
+            let user = try await env.backend.admin.user(link.userID)
+            try await UserAdministration(env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api")
+                .unlink(link.provider, of: user)
+        case .guest:
+            throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+        }
+        return Response(status: 204)
+    }
+
+    /// A user's own links; a superuser's view reaches a user's links only through a `recordRef`
+    /// filter (Gatehouse does not list every link of every account at once).
+    private func visibleLinks(_ caller: PocketBaseCaller) async throws -> [ExternalAuth] {
+        switch caller {
+        case .user(let signedIn, _):
+            return try await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession)
+        case .superuser, .guest:
+            return []
+        }
+    }
+}
+
+/// The filters PocketBase's SDKs send for `_externalAuths` (`recordRef = 'ID' && provider = 'P'`):
+/// equality on a record field, joined by `&&`. Anything else is a 400 naming the part.
+struct ExternalAuthFilter {
+    private var conditions: [(field: String, value: String)] = []
+
+    init(_ filter: String?) throws {
+        guard let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        for term in filter.components(separatedBy: "&&") {
+            let parts = term.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, ["id", "recordRef", "provider", "providerId", "collectionRef"].contains(parts[0]),
+                let value = Self.literal(parts[1])
+            else {
+                throw PocketBaseAnswer(
+                    400,
+                    "Gatehouse filters _externalAuths by field = 'value' joined with &&; it cannot read \"\(term.trimmingCharacters(in: .whitespaces))\"."
+                )
+            }
+            conditions.append((parts[0], value))
+        }
+    }
+
+    func matches(_ link: ExternalAuth) -> Bool {
+        conditions.allSatisfy { condition in
+            switch condition.field {
+            case "id": link.id == condition.value
+            case "recordRef": link.userID.rawValue == condition.value
+            case "provider": link.provider == condition.value
+            case "providerId": link.providerID == condition.value
+            default: condition.value == PocketBaseCollection.users.id
+            }
+        }
+    }
+
+    /// A single- or double-quoted string without escapes.
+    private static func literal(_ text: String) -> String? {
+        guard text.count >= 2, let quote = text.first, quote == "'" || quote == "\"", text.last == quote else { return nil }
+        let inner = text.dropFirst().dropLast()
+        return inner.contains(quote) || inner.contains("\\") ? nil : String(inner)
+    }
+}

@@ -1,0 +1,238 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `users` records with PocketBase's default rules for that collection: anyone may create (sign-up),
+/// a user lists, views, updates and deletes only their own record, superusers bypass every rule.
+struct PocketBaseRecordRoutes: Sendable {
+    /// The most records one page returns (PocketBase's own cap is 1,000).
+    static let maximumPerPage = 500
+
+    let api: PocketBaseAPI
+    var env: PageEnvironment { api.env }
+
+    func register(on router: inout Router) {
+        let records = "/api/collections/:collection/records"
+        api.on(&router, .get, records) { request, parameters in
+            if try api.collection(parameters, allowed: [.users, .externalAuths]) == .externalAuths {
+                return try await PocketBaseExternalAuths(api: api).list(request)
+            }
+            let (page, _) = try await list(request, caller: await api.tokens.caller(request))
+            return try .json(page)
+        }
+        api.on(&router, .get, records + "/count") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let (page, _) = try await list(request, caller: await api.tokens.caller(request), countOnly: true)
+            return try .json(["count": page.totalItems])
+        }
+        api.on(&router, .get, records + "/:id") { request, parameters in
+            if try api.collection(parameters, allowed: [.users, .externalAuths]) == .externalAuths {
+                return try await PocketBaseExternalAuths(api: api).view(request, id: try parameters.require("id"))
+            }
+            let caller = await api.tokens.caller(request)
+            let user = try await visibleUser(UserID(try parameters.require("id")), caller: caller)
+            return try PocketBaseAPI.json(
+                PocketBaseRecord.picking(PocketBaseRecord.user(user, showEmail: true), fields: try fields(request)))
+        }
+        api.on(&router, .post, records, failure: "Failed to create record.", create)
+        api.on(&router, .patch, records + "/:id", failure: "Failed to update record.", update)
+        api.on(&router, .delete, records + "/:id") { request, parameters in
+            if try api.collection(parameters, allowed: [.users, .externalAuths]) == .externalAuths {
+                return try await PocketBaseExternalAuths(api: api).delete(request, id: try parameters.require("id"))
+            }
+            let caller = await api.tokens.caller(request)
+            let user = try await visibleUser(UserID(try parameters.require("id")), caller: caller)
+            switch caller {
+            case .superuser(let staff):
+                try await UserAdministration(env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api")
+                    .delete(user)
+            case .user(let signedIn, _):
+                try await UserAdministration.deleteOwnAccount(signedIn, env: env, request: request, via: "pocketbase-api")
+            case .guest:
+                throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+            }
+            return Response(status: 204)
+        }
+    }
+
+    /// One page of the records the caller may see. A guest sees none (PocketBase's list rule for
+    /// `users` is `id = @request.auth.id`); a user sees at most their own; superusers see all.
+    private func list(_ request: Request, caller: PocketBaseCaller, countOnly: Bool = false) async throws
+        -> (ListBody, [User])
+    {
+        let query = request.query
+        var userQuery = UserQuery(
+            page: Int(try query.single("page") ?? "") ?? 1,
+            perPage: min(Int(try query.single("perPage") ?? "") ?? 30, Self.maximumPerPage), sort: .oldest)
+        userQuery.filter = try query.single("filter")
+        userQuery.sortExpression = try query.single("sort")
+        let skipTotal = try query.single("skipTotal") ?? ""
+        userQuery.skipTotal = !countOnly && ["true", "1"].contains(skipTotal)
+        if countOnly { userQuery.perPage = 1 }
+        switch caller {
+        case .guest:
+            userQuery.ids = []
+        case .user(let signedIn, _):
+            userQuery.ids = [signedIn.user.id]
+            userQuery.filterAuthID = signedIn.user.id.rawValue
+            userQuery.emailFilterNeedsVisibility = true
+        case .superuser(let staff):
+            userQuery.filterAuthID = staff.superuser.id
+        }
+        let page: UserPage
+        do {
+            page = try await env.backend.admin.listUsers(userQuery)
+        } catch AuthError.validation(let problems) {
+            // PocketBase says only "Something went wrong"; Gatehouse names the part it cannot read.
+            throw PocketBaseAnswer(400, problems.map(\.message).joined(separator: " "))
+        }
+        let wanted = try fields(request)
+        let items = page.users.map {
+            JSONValue.object(PocketBaseRecord.picking(PocketBaseRecord.user($0, showEmail: true), fields: wanted))
+        }
+        return (
+            ListBody(
+                items: countOnly ? [] : items, page: page.page, perPage: page.perPage, totalItems: page.totalItems,
+                totalPages: page.totalPages), page.users
+        )
+    }
+
+    /// Sign-up (anyone), or an account made by a superuser (who may set `verified`).
+    private func create(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        _ = try api.collection(parameters, allowed: [.users])
+        let caller = await api.tokens.caller(request)
+        let body = try api.body(request)
+        var problems = PocketBaseAPI.required(body, ["email", "password", "passwordConfirm"])
+        let (email, password) = (PocketBaseAPI.text(body, "email") ?? "", PocketBaseAPI.text(body, "password") ?? "")
+        if problems["passwordConfirm"] == nil, PocketBaseAPI.text(body, "passwordConfirm") != password {
+            problems["passwordConfirm"] = .init(code: "validation_values_mismatch", message: "Values don't match.")
+        }
+        let patch = try RecordFields(body).profilePatch
+        guard problems.isEmpty else { throw PocketBaseAnswer(400, "Failed to create record.", data: problems) }
+        let user: User
+        if case .superuser(let staff) = caller {
+            user = try await TestUserOperations(env: env, api: env.backend, staff: staff, request: request).createOne(
+                email: email, password: password, name: PocketBaseAPI.text(body, "name"),
+                verified: body["verified"] == .bool(true), tag: nil, via: "pocketbase-api"
+            ).user
+            let extra = patch.filter { $0.key != "name" }
+            let created = extra.isEmpty ? user : try await env.backend.admin.updateUser(user.id, UserUpdate(profilePatch: extra))
+            return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
+        }
+        let outcome = try await env.backend.opening(
+            for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress)
+        )
+        .signUp(SignUpRequest(email: email, password: password, name: PocketBaseAPI.text(body, "name")))
+        await env.audit.record(
+            .userSignedUp, actor: outcome.user.id.rawValue, subject: outcome.user.id.rawValue, request: request,
+            data: ["email": .string(outcome.user.email), "via": "pocketbase-api"])
+        var created = outcome.user
+        let extra = patch.filter { $0.key != "name" }
+        if !extra.isEmpty { created = try await env.backend.admin.updateUser(created.id, UserUpdate(profilePatch: extra)) }
+        if let session = outcome.session { try await env.backend.signOut(session) }
+        // A guest's new record leaves `email` out unless `emailVisibility` is on (PocketBase's rule).
+        return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: false))
+    }
+
+    /// Profile fields for the owner (as the owner, through the seam), anything for a superuser.
+    /// The owner changes the password with `oldPassword`, and the email only through the change flow.
+    private func update(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        _ = try api.collection(parameters, allowed: [.users])
+        let caller = await api.tokens.caller(request)
+        let user = try await visibleUser(UserID(try parameters.require("id")), caller: caller)
+        let body = try api.body(request)
+        let patch = try RecordFields(body).profilePatch
+        let password = PocketBaseAPI.text(body, "password")
+        if let password, PocketBaseAPI.text(body, "passwordConfirm") != password {
+            throw PocketBaseAnswer(
+                400, "Failed to update record.",
+                data: ["passwordConfirm": .init(code: "validation_values_mismatch", message: "Values don't match.")])
+        }
+        switch caller {
+        case .superuser(let staff):
+            var update = UserUpdate(email: PocketBaseAPI.text(body, "email"), password: password)
+            if case .bool(let verified) = body["verified"] { update.verified = verified }
+            if !patch.isEmpty { update.profilePatch = patch }
+            let updated = try await UserAdministration(
+                env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api"
+            ).update(user, update)
+            return try PocketBaseAPI.json(PocketBaseRecord.user(updated, showEmail: true))
+        case .user(let signedIn, _):
+            if let email = PocketBaseAPI.text(body, "email"), email != user.email {
+                throw PocketBaseAnswer(
+                    400, "Failed to update record.",
+                    data: [
+                        "email": .init(code: "validation_values_mismatch", message: "Change the email with request-email-change.")
+                    ])
+            }
+            if body["verified"] != nil {
+                throw PocketBaseAnswer(
+                    400, "Failed to update record.",
+                    data: ["verified": .init(code: "validation_values_mismatch", message: "Only superusers can set this.")])
+            }
+            var session = signedIn.backendSession
+            if let password {
+                guard let old = PocketBaseAPI.text(body, "oldPassword"), !old.isEmpty else {
+                    throw PocketBaseAnswer(
+                        400, "Failed to update record.",
+                        data: ["oldPassword": .init(code: "validation_required", message: "Cannot be blank.")])
+                }
+                session = try await env.backend.changePassword(currentPassword: old, newPassword: password, session: session)
+            }
+            var updated = signedIn.user
+            if !patch.isEmpty {
+                updated = try await env.backend.setProfile(patch, session: session)
+                await env.audit.recordOwnAct(
+                    .profileUpdated, of: signedIn, request: request,
+                    data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "via": "pocketbase-api"])
+            }
+            return try PocketBaseAPI.json(PocketBaseRecord.user(updated, showEmail: true))
+        case .guest:
+            throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+        }
+    }
+
+    /// The record when the caller may see it; PocketBase answers 404 (not 403) for hidden ones.
+    private func visibleUser(_ id: UserID, caller: PocketBaseCaller) async throws -> User {
+        switch caller {
+        case .user(let signedIn, _) where signedIn.user.id == id: return signedIn.user
+        case .superuser: return try await env.backend.admin.user(id)
+        default: throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
+        }
+    }
+
+    private func fields(_ request: Request) throws -> Set<String>? {
+        try request.query.single("fields").map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+    }
+}
+
+/// A list page as PocketBase writes it (`totalItems`/`totalPages` are -1 with `skipTotal`).
+struct ListBody: Encodable {
+    var items: [JSONValue]
+    var page: Int
+    var perPage: Int
+    var totalItems: Int
+    var totalPages: Int
+}
+
+/// The writable record fields of a body as a profile patch: `name`, `avatar` (→ `avatar_url`),
+/// `emailVisibility` and any other key that is not one of Gatehouse's own fields.
+struct RecordFields {
+    let profilePatch: [String: JSONValue]
+
+    init(_ body: [String: JSONValue]) throws {
+        var patch: [String: JSONValue] = [:]
+        for (key, value) in body where !PocketBaseRecord.reservedFields.contains(key) { patch[key] = value }
+        if let name = body["name"] { patch["name"] = name }
+        if let avatar = body["avatar"] { patch["avatar_url"] = avatar == .string("") ? .null : avatar }
+        if let visibility = body["emailVisibility"] {
+            guard case .bool = visibility else {
+                throw PocketBaseAnswer(
+                    400, "Failed to update record.",
+                    data: ["emailVisibility": .init(code: "validation_invalid_value", message: "Must be true or false.")])
+            }
+            patch["emailVisibility"] = visibility
+        }
+        profilePatch = patch
+    }
+}

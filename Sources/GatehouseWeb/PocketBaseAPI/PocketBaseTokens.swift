@@ -1,0 +1,103 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import Store
+
+/// Who a PocketBase-API request acts as.
+enum PocketBaseCaller: Sendable {
+    case guest
+    case user(SignedIn, claims: PocketBaseTokens.Claims)
+    case superuser(Staff)
+}
+
+/// PocketBase-style auth tokens: HS256 JWTs with PocketBase's claims (`collectionId`, `exp`, `id`,
+/// `refreshable`, `type: "auth"`), so SDKs read expiry and ids as they do from PocketBase. Each also
+/// carries `sid`, the token of a Gatehouse session row: a user's is a `SessionBindings` row bound to
+/// the backend's session (so it lists, revokes and audits like a browser session, and dies with the
+/// backend session — a password or email change, a disable), a superuser's is a console session.
+struct PocketBaseTokens: Sendable {
+    struct Claims: Codable, Sendable {
+        var collectionId: String
+        var exp: Int
+        var id: String
+        var refreshable: Bool
+        var type: String
+        var sid: String
+    }
+
+    let env: PageEnvironment
+    let signer: HS256Token
+
+    /// A token for the backend session `session`, on a new session row described by `request`.
+    func issue(
+        for session: AuthSession, request: Request, impersonator: String? = nil, lifetime: Int? = nil
+    ) async throws -> String {
+        let lifetime = lifetime ?? PocketBaseCollection.users.tokenLifetime
+        let sid = try await env.sessions.bindings.bind(
+            session, kind: .pocketBaseAPI, request: request, impersonator: impersonator,
+            lifetime: TimeInterval(lifetime))
+        return sign(
+            Claims(
+                collectionId: PocketBaseCollection.users.id, exp: expiry(lifetime), id: session.user.id.rawValue,
+                refreshable: session.refreshable, type: "auth", sid: sid))
+    }
+
+    /// A superuser's token over a new console session.
+    func issue(for superuser: SuperuserRecord, request: Request) async throws -> String {
+        let (sid, expiresAt) = try await env.console.start(for: superuser, request: request)
+        let exp = min(expiry(PocketBaseCollection.superusers.tokenLifetime), Int(expiresAt.timeIntervalSince1970))
+        return sign(
+            Claims(
+                collectionId: PocketBaseCollection.superusers.id, exp: exp, id: superuser.id, refreshable: true,
+                type: "auth", sid: sid))
+    }
+
+    /// The same user session with a later `exp` (`auth-refresh`); the earlier token keeps working
+    /// until its own `exp`, as PocketBase's do. Non-refreshable tokens come back unchanged.
+    func renewed(_ claims: Claims, signedIn: SignedIn, token: String) async throws -> String {
+        guard claims.refreshable else { return token }
+        let lifetime = PocketBaseCollection.users.tokenLifetime
+        try await env.database.extendSession(
+            id: signedIn.session.id, until: env.clock().addingTimeInterval(TimeInterval(lifetime)))
+        var renewed = claims
+        renewed.exp = expiry(lifetime)
+        return sign(renewed)
+    }
+
+    /// The caller behind `Authorization` (raw, as PocketBase SDKs send it, or `Bearer`). A missing,
+    /// empty, malformed, expired or revoked token is a guest, as PocketBase treats it.
+    func caller(_ request: Request) async -> PocketBaseCaller {
+        guard let token = Self.token(in: request), let payload = signer.verify(token),
+            let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.type == "auth",
+            claims.exp > Int(env.clock().timeIntervalSince1970)
+        else { return .guest }
+        switch PocketBaseCollection(idOrName: claims.collectionId) {
+        case .users:
+            guard let signedIn = await env.sessions.bindings.current(token: claims.sid, kind: .pocketBaseAPI, idleTimeout: nil),
+                signedIn.user.id.rawValue == claims.id
+            else { return .guest }
+            return .user(signedIn, claims: claims)
+        case .superusers:
+            guard let staff = await env.console.lookUp(token: claims.sid), staff.superuser.id == claims.id else { return .guest }
+            return .superuser(staff)
+        default:
+            return .guest
+        }
+    }
+
+    static func token(in request: Request) -> String? {
+        guard var value = request.headers["Authorization"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+        else { return nil }
+        if value.lowercased().hasPrefix("bearer ") { value = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+        return value.isEmpty ? nil : value
+    }
+
+    private func sign(_ claims: Claims) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return signer.sign(payload: (try? encoder.encode(claims)) ?? Data())
+    }
+
+    private func expiry(_ lifetime: Int) -> Int { Int(env.clock().timeIntervalSince1970) + lifetime }
+}

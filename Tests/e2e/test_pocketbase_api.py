@@ -1,0 +1,198 @@
+"""The PocketBase-compatible API, judged by the PyPI `pocketbase` SDK: every test runs the same
+assertions against the real PocketBase binary and against Gatehouse (`--verification link`, since
+PocketBase's SDK confirms an address with the token from the mailed link). Raw requests stand in
+where the SDK has no method (impersonate). Mail comes from PocketBase's SMTP sink or Gatehouse's
+dev mailbox; each side's link shape is the only thing that differs.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+import urllib.parse
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+from pocketbase import PocketBase
+from pocketbase.utils import ClientResponseError
+
+from conftest import PASSWORD, SUPERUSER, pb_call, read_mailbox, unique_email
+
+NEW_PASSWORD = "a brand new passphrase"
+
+
+@dataclass
+class Target:
+    """One server under test: its URL, a superuser, and how to read the token a mail carried."""
+
+    name: str
+    url: str
+    superuser: tuple[str, str]
+    mailed_token: Callable[[str, str], str]  # (address, purpose) -> token
+
+
+def gatehouse_token(base_url: str) -> Callable[[str, str], str]:
+    paths = {"verification": "/auth/verify-link", "reset": "/auth/reset-password", "email": "/auth/confirm-email"}
+
+    def read(address: str, purpose: str) -> str:
+        for mail in read_mailbox(base_url, address):
+            link = mail.get("link") or ""
+            if urllib.parse.urlparse(link).path == paths[purpose]:
+                return urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["token"][0]
+        raise AssertionError(f"no {purpose} mail to {address}: {read_mailbox(base_url, address)!r}")
+
+    return read
+
+
+def pocketbase_token(sink) -> Callable[[str, str], str]:
+    routes = {"verification": "confirm-verification", "reset": "confirm-password-reset", "email": "confirm-email-change"}
+    return lambda address, purpose: sink.wait_for(address, rf"/_/#/auth/{routes[purpose]}/([A-Za-z0-9_\-.]+)")
+
+
+@pytest.fixture(params=["pocketbase", "gatehouse"])
+def target(request, start_server) -> Target:
+    if request.param == "pocketbase":
+        base, _, sink = request.getfixturevalue("pocketbase")
+        return Target("pocketbase", base, SUPERUSER, pocketbase_token(sink))
+    server = start_server(verification="link")
+    server.superuser_token(*SUPERUSER)  # creates the superuser
+    return Target("gatehouse", server.url, SUPERUSER, gatehouse_token(server.url))
+
+
+def claims(token: str) -> dict:
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def error_of(call) -> ClientResponseError:
+    with pytest.raises(ClientResponseError) as caught:
+        call()
+    return caught.value
+
+
+def verified_user(target: Target, name: str = "Ada Lovelace") -> tuple[PocketBase, str]:
+    """A new account made through the SDK, verified with the mailed token and signed in."""
+    client = PocketBase(target.url)
+    address = unique_email("sdk")
+    record = client.collection("users").create(
+        {"email": address, "password": PASSWORD, "passwordConfirm": PASSWORD, "name": name})
+    assert len(record.id) == 15 and re.fullmatch(r"[a-z0-9]{15}", record.id)
+    assert record.collection_name == "users" and record.collection_id == "_pb_users_auth_"
+    assert record.verified is False and record.name == name
+    assert not hasattr(record, "email"), "a guest's new record must not show the email"
+    client.collection("users").request_verification(address)
+    client.collection("users").confirm_verification(target.mailed_token(address, "verification"))
+    client.collection("users").auth_with_password(address, PASSWORD)
+    return client, address
+
+
+def test_sign_up_verify_sign_in_refresh_update_list_delete(target):
+    client, address = verified_user(target)
+    users = client.collection("users")
+    record = client.auth_store.model
+    assert record.email == address and record.verified is True
+    token_claims = claims(client.auth_store.token)
+    assert token_claims["type"] == "auth" and token_claims["collectionId"] == "_pb_users_auth_"
+    assert token_claims["id"] == record.id and token_claims["refreshable"] is True
+    assert 5 * 86400 - 60 < token_claims["exp"] - time.time() <= 5 * 86400 + 5, "PocketBase's 5-day token lifetime"
+
+    refreshed = users.auth_refresh()
+    assert refreshed.record.id == record.id and refreshed.token
+
+    methods = users.list_auth_methods()
+    assert methods.email_password is True and methods.username_password is False
+
+    updated = users.update(record.id, {"name": "Ada King"})
+    assert updated.name == "Ada King" and updated.email == address
+
+    page = users.get_list(1, 10, {"filter": f'id = "{record.id}" && verified = true', "sort": "-created,email"})
+    assert page.total_items == 1 and [item.id for item in page.items] == [record.id]
+    # A filter on `email` sees only addresses their owners show (emailVisibility), even one's own.
+    assert users.get_list(1, 10, {"filter": f'email = "{address}"'}).total_items == 0
+    users.update(record.id, {"emailVisibility": True})
+    assert users.get_list(1, 10, {"filter": f'email = "{address}"'}).total_items == 1
+    assert users.get_one(record.id).name == "Ada King"
+    assert users.get_list(1, 10, {"filter": 'email = "nobody@example.com"'}).total_items == 0
+
+    missing = error_of(lambda: users.get_one("zzzzzzzzzzzzzzz"))
+    assert missing.status == 404
+    assert missing.data == {"data": {}, "message": "The requested resource wasn't found.", "status": 404}
+
+    assert client.collection("_externalAuths").get_full_list(query_params={"filter": f"recordRef = '{record.id}'"}) == []
+
+    assert users.delete(record.id) is True
+    stranger = PocketBase(target.url)
+    gone = error_of(lambda: stranger.collection("users").auth_with_password(address, PASSWORD))
+    assert gone.status == 400
+
+
+def test_superusers_list_every_account_and_impersonate(target):
+    client, address = verified_user(target)
+    user_id = client.auth_store.model.id
+    admin = PocketBase(target.url)
+    admin.collection("_superusers").auth_with_password(*target.superuser)
+    assert claims(admin.auth_store.token)["collectionId"] == "pbc_3142635823"
+
+    page = admin.collection("users").get_list(1, 1, {"filter": f'id = "{user_id}"', "skipTotal": True})
+    assert page.total_items == -1 and page.total_pages == -1 and page.items[0].email == address
+    assert admin.collection("users").get_list(1, 5, {"sort": "-created"}).total_items >= 1
+
+    impersonated = pb_call(target.url, "POST", f"/api/collections/users/impersonate/{user_id}",
+                           admin.auth_store.token, {"duration": 600})
+    token = impersonated["token"]
+    assert impersonated["record"]["id"] == user_id
+    assert claims(token)["refreshable"] is False
+    assert 540 < claims(token)["exp"] - time.time() <= 605, "the duration asked for in the body"
+    again = pb_call(target.url, "POST", "/api/collections/users/auth-refresh", token)
+    assert again["token"] == token, "a non-refreshable token is answered with itself"
+
+
+def test_error_bodies_match(target):
+    client, address = verified_user(target)
+    users = PocketBase(target.url).collection("users")
+
+    wrong = error_of(lambda: users.auth_with_password(address, "not the password"))
+    assert wrong.status == 400
+    assert wrong.data == {"data": {}, "message": "Failed to authenticate.", "status": 400}
+
+    blank = error_of(lambda: users.auth_with_password("", ""))
+    assert blank.status == 400 and set(blank.data["data"]) == {"identity", "password"}
+    assert blank.data["data"]["identity"]["code"] == "validation_required"
+
+    taken = error_of(lambda: users.create({"email": address, "password": PASSWORD, "passwordConfirm": PASSWORD}))
+    assert taken.status == 400 and taken.data["message"] == "Failed to create record."
+    assert taken.data["data"]["email"]["code"] == "validation_not_unique"
+
+    mismatch = error_of(lambda: users.create(
+        {"email": unique_email("mismatch"), "password": PASSWORD, "passwordConfirm": PASSWORD + "x"}))
+    assert mismatch.data["data"]["passwordConfirm"]["code"] == "validation_values_mismatch"
+
+    signed_in = client.collection("users")
+    for bad in ["email ==== 'x'", "nosuchfield = 1", "(email = 'x'", "email = 'x' OR 1=1 --", "x" * 4000]:
+        refused = error_of(lambda: signed_in.get_list(1, 10, {"filter": bad}))
+        assert refused.status == 400 and set(refused.data) == {"data", "message", "status"}, bad
+
+    unknown = error_of(lambda: PocketBase(target.url).collection("nosuchcollection").get_list())
+    assert unknown.status == 404
+
+
+def test_wire_details_sdks_rely_on(target):
+    client, _ = verified_user(target)
+    token = client.auth_store.token
+    record_id = client.auth_store.model.id
+    # Raw and Bearer tokens both work; an empty Authorization header is no token at all.
+    assert pb_call(target.url, "GET", f"/api/collections/users/records/{record_id}", token)["id"] == record_id
+    assert pb_call(target.url, "GET", f"/api/collections/users/records/{record_id}", "Bearer " + token)["id"] == record_id
+    guest_list = pb_call(target.url, "GET", "/api/collections/users/records")
+    assert guest_list["items"] == [] and guest_list["totalItems"] == 0
+    # Dates as PocketBase writes them.
+    record = pb_call(target.url, "GET", f"/api/collections/users/records/{record_id}", token)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z", record["created"])
+    # Spaces as `+` (httpx) and as `%20` both read.
+    query = "filter=" + urllib.parse.quote_plus(f'id = "{record_id}"')
+    assert pb_call(target.url, "GET", f"/api/collections/users/records?{query}", token)["totalItems"] == 1
+    query = "filter=" + urllib.parse.quote(f'id = "{record_id}"')
+    assert pb_call(target.url, "GET", f"/api/collections/users/records?{query}", token)["totalItems"] == 1
