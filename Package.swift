@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "ClientCoreTests",
             dependencies: [
-                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport",
+                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "GatehouseWeb", "HTTPServer",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

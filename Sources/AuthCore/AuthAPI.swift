@@ -132,6 +132,8 @@ public protocol AuthAdminAPI: Sendable {
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth
     /// A user's linked provider identities, read with admin rights.
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth]
+    /// One linked identity by its id, whoever it belongs to; nil when there is none.
+    func externalAuth(id: String) async throws -> ExternalAuth?
     /// Removes a user's link to `provider`, with admin rights.
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws
     /// Creates `seed.count` accounts from `seed.pattern`, all or none. An invalid seed or any

@@ -76,10 +76,11 @@ extension LocalAccounts {
             let mail = VerificationMail.code(code, to: email, lifetime: configuration.codeLifetime)
             return PendingVerification(token: token, mail: mail)
         case .link:
-            let secret = SecureRandom.token()
+            let expiresAt = now.addingTimeInterval(configuration.linkLifetime)
+            let secret = LinkToken.make(.verification, userID: userID, email: email, expiresAt: expiresAt, signer: linkTokens)
             let token = VerificationTokenRecord(
                 userID: userID, purpose: .verifyEmail, kind: .link, secretHash: keyedHash.hex(secret),
-                expiresAt: now.addingTimeInterval(configuration.linkLifetime), createdAt: now)
+                expiresAt: expiresAt, createdAt: now)
             let link = configuration.verificationLink(token: secret)
             let mail = VerificationMail.link(link, to: email, lifetime: configuration.linkLifetime)
             return PendingVerification(token: token, mail: mail)

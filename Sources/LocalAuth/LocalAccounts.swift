@@ -16,6 +16,8 @@ public final class LocalAccounts: Sendable {
     let mailer: any Mailer
     /// Hashes codes and link tokens before they are stored or looked up.
     let keyedHash: KeyedHash
+    /// Signs the secrets of mailed links (`LinkToken`).
+    let linkTokens: HS256Token
     let configuration: Configuration
     let clock: @Sendable () -> Date
     let logger: Logger
@@ -29,6 +31,7 @@ public final class LocalAccounts: Sendable {
         self.hasher = hasher
         self.mailer = mailer
         self.keyedHash = keyedHash
+        self.linkTokens = HS256Token(derivedFrom: keyedHash, context: "link-tokens")
         self.configuration = configuration
         self.clock = clock
         self.logger = logger

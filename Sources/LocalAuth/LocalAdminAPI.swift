@@ -89,6 +89,10 @@ struct LocalAdminAPI: AuthAdminAPI {
         }
     }
 
+    func externalAuth(id: String) async throws -> ExternalAuth? {
+        try await accounts.database.externalAuth(id: id)
+    }
+
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
         try await accounts.database.externalAuths(userID: userID)
     }

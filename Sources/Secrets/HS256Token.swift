@@ -15,6 +15,12 @@ public struct HS256Token: Sendable {
         self.key = key
     }
 
+    /// A signer under a key derived from the server key for `context` (always the right length).
+    public init(derivedFrom keyedHash: KeyedHash, context: String) {
+        Sodium.ready()
+        key = keyedHash.derivedKey(for: context)
+    }
+
     /// `header.payload.signature` for the payload's JSON bytes.
     public func sign(payload: Data) -> String {
         let signingInput = Self.header + "." + Base64URL.encode(Array(payload))

@@ -3,17 +3,27 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
+    /// One link by its id, whoever it belongs to.
+    public func externalAuth(id: String) async throws -> ExternalAuth? {
+        guard let rowID = Int64(id) else { return nil }
+        return try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM external_auths WHERE id = ?", arguments: [rowID]).map(Self.externalAuth)
+        }
+    }
+
     public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM external_auths WHERE user_id = ? ORDER BY id", arguments: [userID.rawValue])
-                .map { row in
-                    let id: Int64 = row["id"]
-                    let userID: String = row["user_id"]
-                    return ExternalAuth(
-                        id: String(id), userID: UserID(userID), provider: row["provider"],
-                        providerID: row["subject"], createdAt: row["created_at"])
-                }
+                .map(Self.externalAuth)
         }
+    }
+
+    private static func externalAuth(_ row: Row) -> ExternalAuth {
+        let id: Int64 = row["id"]
+        let userID: String = row["user_id"]
+        return ExternalAuth(
+            id: String(id), userID: UserID(userID), provider: row["provider"], providerID: row["subject"],
+            createdAt: row["created_at"])
     }
 
     /// Resolves a provider sign-in in one write transaction (so two concurrent first sign-ins

@@ -12,6 +12,8 @@ import Testing
 enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case local
     case pocketbase
+    /// `PocketBaseBackend` against Gatehouse's own PocketBase-compatible API.
+    case gatehousePocketBaseAPI
 
     var testDescription: String { rawValue }
 
@@ -19,6 +21,7 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .local: return try await LocalFixture()
         case .pocketbase: return try await PocketBaseFixture.start()
+        case .gatehousePocketBaseAPI: return try await GatehousePocketBaseFixture.start()
         }
     }
 }

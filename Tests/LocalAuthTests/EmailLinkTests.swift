@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Secrets
 import Synchronization
 import Testing
 
@@ -23,7 +24,13 @@ import Testing
     @Test func linkVerifiesOnceOnly() async throws {
         let h = try Harness(Self.configuration)
         let token = try await signUpForToken(h)
-        #expect(token.count == 43)
+        // A JWT with PocketBase's link-token claims, so SDKs that read them find what they expect.
+        let parts = token.split(separator: ".")
+        #expect(parts.count == 3)
+        let payload = try #require(Base64URL.decode(parts[1]))
+        let claims = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+        #expect(claims["type"] as? String == "verification" && claims["email"] as? String == "ann@example.com")
+        #expect((claims["jti"] as? String)?.count == 43, "256 random bits besides the claims")
         #expect(try await h.backend.verifyEmailLink(token: token).emailVerified)
         await #expect(throws: AuthError.codeExpired) { try await h.backend.verifyEmailLink(token: token) }
         #expect(try await h.backend.signIn(email: "ann@example.com", password: "password123").emailVerified)

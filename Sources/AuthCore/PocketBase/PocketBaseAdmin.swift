@@ -208,6 +208,19 @@ struct PocketBaseAdmin: AuthAdminAPI {
         return created.externalAuth
     }
 
+    func externalAuth(id: String) async throws -> ExternalAuth? {
+        do {
+            return try await asSuperuser { token in
+                try await http.json(
+                    PocketBaseExternalAuth.self, "GET",
+                    "api/collections/_externalAuths/records/\(try PocketBaseBackend.safeID(UserID(id)))", token: token,
+                    call: .adminRecord)
+            }.externalAuth
+        } catch AuthError.userNotFound {
+            return nil
+        }
+    }
+
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth] {
         try await asSuperuser { token in
             try await backend.externalAuthRecords(userID: userID, token: token).map(\.externalAuth)

@@ -126,10 +126,15 @@ public final class PocketBaseBackend: AuthAPI {
     }
 
     public func signIn(email: String, password: String) async throws -> AuthSession {
-        let reply = try await http.json(
-            PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-with-password",
-            body: ["identity": .string(email.trimmingCharacters(in: .whitespacesAndNewlines)), "password": .string(password)],
-            call: .signIn)
+        let reply: PocketBaseAuthReply
+        do {
+            reply = try await http.json(
+                PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-with-password",
+                body: ["identity": .string(email.trimmingCharacters(in: .whitespacesAndNewlines)), "password": .string(password)],
+                call: .signIn)
+        } catch AuthError.emailNotVerified {
+            throw AuthError.emailNotVerified(email: email)
+        }
         let session = session(from: reply)
         if configuration.requireVerifiedEmail && !session.user.emailVerified {
             throw AuthError.emailNotVerified(email: session.user.email)

@@ -101,6 +101,9 @@ struct PocketBaseHTTP: Sendable {
             return .server(status: 400, code: "bad_request", message: message)
         case 401:
             return .sessionExpired
+        case 403 where call == .signIn:
+            // PocketBase with "only verified" sign-in (and Gatehouse's own API) refuses unverified accounts so.
+            return .emailNotVerified(email: "")
         case 403 where call == .ownRecord, 404 where call == .ownRecord:
             return .sessionExpired
         case 404 where call == .adminRecord:

@@ -11,7 +11,8 @@ struct PocketBaseExternalAuths: Sendable {
 
     func list(_ request: Request) async throws -> Response {
         let conditions = try ExternalAuthFilter(try request.query.single("filter"))
-        let links = try await visibleLinks(await api.tokens.caller(request)).filter(conditions.matches)
+        let links = try await visibleLinks(await api.tokens.caller(request), owner: conditions.recordRef)
+            .filter(conditions.matches)
         let perPage = min(max(Int(try request.query.single("perPage") ?? "") ?? 30, 1), PocketBaseRecordRoutes.maximumPerPage)
         let page = max(Int(try request.query.single("page") ?? "") ?? 1, 1)
         let shown = links.dropFirst((page - 1) * perPage).prefix(perPage)
@@ -25,7 +26,7 @@ struct PocketBaseExternalAuths: Sendable {
     }
 
     func view(_ request: Request, id: String) async throws -> Response {
-        guard let link = try await visibleLinks(await api.tokens.caller(request)).first(where: { $0.id == id }) else {
+        guard let link = try await visibleLink(id, caller: await api.tokens.caller(request)) else {
             throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
         }
         return try PocketBaseAPI.json(PocketBaseRecord.externalAuth(link))
@@ -33,7 +34,7 @@ struct PocketBaseExternalAuths: Sendable {
 
     func delete(_ request: Request, id: String) async throws -> Response {
         let caller = await api.tokens.caller(request)
-        guard let link = try await visibleLinks(caller).first(where: { $0.id == id }) else {
+        guard let link = try await visibleLink(id, caller: caller) else {
             throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
         }
         switch caller {
@@ -57,14 +58,44 @@ struct PocketBaseExternalAuths: Sendable {
         return Response(status: 204)
     }
 
-    /// A user's own links; a superuser's view reaches a user's links only through a `recordRef`
-    /// filter (Gatehouse does not list every link of every account at once).
-    private func visibleLinks(_ caller: PocketBaseCaller) async throws -> [ExternalAuth] {
+    /// Links a superuser makes for an account (seeding and support), as PocketBase allows them.
+    func create(_ request: Request) async throws -> Response {
+        guard case .superuser = await api.tokens.caller(request) else {
+            throw PocketBaseAnswer(403, "Only superusers can perform this action.")
+        }
+        let body = try api.body(request)
+        let missing = PocketBaseAPI.required(body, ["recordRef", "provider", "providerId"])
+        guard missing.isEmpty else { throw PocketBaseAnswer(400, "Failed to create record.", data: missing) }
+        let link = try await env.backend.admin.linkExternalAuth(
+            userID: UserID(PocketBaseAPI.text(body, "recordRef") ?? ""), provider: PocketBaseAPI.text(body, "provider") ?? "",
+            providerID: PocketBaseAPI.text(body, "providerId") ?? "")
+        return try PocketBaseAPI.json(PocketBaseRecord.externalAuth(link))
+    }
+
+    /// A user's own links; a superuser's, the links of the account a `recordRef` filter names
+    /// (Gatehouse does not list every link of every account at once: the filter is required).
+    private func visibleLinks(_ caller: PocketBaseCaller, owner: String?) async throws -> [ExternalAuth] {
         switch caller {
         case .user(let signedIn, _):
             return try await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession)
-        case .superuser, .guest:
+        case .superuser:
+            guard let owner else {
+                throw PocketBaseAnswer(400, "Gatehouse lists _externalAuths for superusers by account: filter by recordRef.")
+            }
+            return try await env.backend.admin.externalAuths(of: UserID(owner))
+        case .guest:
             return []
+        }
+    }
+
+    private func visibleLink(_ id: String, caller: PocketBaseCaller) async throws -> ExternalAuth? {
+        switch caller {
+        case .user(let signedIn, _):
+            return try await visibleLinks(caller, owner: nil).first { $0.id == id && $0.userID == signedIn.user.id }
+        case .superuser:
+            return try await env.backend.admin.externalAuth(id: id)
+        case .guest:
+            return nil
         }
     }
 }
@@ -89,6 +120,9 @@ struct ExternalAuthFilter {
             conditions.append((parts[0], value))
         }
     }
+
+    /// The account the filter names, if it names one.
+    var recordRef: String? { conditions.first { $0.field == "recordRef" }?.value }
 
     func matches(_ link: ExternalAuth) -> Bool {
         conditions.allSatisfy { condition in

@@ -99,7 +99,9 @@ struct PocketBaseRecordRoutes: Sendable {
 
     /// Sign-up (anyone), or an account made by a superuser (who may set `verified`).
     private func create(_ request: Request, _ parameters: PathParameters) async throws -> Response {
-        _ = try api.collection(parameters, allowed: [.users])
+        if try api.collection(parameters, allowed: [.users, .externalAuths]) == .externalAuths {
+            return try await PocketBaseExternalAuths(api: api).create(request)
+        }
         let caller = await api.tokens.caller(request)
         let body = try api.body(request)
         var problems = PocketBaseAPI.required(body, ["email", "password", "passwordConfirm"])
