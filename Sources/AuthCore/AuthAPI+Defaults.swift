@@ -85,6 +85,10 @@ extension AuthAPI {
 }
 
 extension AuthAdminAPI {
+    public func openSession(for id: UserID) async throws -> AuthSession {
+        throw AuthError.notSupported(.userAdministration)
+    }
+
     public func totpStatus(of id: UserID) async throws -> TOTPStatus { throw AuthError.notSupported(.totp) }
 
     public func resetTOTP(of id: UserID) async throws { throw AuthError.notSupported(.totp) }

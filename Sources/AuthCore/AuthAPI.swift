@@ -128,6 +128,10 @@ public protocol AuthAdminAPI: Sendable {
     /// A session as `id` for at most one hour; never refreshable. `actor` names who asked (kept
     /// with the session where the backend can keep it).
     func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession
+    /// A refreshable session for an account Gatehouse signed in itself — its hosted sign-in page
+    /// handing the session to an app (`insforge_code` exchange). Backends that cannot mint one
+    /// refuse with `.notSupported(.userAdministration)`.
+    func openSession(for id: UserID) async throws -> AuthSession
     /// Records a link to a provider identity (seeding and support; sign-in with OAuth is elsewhere).
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth
     /// A user's linked provider identities, read with admin rights.

@@ -79,6 +79,12 @@ struct LocalAdminAPI: AuthAdminAPI {
         return session
     }
 
+    func openSession(for id: UserID) async throws -> AuthSession {
+        let user = try await accounts.user(id)
+        guard !user.disabled else { throw AuthError.invalidCredentials }
+        return try await api.openSession(for: user)
+    }
+
     func linkExternalAuth(userID: UserID, provider: String, providerID: String) async throws -> ExternalAuth {
         do {
             return try await accounts.database.linkExternal(

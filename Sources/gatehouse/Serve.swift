@@ -89,6 +89,13 @@ struct Serve: AsyncParsableCommand {
     )
     var smtp: String?
 
+    @Option(
+        help: """
+            The anon key apps on InsForge's SDKs send as Bearer on signed-out calls; without it any key \
+            is accepted. (GATEHOUSE_ANON_KEY)
+            """)
+    var anonKey: String?
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -206,12 +213,14 @@ struct Serve: AsyncParsableCommand {
             pocketBase = remote
             authBackend = remote
         }
+        var web = WebConfiguration(
+            publicBaseURL: publicURL ?? "", templatesDirectory: templates,
+            publicDirectory: assets, mailboxIsOpen: loopback,
+            assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
+            rateLimits: !noRateLimits, backendDescription: backendDescription)
+        web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         let app = try await Application(
-            configuration: WebConfiguration(
-                publicBaseURL: publicURL ?? "", templatesDirectory: templates,
-                publicDirectory: assets, mailboxIsOpen: loopback,
-                assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
-                rateLimits: !noRateLimits, backendDescription: backendDescription),
+            configuration: web,
             backend: authBackend, database: database, hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(keys: keys, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))

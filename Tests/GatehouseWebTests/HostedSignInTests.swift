@@ -117,7 +117,12 @@ import Testing
         #expect(good.status == 200)
         let json = good.json
         #expect((json["user"] as? [String: Any])?["email"] as? String == "app-user2@example.com")
-        #expect((json["accessToken"] as? String)?.count == 43)
+        // A JWT access token (SDKs refresh ahead of `exp`) that works on the InsForge API.
+        let access = try #require(json["accessToken"] as? String)
+        #expect(access.split(separator: ".").count == 3)
+        let current = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/api/auth/sessions/current", headers: [("Authorization", "Bearer \(access)")])
+        #expect(current.status == 200 && current.json["user"] != nil)
         #expect((json["refreshToken"] as? String) != nil)
         #expect(json["requireEmailVerification"] as? Bool == false)
         #expect(json["redirectTo"] as? String == "yourapp://auth/callback")

@@ -16,9 +16,8 @@ struct HostedSignIn: Sendable {
         let env = feature.env
         let now = env.clock()
         guard let codeChallenge = app.codeChallenge else {
-            let tokens = try await feature.tokens.issue(
-                for: user, clientType: ClientType(rawValue: app.clientType) ?? .web,
-                request: httpRequest)
+            let session = try await env.pageBackend.admin.openSession(for: user.id)
+            let tokens = try await feature.tokens.issue(for: session, request: httpRequest)
             await env.audit.record(
                 .appLegacyCallback, actor: user.id.rawValue, subject: user.id.rawValue,
                 request: httpRequest, data: ["app": .string(app.appID)])

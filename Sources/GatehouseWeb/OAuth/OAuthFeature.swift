@@ -11,7 +11,8 @@ struct OAuthFeature: Sendable {
     let settings: OAuthSettings
     let registry: ProviderRegistry
     let client: ProviderClient
-    let tokens: any AppTokenIssuer
+    /// Tokens for apps (the hosted page's legacy callback; the code exchange is the InsForge API's).
+    let tokens: InsForgeTokens
     let hasher: KeyedHash
     /// Signs the test provider's id_tokens and access tokens; its key lives in the `secrets` table.
     let testSigner: ES256Signer

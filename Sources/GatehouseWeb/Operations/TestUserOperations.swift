@@ -74,15 +74,19 @@ struct TestUserOperations: Sendable {
     func deleteTagged(_ tag: String) async throws -> Outcome {
         try await timed {
             let ids = try await env.database.userIDs(taggedWith: tag)
-            _ = try await api.admin.deleteUsers(ids)
-            try await env.database.forgetUsers(ids: ids, at: env.clock())
-            await env.audit.record(
-                .adminUsersBulkDeleted, actor: staff.superuser.id, request: request,
-                data: [
-                    "count": .number(Double(ids.count)), "tag": .string(tag)
-                ])
+            _ = try await delete(ids, audit: ["tag": .string(tag)])
             return ids
         }
+    }
+
+    /// Deletes these accounts, ends their sessions and forgets their tags; returns how many existed.
+    func delete(_ ids: [UserID], audit data: [String: JSONValue] = [:]) async throws -> Int {
+        let count = try await api.admin.deleteUsers(ids)
+        try await env.database.forgetUsers(ids: ids, at: env.clock())
+        await env.audit.record(
+            .adminUsersBulkDeleted, actor: staff.superuser.id, request: request,
+            data: data.merging(["count": .number(Double(count))]) { $1 })
+        return count
     }
 
     /// Creates one account (a generated password when `password` is empty) and tags it.

@@ -57,14 +57,15 @@ public struct Application: Sendable {
         }
         SignUpPages(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
+        let insForge = InsForgeAPI(
+            env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
+        insForge.register(on: &router)
         let oauthFeature = try oauth.map { settings in
             OAuthFeature(
                 env: env, settings: settings,
                 registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
                 client: ProviderClient(http: settings.http),
-                tokens: SessionTableTokenIssuer(
-                    database: database, hasher: hasher, clock: clock,
-                    lifetime: settings.accessTokenLifetime),
+                tokens: insForge.tokens,
                 hasher: hasher,
                 testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
         }
@@ -78,7 +79,7 @@ public struct Application: Sendable {
             TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
             ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
-            InsForgeAuthAPI(feature: oauthFeature).register(on: &router)
+            InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
         }
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
@@ -91,7 +92,7 @@ public struct Application: Sendable {
         TestUsersAPI(env: env).register(on: &router)
         PocketBaseAPI(
             env: env,
-            tokens: PocketBaseTokens(env: env, signer: try HS256Token(key: hasher.derivedKey(for: "pocketbase-api-tokens")))
+            tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens"))
         ).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router

@@ -15,6 +15,7 @@ struct SessionBindings: Sendable {
     enum Kind: String, Sendable {
         case browser = ""
         case pocketBaseAPI = "pocketbase-api:"
+        case insForgeAPI = "insforge-api:"
     }
 
     /// `last_used_at` is written at most this often, so a request is not a database write.
@@ -61,16 +62,63 @@ struct SessionBindings: Sendable {
     func bind(
         _ backendSession: AuthSession, kind: Kind, request: Request, impersonator: String?, lifetime: TimeInterval
     ) async throws -> String {
+        try await bindRow(backendSession, kind: kind, request: request, impersonator: impersonator, lifetime: lifetime).token
+    }
+
+    /// A row whose token lives `lifetime` and renews with a rotating refresh token
+    /// (`rotate(refreshToken:…)`), as InsForge's access and refresh tokens do.
+    func bindRefreshable(
+        _ backendSession: AuthSession, kind: Kind, request: Request, lifetime: TimeInterval
+    ) async throws -> (token: String, refreshToken: String) {
+        let refreshToken = SecureRandom.token()
+        let token = try await bindRow(
+            backendSession, kind: kind, request: request, impersonator: nil, lifetime: lifetime,
+            refreshTokenHash: refreshHash(refreshToken, kind)
+        ).token
+        return (token, refreshToken)
+    }
+
+    /// What presenting a refresh token did.
+    enum Rotation {
+        /// A fresh token pair for the same row.
+        case rotated(token: String, refreshToken: String)
+        /// A refresh token already rotated away was presented again: the row is revoked (a thief
+        /// and the owner share one family), and so is its backend session.
+        case reused
+        /// Unknown, revoked, or older than `familyLifetime`.
+        case refused
+    }
+
+    /// Swaps the row's token and refresh token for new ones when `refreshToken` is its current one.
+    func rotate(refreshToken: String, kind: Kind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
+        -> Rotation
+    {
+        let now = clock()
+        let (token, newRefresh) = (SecureRandom.token(), SecureRandom.token())
+        switch try await database.rotateRefreshToken(
+            refreshHash(refreshToken, kind), newTokenHash: hash(token, kind), newRefreshTokenHash: refreshHash(newRefresh, kind),
+            accessExpiresAt: now.addingTimeInterval(lifetime), createdAfter: now.addingTimeInterval(-familyLifetime), now: now)
+        {
+        case .rotated: return .rotated(token: token, refreshToken: newRefresh)
+        case .reused: return .reused
+        case .refused: return .refused
+        }
+    }
+
+    private func bindRow(
+        _ backendSession: AuthSession, kind: Kind, request: Request, impersonator: String?, lifetime: TimeInterval,
+        refreshTokenHash: String? = nil
+    ) async throws -> (token: String, record: SessionRecord) {
         let now = clock()
         let token = SecureRandom.token()
         let session = try await database.createSession(
             NewSession(
-                tokenHash: hash(token, kind), userID: backendSession.user.id,
+                tokenHash: hash(token, kind), refreshTokenHash: refreshTokenHash, userID: backendSession.user.id,
                 userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
                 ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
                 impersonator: impersonator))
         try await database.saveCredential(try seal(backendSession), sessionID: session.id)
-        return token
+        return (token, session)
     }
 
     /// Revokes a session row, then signs its backend session out where the backend keeps sessions
@@ -116,6 +164,7 @@ struct SessionBindings: Sendable {
     }
 
     private func hash(_ token: String, _ kind: Kind) -> String { hasher.hex(kind.rawValue + token) }
+    private func refreshHash(_ token: String, _ kind: Kind) -> String { hasher.hex("refresh:" + kind.rawValue + token) }
 
     /// Seals the backend's session for the database (`SecretBox` under a key derived from the
     /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.

@@ -34,6 +34,10 @@ public struct WebConfiguration: Sendable {
         self.backendDescription = backendDescription
     }
 
+    /// The key apps on InsForge's SDKs must send as `Bearer` on signed-out calls; nil accepts any
+    /// (local apps need no set-up).
+    public var anonKey: String? = nil
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }

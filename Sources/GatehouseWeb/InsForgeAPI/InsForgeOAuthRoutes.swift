@@ -4,15 +4,17 @@ import HTTPServer
 import OAuth
 import Store
 
-/// InsForge-compatible endpoints for apps: `POST /api/auth/oauth/exchange` (the hosted page's
-/// one-time code + PKCE verifier → session) and `POST /api/auth/apple/native`.
-struct InsForgeAuthAPI: Sendable {
+/// The InsForge API's provider routes, present when provider sign-in is: `POST
+/// /api/auth/oauth/exchange` (the hosted page's one-time code + PKCE verifier → session) and
+/// `POST /api/auth/apple/native`.
+struct InsForgeOAuthRoutes: Sendable {
     let feature: OAuthFeature
+    let api: InsForgeAPI
     var env: PageEnvironment { feature.env }
 
     func register(on router: inout Router) {
-        router.post("/api/auth/oauth/exchange", exchange)
-        router.post("/api/auth/apple/native", appleNative)
+        api.on(&router, .post, "/api/auth/oauth/exchange", exchange)
+        api.on(&router, .post, "/api/auth/apple/native", appleNative)
     }
 
     private func exchange(_ request: Request, _: PathParameters) async throws -> Response {
@@ -33,12 +35,13 @@ struct InsForgeAuthAPI: Sendable {
         guard clientType == code.clientType, let kind = ClientType(rawValue: clientType) else {
             return InsForgeError.response(400, "INVALID_INPUT", "client_type does not match the sign-in request.")
         }
-        let user = try await env.backend.admin.user(code.userID)
-        let tokens = try await feature.tokens.issue(for: user, clientType: kind, request: request)
+        // The person signed in on Gatehouse's own page: the app gets a session of its own.
+        let session = try await env.pageBackend.admin.openSession(for: code.userID)
+        let tokens = try await api.tokens.issue(for: session, request: request)
         await env.audit.record(
-            .appCodeExchanged, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            .appCodeExchanged, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,
             data: ["app": .string(code.appID)])
-        return try .json(await authResponse(user, tokens: tokens, redirectTo: code.callbackURL))
+        return try await api.delivery.response(session.user, tokens: tokens, client: kind, redirectTo: code.callbackURL)
     }
 
     private func appleNative(_ request: Request, _: PathParameters) async throws -> Response {
@@ -83,9 +86,6 @@ struct InsForgeAuthAPI: Sendable {
         let result: ExternalSignIn
         do {
             result = try await backend.signIn(with: identity, allowCreate: settings.allowSignUp)
-            // The app gets tokens from `feature.tokens` (until the InsForge-API issue hands it the
-            // backend's session), so the backend's own session is ended at once.
-            try? await backend.signOut(result.session)
         } catch let error as ExternalAuthError {
             let config = ProviderConfiguration(name: "apple", type: .oidc, clientId: "")
             return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", OAuthPages.message(error, provider: config))
@@ -99,20 +99,9 @@ struct InsForgeAuthAPI: Sendable {
                     "how": .string(result.outcome.rawValue)
                 ])
         }
-        let kind = ClientType(rawValue: try request.query.single("client_type") ?? "mobile") ?? .mobile
-        let tokens = try await feature.tokens.issue(for: result.user, clientType: kind, request: request)
-        return try .json(await authResponse(result.user, tokens: tokens, redirectTo: nil))
-    }
-
-    private func authResponse(_ user: User, tokens: IssuedTokens, redirectTo: String?) async -> AuthResponse {
-        let providers = (try? await env.backend.admin.externalAuths(of: user.id).map(\.provider)) ?? []
-        return AuthResponse(
-            user: .init(
-                id: user.id.rawValue, email: user.email, emailVerified: user.emailVerified,
-                providers: providers, createdAt: user.createdAt, updatedAt: user.updatedAt,
-                profile: user.profile, metadata: [:]),
-            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            requireEmailVerification: !user.emailVerified && env.backend.verificationMode != .none, redirectTo: redirectTo)
+        let kind = try InsForgeDelivery.clientType(request)
+        let tokens = try await api.tokens.issue(for: result.session, request: request)
+        return try await api.delivery.response(result.user, tokens: tokens, client: kind)
     }
 }
 
@@ -134,41 +123,4 @@ private struct AppleNativeBody: Decodable {
     var authorizationCode: String?
     var user: AppleUser?
     var nonce: String
-}
-
-/// InsForge's auth response.
-struct AuthResponse: Encodable {
-    struct UserBody: Encodable {
-        var id, email: String
-        var emailVerified: Bool
-        var providers: [String]
-        var createdAt, updatedAt: Date
-        var profile: Profile
-        var metadata: [String: String]
-    }
-    var user: UserBody
-    var accessToken: String
-    var refreshToken: String?
-    var requireEmailVerification: Bool
-    var redirectTo: String?
-}
-
-/// InsForge's error envelope: `{"error", "message", "statusCode", "nextActions"}`.
-enum InsForgeError {
-    private struct Body: Encodable {
-        var error: String
-        var message: String
-        var statusCode: Int
-        var nextActions: String?
-    }
-
-    static func response(_ status: Int, _ code: String, _ message: String) -> Response {
-        (try? .json(Body(error: code, message: message, statusCode: status), status: status)) ?? .text(message, status: status)
-    }
-
-    /// Everything under `/api/auth` that no handler answered itself: decode errors, unknown routes,
-    /// wrong methods. `message` is always there (InsForge's Swift SDK needs it).
-    static let renderer: Router.ErrorRenderer = { status, message, _ in
-        response(status, APIError.code(for: status), message)
-    }
 }

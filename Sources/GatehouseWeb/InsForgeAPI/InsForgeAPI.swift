@@ -1,0 +1,209 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The InsForge-compatible auth API (`/api/auth/…`): apps on InsForge's SDKs point at Gatehouse
+/// unchanged. A thin adapter: every account operation is a seam call, Gatehouse's own rules
+/// (throttles, audit, sessions) are the ones the pages use, and every answer has InsForge's shape.
+/// Signed-out calls carry the app's anon key as `Bearer`: any key is accepted unless `--anon-key`
+/// names one, and a key is never mistaken for a user's token.
+struct InsForgeAPI: Sendable {
+    let env: PageEnvironment
+    let tokens: InsForgeTokens
+    var delivery: InsForgeDelivery { InsForgeDelivery(env: env, tokens: tokens) }
+
+    func register(on router: inout Router) {
+        on(&router, .post, "/api/auth/users", signUp)
+        on(&router, .post, "/api/auth/sessions", signIn)
+        on(&router, .post, "/api/auth/email/send-verification") { request, _ in
+            let body = try Self.object(request)
+            if let email = Self.text(body, "email"), EmailAddress.isPlausible(email) {
+                try await env.backend.resendVerificationEmail(email: email)
+            }
+            // The same answer for every address: it reveals no account.
+            return try .json(
+                Message(
+                    success: true, message: "If that address has an account waiting for verification, a new email is on its way."),
+                status: 202)
+        }
+        on(&router, .post, "/api/auth/email/verify", verifyEmail)
+        on(&router, .get, "/api/auth/email/verify-link") { request, _ in
+            // Gatehouse's own confirmation page does the work (InsForge needs a `redirectTo` here).
+            let token = try request.query.single("token") ?? ""
+            return .redirect(to: URLQuery.path("/auth/verify-link", [("token", token)]))
+        }
+        on(&router, .get, "/api/auth/sessions/current") { request, _ in
+            let signedIn = try await requireSignedIn(request)
+            return try .json(["user": InsForgeUser(signedIn.user, providers: try await providers(of: signedIn))])
+        }
+        on(&router, .patch, "/api/auth/profiles/current") { request, _ in
+            let signedIn = try await requireSignedIn(request)
+            guard case .object(let patch)? = try Self.object(request)["profile"] else {
+                throw InsForgeAnswer(400, "INVALID_INPUT", "profile: send an object of the keys to set (null removes one).")
+            }
+            let user = try await env.backend.setProfile(patch, session: signedIn.backendSession)
+            await env.audit.recordOwnAct(
+                .profileUpdated, of: signedIn, request: request,
+                data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "via": "insforge-api"])
+            return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
+        }
+        on(&router, .get, "/api/auth/profiles/:id") { _, parameters in
+            let user = try await env.backend.admin.user(UserID(try parameters.require("id")))
+            return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
+        }
+        on(&router, .post, "/api/auth/refresh", refresh)
+        on(&router, .post, "/api/auth/logout") { request, _ in
+            if let signedIn = await tokens.signedIn(request) {
+                try await env.sessions.bindings.revoke(signedIn)
+                await env.audit.recordOwnAct(.signOut, of: signedIn, request: request, data: ["via": "insforge-api"])
+            }
+            var response = try Response.json(Message(success: true, message: "Logged out successfully"))
+            delivery.clearCookie(&response)
+            return response
+        }
+        InsForgeAdminRoutes(api: self).register(on: &router)
+    }
+
+    // MARK: Routes
+
+    private func signUp(_ request: Request, _: PathParameters) async throws -> Response {
+        let body = try Self.object(request)
+        let (email, password) = (Self.text(body, "email") ?? "", Self.text(body, "password") ?? "")
+        let client = try InsForgeDelivery.clientType(request)
+        let outcome = try await env.pageBackend.signUp(
+            SignUpRequest(email: email, password: password, name: Self.text(body, "name")))
+        await env.audit.record(
+            .userSignedUp, actor: outcome.user.id.rawValue, subject: outcome.user.id.rawValue, request: request,
+            data: ["email": .string(outcome.user.email), "via": "insforge-api"])
+        guard let session = outcome.session else {
+            // No tokens until the address is verified (InsForge's answer; its SDK saves no session).
+            return try .json(PendingSignUp(accessToken: nil, requireEmailVerification: true))
+        }
+        return try await delivery.response(
+            outcome.user, tokens: try await tokens.issue(for: session, request: request), client: client)
+    }
+
+    private func signIn(_ request: Request, _: PathParameters) async throws -> Response {
+        let body = try Self.object(request)
+        let client = try InsForgeDelivery.clientType(request)
+        let session = try await PasswordSignIn(env: env, via: "insforge-api").attempt(
+            email: Self.text(body, "email") ?? "", password: Self.text(body, "password") ?? "", request: request)
+        return try await delivery.response(
+            session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
+    }
+
+    /// A right code (or, in link mode, the link's token) verifies the address and signs in.
+    private func verifyEmail(_ request: Request, _: PathParameters) async throws -> Response {
+        let body = try Self.object(request)
+        let client = try InsForgeDelivery.clientType(request)
+        guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
+        }
+        let outcome: VerificationOutcome
+        if env.backend.verificationMode == .code {
+            outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
+        } else {
+            outcome = try await env.pageBackend.verifyEmailLink(token: otp)
+        }
+        guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
+        await env.audit.record(
+            .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            data: ["via": "insforge-api"])
+        let session: AuthSession
+        if let opened = outcome.session {
+            session = opened
+        } else {
+            session = try await env.pageBackend.admin.openSession(for: user.id)
+        }
+        return try await delivery.response(user, tokens: try await tokens.issue(for: session, request: request), client: client)
+    }
+
+    private func refresh(_ request: Request, _: PathParameters) async throws -> Response {
+        let body = try Self.object(request)
+        let fromCookie =
+            request.cookies[InsForgeDelivery.refreshCookie] != nil && Self.text(body, "refreshToken") == nil
+            && Self.text(body, "refresh_token") == nil
+        guard let presented = try delivery.presentedRefreshToken(request, body: body) else {
+            throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "No refresh token: send refreshToken or the refresh cookie.")
+        }
+        let (issued, user) = try await tokens.refresh(presented)
+        let client = try InsForgeDelivery.clientType(request, fallback: fromCookie ? .web : .mobile)
+        return try await delivery.response(user, tokens: issued, client: client)
+    }
+
+    // MARK: Plumbing
+
+    /// A route whose seam errors answer in InsForge's words. A bearer on the request is either one of
+    /// this API's access tokens or the app's anon key, checked against `--anon-key` when one is set.
+    func on(
+        _ router: inout Router, _ method: HTTPMethod, _ path: String,
+        _ handler: @escaping @Sendable (Request, PathParameters) async throws -> Response
+    ) {
+        router.on(method, path) { request, parameters in
+            do {
+                if let anonKey = env.configuration.anonKey, let bearer = Self.bearer(request), bearer != anonKey,
+                    !tokens.isAccessToken(bearer)
+                {
+                    return InsForgeError.response(401, "AUTH_UNAUTHORIZED", "The anon key is not this server's.")
+                }
+                return try await handler(request, parameters)
+            } catch let error as AuthError {
+                return InsForgeError.response(for: error)
+            } catch let answer as InsForgeAnswer {
+                return answer.response
+            }
+        }
+    }
+
+    func requireSignedIn(_ request: Request) async throws -> SignedIn {
+        guard let signedIn = await tokens.signedIn(request) else {
+            throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "Send a valid access token as Authorization: Bearer TOKEN.")
+        }
+        return signedIn
+    }
+
+    private func providers(of signedIn: SignedIn) async throws -> [String] {
+        (try? await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession).map(\.provider)) ?? []
+    }
+
+    static func bearer(_ request: Request) -> String? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The JSON body as an object (`{}` when empty); unreadable JSON is the family's 400.
+    static func object(_ request: Request) throws -> [String: JSONValue] {
+        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        guard case .object(let object) = try request.decodeJSON(JSONValue.self) else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "Send a JSON object.")
+        }
+        return object
+    }
+
+    static func text(_ body: [String: JSONValue], _ key: String) -> String? {
+        if case .string(let value) = body[key] { return value }
+        return nil
+    }
+}
+
+private struct Message: Encodable {
+    var success: Bool
+    var message: String
+}
+
+private struct PendingSignUp: Encodable {
+    enum CodingKeys: String, CodingKey { case accessToken, requireEmailVerification }
+    var accessToken: String?
+    var requireEmailVerification: Bool
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)  // an explicit null, as InsForge sends
+        try container.encode(requireEmailVerification, forKey: .requireEmailVerification)
+    }
+}
+
+struct ProfileBody: Encodable {
+    var id: String
+    var profile: Profile
+}
