@@ -201,7 +201,8 @@ extension LocalAccounts {
     }
 
     private static var alreadyOn: AuthError {
-        .validation([FieldError(field: "totp", message: "Two-step sign-in is already on. Turn it off first to set up a new key.")])
+        .validation([FieldError(field: "totp", message: "Two-step sign-in is already on. Turn it off first to set up a new key.")]
+        )
     }
 
     private static var notOn: AuthError {

@@ -19,7 +19,9 @@ import TwoFactor
 
     /// The recovery codes a page shows once (`data-recovery-code`).
     static func recoveryCodes(in html: String) -> [String] {
-        html.components(separatedBy: "<code data-recovery-code>").dropFirst().compactMap { $0.components(separatedBy: "</code>").first }
+        html.components(separatedBy: "<code data-recovery-code>").dropFirst().compactMap {
+            $0.components(separatedBy: "</code>").first
+        }
     }
 
     /// Signs a new account up (no verification), turns TOTP on, and moves the clock past the
@@ -40,7 +42,8 @@ import TwoFactor
         #expect(begun.text.contains("<svg") && begun.text.contains("otpauth://totp/Gatehouse:"))
         let secret = try Self.secret(in: begun.text)
         let right = TOTP.code(secret: secret, at: clock.now)
-        let refused = try await browser.post("/account/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")])
+        let refused = try await browser.post(
+            "/account/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")])
         #expect(refused.status == 422 && refused.text.contains("Check that your app shows the Gatehouse key"))
         #expect(try Self.secret(in: refused.text) == secret, "the same key is shown again")
         #expect(recoveryCodes(in: refused.text).isEmpty)
@@ -87,7 +90,8 @@ import TwoFactor
         #expect(refused.status == 422 && refused.text.contains("Enter the current code from your authenticator app."))
         #expect(try await replay.get("/account", follow: false).status == 303)
         gatehouse.clock.advance(30)
-        let next = try await replay.post("/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
+        let next = try await replay.post(
+            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
         #expect(next.header("Location") == "/account")
 
         let types = try await gatehouse.database.auditEvents(subject: nil, limit: 100).map(\.type)
@@ -110,7 +114,8 @@ import TwoFactor
 
         let late = try await Self.passwordStep(gatehouse)
         gatehouse.clock.advance(6 * 60)
-        let expired = try await late.post("/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
+        let expired = try await late.post(
+            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
         #expect(expired.header("Location") == "/auth/sign-in?notice=mfa-expired")
         #expect(try await late.get("/account", follow: false).status == 303)
         await gatehouse.stop()
@@ -174,7 +179,8 @@ import TwoFactor
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         _ = try await browser.post("/auth/sign-up", [("email", Self.email), ("password", Self.password)])
-        _ = try await browser.post("/auth/verify", [("email", Self.email), ("code", try await gatehouse.latestCode(for: Self.email))])
+        _ = try await browser.post(
+            "/auth/verify", [("email", Self.email), ("code", try await gatehouse.latestCode(for: Self.email))])
         let (secret, _) = try await Self.enrol(browser, clock: gatehouse.clock)
         // Support marks the address unverified; the person verifies it again with a mailed code.
         let staff = try await gatehouse.staffBrowser()
@@ -186,7 +192,8 @@ import TwoFactor
 
         let fresh = gatehouse.browser()
         _ = try await fresh.get("/auth/verify?email=two%40example.com")
-        let verified = try await fresh.post("/auth/verify", [("email", Self.email), ("code", try await gatehouse.latestCode(for: Self.email))])
+        let verified = try await fresh.post(
+            "/auth/verify", [("email", Self.email), ("code", try await gatehouse.latestCode(for: Self.email))])
         #expect(verified.status == 303)
         #expect(verified.header("Location") == "/auth/mfa?redirect=%2Faccount%3Fnotice%3Dverified")
         #expect(try await fresh.get("/account", follow: false).status == 303)
@@ -236,7 +243,8 @@ import TwoFactor
         #expect(begun.status == 200 && begun.text.contains("<svg"))
         let secret = try Self.secret(in: begun.text)
         let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
-        #expect(try await staff.post("/_/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")]).status == 422)
+        #expect(
+            try await staff.post("/_/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")]).status == 422)
         let on = try await staff.post("/_/security/totp/confirm", [("code", right)])
         #expect(on.header("Location") == "/_/security?notice=totp-on")
         gatehouse.clock.advance(30)
@@ -310,7 +318,9 @@ import TwoFactor
             let chooserPath = try #require(try await browser.get(href, follow: false).header("Location"))
             _ = try await browser.get(chooserPath)
             var fields: [(String, String)] = []
-            for name in ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"] {
+            for name in [
+                "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"
+            ] {
                 fields.append((name, try #require(queryItem(name, in: "http://x" + chooserPath))))
             }
             let chosen = try await browser.post("/_/test-idp/acme/authorize", fields + [("action", "fixed-0")])
@@ -331,7 +341,8 @@ import TwoFactor
         #expect(mfaPath.hasPrefix("/auth/mfa?redirect=%2Fauth%2Fsign-in%3F"))
         let continueTo = try #require(queryItem("redirect", in: "http://x" + mfaPath))
         _ = try await again.get(mfaPath)
-        let done = try await again.post("/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", continueTo)])
+        let done = try await again.post(
+            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", continueTo)])
         #expect(done.header("Location") == continueTo)
         let back = try await again.get(continueTo, follow: false)
         #expect(try #require(back.header("Location")).hasPrefix("notesapp://auth/callback?insforge_code="))
@@ -340,7 +351,8 @@ import TwoFactor
         gatehouse.clock.advance(30)
         _ = try await again.get("/account/security")
         #expect(try await again.post("/account/security/totp/disable", [("password", "anything")]).status == 422)
-        let off = try await again.post("/account/security/totp/disable", [("password", TOTP.code(secret: secret, at: gatehouse.clock.now))])
+        let off = try await again.post(
+            "/account/security/totp/disable", [("password", TOTP.code(secret: secret, at: gatehouse.clock.now))])
         #expect(off.header("Location") == "/account/security?notice=totp-off")
         await gatehouse.stop()
     }

@@ -20,7 +20,8 @@ import TwoFactor
         #expect(enrollment.provisioningURL.hasPrefix("otpauth://totp/Gatehouse:"))
         let secret = try #require(TOTPSecret(base32: enrollment.secret)).bytes
         await #expect(throws: AuthError.invalidCode) {
-            try await api.confirmTOTPEnrollment(code: wrongCode(than: TOTP.code(secret: secret, at: h.clock.now)), session: session)
+            try await api.confirmTOTPEnrollment(
+                code: wrongCode(than: TOTP.code(secret: secret, at: h.clock.now)), session: session)
         }
         let codes = try await api.confirmTOTPEnrollment(code: TOTP.code(secret: secret, at: h.clock.now), session: session)
         #expect(codes.count == 10 && Set(codes).count == 10)
@@ -52,7 +53,9 @@ import TwoFactor
         // The challenge is spent, and the same code in the same step is refused on a new one.
         await #expect(throws: AuthError.codeExpired) { try await api.completeMFA(challengeID: first.id, with: .totp(code: code)) }
         let second = try await challenge(api)
-        await #expect(throws: AuthError.invalidCode) { try await api.completeMFA(challengeID: second.id, with: .totp(code: code)) }
+        await #expect(throws: AuthError.invalidCode) {
+            try await api.completeMFA(challengeID: second.id, with: .totp(code: code))
+        }
         h.clock.advance(by: 30)
         _ = try await api.completeMFA(challengeID: second.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
     }
@@ -68,14 +71,18 @@ import TwoFactor
                 try await api.completeMFA(challengeID: pending.id, with: .totp(code: wrongCode(than: right)))
             }
         }
-        await #expect(throws: AuthError.codeExpired) { try await api.completeMFA(challengeID: pending.id, with: .totp(code: right)) }
+        await #expect(throws: AuthError.codeExpired) {
+            try await api.completeMFA(challengeID: pending.id, with: .totp(code: right))
+        }
 
         let late = try await challenge(api)
         h.clock.advance(by: 6 * 60)
         await #expect(throws: AuthError.codeExpired) {
             try await api.completeMFA(challengeID: late.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
         }
-        await #expect(throws: AuthError.codeExpired) { try await api.completeMFA(challengeID: "made-up", with: .totp(code: right)) }
+        await #expect(throws: AuthError.codeExpired) {
+            try await api.completeMFA(challengeID: "made-up", with: .totp(code: right))
+        }
     }
 
     @Test func newSignInsBuyNoFreshGuessesPastTheAccountCeiling() async throws {
@@ -120,7 +127,8 @@ import TwoFactor
         _ = try await api.completeMFA(challengeID: try await challenge(api).id, with: .recoveryCode(fresh[1]))
         // Only hashes are stored.
         let stored = try await h.database.pool.read { db in try String.fetchAll(db, sql: "SELECT code_hash FROM recovery_codes") }
-        #expect(stored.count == 10 && stored.allSatisfy { hash in !fresh.contains { hash.contains(RecoveryCodes.normalize($0)) } })
+        #expect(
+            stored.count == 10 && stored.allSatisfy { hash in !fresh.contains { hash.contains(RecoveryCodes.normalize($0)) } })
     }
 
     @Test func parallelCompletionsOfOneCodeLetExactlyOneIn() async throws {
@@ -145,7 +153,9 @@ import TwoFactor
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(recoveryWins == 1)
-        #expect(try await h.database.recoveryCodesLeft(userID: try #require(try await h.database.user(email: "ann@example.com")).id) == 9)
+        #expect(
+            try await h.database.recoveryCodesLeft(userID: try #require(try await h.database.user(email: "ann@example.com")).id)
+                == 9)
     }
 
     @Test func turningOffNeedsThePasswordAndThenSignInNeedsNoCode() async throws {
@@ -154,7 +164,9 @@ import TwoFactor
         let (secret, _) = try await enrolled(h, api)
         let session = try await api.completeMFA(
             challengeID: try await challenge(api).id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
-        await #expect(throws: AuthError.invalidCredentials) { try await api.disableTOTP(password: "nope-nope-nope", session: session) }
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await api.disableTOTP(password: "nope-nope-nope", session: session)
+        }
         #expect(try await api.totpStatus(session: session).enabled)
         try await api.disableTOTP(password: "password123", session: session)
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
@@ -193,14 +205,19 @@ import TwoFactor
                 with: ExternalIdentity(provider: "test", subject: "ann-1", email: "ann@example.com", emailVerified: true),
                 allowCreate: false)
         }
-        guard case .mfaRequired = viaProvider as? AuthError else { throw TestFailure("provider sign-in: \(String(describing: viaProvider))") }
+        guard case .mfaRequired = viaProvider as? AuthError else {
+            throw TestFailure("provider sign-in: \(String(describing: viaProvider))")
+        }
         // Code verification (an address verified again, e.g. after support unverified it).
         try await h.database.pool.write { db in try db.execute(sql: "UPDATE users SET verified = 0") }
         try await h.backend.resendVerification(email: "ann@example.com")
         let viaCode = await caughtError {
-            _ = try await api.verifyEmail(email: "ann@example.com", code: try await h.latestMail(to: "ann@example.com").code ?? "")
+            _ = try await api.verifyEmail(
+                email: "ann@example.com", code: try await h.latestMail(to: "ann@example.com").code ?? "")
         }
-        guard case .mfaRequired = viaCode as? AuthError else { throw TestFailure("code verification: \(String(describing: viaCode))") }
+        guard case .mfaRequired = viaCode as? AuthError else {
+            throw TestFailure("code verification: \(String(describing: viaCode))")
+        }
         // Support staff are not asked.
         let impersonation = try await api.admin.impersonate(user.id, duration: 600, actor: "staff@example.com")
         #expect(try await api.currentUser(impersonation).id == user.id)
@@ -226,7 +243,9 @@ import TwoFactor
         let user = try #require(try await h.database.user(email: "ann@example.com"))
         let session = try await api.admin.impersonate(user.id, duration: 600, actor: "test")
         let code = TOTP.code(secret: secret, at: h.clock.now)
-        await #expect(throws: AuthError.invalidCredentials) { try await api.regenerateRecoveryCodes(password: "password123", session: session) }
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await api.regenerateRecoveryCodes(password: "password123", session: session)
+        }
         _ = try await api.regenerateRecoveryCodes(password: code, session: session)
         // The code is spent: it cannot confirm a second change in the same step.
         await #expect(throws: AuthError.invalidCredentials) { try await api.disableTOTP(password: code, session: session) }

@@ -25,9 +25,12 @@ struct TOTPPages: Sendable {
         router.page(.post, "/account/security/totp/disable", env) { visit in
             try await signedIn(visit) { signedIn in
                 let password = try visit.field("password")
-                if let refusal = try await reauthenticate(visit, signedIn, field: "disable_password", {
-                    try await env.backend.disableTOTP(password: password, session: signedIn.backendSession)
-                }) {
+                if let refusal = try await reauthenticate(
+                    visit, signedIn, field: "disable_password",
+                    {
+                        try await env.backend.disableTOTP(password: password, session: signedIn.backendSession)
+                    })
+                {
                     return refusal
                 }
                 await env.audit.recordOwnAct(.totpDisabled, of: signedIn, request: visit.request)
@@ -38,9 +41,13 @@ struct TOTPPages: Sendable {
             try await signedIn(visit) { signedIn in
                 let password = try visit.field("password")
                 var codes: [String] = []
-                if let refusal = try await reauthenticate(visit, signedIn, field: "codes_password", {
-                    codes = try await env.backend.regenerateRecoveryCodes(password: password, session: signedIn.backendSession)
-                }) {
+                if let refusal = try await reauthenticate(
+                    visit, signedIn, field: "codes_password",
+                    {
+                        codes = try await env.backend.regenerateRecoveryCodes(
+                            password: password, session: signedIn.backendSession)
+                    })
+                {
                     return refusal
                 }
                 await env.audit.recordOwnAct(.totpRecoveryCodesRegenerated, of: signedIn, request: visit.request)
@@ -51,7 +58,9 @@ struct TOTPPages: Sendable {
 
     /// The section's context for the page as it stands: supported, on or off, codes left.
     func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
-        var context: [String: Any] = ["supported": env.backend.capabilities.contains(.totp), "impersonating": visit.isImpersonating]
+        var context: [String: Any] = [
+            "supported": env.backend.capabilities.contains(.totp), "impersonating": visit.isImpersonating
+        ]
         if env.backend.capabilities.contains(.totp) {
             let status = try await env.backend.totpStatus(session: signedIn.backendSession)
             context["enabled"] = status.enabled
@@ -68,7 +77,9 @@ struct TOTPPages: Sendable {
                 errors.add("totp_code", "Enter the 6-digit code your authenticator app shows for Gatehouse.")
                 return try await reenrol(visit, signedIn, errors: errors)
             }
-            if let wait = await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) {
+            if let wait = await env.limiter.take(
+                "code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock())
+            {
                 errors.add("totp_code", AuthError.rateLimited(retryAfter: wait).pageMessage)
                 return try await reenrol(visit, signedIn, errors: errors, status: 429)
             }
@@ -77,7 +88,9 @@ struct TOTPPages: Sendable {
                 await env.audit.recordOwnAct(.totpEnabled, of: signedIn, request: visit.request)
                 return page(visit, signedIn, ["newCodes": codes, "enabled": true], errors: FormErrors())
             } catch AuthError.invalidCode {
-                errors.add("totp_code", "That code isn't right. Check that your app shows the Gatehouse key below, and enter its current code.")
+                errors.add(
+                    "totp_code",
+                    "That code isn't right. Check that your app shows the Gatehouse key below, and enter its current code.")
             } catch AuthError.codeExpired {
                 errors.add("totp_code", "That key expired before it was confirmed. Scan this new one.")
             } catch let error as AuthError {

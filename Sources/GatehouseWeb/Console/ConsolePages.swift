@@ -43,7 +43,8 @@ struct ConsolePages: Sendable {
     }
 
     /// Starts the console session and goes on to `redirect`.
-    private func signedIn(_ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: Bool) async throws -> Response {
+    private func signedIn(_ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: Bool) async throws -> Response
+    {
         let session = try await env.console.start(for: superuser, request: visit.request)
         await env.audit.record(
             .consoleSignInCompleted, actor: superuser.id, request: visit.request,

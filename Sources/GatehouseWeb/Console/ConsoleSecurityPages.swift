@@ -13,7 +13,8 @@ struct ConsoleSecurityPages: Sendable {
             try await render(visit, staff, enrolling: nil, errors: FormErrors())
         }
         router.consolePage(.post, "/_/security/totp/begin", env) { visit, staff in
-            try await render(visit, staff, enrolling: try await env.staffSignIn.beginEnrollment(staff.superuser), errors: FormErrors())
+            try await render(
+                visit, staff, enrolling: try await env.staffSignIn.beginEnrollment(staff.superuser), errors: FormErrors())
         }
         router.consolePage(.post, "/_/security/totp/confirm", env) { visit, staff in
             let code = try visit.field("code").filter { !$0.isWhitespace }

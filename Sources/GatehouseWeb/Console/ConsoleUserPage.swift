@@ -210,9 +210,10 @@ struct ConsoleUserPage: Sendable {
         }
         if capabilities.contains(.totp) {
             let status = try await env.backend.admin.totpStatus(of: user.id)
-            page["totp"] = [
-                "enabled": status.enabled, "recoveryCodesLeft": status.recoveryCodesLeft, "resetURL": base + "/totp/reset"
-            ] as [String: Any]
+            page["totp"] =
+                [
+                    "enabled": status.enabled, "recoveryCodesLeft": status.recoveryCodesLeft, "resetURL": base + "/totp/reset"
+                ] as [String: Any]
         } else {
             page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
         }

@@ -68,7 +68,8 @@ enum Notice: String {
         case .signedOutEverywhere: return "You're signed out everywhere."
         case .totpOn: return "Two-step sign-in is on. Keep your recovery codes somewhere safe."
         case .totpOff: return "Two-step sign-in is off."
-        case .totpReset: return "Two-step sign-in was reset. The user signs in with their password alone until they set it up again."
+        case .totpReset:
+            return "Two-step sign-in was reset. The user signs in with their password alone until they set it up again."
         case .mfaExpired: return "That sign-in expired or had too many wrong codes. Sign in again."
         }
     }
