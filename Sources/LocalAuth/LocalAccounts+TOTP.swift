@@ -121,6 +121,8 @@ extension LocalAccounts {
     func startMFAChallenge(for userID: UserID, firstMethod: String) async throws -> MFAChallenge {
         let now = clock()
         let id = SecureRandom.token()
+        // Challenges matter only for the account's recent failures: forget the ones past that window.
+        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-Self.mfaFailureWindow))
         try await database.insertMFAChallenge(
             MFAChallengeRecord(
                 idHash: challengeHash(id), userID: userID, firstMethod: firstMethod, createdAt: now,
