@@ -47,7 +47,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto")
             ]),
-        // Second factor: RFC 6238 TOTP, base32, recovery codes and QR codes as SVG (a leaf; nothing imports it yet).
+        // Second factor: RFC 6238 TOTP, base32, recovery codes and QR codes as SVG (LocalAuth's and the pages' TOTP).
         .target(
             name: "TwoFactor",
             dependencies: [
@@ -63,13 +63,13 @@ let package = Package(
         .target(
             name: "LocalAuth",
             dependencies: [
-                "AuthCore", "Store", "Secrets",
+                "AuthCore", "Store", "Secrets", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth",
+                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "LocalAuthTests",
             dependencies: [
-                "LocalAuth", "Secrets", "Store", "AuthCore",
+                "LocalAuth", "Secrets", "Store", "AuthCore", "TwoFactor",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -129,7 +129,7 @@ let package = Package(
             name: "GatehouseWebTests",
             dependencies: [
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
-                "PocketBaseTestSupport", "OAuth",
+                "PocketBaseTestSupport", "OAuth", "TwoFactor",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),

@@ -34,7 +34,7 @@ public struct LocalBackend: AuthAPI {
     public var capabilities: Set<Capability> {
         [
             .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
-            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList
+            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa
         ]
     }
 
@@ -57,7 +57,7 @@ public struct LocalBackend: AuthAPI {
     /// A right code verifies the account and signs in, as InsForge's `POST /email/verify` does.
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
         let user = try await accounts.verifyEmail(email: email, code: code)
-        return VerificationOutcome(user: user, session: try await openSession(for: user))
+        return VerificationOutcome(user: user, session: try await sessionOrChallenge(for: user, firstMethod: "email_code"))
     }
 
     /// A link may be opened by a mail scanner, so it verifies without signing in.
@@ -70,7 +70,7 @@ public struct LocalBackend: AuthAPI {
     }
 
     public func signIn(email: String, password: String) async throws -> AuthSession {
-        try await openSession(for: try await accounts.signIn(email: email, password: password))
+        try await sessionOrChallenge(for: try await accounts.signIn(email: email, password: password), firstMethod: "password")
     }
 
     public func signOut(_ session: AuthSession) async throws {
@@ -129,7 +129,7 @@ public struct LocalBackend: AuthAPI {
 
     public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
         let (user, outcome) = try await accounts.signIn(with: identity, allowCreate: allowCreate)
-        return ExternalSignIn(session: try await openSession(for: user), outcome: outcome)
+        return ExternalSignIn(session: try await sessionOrChallenge(for: user, firstMethod: "provider"), outcome: outcome)
     }
 
     public func link(_ identity: ExternalIdentity, session: AuthSession) async throws -> ExternalAuth {

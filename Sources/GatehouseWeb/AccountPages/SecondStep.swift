@@ -26,3 +26,116 @@ enum SecondStep {
             Cookie(name: cookieName, value: "", path: "/auth/mfa", maxAge: 0, httpOnly: true, secure: secure, sameSite: .lax))
     }
 }
+
+/// `GET/POST /auth/mfa`: the second sign-in step. Asks for the authenticator's 6-digit code, or one
+/// of the recovery codes (a second form, opened without JavaScript), finishes the sign-in through
+/// the seam, starts the browser session and continues to the local `redirect`.
+///
+/// Tries are throttled per source address here (`Throttle.secondStepPerIP`) and per account by the
+/// backend (the challenge's five tries, and a ceiling over the account's recent sign-ins); a
+/// throttled try answers exactly like a wrong code.
+struct SecondStepPages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/mfa", env) { visit in
+            let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
+            guard challengeID(visit) != nil else { return restart(visit, redirect: redirect) }
+            return render(visit, redirect: redirect, recovery: try visit.query("method") == "recovery", errors: FormErrors())
+        }
+        router.page(.post, "/auth/mfa", env, submit)
+    }
+
+    private func challengeID(_ visit: Visit) -> String? {
+        visit.request.cookies[SecondStep.cookieName].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// No pending sign-in (or a dead one): back to the sign-in page, the cookie cleared.
+    private func restart(_ visit: Visit, redirect: String, notice: Notice? = nil) -> Response {
+        var items: [(String, String)] = []
+        if redirect != "/account" { items.append(("redirect", redirect)) }
+        if let notice { items.append(("notice", notice.rawValue)) }
+        // A hosted app sign-in continues on the sign-in page itself: start again there.
+        let target = redirect.hasPrefix("/auth/sign-in?") ? redirect : URLQuery.path("/auth/sign-in", items)
+        var response = Response.redirect(to: target)
+        SecondStep.clear(&response, secure: env.configuration.usesTLS)
+        return response
+    }
+
+    private func render(_ visit: Visit, redirect: String, recovery: Bool, errors: FormErrors, status: Int = 200) -> Response {
+        env.renderer.page(
+            .mfa,
+            visit.context(
+                title: "Two-step sign-in",
+                [
+                    "redirect": redirect, "recovery": recovery,
+                    "recoveryURL": URLQuery.path("/auth/mfa", [("redirect", redirect), ("method", "recovery")]),
+                    "totpURL": URLQuery.path("/auth/mfa", [("redirect", redirect)])
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func submit(_ visit: Visit) async throws -> Response {
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
+        guard let challengeID = challengeID(visit) else { return restart(visit, redirect: redirect) }
+        let recovery = try visit.form.single("recovery_code") != nil
+        let field = recovery ? "recovery_code" : "code"
+        let typed = try visit.field(field).trimmingCharacters(in: .whitespacesAndNewlines)
+        var errors = FormErrors()
+        let factor: SecondFactor
+        if recovery {
+            guard !typed.isEmpty, typed.count <= 64 else {
+                errors.add(field, "Enter one of your recovery codes.")
+                return render(visit, redirect: redirect, recovery: true, errors: errors, status: 422)
+            }
+            factor = .recoveryCode(typed)
+        } else {
+            let digits = typed.filter { !$0.isWhitespace }
+            guard digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                errors.add(field, "Enter the 6-digit code from your authenticator app.")
+                return render(visit, redirect: redirect, recovery: false, errors: errors, status: 422)
+            }
+            factor = .totp(code: digits)
+        }
+        let method = recovery ? "recovery_code" : "totp"
+        let request = visit.request
+        if await env.limiter.take("mfa:\(request.remoteAddress)", Throttle.secondStepPerIP, now: env.clock()) != nil {
+            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "rate_limited"])
+            return wrong(visit, redirect: redirect, recovery: recovery)
+        }
+        do {
+            let session = try await env.pageBackend.completeMFA(challengeID: challengeID, with: factor)
+            let user = session.user
+            await env.audit.record(
+                .mfaCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                data: ["method": .string(method)])
+            await env.audit.record(
+                .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                data: ["secondStep": .string(method)])
+            var response = Response.redirect(to: redirect)
+            SecondStep.clear(&response, secure: env.configuration.usesTLS)
+            try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        } catch AuthError.invalidCode {
+            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "invalid_code"])
+            return wrong(visit, redirect: redirect, recovery: recovery)
+        } catch AuthError.codeExpired {
+            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "expired"])
+            return restart(visit, redirect: redirect, notice: .mfaExpired)
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return render(visit, redirect: redirect, recovery: recovery, errors: errors, status: 502)
+        }
+    }
+
+    /// The one answer to a wrong, replayed or throttled code.
+    private func wrong(_ visit: Visit, redirect: String, recovery: Bool) -> Response {
+        var errors = FormErrors()
+        errors.add(
+            recovery ? "recovery_code" : "code",
+            recovery
+                ? "That recovery code isn't right or was already used."
+                : "That code isn't right. Enter the current code from your authenticator app.")
+        return render(visit, redirect: redirect, recovery: recovery, errors: errors, status: 422)
+    }
+}

@@ -119,6 +119,14 @@ struct SignInPages: Sendable {
                 return response
             }
             reason = "locked"
+        } catch AuthError.mfaRequired(let challenge) where !locked {
+            // The password was right; the account asks for its second step. An app sign-in comes
+            // back to this page with the app's parameters, which then hands the app its code.
+            await throttle.succeeded()
+            let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? redirect
+            return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
+        } catch AuthError.mfaRequired {
+            reason = "locked"
         } catch AuthError.emailNotVerified(let address) where !locked {
             await env.audit.record(
                 .signInFailed, request: request,

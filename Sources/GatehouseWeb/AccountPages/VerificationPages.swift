@@ -86,6 +86,10 @@ struct VerificationPages: Sendable {
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
+        } catch AuthError.mfaRequired(let challenge) {
+            // The code was right and the address is verified; the account asks for its second step.
+            return SecondStep.redirect(
+                challenge, continueTo: "/account?notice=\(Notice.verified.rawValue)", secure: env.configuration.usesTLS)
         } catch let error as AuthError {
             await env.audit.record(
                 .verificationFailed, request: visit.request,

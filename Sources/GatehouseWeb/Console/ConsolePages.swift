@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Store
 
 /// The console's front door: `/_/` (sign-in), `/_/sign-out`, and `POST /_/api/auth` for scripts.
 struct ConsolePages: Sendable {
@@ -13,6 +14,7 @@ struct ConsolePages: Sendable {
             return render(visit, email: "", redirect: target, errors: FormErrors())
         }
         router.page(.post, "/_/", env, signIn)
+        router.page(.post, "/_/second-step", env, secondStep)
         router.page(.post, "/_/sign-out", env) { visit in
             let staff = await env.console.fromCookie(visit.request)
             var response = Response.redirect(to: "/_/")
@@ -26,15 +28,55 @@ struct ConsolePages: Sendable {
         router.on(.post, "/_/api/auth", apiAuth)
     }
 
-    private func render(_ visit: Visit, email: String, redirect: String, errors: FormErrors, status: Int = 200) -> Response {
+    private func render(
+        _ visit: Visit, email: String, redirect: String, errors: FormErrors, secondStep: Bool = false, status: Int = 200
+    ) -> Response {
         env.renderer.page(
             .consoleSignIn,
             visit.context(
                 title: "Console sign-in",
                 [
                     "form": ["email": email],
-                    "redirect": redirect == "/_/users" ? "" : redirect
+                    "redirect": redirect == "/_/users" ? "" : redirect,
+                    "secondStep": secondStep
                 ].merging(errors.context) { $1 }), status: status)
+    }
+
+    /// Starts the console session and goes on to `redirect`.
+    private func signedIn(_ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: Bool) async throws -> Response
+    {
+        let session = try await env.console.start(for: superuser, request: visit.request)
+        await env.audit.record(
+            .consoleSignInCompleted, actor: superuser.id, request: visit.request,
+            data: secondStep ? ["secondStep": "totp"] : [:])
+        var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
+        response.setCookie(env.console.cookie(token: session.token))
+        response.setCookie(env.staffSignIn.clearedSecondStepCookie(secure: env.configuration.usesTLS))
+        env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+        return response
+    }
+
+    /// The code after the password, for superusers with TOTP on (five tries, five minutes).
+    private func secondStep(_ visit: Visit) async throws -> Response {
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/_/users")
+        let code = try visit.field("code").filter { !$0.isWhitespace }
+        var errors = FormErrors()
+        switch try await env.staffSignIn.completeSecondStep(
+            cookie: visit.request.cookies[StaffSignIn.secondStepCookie], code: code)
+        {
+        case .signedIn(let superuser):
+            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: true)
+        case .wrong:
+            await env.audit.record(.consoleSignInFailed, request: visit.request, data: ["reason": "wrong_code"])
+            errors.add("code", "That code isn't right. Enter the current code from your authenticator app.")
+            return render(visit, email: "", redirect: redirect, errors: errors, secondStep: true, status: 422)
+        case .dead:
+            await env.audit.record(.consoleSignInFailed, request: visit.request, data: ["reason": "second_step_expired"])
+            errors.add("form", "That sign-in expired or had too many wrong codes. Sign in again.")
+            var response = render(visit, email: "", redirect: redirect, errors: errors, status: 401)
+            response.setCookie(env.staffSignIn.clearedSecondStepCookie(secure: env.configuration.usesTLS))
+            return response
+        }
     }
 
     private func signIn(_ visit: Visit) async throws -> Response {
@@ -44,11 +86,11 @@ struct ConsolePages: Sendable {
         var errors = FormErrors()
         switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
         case .signedIn(let superuser):
-            let session = try await env.console.start(for: superuser, request: visit.request)
-            await env.audit.record(.consoleSignInCompleted, actor: superuser.id, request: visit.request)
-            var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
-            response.setCookie(env.console.cookie(token: session.token))
-            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            guard try await env.staffSignIn.hasTOTP(superuser) else {
+                return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: false)
+            }
+            var response = render(visit, email: email, redirect: redirect, errors: errors, secondStep: true)
+            response.setCookie(env.staffSignIn.secondStepCookie(for: superuser, secure: env.configuration.usesTLS))
             return response
         case .refused(let reason):
             await env.audit.record(
@@ -67,6 +109,8 @@ struct ConsolePages: Sendable {
         struct Credentials: Decodable {
             var email: String
             var password: String
+            /// The authenticator code, for superusers with TOTP on.
+            var code: String?
         }
         struct Token: Encodable {
             var token: String
@@ -78,6 +122,16 @@ struct ConsolePages: Sendable {
             from: request.remoteAddress)
         {
         case .signedIn(let superuser):
+            if try await env.staffSignIn.hasTOTP(superuser),
+                !(try await env.staffSignIn.apiCodeMatches(superuser, credentials.code))
+            {
+                await env.audit.record(
+                    .consoleSignInFailed, request: request,
+                    data: ["email": .string(credentials.email), "reason": "wrong_code", "via": "api"])
+                return APIError.response(
+                    status: 401, code: "INVALID_CREDENTIALS",
+                    message: "This superuser has two-step sign-in on: send the current authenticator code as \"code\".")
+            }
             let session = try await env.console.start(for: superuser, request: request)
             await env.audit.record(
                 .consoleSignInCompleted, actor: superuser.id, request: request,

@@ -75,6 +75,12 @@ struct ConsoleUserPage: Sendable {
                 }
             }
         }
+        router.consolePage(.post, "/_/users/:id/totp/reset", env) { visit, staff in
+            let user = try await loadUser(visit)
+            return try await perform(visit, staff, user, notice: .totpReset) { operations in
+                try await operations.resetTOTP(of: user)
+            }
+        }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
             let user = try await loadUser(visit)
             let provider = try visit.parameters.require("provider")
@@ -201,6 +207,15 @@ struct ConsoleUserPage: Sendable {
             page["externalAuthsEmpty"] = links.isEmpty
         } else {
             page["externalAuthsUnsupported"] = "Linked accounts are not supported by this backend."
+        }
+        if capabilities.contains(.totp) {
+            let status = try await env.backend.admin.totpStatus(of: user.id)
+            page["totp"] =
+                [
+                    "enabled": status.enabled, "recoveryCodesLeft": status.recoveryCodesLeft, "resetURL": base + "/totp/reset"
+                ] as [String: Any]
+        } else {
+            page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
         }
         let mails = try await env.database.mails(to: user.email, limit: 10)
         page["mails"] = mails.map { mail -> [String: Any] in

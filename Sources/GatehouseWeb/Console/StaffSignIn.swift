@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Secrets
 import Store
+import TwoFactor
 
 /// Checks a superuser's email and password with the same throttling and equal-cost rules as
 /// user sign-in: unknown emails cost one hash, a locked (account, source) pair answers like a
@@ -11,6 +12,8 @@ struct StaffSignIn: Sendable {
     let database: AppDatabase
     let passwords: PasswordHasher
     let limiter: RateLimiter
+    /// Signs the pending second step's cookie and derives the key that seals superusers' TOTP keys.
+    let hasher: KeyedHash
     let clock: @Sendable () -> Date
 
     enum Outcome {
@@ -38,5 +41,109 @@ struct StaffSignIn: Sendable {
         }
         await throttle.succeeded()
         return .signedIn(superuser)
+    }
+}
+
+/// A superuser's own two-step sign-in: with an authenticator key enrolled (`/_/security`), the
+/// right password leads to a second form asking for the code. The pending step lives in a signed
+/// `gh_console_mfa` cookie (superuser, expiry, nonce, keyed MAC) for five minutes and five tries.
+extension StaffSignIn {
+    static let secondStepCookie = "gh_console_mfa"
+    static let secondStepLifetime: TimeInterval = 5 * 60
+    static let secondStepTries = RateLimiter.Rule(limit: 5, window: 5 * 60)
+
+    enum CodeOutcome {
+        case signedIn(SuperuserRecord)
+        /// Wrong, replayed or throttled: the form again.
+        case wrong
+        /// No valid pending step (missing, forged, expired or out of tries): sign in again.
+        case dead
+    }
+
+    func hasTOTP(_ superuser: SuperuserRecord) async throws -> Bool {
+        try await database.superuserTOTPSecret(id: superuser.id) != nil
+    }
+
+    /// The cookie for a superuser whose password was right.
+    func secondStepCookie(for superuser: SuperuserRecord, secure: Bool) -> Cookie {
+        let expires = Int(clock().addingTimeInterval(Self.secondStepLifetime).timeIntervalSince1970)
+        let body = "\(superuser.id).\(expires).\(SecureRandom.token())"
+        return Cookie(
+            name: Self.secondStepCookie, value: body + "." + hasher.hex("console-mfa:" + body), path: "/_/",
+            maxAge: Int(Self.secondStepLifetime), httpOnly: true, secure: secure, sameSite: .strict)
+    }
+
+    func clearedSecondStepCookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.secondStepCookie, value: "", path: "/_/", maxAge: 0, httpOnly: true, secure: secure, sameSite: .strict)
+    }
+
+    /// Checks the code for the pending step in `cookie`; the code's step is spent (no replay).
+    func completeSecondStep(cookie: String?, code: String) async throws -> CodeOutcome {
+        let parts = (cookie ?? "").split(separator: ".").map(String.init)
+        guard parts.count == 4, let expires = TimeInterval(parts[1]) else { return .dead }
+        let body = parts[0...2].joined(separator: ".")
+        let now = clock()
+        guard KeyedHash.constantTimeEquals(hasher.hex("console-mfa:" + body), parts[3]),
+            now.timeIntervalSince1970 < expires,
+            let superuser = try await database.superuser(id: parts[0])
+        else { return .dead }
+        if await limiter.take("console-mfa:\(parts[2])", Self.secondStepTries, now: now) != nil { return .dead }
+        return try await codeMatches(superuser, code) ? .signedIn(superuser) : .wrong
+    }
+
+    /// For `POST /_/api/auth`, which has no second form: the code comes with the password, at most
+    /// five tries per superuser in five minutes.
+    func apiCodeMatches(_ superuser: SuperuserRecord, _ code: String?) async throws -> Bool {
+        guard let code else { return false }
+        if await limiter.take("console-api-mfa:\(superuser.id)", Self.secondStepTries, now: clock()) != nil { return false }
+        return try await codeMatches(superuser, code)
+    }
+
+    /// A right code whose step is newer than the last one used (which it then becomes).
+    private func codeMatches(_ superuser: SuperuserRecord, _ code: String) async throws -> Bool {
+        guard let sealed = try await database.superuserTOTPSecret(id: superuser.id),
+            let step = TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: clock())
+        else { return false }
+        return try await database.claimSuperuserTOTPStep(id: superuser.id, step: step)
+    }
+
+    /// The key shown for enrolment: the pending one when there is one, else a new one kept pending.
+    func beginEnrollment(_ superuser: SuperuserRecord) async throws -> TOTPSecret {
+        if let pending = try await database.superuserPendingTOTPSecret(id: superuser.id), let secret = try? openSecret(pending) {
+            return secret
+        }
+        let secret = TOTPSecret()
+        try await database.setSuperuserPendingTOTPSecret(id: superuser.id, sealed: try box().seal(secret.base32))
+        return secret
+    }
+
+    /// Turns TOTP on with a first right code for the pending key.
+    func confirmEnrollment(_ superuser: SuperuserRecord, code: String) async throws -> Bool {
+        let now = clock()
+        guard let pending = try await database.superuserPendingTOTPSecret(id: superuser.id),
+            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
+        else { return false }
+        return try await database.enableSuperuserTOTP(id: superuser.id, pendingSealed: pending, step: step, at: now)
+    }
+
+    /// Turns it off after the password again (throttled like the console sign-in).
+    func disableTOTP(_ superuser: SuperuserRecord, password: String, from ip: String) async throws -> Bool {
+        let now = clock()
+        let throttle = SignInThrottle(limiter: limiter, scope: "console-reauth", email: superuser.email, ip: ip)
+        let locked = await throttle.isLocked(now: now)
+        guard await passwords.verify(password, against: superuser.passwordHash), !locked else {
+            await throttle.failed(now: now, wasLocked: locked)
+            return false
+        }
+        await throttle.succeeded()
+        try await database.disableSuperuserTOTP(id: superuser.id, at: now)
+        return true
+    }
+
+    private func box() throws -> SecretBox { try SecretBox(key: hasher.derivedKey(for: "console-totp-secrets")) }
+
+    private func openSecret(_ sealed: [UInt8]) throws -> TOTPSecret {
+        guard let secret = TOTPSecret(base32: try box().open(sealed)) else { throw SecretsError.openFailed }
+        return secret
     }
 }

@@ -79,6 +79,15 @@ struct UserAdministration: Sendable {
             data: ["provider": .string(provider), "via": .string(via)])
     }
 
+    /// Turns the user's two-step sign-in off and drops their recovery codes (after support checked
+    /// who is asking); they sign in with the first step alone until they set it up again.
+    func resetTOTP(of user: User) async throws {
+        try await api.admin.resetTOTP(of: user.id)
+        await env.audit.record(
+            .adminUserTOTPReset, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["via": .string(via)])
+    }
+
     /// The event for an update: the act's own name when it changes one thing, else `updated`.
     static func event(for update: UserUpdate) -> AuditEvent {
         switch fields(of: update) {

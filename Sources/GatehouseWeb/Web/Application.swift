@@ -29,7 +29,8 @@ public struct Application: Sendable {
             console: ConsoleSessions(
                 database: database, hasher: hasher, clock: clock,
                 secureCookies: configuration.usesTLS, logger: logger),
-            staffSignIn: StaffSignIn(database: database, passwords: passwords, limiter: limiter, clock: clock),
+            staffSignIn: StaffSignIn(
+                database: database, passwords: passwords, limiter: limiter, hasher: hasher, clock: clock),
             csrf: CSRFGuard(hasher: hasher), limiter: limiter,
             audit: AuditTrail(database: database, clock: clock, logger: logger),
             impersonationTickets: ImpersonationTickets(clock: clock),
@@ -72,6 +73,9 @@ public struct Application: Sendable {
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
+        SecondStepPages(env: env).register(on: &router)
+        SecurityPages(env: env).register(on: &router)
+        TOTPPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
@@ -83,6 +87,7 @@ public struct Application: Sendable {
         }
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
+        ConsoleSecurityPages(env: env).register(on: &router)
         AuditPages(env: env).register(on: &router)
         ConsoleUserList(env: env).register(on: &router)
         ConsoleUserPage(env: env).register(on: &router)

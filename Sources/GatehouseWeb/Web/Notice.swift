@@ -30,6 +30,10 @@ enum Notice: String {
     case sessionSignedOut = "session-signed-out"
     case otherSessionsSignedOut = "other-sessions-signed-out"
     case signedOutEverywhere = "signed-out-everywhere"
+    case totpOn = "totp-on"
+    case totpOff = "totp-off"
+    case totpReset = "totp-reset"
+    case mfaExpired = "mfa-expired"
 
     var message: String {
         switch self {
@@ -62,6 +66,11 @@ enum Notice: String {
         case .sessionSignedOut: return "That session is signed out."
         case .otherSessionsSignedOut: return "You're signed out everywhere else."
         case .signedOutEverywhere: return "You're signed out everywhere."
+        case .totpOn: return "Two-step sign-in is on. Keep your recovery codes somewhere safe."
+        case .totpOff: return "Two-step sign-in is off."
+        case .totpReset:
+            return "Two-step sign-in was reset. The user signs in with their password alone until they set it up again."
+        case .mfaExpired: return "That sign-in expired or had too many wrong codes. Sign in again."
         }
     }
 }

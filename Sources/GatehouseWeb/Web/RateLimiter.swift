@@ -120,6 +120,8 @@ enum Throttle {
     static let failuresPerAccount = RateLimiter.Rule(limit: 100, window: 3600)
     /// Code checks from one IP address.
     static let codeChecksPerIP = RateLimiter.Rule(limit: 30, window: 300)
+    /// Second sign-in steps (authenticator and recovery codes) from one IP address.
+    static let secondStepPerIP = RateLimiter.Rule(limit: 30, window: 300)
     /// Verification mails to one address: at least 60 s apart.
     static let resendPerEmail = RateLimiter.Rule(limit: 1, window: 60)
     /// Mails triggered from one IP address.

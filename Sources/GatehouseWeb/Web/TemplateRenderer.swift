@@ -20,6 +20,9 @@ enum Template: String, CaseIterable, Sendable {
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
     case consoleProviders = "console-providers"
+    case accountSecurity = "account-security"
+    case mfa
+    case consoleSecurity = "console-security"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

@@ -1,0 +1,180 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import TwoFactor
+
+/// Two-step sign-in on `/account/security`: its status; turning it on (the key as an inline
+/// server-rendered SVG QR code, the `otpauth://` URL and the base32 key, then a first code to
+/// confirm, then the ten recovery codes shown once); turning it off and new recovery codes, both
+/// after the password again. Every change is refused while support staff impersonate the person.
+struct TOTPPages: Sendable {
+    let env: PageEnvironment
+
+    func register(on router: inout Router) {
+        router.page(.post, "/account/security/totp/begin", env) { visit in
+            try await signedIn(visit) { signedIn in
+                do {
+                    let enrollment = try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
+                    return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: FormErrors())
+                } catch let error as AuthError {
+                    return try await failed(visit, signedIn, field: "form", error)
+                }
+            }
+        }
+        router.page(.post, "/account/security/totp/confirm", env, confirm)
+        router.page(.post, "/account/security/totp/disable", env) { visit in
+            try await signedIn(visit) { signedIn in
+                let password = try visit.field("password")
+                if let refusal = try await reauthenticate(
+                    visit, signedIn, field: "disable_password",
+                    {
+                        try await env.backend.disableTOTP(password: password, session: signedIn.backendSession)
+                    })
+                {
+                    return refusal
+                }
+                await env.audit.recordOwnAct(.totpDisabled, of: signedIn, request: visit.request)
+                return .redirect(to: "/account/security?notice=\(Notice.totpOff.rawValue)")
+            }
+        }
+        router.page(.post, "/account/security/totp/recovery-codes", env) { visit in
+            try await signedIn(visit) { signedIn in
+                let password = try visit.field("password")
+                var codes: [String] = []
+                if let refusal = try await reauthenticate(
+                    visit, signedIn, field: "codes_password",
+                    {
+                        codes = try await env.backend.regenerateRecoveryCodes(
+                            password: password, session: signedIn.backendSession)
+                    })
+                {
+                    return refusal
+                }
+                await env.audit.recordOwnAct(.totpRecoveryCodesRegenerated, of: signedIn, request: visit.request)
+                return page(visit, signedIn, ["newCodes": codes], errors: FormErrors())
+            }
+        }
+    }
+
+    /// The section's context for the page as it stands: supported, on or off, codes left.
+    func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
+        var context: [String: Any] = [
+            "supported": env.backend.capabilities.contains(.totp), "impersonating": visit.isImpersonating
+        ]
+        if env.backend.capabilities.contains(.totp) {
+            let status = try await env.backend.totpStatus(session: signedIn.backendSession)
+            context["enabled"] = status.enabled
+            context["recoveryCodesLeft"] = status.recoveryCodesLeft
+        }
+        return context.merging(extra) { $1 }
+    }
+
+    private func confirm(_ visit: Visit) async throws -> Response {
+        try await signedIn(visit) { signedIn in
+            let code = try visit.field("code").filter { !$0.isWhitespace }
+            var errors = FormErrors()
+            guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                errors.add("totp_code", "Enter the 6-digit code your authenticator app shows for Gatehouse.")
+                return try await reenrol(visit, signedIn, errors: errors)
+            }
+            if let wait = await env.limiter.take(
+                "code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock())
+            {
+                errors.add("totp_code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+                return try await reenrol(visit, signedIn, errors: errors, status: 429)
+            }
+            do {
+                let codes = try await env.backend.confirmTOTPEnrollment(code: code, session: signedIn.backendSession)
+                await env.audit.recordOwnAct(.totpEnabled, of: signedIn, request: visit.request)
+                return page(visit, signedIn, ["newCodes": codes, "enabled": true], errors: FormErrors())
+            } catch AuthError.invalidCode {
+                errors.add(
+                    "totp_code",
+                    "That code isn't right. Check that your app shows the Gatehouse key below, and enter its current code.")
+            } catch AuthError.codeExpired {
+                errors.add("totp_code", "That key expired before it was confirmed. Scan this new one.")
+            } catch let error as AuthError {
+                return try await failed(visit, signedIn, field: "form", error)
+            }
+            return try await reenrol(visit, signedIn, errors: errors)
+        }
+    }
+
+    /// The enrolment again after a refused code: the same pending key while it is fresh.
+    private func reenrol(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int = 422) async throws -> Response {
+        do {
+            let enrollment = try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
+            return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: errors, status: status)
+        } catch let error as AuthError {
+            return try await failed(visit, signedIn, field: "form", error)
+        }
+    }
+
+    /// Runs a change that re-checks the password, throttled like sign-in per account and source; a
+    /// locked pair answers like a wrong password. Returns the refusal page, or nil when it went through.
+    private func reauthenticate(
+        _ visit: Visit, _ signedIn: SignedIn, field: String, _ change: () async throws -> Void
+    ) async throws -> Response? {
+        let now = env.clock()
+        let throttle = SignInThrottle(
+            limiter: env.limiter, scope: "reauth", email: signedIn.user.email, ip: visit.request.remoteAddress)
+        let locked = await throttle.isLocked(now: now)
+        do {
+            if locked { throw AuthError.invalidCredentials }
+            try await change()
+            await throttle.succeeded()
+            return nil
+        } catch AuthError.invalidCredentials {
+            await throttle.failed(now: now, wasLocked: locked)
+            var errors = FormErrors()
+            errors.add(field, "That password isn't right.")
+            return try await page(visit, signedIn, errors: errors, status: 422)
+        } catch let error as AuthError {
+            return try await failed(visit, signedIn, field: field, error)
+        }
+    }
+
+    private func failed(_ visit: Visit, _ signedIn: SignedIn, field: String, _ error: AuthError) async throws -> Response {
+        var errors = FormErrors()
+        if case .validation(let problems) = error {
+            errors.add(problems.map { FieldError(field: "form", message: $0.message) })
+        } else {
+            errors.add(field, error.pageMessage)
+        }
+        return try await page(visit, signedIn, errors: errors, status: 422)
+    }
+
+    private func page(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int) async throws -> Response {
+        SecurityPages.render(env, visit, sections: ["totp": try await section(visit, signedIn)], errors: errors, status: status)
+    }
+
+    private func page(
+        _ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any], errors: FormErrors, status: Int = 200
+    ) -> Response {
+        var context: [String: Any] = ["supported": true, "impersonating": false]
+        context.merge(extra) { $1 }
+        return SecurityPages.render(env, visit, sections: ["totp": context], errors: errors, status: status)
+    }
+
+    /// What the enrolment shows: the QR code (SVG markup, no script, no image service), the URL
+    /// and the key for typing in.
+    private func enrolling(_ enrollment: TOTPEnrollment) -> [String: Any] {
+        let qr = try? QRCodeSVG.svg(
+            for: enrollment.provisioningURL, label: "QR code with your Gatehouse key for an authenticator app")
+        return [
+            "qr": qr ?? "", "url": enrollment.provisioningURL, "secret": enrollment.secret,
+            "secretGroups": stride(from: 0, to: enrollment.secret.count, by: 4).map { start in
+                String(enrollment.secret.dropFirst(start).prefix(4))
+            }.joined(separator: " ")
+        ]
+    }
+
+    /// Runs `body` for a signed-in person who is not being impersonated.
+    private func signedIn(_ visit: Visit, _ body: (SignedIn) async throws -> Response) async throws -> Response {
+        guard let signedIn = visit.signedIn else {
+            return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/security")]))
+        }
+        guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
+        return try await body(signedIn)
+    }
+}

@@ -1,0 +1,213 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+import TwoFactor
+
+/// Two-step sign-in on the embedded store: an authenticator key per account (sealed under a key
+/// derived from the key file's, so the SQLite file alone cannot produce codes), single-use
+/// recovery codes kept as keyed hashes, and pending second steps of sign-ins.
+///
+/// A code is accepted for its step ±1 (clock drift), and only when that step is newer than the
+/// last one accepted for the account, so a code never works twice — not even inside its own 30 s.
+extension LocalAccounts {
+    /// How long a sign-in waits for its second step.
+    public static let mfaChallengeLifetime: TimeInterval = 5 * 60
+    /// Tries per pending second step; after them the sign-in must start again.
+    public static let mfaMaxAttempts = 5
+    /// Wrong second steps per account per hour over all its sign-ins; beyond it a try answers like
+    /// a wrong code (a person who knows the password cannot buy fresh guesses with new sign-ins).
+    public static let mfaMaxAccountFailures = 10
+    static let mfaFailureWindow: TimeInterval = 3600
+    /// How long a key shown for enrolment stays the one to confirm (reloading the page keeps it).
+    public static let pendingEnrollmentLifetime: TimeInterval = 15 * 60
+    /// The issuer authenticator apps show next to the account.
+    public static let totpIssuer = "Gatehouse"
+
+    /// Whether the account asks for a second step.
+    func totpEnabled(_ userID: UserID) async throws -> Bool {
+        try await database.totpCredential(userID: userID)?.enabled ?? false
+    }
+
+    func totpStatus(_ userID: UserID) async throws -> TOTPStatus {
+        guard try await totpEnabled(userID) else { return TOTPStatus(enabled: false, recoveryCodesLeft: 0) }
+        return TOTPStatus(enabled: true, recoveryCodesLeft: try await database.recoveryCodesLeft(userID: userID))
+    }
+
+    /// The key waiting for its first code: the pending one while it is fresh, else a new one.
+    func beginTOTPEnrollment(_ user: User) async throws -> TOTPEnrollment {
+        let now = clock()
+        let stored = try await database.totpCredential(userID: user.id)
+        if stored?.enabled == true { throw Self.alreadyOn }
+        if let stored, let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
+            now.timeIntervalSince(created) < Self.pendingEnrollmentLifetime,
+            let secret = try? openSecret(pending)
+        {
+            return enrollment(secret, email: user.email)
+        }
+        let secret = TOTPSecret()
+        guard try await database.setPendingTOTPSecret(userID: user.id, sealed: try sealSecret(secret), at: now) else {
+            throw Self.alreadyOn
+        }
+        return enrollment(secret, email: user.email)
+    }
+
+    /// Turns TOTP on with a first right code for the pending key; returns the recovery codes.
+    func confirmTOTPEnrollment(_ userID: UserID, code: String) async throws -> [String] {
+        let now = clock()
+        guard let stored = try await database.totpCredential(userID: userID), !stored.enabled,
+            let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
+            now.timeIntervalSince(created) < Self.pendingEnrollmentLifetime
+        else { throw AuthError.codeExpired }
+        let secret = try openSecret(pending)
+        guard let step = TOTP().matchingStep(code, secret: secret.bytes, at: now) else {
+            logger.notice("wrong code confirming TOTP", metadata: ["user": "\(userID)"])
+            throw AuthError.invalidCode
+        }
+        let codes = RecoveryCodes.generate()
+        guard
+            try await database.enableTOTP(
+                userID: userID, pendingSealed: pending, step: step,
+                recoveryCodeHashes: codes.map { recoveryCodeHash($0, userID: userID) }, at: now)
+        else { throw AuthError.codeExpired }
+        logger.info("TOTP turned on", metadata: ["user": "\(userID)"])
+        return codes
+    }
+
+    func disableTOTP(_ userID: UserID, password: String) async throws {
+        try await reauthenticate(userID, password: password)
+        try await database.disableTOTP(userID: userID)
+        logger.info("TOTP turned off", metadata: ["user": "\(userID)"])
+    }
+
+    func regenerateRecoveryCodes(_ userID: UserID, password: String) async throws -> [String] {
+        try await reauthenticate(userID, password: password)
+        let codes = RecoveryCodes.generate()
+        guard
+            try await database.replaceRecoveryCodes(
+                userID: userID, hashes: codes.map { recoveryCodeHash($0, userID: userID) }, at: clock())
+        else { throw Self.notOn }
+        logger.info("recovery codes regenerated", metadata: ["user": "\(userID)"])
+        return codes
+    }
+
+    /// Support's reset: TOTP off, key and recovery codes gone.
+    func resetTOTP(_ userID: UserID) async throws {
+        guard try await database.user(id: userID) != nil else { throw AuthError.userNotFound }
+        try await database.disableTOTP(userID: userID)
+        logger.info("TOTP reset by support", metadata: ["user": "\(userID)"])
+    }
+
+    /// Checks the person again before a change to their second step. An account with a password
+    /// gives the password; an account without one (provider-only) gives a current authenticator
+    /// code instead — the only secret it has here — which is then spent like a sign-in code.
+    /// Anything wrong is `.invalidCredentials`.
+    func reauthenticate(_ userID: UserID, password: String) async throws {
+        guard let user = try await database.user(id: userID), !user.disabled else { throw AuthError.invalidCredentials }
+        if let hash = user.passwordHash {
+            guard await hasher.verify(password, against: hash) else { throw AuthError.invalidCredentials }
+            return
+        }
+        guard let stored = try await database.totpCredential(userID: userID), stored.enabled,
+            let sealed = stored.secretSealed,
+            let step = TOTP().matchingStep(password, secret: try openSecret(sealed).bytes, at: clock()),
+            try await database.claimTOTPStep(userID: userID, step: step)
+        else { throw AuthError.invalidCredentials }
+    }
+
+    // MARK: The second step of a sign-in
+
+    /// A pending second step for `userID`, after `firstMethod` passed.
+    func startMFAChallenge(for userID: UserID, firstMethod: String) async throws -> MFAChallenge {
+        let now = clock()
+        let id = SecureRandom.token()
+        // Challenges matter only for the account's recent failures: forget the ones past that window.
+        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-Self.mfaFailureWindow))
+        try await database.insertMFAChallenge(
+            MFAChallengeRecord(
+                idHash: challengeHash(id), userID: userID, firstMethod: firstMethod, createdAt: now,
+                expiresAt: now.addingTimeInterval(Self.mfaChallengeLifetime)))
+        logger.info("second step asked", metadata: ["user": "\(userID)", "first": "\(firstMethod)"])
+        return MFAChallenge(
+            id: id, methods: [.totp, .recoveryCode], expiresAt: now.addingTimeInterval(Self.mfaChallengeLifetime))
+    }
+
+    /// The account whose sign-in `challengeID` finishes. Wrong: `.invalidCode`; unknown, expired,
+    /// spent or out of tries: `.codeExpired`.
+    func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> User {
+        if case .emailOTP = factor { throw AuthError.notSupported(.emailOTP) }
+        let now = clock()
+        let idHash = challengeHash(challengeID)
+        let challenge: MFAChallengeRecord
+        switch try await database.claimMFAAttempt(
+            idHash: idHash, maxAttempts: Self.mfaMaxAttempts, maxAccountFailures: Self.mfaMaxAccountFailures,
+            failuresSince: now.addingTimeInterval(-Self.mfaFailureWindow), now: now)
+        {
+        case .dead: throw AuthError.codeExpired
+        case .accountThrottled:
+            logger.notice("second step refused: too many wrong tries for the account")
+            throw AuthError.invalidCode
+        case .claimed(let claimed): challenge = claimed
+        }
+        guard let user = try await database.user(id: challenge.userID), !user.disabled else { throw AuthError.codeExpired }
+        let spent: SpentFactor
+        switch factor {
+        case .totp(let code):
+            guard let stored = try await database.totpCredential(userID: user.id), stored.enabled,
+                let sealed = stored.secretSealed,
+                let step = TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: now)
+            else { throw wrongSecondStep(user.id) }
+            spent = .totpStep(step)
+        case .recoveryCode(let typed):
+            guard !RecoveryCodes.normalize(typed).isEmpty else { throw wrongSecondStep(user.id) }
+            spent = .recoveryCode(hash: recoveryCodeHash(typed, userID: user.id))
+        case .emailOTP:
+            throw AuthError.notSupported(.emailOTP)
+        }
+        switch try await database.completeMFAChallenge(idHash: idHash, spending: spent, now: now) {
+        case .completed:
+            logger.info("second step passed", metadata: ["user": "\(user.id)", "first": "\(challenge.firstMethod)"])
+            return user.user
+        case .factorRefused: throw wrongSecondStep(user.id)
+        case .challengeDead: throw AuthError.codeExpired
+        }
+    }
+
+    private func wrongSecondStep(_ userID: UserID) -> AuthError {
+        logger.notice("wrong second step", metadata: ["user": "\(userID)"])
+        return .invalidCode
+    }
+
+    // MARK: Keys and hashes
+
+    /// Seals keys under a key derived from the key file's (never stored in the database).
+    private func totpBox() throws -> SecretBox {
+        try SecretBox(key: keyedHash.derivedKey(for: "totp-secrets"))
+    }
+
+    func sealSecret(_ secret: TOTPSecret) throws -> [UInt8] { try totpBox().seal(secret.base32) }
+
+    func openSecret(_ sealed: [UInt8]) throws -> TOTPSecret {
+        guard let secret = TOTPSecret(base32: try totpBox().open(sealed)) else { throw SecretsError.openFailed }
+        return secret
+    }
+
+    private func enrollment(_ secret: TOTPSecret, email: String) -> TOTPEnrollment {
+        TOTPEnrollment(secret: secret.base32, provisioningURL: secret.provisioningURL(issuer: Self.totpIssuer, account: email))
+    }
+
+    private func challengeHash(_ id: String) -> String { keyedHash.hex("mfa-challenge:" + id) }
+
+    func recoveryCodeHash(_ code: String, userID: UserID) -> String {
+        keyedHash.hex("recovery-code:\(userID.rawValue):" + RecoveryCodes.normalize(code))
+    }
+
+    private static var alreadyOn: AuthError {
+        .validation([FieldError(field: "totp", message: "Two-step sign-in is already on. Turn it off first to set up a new key.")]
+        )
+    }
+
+    private static var notOn: AuthError {
+        .validation([FieldError(field: "totp", message: "Two-step sign-in is off, so there are no recovery codes.")])
+    }
+}
