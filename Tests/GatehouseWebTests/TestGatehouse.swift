@@ -36,7 +36,7 @@ final class TestGatehouse: @unchecked Sendable {
     /// Starts a server; pass `directory` to reopen an earlier server's SQLite file.
     init(
         verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
-        templates: String = TestGatehouse.repositoryRoot + "/Templates"
+        templates: String = TestGatehouse.repositoryRoot + "/Templates", anonKey: String? = nil
     ) async throws {
         self.directory =
             directory
@@ -48,12 +48,13 @@ final class TestGatehouse: @unchecked Sendable {
         self.clock = clock
         (server, database) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
-            verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock)
+            verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
+            anonKey: anonKey)
     }
 
     static func makeServer(
         databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
-        templates: String, clock: TestClock
+        templates: String, clock: TestClock, anonKey: String? = nil
     ) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
@@ -66,10 +67,11 @@ final class TestGatehouse: @unchecked Sendable {
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
+        var configuration = WebConfiguration(
+            publicBaseURL: "", templatesDirectory: templates, publicDirectory: repositoryRoot + "/Public")
+        configuration.anonKey = anonKey
         let app = try await Application(
-            configuration: WebConfiguration(
-                publicBaseURL: "", templatesDirectory: templates,
-                publicDirectory: repositoryRoot + "/Public"),
+            configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(

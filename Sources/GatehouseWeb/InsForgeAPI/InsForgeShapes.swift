@@ -60,7 +60,7 @@ enum InsForgeError {
     /// Everything under `/api/auth` that no handler answered itself: decode errors, unknown routes,
     /// wrong methods.
     static let renderer: Router.ErrorRenderer = { status, message, _ in
-        response(status, APIError.code(for: status), message)
+        response(status, status == 400 ? "INVALID_INPUT" : APIError.code(for: status), message)
     }
 
     /// A seam error in InsForge's words. A wrong password and an unknown address read alike.
