@@ -14,6 +14,13 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case pocketbase
     /// `PocketBaseBackend` against Gatehouse's own PocketBase-compatible API.
     case gatehousePocketBaseAPI
+    /// `InsForgeBackend` against Gatehouse's own InsForge-compatible API (no InsForge server runs
+    /// here). InsForge's API has no administration beyond listing and deleting users, so the suites
+    /// that need more take `BackendKind.administrable`.
+    case gatehouseInsForgeAPI
+
+    /// The backends with full administration (create, update, impersonate, link, import).
+    static let administrable: [BackendKind] = [.local, .pocketbase, .gatehousePocketBaseAPI]
 
     var testDescription: String { rawValue }
 
@@ -21,7 +28,8 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .local: return try await LocalFixture()
         case .pocketbase: return try await PocketBaseFixture.start()
-        case .gatehousePocketBaseAPI: return try await GatehousePocketBaseFixture.start()
+        case .gatehousePocketBaseAPI: return try await GatehouseAPIFixture.start(.pocketBase)
+        case .gatehouseInsForgeAPI: return try await GatehouseAPIFixture.start(.insForge)
         }
     }
 }

@@ -77,7 +77,10 @@ struct InsForgeAPI: Sendable {
             data: ["email": .string(outcome.user.email), "via": "insforge-api"])
         guard let session = outcome.session else {
             // No tokens until the address is verified (InsForge's answer; its SDK saves no session).
-            return try .json(PendingSignUp(accessToken: nil, requireEmailVerification: true))
+            // The user is included (InsForge leaves it out; its SDK reads it when present).
+            return try .json(
+                PendingSignUp(
+                    user: InsForgeUser(outcome.user, providers: []), accessToken: nil, requireEmailVerification: true))
         }
         return try await delivery.response(
             outcome.user, tokens: try await tokens.issue(for: session, request: request), client: client)
@@ -192,12 +195,14 @@ private struct Message: Encodable {
 }
 
 private struct PendingSignUp: Encodable {
-    enum CodingKeys: String, CodingKey { case accessToken, requireEmailVerification }
+    enum CodingKeys: String, CodingKey { case user, accessToken, requireEmailVerification }
+    var user: InsForgeUser
     var accessToken: String?
     var requireEmailVerification: Bool
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
         try container.encode(accessToken, forKey: .accessToken)  // an explicit null, as InsForge sends
         try container.encode(requireEmailVerification, forKey: .requireEmailVerification)
     }
