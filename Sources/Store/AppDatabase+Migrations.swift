@@ -116,6 +116,7 @@ extension AppDatabase {
         registerConsoleMigrations(in: &migrator)
         registerOAuthMigrations(&migrator)
         registerSecurityMigrations(&migrator)
+        registerEmailChangeMigrations(&migrator)
         return migrator
     }
 }

@@ -30,6 +30,9 @@ enum Notice: String {
     case sessionSignedOut = "session-signed-out"
     case otherSessionsSignedOut = "other-sessions-signed-out"
     case signedOutEverywhere = "signed-out-everywhere"
+    case emailChangeRequested = "email-change-requested"
+    case emailChanged = "email-changed"
+    case emailSet = "email-set"
 
     var message: String {
         switch self {
@@ -62,6 +65,10 @@ enum Notice: String {
         case .sessionSignedOut: return "That session is signed out."
         case .otherSessionsSignedOut: return "You're signed out everywhere else."
         case .signedOutEverywhere: return "You're signed out everywhere."
+        case .emailChangeRequested:
+            return "Check the new address for a message from us. Your email changes once you confirm it from there."
+        case .emailChanged: return "Your email address is changed. You're signed out everywhere else."
+        case .emailSet: return "Email address changed. The user's sessions were signed out."
         }
     }
 }
