@@ -20,13 +20,7 @@ extension AppDatabase {
     /// changes (their links stop working), in one transaction.
     public func insertEmailChange(_ token: VerificationTokenRecord, newEmail: String) async throws {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE verification_tokens SET consumed_at = ?
-                    WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
-                    """, arguments: [token.createdAt, token.userID.rawValue, VerificationTokenRecord.Purpose.changeEmail])
-            var inserted = token
-            try inserted.insert(db)
+            let inserted = try Self.replaceVerificationTokens(db, with: token)
             let trimmed = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
             try db.execute(
                 sql: "INSERT INTO email_change_requests (token_id, new_email, new_email_normalized) VALUES (?, ?, ?)",

@@ -1,5 +1,7 @@
+import AuthCore
 import Foundation
 import HTTPTestClient
+import PocketBaseTestSupport
 import Testing
 
 /// Issue 10, item 2: a signed-in person moves the account to a new address, confirmed from it.
@@ -34,7 +36,9 @@ import Testing
     /// The path of the newest confirmation link mailed to `email`.
     private func confirmationPath(_ gatehouse: TestGatehouse, to email: String) async throws -> String {
         let link = try #require(
-            try await gatehouse.mails(to: email).compactMap { $0["link"] as? String }.first { $0.contains("/auth/confirm-email?token=") })
+            try await gatehouse.mails(to: email).compactMap { $0["link"] as? String }.first {
+                $0.contains("/auth/confirm-email?token=")
+            })
         let url = try #require(URLComponents(string: link))
         return url.path + "?" + (url.query ?? "")
     }
@@ -153,9 +157,10 @@ import Testing
         // The owner of the taken address is told, with no link; the mover's old address gets the
         // same notice both times, so it learns nothing either.
         let toTaken = try await gatehouse.mails(to: "taken@example.com")
+        let note = try #require(toTaken.first)
         #expect(toTaken.count == 1)
-        #expect(toTaken.first?["subject"] as? String == "Someone tried to move a Gatehouse account to your address")
-        #expect(((toTaken.first?["link"] as? String) ?? "").isEmpty)
+        #expect(note["subject"] as? String == "Someone tried to move a Gatehouse account to your address")
+        #expect(((note["link"] as? String) ?? "").isEmpty)
         let notices = try await gatehouse.mails(to: "mover@example.com").compactMap { $0["subject"] as? String }
         #expect(notices == Array(repeating: "Your Gatehouse email address is being changed", count: 2))
 
@@ -289,5 +294,39 @@ import Testing
         #expect(events.map(\.type) == ["admin.user.updated"], "one event for the act, none for the refusal")
         #expect(events.first?.data["fields"] == .array(["email"]))
         await gatehouse.stop()
+    }
+
+    /// On PocketBase the confirmation page asks for the password (the backend needs it), and the
+    /// confirming browser stays signed in on a new PocketBase token while the others are signed out.
+    @Test func onPocketBaseTheConfirmationAsksForThePasswordAndKeepsThisBrowser() async throws {
+        try await ProxyGatehouse.run(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
+            pocketBase, gatehouse in
+            let old = "pb-old-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let new = "pb-new-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            _ = try await gatehouse.remote.admin.createUser(NewUser(email: old, password: Self.password, verified: true))
+            var browsers: [Browser] = []
+            for _ in 0..<2 {
+                let browser = Browser(port: gatehouse.port)
+                _ = try await browser.get("/auth/sign-in")
+                #expect(try await browser.post("/auth/sign-in", [("email", old), ("password", Self.password)]).status == 303)
+                browsers.append(browser)
+            }
+            let (laptop, phone) = (browsers[0], browsers[1])
+            #expect(try await requestChange(laptop, to: new).header("Location") == "/account?notice=email-change-requested")
+
+            let link = try await pocketBase.smtp.waitForMatch(
+                to: new, pattern: #"href="http://127\.0\.0\.1:\#(gatehouse.port)(/auth/confirm-email\?token=[^"]+)""#)
+            let page = try await laptop.get(link)
+            #expect(page.text.contains("name=\"password\""))
+            let wrong = try await laptop.post(
+                "/auth/confirm-email", [("token", token(in: link)), ("password", "wrong password 1")])
+            #expect(wrong.status == 401)
+            #expect(wrong.text.contains(Self.refusedPassword))
+            let confirmed = try await laptop.post(
+                "/auth/confirm-email", [("token", token(in: link)), ("password", Self.password)])
+            #expect(confirmed.header("Location") == "/account?notice=email-changed")
+            #expect(try await laptop.get("/account").text.contains(new))
+            #expect(try await phone.get("/account", follow: false).status == 303)
+        }
     }
 }

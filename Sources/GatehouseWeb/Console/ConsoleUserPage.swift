@@ -129,7 +129,8 @@ struct ConsoleUserPage: Sendable {
             errors.add("email", "That is already this user's address.")
         } else {
             do {
-                let operations = UserAdministration(env: env, api: env.backend, staff: staff, request: visit.request, via: "console")
+                let operations = UserAdministration(
+                    env: env, api: env.backend, staff: staff, request: visit.request, via: "console")
                 _ = try await operations.update(user, UserUpdate(email: email))
                 return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.emailSet.rawValue)")
             } catch AuthError.emailExists {
