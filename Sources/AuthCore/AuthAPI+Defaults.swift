@@ -35,7 +35,11 @@ extension AuthAPI {
         throw AuthError.notSupported(.emailChange)
     }
 
-    public func confirmEmailChange(token: String, password: String?) async throws -> User {
+    public var confirmsEmailChangeWithPassword: Bool { false }
+
+    public func confirmEmailChange(token: String, password: String?, keeping: AuthSession?) async throws
+        -> EmailChangeConfirmation
+    {
         throw AuthError.notSupported(.emailChange)
     }
 

@@ -71,11 +71,20 @@ public protocol AuthAPI: Sendable {
 
     // Email change (`.emailChange`).
     /// After checking `password` (re-authentication), mails a confirmation link to `newEmail` and a
-    /// notice to the current address. The address changes only on confirmation.
+    /// notice to the current address. The address changes only on confirmation. A `newEmail` that
+    /// another account already has (in any letter case) answers exactly like a free one and gets no
+    /// link, so the call reveals no account. Wrong password: `.invalidCredentials`; a malformed or
+    /// unchanged address: `.validation` on the field `email`.
     func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws
-    /// Confirms a change with the mailed token (and the password, on backends that ask for it again:
-    /// PocketBase). The new address must still be free; other sessions end.
-    func confirmEmailChange(token: String, password: String?) async throws -> User
+    /// Whether `confirmEmailChange` needs the account's password again (PocketBase asks for it;
+    /// the embedded backend does not), so a confirmation page knows to ask without naming the backend.
+    var confirmsEmailChangeWithPassword: Bool { get }
+    /// Confirms a change with the mailed token (single use) and, where the backend asks for it, the
+    /// password. The new address must still be free (`.emailExists`, nothing changed); it becomes
+    /// the account's verified address. Every session of the account ends except `keeping`, when it
+    /// is a live session of that very account: the result's `session` is then the one to go on with
+    /// (the same one, or a new one where the backend ends every token on an email change).
+    func confirmEmailChange(token: String, password: String?, keeping: AuthSession?) async throws -> EmailChangeConfirmation
 
     // Passwordless sign-in (`.emailOTP`, `.magicLink`).
     /// Mails a one-time 6-digit code and returns the id to sign in with. Unknown addresses get an id

@@ -117,6 +117,7 @@ extension AppDatabase {
         registerOAuthMigrations(&migrator)
         registerSecurityMigrations(&migrator)
         registerTOTPMigrations(&migrator)
+        registerEmailChangeMigrations(&migrator)
         return migrator
     }
 }

@@ -37,16 +37,19 @@ extension AppDatabase {
     /// working) and inserts `token`, in one transaction.
     @discardableResult
     public func replaceVerificationTokens(with token: VerificationTokenRecord) async throws -> VerificationTokenRecord {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE verification_tokens SET consumed_at = ?
-                    WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
-                    """, arguments: [token.createdAt, token.userID.rawValue, token.purpose])
-            var inserted = token
-            try inserted.insert(db)
-            return inserted
-        }
+        try await pool.write { db in try Self.replaceVerificationTokens(db, with: token) }
+    }
+
+    /// `replaceVerificationTokens(with:)` inside a caller's transaction.
+    static func replaceVerificationTokens(_ db: Database, with token: VerificationTokenRecord) throws -> VerificationTokenRecord {
+        try db.execute(
+            sql: """
+                UPDATE verification_tokens SET consumed_at = ?
+                WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
+                """, arguments: [token.createdAt, token.userID.rawValue, token.purpose])
+        var inserted = token
+        try inserted.insert(db)
+        return inserted
     }
 
     /// Claims one of a live token's `maxAttempts` tries before its secret is compared: one

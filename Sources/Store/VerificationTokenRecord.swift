@@ -9,6 +9,8 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
     /// What proving the token achieves. Stored as text so later purposes need no table rebuild.
     public enum Purpose: String, Codable, Sendable, DatabaseValueConvertible {
         case verifyEmail = "verify_email"
+        /// Moves the account to the address kept beside the token in `email_change_requests`.
+        case changeEmail = "change_email"
     }
 
     /// A 6-digit code typed into a form, or a 256-bit token inside a link.

@@ -54,11 +54,16 @@ extension AuthClient {
     }
 
     /// Confirms a change with the mailed token (and the password where the backend asks again).
+    /// This client stays signed in when its session is the account's; the others end.
     @discardableResult
     public func confirmEmailChange(token: String, password: String? = nil) async throws -> User {
-        let user = try await api.confirmEmailChange(token: token, password: password)
-        try await updateUser(user)
-        return user
+        let confirmation = try await api.confirmEmailChange(token: token, password: password, keeping: session)
+        if let kept = confirmation.session {
+            try await replace(with: kept, event: .userUpdated)
+        } else if session?.user.id == confirmation.user.id {
+            try await replace(with: nil, event: .signedOut)
+        }
+        return confirmation.user
     }
 
     // MARK: Passwordless

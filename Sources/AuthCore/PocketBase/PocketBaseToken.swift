@@ -8,6 +8,8 @@ struct PocketBaseToken: Decodable, Sendable {
     var type: String?
     var collectionId: String?
     var email: String?
+    /// The address an email-change token moves its account to.
+    var newEmail: String?
     var refreshable: Bool?
     var exp: Double?
 

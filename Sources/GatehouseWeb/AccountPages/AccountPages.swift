@@ -43,7 +43,8 @@ struct AccountPages: Sendable {
                     "user": [
                         "id": user.id.rawValue, "email": user.email, "emailVerified": user.emailVerified,
                         "name": name, "bio": user.profile.bio ?? "", "avatarURL": user.profile.avatarURL ?? "",
-                        "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email)
+                        "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email),
+                        "canChangeEmail": env.backend.capabilities.contains(.emailChange)
                     ]
                 ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }

@@ -34,6 +34,9 @@ enum Notice: String {
     case totpOff = "totp-off"
     case totpReset = "totp-reset"
     case mfaExpired = "mfa-expired"
+    case emailChangeRequested = "email-change-requested"
+    case emailChanged = "email-changed"
+    case emailSet = "email-set"
 
     var message: String {
         switch self {
@@ -71,6 +74,10 @@ enum Notice: String {
         case .totpReset:
             return "Two-step sign-in was reset. The user signs in with their password alone until they set it up again."
         case .mfaExpired: return "That sign-in expired or had too many wrong codes. Sign in again."
+        case .emailChangeRequested:
+            return "Check the new address for a message from us. Your email changes once you confirm it from there."
+        case .emailChanged: return "Your email address is changed. You're signed out everywhere else."
+        case .emailSet: return "Email address changed. The user's sessions were signed out."
         }
     }
 }

@@ -13,6 +13,8 @@ enum Template: String, CaseIterable, Sendable {
     case resendVerification = "resend-verification"
     case continuePage = "continue"
     case account, linked, sessions, mailbox, error, message
+    case accountEmail = "account-email"
+    case confirmEmail = "confirm-email"
     case testIdentityProvider = "test-idp"
     case consoleSignIn = "console-sign-in"
     case consoleAudit = "console-audit"

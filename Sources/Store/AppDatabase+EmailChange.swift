@@ -1,0 +1,93 @@
+import AuthCore
+import Foundation
+import GRDB
+
+/// A live or spent `change_email` token with the address it moves its account to.
+public struct PendingEmailChange: Sendable, Equatable {
+    public var token: VerificationTokenRecord
+    public var newEmail: String
+}
+
+/// What confirming an email change did.
+public struct AppliedEmailChange: Sendable, Equatable {
+    public var user: UserRecord
+    /// Whether the session asked to be kept was a live session of this account (and so is kept).
+    public var keptSession: Bool
+}
+
+extension AppDatabase {
+    /// Stores a new email-change token with its address, superseding the account's older pending
+    /// changes (their links stop working), in one transaction.
+    public func insertEmailChange(_ token: VerificationTokenRecord, newEmail: String) async throws {
+        try await pool.write { db in
+            let inserted = try Self.replaceVerificationTokens(db, with: token)
+            let trimmed = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
+            try db.execute(
+                sql: "INSERT INTO email_change_requests (token_id, new_email, new_email_normalized) VALUES (?, ?, ?)",
+                arguments: [inserted.id, trimmed, EmailAddress.normalize(trimmed)])
+        }
+    }
+
+    /// The email-change token whose keyed hash is `secretHash`, live or not, with its address.
+    public func pendingEmailChange(secretHash: String) async throws -> PendingEmailChange? {
+        try await pool.read { db in
+            guard
+                let token = try VerificationTokenRecord.fetchOne(
+                    db,
+                    sql: "SELECT * FROM verification_tokens WHERE kind = ? AND secret_hash = ? AND purpose = ?",
+                    arguments: [
+                        VerificationTokenRecord.Kind.link, secretHash, VerificationTokenRecord.Purpose.changeEmail
+                    ]),
+                let newEmail = try String.fetchOne(
+                    db, sql: "SELECT new_email FROM email_change_requests WHERE token_id = ?", arguments: [token.id])
+            else { return nil }
+            return PendingEmailChange(token: token, newEmail: newEmail)
+        }
+    }
+
+    /// Confirms an email change in one transaction: spends the token (a conditional UPDATE, so of
+    /// two parallel confirmations one wins), moves the account to the token's address and marks it
+    /// verified, kills the account's other live tokens (links mailed to the old address), and
+    /// revokes every session of the account except the one whose access token hashes to
+    /// `keepingTokenHash`. Returns nil when the token was no longer live. The new address taken by
+    /// another account meanwhile → `AuthError.emailExists`, and nothing is written.
+    public func applyEmailChange(tokenID: Int64, keepingTokenHash: String?, now: Date) async throws -> AppliedEmailChange? {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE verification_tokens SET consumed_at = ?
+                    WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
+                    """, arguments: [now, tokenID, VerificationTokenRecord.Purpose.changeEmail, now])
+            guard db.changesCount == 1,
+                let token = try VerificationTokenRecord.fetchOne(db, key: tokenID),
+                let request = try Row.fetchOne(
+                    db, sql: "SELECT new_email, new_email_normalized FROM email_change_requests WHERE token_id = ?",
+                    arguments: [tokenID])
+            else { return nil }
+            let userID = token.userID.rawValue
+            do {
+                try db.execute(
+                    sql: """
+                        UPDATE users SET email = ?, email_normalized = ?, verified = 1, updated_at = ? WHERE id = ?
+                        """,
+                    arguments: [request["new_email"] as String, request["new_email_normalized"] as String, now, userID])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw AuthError.emailExists
+            }
+            try db.execute(
+                sql: "UPDATE verification_tokens SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL",
+                arguments: [now, userID])
+            let kept =
+                try keepingTokenHash.map { hash in
+                    try Self.activeSession(db, tokenHash: hash, now: now, idleTimeout: nil)?.userID == token.userID
+                } ?? false
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET revoked_at = ?
+                    WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?
+                    """, arguments: [now, userID, kept ? keepingTokenHash : nil])
+            guard let user = try UserRecord.fetchOne(db, key: userID) else { throw AuthError.userNotFound }
+            return AppliedEmailChange(user: user, keptSession: kept)
+        }
+    }
+}
