@@ -34,7 +34,8 @@ public struct LocalBackend: AuthAPI {
     public var capabilities: Set<Capability> {
         [
             .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
-            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers
+            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers,
+            .emailOTP, .magicLink
         ]
     }
 

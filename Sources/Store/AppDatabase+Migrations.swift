@@ -116,6 +116,7 @@ extension AppDatabase {
         registerConsoleMigrations(in: &migrator)
         registerOAuthMigrations(&migrator)
         registerSecurityMigrations(&migrator)
+        registerPasswordlessMigrations(&migrator)
         return migrator
     }
 }

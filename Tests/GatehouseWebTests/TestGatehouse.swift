@@ -28,6 +28,9 @@ final class TestGatehouse: @unchecked Sendable {
     let directory: URL
     let clock: TestClock
     let verification: VerificationMode
+    /// `--sign-in-methods` and `--passwordless-sign-up`.
+    let signInMethods: Set<SignInMethod>
+    let passwordlessSignUp: Bool
     private(set) var server: HTTPServer
     private(set) var database: AppDatabase
     var port: Int { server.port }
@@ -36,7 +39,8 @@ final class TestGatehouse: @unchecked Sendable {
     /// Starts a server; pass `directory` to reopen an earlier server's SQLite file.
     init(
         verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
-        templates: String = TestGatehouse.repositoryRoot + "/Templates"
+        templates: String = TestGatehouse.repositoryRoot + "/Templates",
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
     ) async throws {
         self.directory =
             directory
@@ -44,16 +48,20 @@ final class TestGatehouse: @unchecked Sendable {
             .appendingPathComponent("gatehouse-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         self.verification = verification
+        self.signInMethods = signInMethods
+        self.passwordlessSignUp = passwordlessSignUp
         let clock = TestClock()
         self.clock = clock
         (server, database) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
-            verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock)
+            verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
+            signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
     }
 
     static func makeServer(
         databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
-        templates: String, clock: TestClock
+        templates: String, clock: TestClock, signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases),
+        passwordlessSignUp: Bool = false
     ) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
@@ -69,7 +77,8 @@ final class TestGatehouse: @unchecked Sendable {
         let app = try await Application(
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: templates,
-                publicDirectory: repositoryRoot + "/Public"),
+                publicDirectory: repositoryRoot + "/Public", signInMethods: signInMethods,
+                passwordlessSignUp: passwordlessSignUp),
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger)
         let server = HTTPServer(
@@ -85,7 +94,8 @@ final class TestGatehouse: @unchecked Sendable {
         await server.shutdown(gracePeriod: .seconds(5))
         (server, database) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
-            templates: Self.repositoryRoot + "/Templates", clock: clock)
+            templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
+            passwordlessSignUp: passwordlessSignUp)
     }
 
     func stop() async {

@@ -58,7 +58,9 @@ public final class PocketBaseBackend: AuthAPI {
     }
 
     public var capabilities: Set<Capability> {
-        var capabilities: Set<Capability> = [.emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods]
+        var capabilities: Set<Capability> = [
+            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailOTP
+        ]
         if superuser != nil { capabilities.formUnion([.userAdministration, .impersonation]) }
         return capabilities
     }

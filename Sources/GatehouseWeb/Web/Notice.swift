@@ -30,6 +30,7 @@ enum Notice: String {
     case sessionSignedOut = "session-signed-out"
     case otherSessionsSignedOut = "other-sessions-signed-out"
     case signedOutEverywhere = "signed-out-everywhere"
+    case signInCodeSent = "sign-in-code-sent"
 
     var message: String {
         switch self {
@@ -62,6 +63,7 @@ enum Notice: String {
         case .sessionSignedOut: return "That session is signed out."
         case .otherSessionsSignedOut: return "You're signed out everywhere else."
         case .signedOutEverywhere: return "You're signed out everywhere."
+        case .signInCodeSent: return "If that address can sign in here, a code is on its way."
         }
     }
 }
