@@ -33,14 +33,7 @@ extension AppDatabase {
     /// Claims one of a live code's `maxAttempts` tries before it is compared (as
     /// `claimVerificationAttempt` does): false when the code is dead.
     public func claimSignInAttempt(tokenID: Int64, maxAttempts: Int, now: Date) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE sign_in_tokens SET attempts = attempts + 1
-                    WHERE id = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
-                    """, arguments: [tokenID, maxAttempts, now])
-            return db.changesCount == 1
-        }
+        try await claimAttempt(in: SignInTokenRecord.databaseTableName, tokenID: tokenID, maxAttempts: maxAttempts, now: now)
     }
 
     /// What spending a sign-in token came to.
