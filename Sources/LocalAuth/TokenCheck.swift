@@ -14,7 +14,22 @@ enum TokenCheck: Equatable {
     case refuseExpired
 
     static func decide(_ token: VerificationTokenRecord, secretMatches: Bool, now: Date, maxAttempts: Int) -> TokenCheck {
-        if token.consumedAt != nil || token.attempts >= maxAttempts || token.expiresAt <= now {
+        decide(
+            consumedAt: token.consumedAt, attempts: token.attempts, expiresAt: token.expiresAt,
+            secretMatches: secretMatches, now: now, maxAttempts: maxAttempts)
+    }
+
+    /// The same decision for a passwordless sign-in code.
+    static func decide(_ token: SignInTokenRecord, secretMatches: Bool, now: Date, maxAttempts: Int) -> TokenCheck {
+        decide(
+            consumedAt: token.consumedAt, attempts: token.attempts, expiresAt: token.expiresAt,
+            secretMatches: secretMatches, now: now, maxAttempts: maxAttempts)
+    }
+
+    private static func decide(
+        consumedAt: Date?, attempts: Int, expiresAt: Date, secretMatches: Bool, now: Date, maxAttempts: Int
+    ) -> TokenCheck {
+        if consumedAt != nil || attempts >= maxAttempts || expiresAt <= now {
             return .refuseExpired
         }
         return secretMatches ? .consume : .countWrongAttempt

@@ -118,6 +118,7 @@ extension AppDatabase {
         registerSecurityMigrations(&migrator)
         registerTOTPMigrations(&migrator)
         registerEmailChangeMigrations(&migrator)
+        registerPasswordlessMigrations(&migrator)
         return migrator
     }
 }

@@ -57,10 +57,17 @@ extension AppDatabase {
     /// so of any number of parallel checks exactly `maxAttempts` are ever allowed to compare.
     /// Returns false when the token is dead (consumed, expired or out of tries).
     public func claimVerificationAttempt(tokenID: Int64, maxAttempts: Int, now: Date) async throws -> Bool {
+        try await claimAttempt(
+            in: VerificationTokenRecord.databaseTableName, tokenID: tokenID, maxAttempts: maxAttempts, now: now)
+    }
+
+    /// The conditional UPDATE behind `claimVerificationAttempt` and `claimSignInAttempt`, for a table
+    /// of tokens with `attempts`, `consumed_at` and `expires_at`.
+    func claimAttempt(in table: String, tokenID: Int64, maxAttempts: Int, now: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    UPDATE verification_tokens SET attempts = attempts + 1
+                    UPDATE \(table) SET attempts = attempts + 1
                     WHERE id = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
                     """, arguments: [tokenID, maxAttempts, now])
             return db.changesCount == 1

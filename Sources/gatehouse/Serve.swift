@@ -96,6 +96,20 @@ struct Serve: AsyncParsableCommand {
             """)
     var anonKey: String?
 
+    @Option(
+        help:
+            "What the sign-in page offers, comma-separated: password, email-code (a mailed 6-digit code), magic-link (a mailed single-use link). Methods the backend lacks are hidden (PocketBase has no magic links). (GATEHOUSE_SIGN_IN_METHODS)"
+    )
+    var signInMethods: String = Environment.value("SIGN_IN_METHODS") ?? "password,email-code,magic-link"
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Let a right sign-in code or link for an address with no account create a verified account (embedded backend). Off: such addresses get no mail and no account. (GATEHOUSE_PASSWORDLESS_SIGN_UP=1)"
+    )
+    var passwordlessSignUp: Bool =
+        Environment.value("PASSWORDLESS_SIGN_UP").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -149,6 +163,9 @@ struct Serve: AsyncParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         if let publicURL = resolvedPublicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
+        }
+        guard SignInMethod.parseList(signInMethods) != nil else {
+            throw ValidationError("--sign-in-methods takes a comma-separated list of password, email-code, magic-link.")
         }
         if let text = smtp ?? Environment.value("SMTP"), SMTPListenAddress(text) == nil {
             throw ValidationError("--smtp must be HOST:PORT, e.g. 127.0.0.1:2525 or [::1]:2525.")
@@ -217,7 +234,9 @@ struct Serve: AsyncParsableCommand {
             publicBaseURL: publicURL ?? "", templatesDirectory: templates,
             publicDirectory: assets, mailboxIsOpen: loopback,
             assetVersion: String(Int(Date().timeIntervalSince1970), radix: 36),
-            rateLimits: !noRateLimits, backendDescription: backendDescription)
+            rateLimits: !noRateLimits, backendDescription: backendDescription,
+            signInMethods: SignInMethod.parseList(signInMethods) ?? Set(SignInMethod.allCases),
+            passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         let app = try await Application(
             configuration: web,

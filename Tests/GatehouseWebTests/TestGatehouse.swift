@@ -28,6 +28,9 @@ final class TestGatehouse: @unchecked Sendable {
     let directory: URL
     let clock: TestClock
     let verification: VerificationMode
+    /// `--sign-in-methods` and `--passwordless-sign-up`.
+    let signInMethods: Set<SignInMethod>
+    let passwordlessSignUp: Bool
     private(set) var server: HTTPServer
     private(set) var database: AppDatabase
     var port: Int { server.port }
@@ -36,7 +39,8 @@ final class TestGatehouse: @unchecked Sendable {
     /// Starts a server; pass `directory` to reopen an earlier server's SQLite file.
     init(
         verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
-        templates: String = TestGatehouse.repositoryRoot + "/Templates", anonKey: String? = nil
+        templates: String = TestGatehouse.repositoryRoot + "/Templates", anonKey: String? = nil,
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
     ) async throws {
         self.directory =
             directory
@@ -44,17 +48,20 @@ final class TestGatehouse: @unchecked Sendable {
             .appendingPathComponent("gatehouse-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         self.verification = verification
+        self.signInMethods = signInMethods
+        self.passwordlessSignUp = passwordlessSignUp
         let clock = TestClock()
         self.clock = clock
         (server, database) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
-            anonKey: anonKey)
+            anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
     }
 
     static func makeServer(
         databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
-        templates: String, clock: TestClock, anonKey: String? = nil
+        templates: String, clock: TestClock, anonKey: String? = nil,
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
     ) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
@@ -68,7 +75,8 @@ final class TestGatehouse: @unchecked Sendable {
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
         var configuration = WebConfiguration(
-            publicBaseURL: "", templatesDirectory: templates, publicDirectory: repositoryRoot + "/Public")
+            publicBaseURL: "", templatesDirectory: templates, publicDirectory: repositoryRoot + "/Public",
+            signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
         configuration.anonKey = anonKey
         let app = try await Application(
             configuration: configuration,
@@ -87,7 +95,8 @@ final class TestGatehouse: @unchecked Sendable {
         await server.shutdown(gracePeriod: .seconds(5))
         (server, database) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
-            templates: Self.repositoryRoot + "/Templates", clock: clock)
+            templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
+            passwordlessSignUp: passwordlessSignUp)
     }
 
     func stop() async {

@@ -2,9 +2,9 @@ import Foundation
 
 extension PocketBaseBackend {
     /// Readies the collection for Gatehouse, as the superuser: adds the profile JSON field when
-    /// missing and, given Gatehouse's public URL, points the verification mail's link at
-    /// `/auth/verify-link?token=` (and the email-change mail's at `/auth/confirm-email?token=`) so the
-    /// hosted pages confirm them. Safe to run at every start.
+    /// missing, turns on sign-in with a mailed code (OTP) and, given Gatehouse's public URL, points the
+    /// verification mail's link at `/auth/verify-link?token=` (and the email-change mail's at
+    /// `/auth/confirm-email?token=`) so the hosted pages confirm them. Safe to run at every start.
     public func prepareCollection(verificationLinkBase: String?) async throws {
         let admin = PocketBaseAdmin(backend: self)
         let collection = try await admin.asSuperuser { token in
@@ -42,6 +42,8 @@ extension PocketBaseBackend {
             ])
             patch["confirmEmailChangeTemplate"] = Self.emailChangeTemplate(linkBase: base, current: collection)
         }
+        // Sign-in with a mailed code (`.emailOTP`) needs OTP on for the collection.
+        if let otp = Self.otpPatch(collection) { patch["otp"] = otp }
         guard !patch.isEmpty else { return }
         try await admin.asSuperuser { token in
             try await http.send("PATCH", collectionPath, token: token, body: patch)

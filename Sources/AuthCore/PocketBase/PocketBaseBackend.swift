@@ -59,7 +59,7 @@ public final class PocketBaseBackend: AuthAPI {
 
     public var capabilities: Set<Capability> {
         var capabilities: Set<Capability> = [
-            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailChange
+            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailChange, .emailOTP
         ]
         if superuser != nil { capabilities.formUnion([.userAdministration, .impersonation]) }
         return capabilities

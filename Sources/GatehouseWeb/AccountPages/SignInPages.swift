@@ -39,18 +39,25 @@ struct SignInPages: Sendable {
         }
     }
 
-    private func render(
+    /// The sign-in page; passwordless pages show it again with their errors.
+    func render(
         _ visit: Visit, email: String, redirect: String, app: AppSignInRequest?, errors: FormErrors,
         status: Int = 200
     ) async -> Response {
         let appItems = app?.queryItems ?? []
         let providers = await oauth?.buttonProviders() ?? []
+        let methods = PasswordlessPages.offeredMethods(env, app: app)
         var response = env.renderer.page(
             .signIn,
             visit.context(
                 title: "Sign in",
                 [
                     "form": ["email": email],
+                    "methods": [
+                        "password": methods.contains(.password), "emailCode": methods.contains(.emailCode),
+                        "magicLink": methods.contains(.magicLink),
+                        "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
+                    ],
                     "redirect": redirect == "/account" || app != nil ? "" : redirect,
                     "app": appItems.map { ["name": $0.0, "value": $0.1] },
                     "providers": providers.map { provider in
@@ -92,6 +99,10 @@ struct SignInPages: Sendable {
         let request = visit.request
         let now = env.clock()
         var errors = FormErrors()
+        guard env.configuration.signInMethods.contains(.password) else {
+            errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
+        }
         if let wait = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) {
             await env.audit.record(
                 .signInFailed, request: request,

@@ -70,7 +70,9 @@ public struct Application: Sendable {
                 hasher: hasher,
                 testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
         }
-        SignInPages(env: env, oauth: oauthFeature).register(on: &router)
+        let signInPages = SignInPages(env: env, oauth: oauthFeature)
+        signInPages.register(on: &router)
+        PasswordlessPages(env: env, signIn: signInPages).register(on: &router)
         AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
         SecondStepPages(env: env).register(on: &router)

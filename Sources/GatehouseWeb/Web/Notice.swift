@@ -37,6 +37,7 @@ enum Notice: String {
     case emailChangeRequested = "email-change-requested"
     case emailChanged = "email-changed"
     case emailSet = "email-set"
+    case signInCodeSent = "sign-in-code-sent"
 
     var message: String {
         switch self {
@@ -78,6 +79,7 @@ enum Notice: String {
             return "Check the new address for a message from us. Your email changes once you confirm it from there."
         case .emailChanged: return "Your email address is changed. You're signed out everywhere else."
         case .emailSet: return "Email address changed. The user's sessions were signed out."
+        case .signInCodeSent: return "If that address can sign in here, a code is on its way."
         }
     }
 }

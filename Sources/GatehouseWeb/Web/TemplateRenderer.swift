@@ -9,6 +9,8 @@ enum Template: String, CaseIterable, Sendable {
     case consoleLayout = "console-layout"
     case signUp = "sign-up"
     case signIn = "sign-in"
+    case signInCode = "sign-in-code"
+    case magicLink = "magic-link"
     case verify
     case resendVerification = "resend-verification"
     case continuePage = "continue"

@@ -17,12 +17,18 @@ public struct WebConfiguration: Sendable {
     public var rateLimits: Bool
     /// Shown in the console header: which backend the users live in.
     public var backendDescription: String
+    /// What the sign-in page offers (`--sign-in-methods`).
+    public var signInMethods: Set<SignInMethod>
+    /// Whether a right sign-in code or link for an address without an account creates a verified
+    /// one (`--passwordless-sign-up`); off: such addresses get no mail and no account.
+    public var passwordlessSignUp: Bool
 
     public init(
         publicBaseURL: String, templatesDirectory: String, publicDirectory: String,
         sessionLifetime: TimeInterval = 7 * 24 * 3600, mailboxIsOpen: Bool = true,
         assetVersion: String = "1", rateLimits: Bool = true,
-        backendDescription: String = "Embedded SQLite"
+        backendDescription: String = "Embedded SQLite",
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
     ) {
         self.publicBaseURL = publicBaseURL
         self.templatesDirectory = templatesDirectory
@@ -32,6 +38,8 @@ public struct WebConfiguration: Sendable {
         self.assetVersion = assetVersion
         self.rateLimits = rateLimits
         self.backendDescription = backendDescription
+        self.signInMethods = signInMethods
+        self.passwordlessSignUp = passwordlessSignUp
     }
 
     /// The key apps on InsForge's SDKs must send as `Bearer` on signed-out calls; nil accepts any

@@ -1,0 +1,330 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+
+/// Passwordless sign-in: a mailed 6-digit code (`/auth/sign-in/code`) and a mailed magic link
+/// (`/auth/sign-in/link`, opened at `/auth/magic`). Every address gets the same answer in the same
+/// time; only the backend knows whether a mail went out. A magic link signs in at once only in the
+/// browser that asked for it (a nonce in the `gh_magic` cookie, bound to the link by its keyed
+/// hash); anywhere else — a mail scanner, another device — it spends nothing and asks
+/// "Continue as …?" with a POST.
+struct PasswordlessPages: Sendable {
+    let env: PageEnvironment
+    /// The sign-in page, shown again with errors of a request from it.
+    let signIn: SignInPages
+
+    static let magicCookieName = "gh_magic"
+    static let magicCookieLifetime = 10 * 60
+
+    func register(on router: inout Router) {
+        router.page(.post, "/auth/sign-in/code", env) { visit in try await Self.padded { try await requestCode(visit) } }
+        router.page(.get, "/auth/sign-in/code", env) { visit in
+            guard offers(.emailCode) else { return notOffered(visit) }
+            let otp = try visit.query("otp") ?? ""
+            guard !otp.isEmpty else { return .redirect(to: "/auth/sign-in") }
+            return await renderCode(
+                visit, otp: otp, email: try visit.query("email") ?? "",
+                redirect: URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account"), errors: FormErrors())
+        }
+        router.page(.post, "/auth/sign-in/code/verify", env, checkCode)
+        router.page(.post, "/auth/sign-in/link", env) { visit in try await Self.padded { try await requestLink(visit) } }
+        router.page(.get, "/auth/magic", env, openLink)
+        router.page(.post, "/auth/magic", env, continueLink)
+    }
+
+    /// The methods the sign-in page offers: those configured that the backend can do. The hosted
+    /// sign-in for apps offers the password and providers only.
+    static func offeredMethods(_ env: PageEnvironment, app: AppSignInRequest?) -> Set<SignInMethod> {
+        env.configuration.signInMethods.filter { method in
+            switch method {
+            case .password: return true
+            case .emailCode: return app == nil && env.backend.capabilities.contains(.emailOTP)
+            case .magicLink: return app == nil && env.backend.capabilities.contains(.magicLink)
+            }
+        }
+    }
+
+    private func offers(_ method: SignInMethod) -> Bool {
+        Self.offeredMethods(env, app: nil).contains(method)
+    }
+
+    /// Every send answers no sooner than this after it arrived, whatever the address, like the
+    /// verification resend (`VerificationPages.resendAnswerFloor`).
+    private static func padded(_ answer: () async throws -> Response) async throws -> Response {
+        let floor = ContinuousClock.now.advanced(by: VerificationPages.resendAnswerFloor)
+        let response = try await answer()
+        try? await Task.sleep(until: floor)
+        return response
+    }
+
+    // MARK: Email code
+
+    private func requestCode(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
+        let previousOTP = try visit.form.single("otp") ?? ""
+        guard offers(.emailCode) else { return notOffered(visit) }
+        var errors = FormErrors()
+        /// Back to where the request came from: the code page on a resend, else the sign-in page.
+        func refuse(_ message: String, status: Int) async -> Response {
+            errors.add(previousOTP.isEmpty ? "form" : "code", message)
+            if previousOTP.isEmpty {
+                return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: status)
+            }
+            return await renderCode(visit, otp: previousOTP, email: email, redirect: redirect, errors: errors, status: status)
+        }
+        guard EmailAddress.isPlausible(email) else { return await refuse("Enter a valid email address.", status: 422) }
+        if let wait = await sendWait(kind: "code", email: email, visit: visit) {
+            return await refuse("Please wait \(Wait.describe(wait)) before asking for another email.", status: 429)
+        }
+        let otpID: String
+        do {
+            otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: env.configuration.passwordlessSignUp)
+        } catch let error as AuthError {
+            return await refuse(error.pageMessage, status: Self.status(of: error))
+        }
+        await env.audit.record(
+            .signInCodeRequested, request: visit.request, data: ["email": .string(email), "method": "email_code"])
+        var items = [("otp", otpID), ("email", email), ("notice", Notice.signInCodeSent.rawValue)]
+        if redirect != "/account" { items.append(("redirect", redirect)) }
+        return .redirect(to: URLQuery.path("/auth/sign-in/code", items))
+    }
+
+    private func renderCode(
+        _ visit: Visit, otp: String, email: String, redirect: String, errors: FormErrors, status: Int = 200
+    ) async -> Response {
+        let wait = EmailAddress.isPlausible(email) ? await cooldown(kind: "code", email: email) : 0
+        return env.renderer.page(
+            .signInCode,
+            visit.context(
+                title: "Enter your sign-in code",
+                [
+                    "otp": otp, "email": email, "redirect": redirect == "/account" ? "" : redirect,
+                    "cooldownSeconds": wait, "canResend": EmailAddress.isPlausible(email)
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func checkCode(_ visit: Visit) async throws -> Response {
+        let otp = try visit.field("otp")
+        let code = try visit.field("code").filter { !$0.isWhitespace }
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
+        guard offers(.emailCode) else { return notOffered(visit) }
+        var errors = FormErrors()
+        guard !otp.isEmpty else { return .redirect(to: "/auth/sign-in") }
+        guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+            errors.add("code", "Enter the 6-digit code from the email.")
+            return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
+        }
+        let reason: String
+        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
+            // Throttled: answered exactly like a wrong code.
+            reason = "rate_limited"
+        } else {
+            do {
+                let session = try await env.pageBackend.signIn(otpID: otp, code: code)
+                return try await complete(session, method: "email_code", redirect: redirect, visit: visit)
+            } catch AuthError.mfaRequired(let challenge) {
+                return SecondStep.redirect(challenge, continueTo: redirect, secure: env.configuration.usesTLS)
+            } catch let error as AuthError {
+                switch error {
+                case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
+                    reason = "\(error)"
+                default:
+                    errors.add("code", error.pageMessage)
+                    return await renderCode(
+                        visit, otp: otp, email: email, redirect: redirect, errors: errors, status: Self.status(of: error))
+                }
+            }
+        }
+        await env.audit.record(
+            .signInFailed, request: visit.request,
+            data: ["email": .string(email), "method": "email_code", "reason": .string(reason)])
+        errors.add("code", VerificationPages.codeRefused)
+        return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
+    }
+
+    // MARK: Magic link
+
+    private func requestLink(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
+        guard offers(.magicLink) else { return notOffered(visit) }
+        var errors = FormErrors()
+        guard EmailAddress.isPlausible(email) else {
+            errors.add("form", "Enter a valid email address.")
+            return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 422)
+        }
+        if let wait = await sendWait(kind: "link", email: email, visit: visit) {
+            errors.add("form", "Please wait \(Wait.describe(wait)) before asking for another email.")
+            return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
+        }
+        // A fresh nonce each time: the backend kills the address's older links anyway.
+        let nonce = SecureRandom.token()
+        do {
+            try await env.backend.requestMagicLink(
+                email: email, allowSignUp: env.configuration.passwordlessSignUp, browserBinding: binding(of: nonce))
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return await signIn.render(
+                visit, email: email, redirect: redirect, app: nil, errors: errors, status: Self.status(of: error))
+        }
+        await env.audit.record(
+            .signInLinkRequested, request: visit.request, data: ["email": .string(email), "method": "magic_link"])
+        var response = env.renderer.page(
+            .message,
+            visit.context(
+                title: "Check your email",
+                [
+                    "heading": "Check your email",
+                    "message":
+                        "If \(email) can sign in here, a sign-in link is on its way. Open it in this browser within 10 minutes; it works once.",
+                    "actionURL": "/auth/sign-in", "actionLabel": "Back to sign-in"
+                ]))
+        response.setCookie(
+            Cookie(
+                name: Self.magicCookieName, value: nonce, path: "/auth/magic", maxAge: Self.magicCookieLifetime,
+                httpOnly: true, secure: env.configuration.usesTLS, sameSite: .lax))
+        return response
+    }
+
+    /// `GET /auth/magic?t=`: signs in when this is the browser that asked; elsewhere asks first.
+    private func openLink(_ visit: Visit) async throws -> Response {
+        let token = try visit.query("t") ?? ""
+        guard offers(.magicLink) else { return notOffered(visit) }
+        guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
+        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
+            return await linkRefused(visit, reason: "rate_limited")
+        }
+        // No cookie: a binding nobody holds, so the link is never spent from here without a POST.
+        let nonce = visit.request.cookies[Self.magicCookieName].flatMap(Self.wellFormedNonce) ?? "none:" + SecureRandom.token()
+        do {
+            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding(of: nonce))
+            return try await complete(session, method: "magic_link", redirect: "/account", visit: visit)
+        } catch AuthError.magicLinkOpenedElsewhere(let email) {
+            return env.renderer.page(
+                .magicLink,
+                visit.context(title: "Continue signing in", ["token": token, "maskedEmail": Self.mask(email)]))
+        } catch AuthError.mfaRequired(let challenge) {
+            return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+        } catch let error as AuthError {
+            return await linkRefused(visit, reason: "\(error)")
+        }
+    }
+
+    /// `POST /auth/magic`: the person confirmed "Continue as …" in a browser that did not ask.
+    private func continueLink(_ visit: Visit) async throws -> Response {
+        let token = try visit.field("t")
+        guard offers(.magicLink) else { return notOffered(visit) }
+        guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
+        do {
+            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nil)
+            return try await complete(session, method: "magic_link", redirect: "/account", visit: visit)
+        } catch AuthError.mfaRequired(let challenge) {
+            return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+        } catch let error as AuthError {
+            return await linkRefused(visit, reason: "\(error)")
+        }
+    }
+
+    /// The one answer to a spent, expired, superseded, unknown or refused link.
+    private func linkRefused(_ visit: Visit, reason: String) async -> Response {
+        await env.audit.record(.signInFailed, request: visit.request, data: ["method": "magic_link", "reason": .string(reason)])
+        return env.renderer.page(
+            .error,
+            visit.context(
+                title: "Link not valid",
+                [
+                    "status": 400, "heading": "This sign-in link can't be used",
+                    "message":
+                        "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page."
+                ]), status: 400)
+    }
+
+    // MARK: Shared
+
+    /// Starts the browser session and records the sign-in.
+    private func complete(_ session: AuthSession, method: String, redirect: String, visit: Visit) async throws -> Response {
+        let user = session.user
+        await env.audit.record(
+            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
+            data: ["method": .string(method)])
+        var response = Response.redirect(to: redirect)
+        try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
+        env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+        if method == "magic_link" {
+            response.setCookie(
+                Cookie(
+                    name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
+                    secure: env.configuration.usesTLS, sameSite: .lax))
+        }
+        return response
+    }
+
+    /// The wait before another mail of this kind to `email`, else nil after counting this one:
+    /// 60 s per address (whether or not it has an account), 10 an hour per address, and the
+    /// per-IP mail budget.
+    private func sendWait(kind: String, email: String, visit: Visit) async -> Int? {
+        let now = env.clock()
+        let address = EmailAddress.normalize(email)
+        if let wait = await env.limiter.retryAfter("passwordless-\(kind):\(address)", Throttle.resendPerEmail, now: now) {
+            return wait
+        }
+        if let wait = await env.limiter.take("passwordless-hour:\(address)", Throttle.passwordlessPerEmail, now: now) {
+            return wait
+        }
+        if let wait = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now) {
+            return wait
+        }
+        await env.limiter.hit("passwordless-\(kind):\(address)", Throttle.resendPerEmail, now: now)
+        return nil
+    }
+
+    private func cooldown(kind: String, email: String) async -> Int {
+        await env.limiter.retryAfter(
+            "passwordless-\(kind):\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: env.clock()) ?? 0
+    }
+
+    private func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
+
+    private func notOffered(_ visit: Visit) -> Response {
+        env.renderer.page(
+            .error,
+            visit.context(
+                title: "Not available",
+                [
+                    "status": 404, "heading": "This way of signing in is turned off",
+                    "message": "Sign in from the sign-in page with one of the ways it offers."
+                ]), status: 404)
+    }
+
+    private static func status(of error: AuthError) -> Int {
+        switch error {
+        case .validation: return 422
+        case .rateLimited: return 429
+        case .notSupported: return 404
+        default: return 502
+        }
+    }
+
+    /// A token or nonce as Gatehouse makes them (43 base64url characters), else nil.
+    static func wellFormedNonce(_ text: String) -> String? {
+        guard (20...128).contains(text.count),
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") })
+        else { return nil }
+        return text
+    }
+
+    /// `ada@example.com` → `a…@example.com`: enough to recognise one's own address, not to learn someone's.
+    static func mask(_ email: String) -> String {
+        guard let at = email.lastIndex(of: "@"), at > email.startIndex else { return email }
+        return String(email[email.startIndex]) + "…" + email[at...]
+    }
+}
+
+extension Throttle {
+    /// Passwordless sign-in mails to one address: besides the 60 s cool-down, at most 10 an hour,
+    /// so a code's five tries cannot add up to many guesses.
+    static let passwordlessPerEmail = RateLimiter.Rule(limit: 10, window: 3600)
+}

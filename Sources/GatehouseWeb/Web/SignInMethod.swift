@@ -1,0 +1,21 @@
+/// The ways the sign-in page offers (`--sign-in-methods`). A method the backend cannot do is
+/// hidden whatever is configured (`Capability.emailOTP`, `.magicLink`).
+public enum SignInMethod: String, CaseIterable, Sendable, Hashable {
+    case password
+    /// A mailed one-time 6-digit code.
+    case emailCode = "email-code"
+    /// A mailed single-use link.
+    case magicLink = "magic-link"
+
+    /// Parses `password,email-code,magic-link`; nil names nothing, or something unknown.
+    public static func parseList(_ text: String) -> Set<SignInMethod>? {
+        var methods: Set<SignInMethod> = []
+        for part in text.split(separator: ",") {
+            guard let method = SignInMethod(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                return nil
+            }
+            methods.insert(method)
+        }
+        return methods.isEmpty ? nil : methods
+    }
+}

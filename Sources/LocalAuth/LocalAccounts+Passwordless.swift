@@ -1,0 +1,149 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+
+extension LocalAccounts {
+    /// How long a magic link works (a sign-in link is short-lived, unlike a verification link).
+    static let magicLinkLifetime: TimeInterval = 10 * 60
+
+    /// Stores a sign-in code for `email` and mails it; returns the otp id to sign in with. Every
+    /// address gets a row and an id, so the answer and the work are the same for all; only an
+    /// enabled account — or, with `allowSignUp`, an address with no account — gets the mail. The
+    /// resend cool-down is the web layer's (per address whether or not an account exists).
+    public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
+        let email = try Self.passwordlessAddress(email)
+        let otpID = SecureRandom.token()
+        let code = SecureRandom.digits(6)
+        let now = clock()
+        let mails = try await storeSignInToken(
+            kind: .code, email: email, allowSignUp: allowSignUp, lookupHash: otpLookupHash(otpID),
+            codeHash: codeHash(otpID: otpID, code: code), browserBinding: nil,
+            expiresAt: now.addingTimeInterval(configuration.codeLifetime), now: now)
+        if let recipient = mails {
+            await deliverPasswordless(
+                PasswordlessMail.code(code, to: recipient.email, lifetime: configuration.codeLifetime), recipient.id)
+        }
+        return otpID
+    }
+
+    /// A right code signs in (and verifies the address); a wrong one counts one of the code's tries.
+    /// Unknown ids and codes of addresses without an account read like wrong codes.
+    public func signIn(otpID: String, code: String) async throws -> User {
+        let code = code.filter { !$0.isWhitespace }
+        guard let token = try await database.signInToken(lookupHash: otpLookupHash(otpID)), token.kind == .code,
+            let id = token.id, let storedHash = token.codeHash
+        else { throw AuthError.invalidCode }
+        let now = clock()
+        let maxAttempts = configuration.maxCodeAttempts
+        guard TokenCheck.decide(token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
+            try await database.claimSignInAttempt(tokenID: id, maxAttempts: maxAttempts, now: now)
+        else { throw AuthError.codeExpired }
+        let matches = KeyedHash.constantTimeEquals(codeHash(otpID: otpID, code: code), storedHash)
+        switch TokenCheck.decide(token, secretMatches: matches, now: now, maxAttempts: maxAttempts) {
+        case .refuseExpired:
+            throw AuthError.codeExpired
+        case .countWrongAttempt:
+            logger.notice("wrong sign-in code", metadata: ["user": "\(token.userID?.rawValue ?? "-")"])
+            throw AuthError.invalidCode
+        case .consume:
+            return try await spend(token, id: id, now: now, via: "code")
+        }
+    }
+
+    /// Stores a single-use link for `email` bound to the asking browser and mails it (same rules
+    /// for who gets mail as `requestEmailOTP`).
+    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
+        let email = try Self.passwordlessAddress(email)
+        let secret = SecureRandom.token()
+        let now = clock()
+        let mails = try await storeSignInToken(
+            kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
+            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime), now: now)
+        if let recipient = mails {
+            let link = configuration.page("/auth/magic?t=\(secret)")
+            await deliverPasswordless(
+                PasswordlessMail.link(link, to: recipient.email, lifetime: Self.magicLinkLifetime), recipient.id)
+        }
+    }
+
+    /// Signs in with a link's token. A binding that is not the asking browser's spends nothing and
+    /// names the address (`.magicLinkOpenedElsewhere`); nil means the person confirmed it. Unknown
+    /// tokens are `.invalidCode`; spent, superseded and expired ones `.codeExpired`.
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> User {
+        guard let token = try await database.signInToken(lookupHash: linkLookupHash(magicLinkToken)),
+            token.kind == .link, let id = token.id
+        else { throw AuthError.invalidCode }
+        let now = clock()
+        guard token.consumedAt == nil, token.expiresAt > now else { throw AuthError.codeExpired }
+        if let userID = token.userID {
+            guard let user = try await database.user(id: userID), !user.disabled else { throw AuthError.codeExpired }
+        } else if !token.allowSignUp {
+            throw AuthError.codeExpired
+        }
+        if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
+            throw AuthError.magicLinkOpenedElsewhere(email: token.email)
+        }
+        return try await spend(token, id: id, now: now, via: "link")
+    }
+
+    // MARK: Helpers
+
+    /// The trimmed address, or `.validation` naming the `email` field.
+    private static func passwordlessAddress(_ email: String) throws -> String {
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else {
+            throw AuthError.validation([FieldError(field: "email", message: "Enter a valid email address.")])
+        }
+        return email
+    }
+
+    /// Writes the token row for any address; returns who to mail, if anyone.
+    private func storeSignInToken(
+        kind: SignInTokenRecord.Kind, email: String, allowSignUp: Bool, lookupHash: String, codeHash: String?,
+        browserBinding: String?, expiresAt: Date, now: Date
+    ) async throws -> (email: String, id: UserID?)? {
+        let user = try await database.user(email: email)
+        try await database.replaceSignInTokens(
+            with: SignInTokenRecord(
+                kind: kind, lookupHash: lookupHash, codeHash: codeHash, email: user?.email ?? email, userID: user?.id,
+                allowSignUp: allowSignUp, browserBinding: browserBinding, expiresAt: expiresAt, createdAt: now))
+        if let user { return user.disabled ? nil : (user.email, user.id) }
+        return allowSignUp ? (email, nil) : nil
+    }
+
+    /// Spends the token and returns its account, refusing disabled accounts and addresses without one.
+    private func spend(_ token: SignInTokenRecord, id: Int64, now: Date, via: String) async throws -> User {
+        let newUser = UserRecord(
+            id: UserID(SecureRandom.userID()), email: token.email, passwordHash: nil, verified: true,
+            profile: Profile(), createdAt: now, updatedAt: now)
+        switch try await database.spendSignInToken(id: id, now: now, newUser: newUser) {
+        case .dead:
+            throw AuthError.codeExpired
+        case .noAccount:
+            logger.notice("passwordless sign-in for an address without an account", metadata: ["via": "\(via)"])
+            throw via == "code" ? AuthError.invalidCode : AuthError.codeExpired
+        case .signedIn(let user, let created):
+            guard !user.disabled else {
+                logger.notice("passwordless sign-in refused", metadata: ["user": "\(user.id)", "reason": "disabled"])
+                throw via == "code" ? AuthError.invalidCode : AuthError.codeExpired
+            }
+            if created { logger.info("account created", metadata: ["user": "\(user.id)", "via": "\(via)"]) }
+            logger.info("signed in", metadata: ["user": "\(user.id)", "via": "\(via)"])
+            return user.user
+        }
+    }
+
+    private func deliverPasswordless(_ mail: OutgoingMail, _ userID: UserID?) async {
+        do {
+            try await mailer.send(mail)
+        } catch {
+            logger.error(
+                "sign-in mail not sent", metadata: ["user": "\(userID?.rawValue ?? "-")", "error": "\(type(of: error))"])
+        }
+    }
+
+    private func otpLookupHash(_ otpID: String) -> String { keyedHash.hex("sign-in-otp:" + otpID) }
+    private func codeHash(otpID: String, code: String) -> String { keyedHash.hex("sign-in-code:\(otpID):\(code)") }
+    private func linkLookupHash(_ token: String) -> String { keyedHash.hex("magic-link:" + token) }
+}

@@ -1,0 +1,22 @@
+import AuthCore
+import Foundation
+
+/// Passwordless sign-in on the seam (`.emailOTP`, `.magicLink`): `LocalAccounts`' rules, then a
+/// session like a password sign-in's.
+extension LocalBackend {
+    public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
+        try await accounts.requestEmailOTP(email: email, allowSignUp: allowSignUp)
+    }
+
+    public func signIn(otpID: String, code: String) async throws -> AuthSession {
+        try await openSession(for: try await accounts.signIn(otpID: otpID, code: code))
+    }
+
+    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
+        try await accounts.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+    }
+
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
+        try await openSession(for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding))
+    }
+}

@@ -1,0 +1,39 @@
+import AuthCore
+import Foundation
+
+/// The messages that carry a passwordless sign-in code or magic link, as plain text and HTML.
+enum PasswordlessMail {
+    static func code(_ code: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = VerificationMail.describe(lifetime)
+        let text = """
+            Your Gatehouse sign-in code is \(code).
+
+            It works once, for \(validity). If you did not ask to sign in, ignore this message: \
+            nobody can use the code without this mailbox.
+            """
+        let html = """
+            <p>Your Gatehouse sign-in code is</p>
+            <p style="font-size:2em;letter-spacing:0.2em"><strong>\(VerificationMail.escape(code))</strong></p>
+            <p>It works once, for \(validity). If you did not ask to sign in, ignore this message.</p>
+            """
+        return OutgoingMail(to: recipient, subject: "Your Gatehouse sign-in code", text: text, html: html, code: code)
+    }
+
+    static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = VerificationMail.describe(lifetime)
+        let text = """
+            Sign in to Gatehouse by opening this link:
+
+            \(link)
+
+            It works once, for \(validity), best in the browser where you asked for it. If you did \
+            not ask to sign in, ignore this message.
+            """
+        let html = """
+            <p>Sign in to Gatehouse:</p>
+            <p><a href="\(VerificationMail.escape(link))">Sign me in</a></p>
+            <p>It works once, for \(validity), best in the browser where you asked for it. If you did not ask to sign in, ignore this message.</p>
+            """
+        return OutgoingMail(to: recipient, subject: "Sign in to Gatehouse", text: text, html: html, link: link)
+    }
+}

@@ -1,0 +1,92 @@
+import AuthCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Kills the address's live tokens of the same kind (an older code or link stops working) and
+    /// inserts `token`, in one transaction.
+    @discardableResult
+    public func replaceSignInTokens(with token: SignInTokenRecord) async throws -> SignInTokenRecord {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sign_in_tokens SET consumed_at = ?
+                    WHERE email_normalized = ? AND kind = ? AND consumed_at IS NULL
+                    """, arguments: [token.createdAt, token.emailNormalized, token.kind])
+            // Dead rows are kept a day for support, then dropped.
+            try db.execute(
+                sql: "DELETE FROM sign_in_tokens WHERE expires_at < ?",
+                arguments: [token.createdAt.addingTimeInterval(-24 * 3600)])
+            var inserted = token
+            try inserted.insert(db)
+            return inserted
+        }
+    }
+
+    /// The token whose keyed lookup hash is `lookupHash` (unique), live or not.
+    public func signInToken(lookupHash: String) async throws -> SignInTokenRecord? {
+        try await pool.read { db in
+            try SignInTokenRecord.filter(SignInTokenRecord.CodingKeys.lookupHash == lookupHash).fetchOne(db)
+        }
+    }
+
+    /// Claims one of a live code's `maxAttempts` tries before it is compared (as
+    /// `claimVerificationAttempt` does): false when the code is dead.
+    public func claimSignInAttempt(tokenID: Int64, maxAttempts: Int, now: Date) async throws -> Bool {
+        try await claimAttempt(in: SignInTokenRecord.databaseTableName, tokenID: tokenID, maxAttempts: maxAttempts, now: now)
+    }
+
+    /// What spending a sign-in token came to.
+    public enum SignInTokenSpending: Sendable, Equatable {
+        /// Spent; the account to sign in (verified now).
+        case signedIn(UserRecord, created: Bool)
+        /// Not live any more (spent, superseded or expired by the time of the write).
+        case dead
+        /// Spent, but the address has no account and sign-up was not allowed.
+        case noAccount
+    }
+
+    /// Spends a live token and, in the same transaction, settles its account: the token's account;
+    /// else, when sign-up was allowed, the account now holding the address or `newUser` inserted.
+    /// The address is proven, so the account becomes verified; an account that was not verified
+    /// loses its password, which nobody ever tied to the mailbox (a pre-hijacking defence: whoever
+    /// signed up with someone else's address cannot keep a way in once the owner signs in).
+    public func spendSignInToken(id: Int64, now: Date, newUser: UserRecord) async throws -> SignInTokenSpending {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sign_in_tokens SET consumed_at = ?
+                    WHERE id = ? AND consumed_at IS NULL AND expires_at > ?
+                    """, arguments: [now, id, now])
+            guard db.changesCount == 1, let token = try SignInTokenRecord.fetchOne(db, key: id) else { return .dead }
+            var created = false
+            var user: UserRecord
+            if let userID = token.userID, let existing = try UserRecord.fetchOne(db, key: userID.rawValue) {
+                user = existing
+            } else if token.allowSignUp {
+                if let existing = try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == token.emailNormalized)
+                    .fetchOne(db)
+                {
+                    user = existing
+                } else {
+                    user = newUser
+                    user.email = token.email
+                    user.emailNormalized = token.emailNormalized
+                    try user.insert(db)
+                    created = true
+                }
+            } else {
+                return .noAccount
+            }
+            if !user.verified {
+                try db.execute(
+                    sql: "UPDATE users SET verified = 1, password_hash = NULL, updated_at = ? WHERE id = ?",
+                    arguments: [now, user.id.rawValue])
+                user.verified = true
+                user.passwordHash = nil
+                user.updatedAt = now
+            }
+            return .signedIn(user, created: created)
+        }
+    }
+}
