@@ -34,7 +34,8 @@ public struct LocalBackend: AuthAPI {
     public var capabilities: Set<Capability> {
         [
             .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
-            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers
+            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers,
+            .passwordReset, .passwordChange
         ]
     }
 
@@ -174,6 +175,6 @@ public struct LocalBackend: AuthAPI {
         }
     }
 
-    private func accessHash(_ token: String) -> String { accounts.keyedHash.hex("api-access:" + token) }
+    func accessHash(_ token: String) -> String { accounts.keyedHash.hex("api-access:" + token) }
     private func refreshHash(_ token: String) -> String { accounts.keyedHash.hex("api-refresh:" + token) }
 }

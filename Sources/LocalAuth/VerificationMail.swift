@@ -55,7 +55,7 @@ enum VerificationMail {
     }
 
     /// "10 minutes", "24 hours", "1 hour".
-    private static func describe(_ lifetime: TimeInterval) -> String {
+    static func describe(_ lifetime: TimeInterval) -> String {
         let minutes = Int(lifetime / 60)
         if minutes >= 60 && minutes % 60 == 0 {
             let hours = minutes / 60
@@ -64,7 +64,7 @@ enum VerificationMail {
         return minutes == 1 ? "1 minute" : "\(minutes) minutes"
     }
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var escaped = ""
         for character in text {
             switch character {

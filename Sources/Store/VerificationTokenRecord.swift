@@ -9,6 +9,8 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
     /// What proving the token achieves. Stored as text so later purposes need no table rebuild.
     public enum Purpose: String, Codable, Sendable, DatabaseValueConvertible {
         case verifyEmail = "verify_email"
+        /// Sets a new password (a mailed link, and in code mode a 6-digit code traded for a link token).
+        case resetPassword = "reset_password"
     }
 
     /// A 6-digit code typed into a form, or a 256-bit token inside a link.

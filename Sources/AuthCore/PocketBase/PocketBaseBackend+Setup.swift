@@ -3,7 +3,8 @@ import Foundation
 extension PocketBaseBackend {
     /// Readies the collection for Gatehouse, as the superuser: adds the profile JSON field when
     /// missing and, given Gatehouse's public URL, points the verification mail's link at
-    /// `/auth/verify-link?token=` so the hosted pages confirm it. Safe to run at every start.
+    /// `/auth/verify-link?token=` so the hosted pages confirm it (and the reset mail's at
+    /// `/auth/reset-password?token=`). Safe to run at every start.
     public func prepareCollection(verificationLinkBase: String?) async throws {
         let admin = PocketBaseAdmin(backend: self)
         let collection = try await admin.asSuperuser { token in
@@ -39,6 +40,11 @@ extension PocketBaseBackend {
                     <p>Thanks,<br/>{APP_NAME} team</p>
                     """)
             ])
+            patch["resetPasswordTemplate"] = Self.resetPasswordTemplate(
+                linkBase: base,
+                subject: collection["resetPasswordTemplate"].flatMap {
+                    if case .object(let template) = $0 { template["subject"] } else { nil }
+                })
         }
         guard !patch.isEmpty else { return }
         try await admin.asSuperuser { token in

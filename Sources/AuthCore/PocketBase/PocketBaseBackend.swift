@@ -58,7 +58,10 @@ public final class PocketBaseBackend: AuthAPI {
     }
 
     public var capabilities: Set<Capability> {
-        var capabilities: Set<Capability> = [.emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods]
+        var capabilities: Set<Capability> = [
+            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .passwordReset,
+            .passwordChange
+        ]
         if superuser != nil { capabilities.formUnion([.userAdministration, .impersonation]) }
         return capabilities
     }

@@ -118,6 +118,12 @@ struct BrowserSessions: Sendable {
                 httpOnly: true, secure: secureCookies, sameSite: .lax))
     }
 
+    /// Keeps `backendSession` behind this browser session from now on: the backend replaced the one
+    /// it had (a password change on PocketBase ends every token and signs in afresh).
+    func replaceBackendSession(of signedIn: SignedIn, with backendSession: AuthSession) async throws {
+        try await database.saveCredential(try seal(backendSession), sessionID: signedIn.session.id)
+    }
+
     /// Seals the backend's session for the database (`SecretBox` under a key derived from the
     /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.
     private func seal(_ backendSession: AuthSession) throws -> String {

@@ -52,6 +52,7 @@ struct SignInPages: Sendable {
                 [
                     "form": ["email": email],
                     "redirect": redirect == "/account" || app != nil ? "" : redirect,
+                    "passwordReset": env.backend.capabilities.contains(.passwordReset),
                     "app": appItems.map { ["name": $0.0, "value": $0.1] },
                     "providers": providers.map { provider in
                         [

@@ -72,6 +72,8 @@ public struct Application: Sendable {
         SignInPages(env: env, oauth: oauthFeature).register(on: &router)
         AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
+        PasswordResetPages(env: env).register(on: &router)
+        SecurityPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)

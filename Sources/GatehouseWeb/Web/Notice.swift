@@ -30,6 +30,10 @@ enum Notice: String {
     case sessionSignedOut = "session-signed-out"
     case otherSessionsSignedOut = "other-sessions-signed-out"
     case signedOutEverywhere = "signed-out-everywhere"
+    case passwordReset = "password-reset"
+    case passwordResetSignIn = "password-reset-sign-in"
+    case passwordResetSent = "password-reset-sent"
+    case passwordChanged = "password-changed"
 
     var message: String {
         switch self {
@@ -62,6 +66,10 @@ enum Notice: String {
         case .sessionSignedOut: return "That session is signed out."
         case .otherSessionsSignedOut: return "You're signed out everywhere else."
         case .signedOutEverywhere: return "You're signed out everywhere."
+        case .passwordReset: return "Your new password is set. Every other session of your account was signed out."
+        case .passwordResetSignIn: return "Your new password is set. Sign in with it to continue."
+        case .passwordResetSent: return "A password reset email is on its way to the user."
+        case .passwordChanged: return "Password changed. You're signed out everywhere else."
         }
     }
 }

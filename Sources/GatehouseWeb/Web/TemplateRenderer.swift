@@ -20,6 +20,10 @@ enum Template: String, CaseIterable, Sendable {
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
     case consoleProviders = "console-providers"
+    case forgotPassword = "forgot-password"
+    case resetPasswordSent = "reset-password-sent"
+    case resetPassword = "reset-password"
+    case security
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

@@ -1,0 +1,105 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `/account/security`: how the person signs in. Its sections, each its own partial in
+/// `Templates/partials/`: "Change password" (`password-change`, here). The authenticator-app (TOTP)
+/// section joins this page: its handlers register beside these and its partial goes into the slot
+/// marked in `security.mustache`.
+struct SecurityPages: Sendable {
+    let env: PageEnvironment
+
+    /// The one answer to a current password that is wrong — or not checked because the account or
+    /// this source is throttled, as at sign-in.
+    static let currentPasswordRefused = "That password doesn't match your current one."
+
+    func register(on router: inout Router) {
+        router.page(.get, "/account/security", env) { visit in
+            guard visit.user != nil else { return signInFirst(visit) }
+            return render(visit, errors: FormErrors())
+        }
+        router.page(.post, "/account/security/password", env, changePassword)
+    }
+
+    private func signInFirst(_ visit: Visit) -> Response {
+        .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/security")]))
+    }
+
+    func render(_ visit: Visit, errors: FormErrors, status: Int = 200) -> Response {
+        let capabilities = env.backend.capabilities
+        var page: [String: Any] = ["passwordRules": PasswordPolicy.summary]
+        if capabilities.contains(.passwordChange) {
+            page["passwordChange"] = true
+        } else {
+            page["passwordChangeUnavailable"] = AuthError.notSupported(.passwordChange).pageMessage
+        }
+        return env.renderer.page(
+            .security, visit.context(title: "Security", page.merging(errors.context) { $1 }), status: status)
+    }
+
+    /// Checks the current password (throttled like sign-in, sharing its counts), sets the new one,
+    /// keeps this browser signed in on the session the backend goes on with, and ends every other
+    /// session of the account.
+    private func changePassword(_ visit: Visit) async throws -> Response {
+        guard let signedIn = visit.signedIn else { return signInFirst(visit) }
+        if visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
+        var errors = FormErrors()
+        guard env.backend.capabilities.contains(.passwordChange) else {
+            errors.add("form", AuthError.notSupported(.passwordChange).pageMessage)
+            return render(visit, errors: errors, status: 422)
+        }
+        let current = try visit.field("current_password")
+        let new = try visit.field("new_password")
+        if let problem = PasswordPolicy.problem(with: new) {
+            errors.add("new_password", problem)
+            return render(visit, errors: errors, status: 422)
+        }
+        let request = visit.request
+        let now = env.clock()
+        let throttle = SignInThrottle(
+            limiter: env.limiter, scope: "sign-in", email: signedIn.user.email, ip: request.remoteAddress)
+        var reason = "rate_limited"
+        var throttled = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) != nil
+        if !throttled { throttled = await throttle.isLocked(now: now) }
+        if !throttled {
+            do {
+                let session = try await env.pageBackend.changePassword(
+                    currentPassword: current, newPassword: new, session: signedIn.backendSession)
+                return try await changed(visit, signedIn, session: session, throttle: throttle)
+            } catch AuthError.invalidCredentials {
+                reason = "invalid_credentials"
+            } catch AuthError.validation(let fields) {
+                errors.add(fields.map { FieldError(field: "new_password", message: $0.message) })
+                return render(visit, errors: errors, status: 422)
+            } catch AuthError.sessionExpired {
+                return signInFirst(visit)
+            } catch AuthError.mfaRequired(let challenge) {
+                // The password changed, and the backend asks a second step of the fresh sign-in.
+                var response = SecondStep.redirect(
+                    challenge, continueTo: "/account/security", secure: env.configuration.usesTLS)
+                try await env.sessions.end(signedIn, response: &response)
+                return response
+            } catch let error as AuthError {
+                errors.add("form", error.pageMessage)
+                return render(visit, errors: errors, status: 502)
+            }
+        }
+        await throttle.failed(now: now, wasLocked: throttled)
+        await env.audit.recordOwnAct(.passwordChangeFailed, of: signedIn, request: request, data: ["reason": .string(reason)])
+        errors.add("current_password", Self.currentPasswordRefused)
+        return render(visit, errors: errors, status: 422)
+    }
+
+    private func changed(_ visit: Visit, _ signedIn: SignedIn, session: AuthSession, throttle: SignInThrottle) async throws
+        -> Response
+    {
+        await throttle.succeeded()
+        try await env.sessions.replaceBackendSession(of: signedIn, with: session)
+        // The backend ended the sessions it keeps; these are Gatehouse's browser sessions.
+        let others = try await env.database.revokeSessions(
+            userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
+        await env.audit.recordOwnAct(
+            .passwordChanged, of: signedIn, request: visit.request, data: ["others_signed_out": .number(Double(others))])
+        return .redirect(to: "/account/security?notice=\(Notice.passwordChanged.rawValue)")
+    }
+}
