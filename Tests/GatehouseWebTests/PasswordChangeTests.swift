@@ -46,6 +46,8 @@ import Testing
         let other = try await phone.get("/account", follow: false)
         #expect(other.status == 303)
         #expect(other.header("Location")?.hasPrefix("/auth/sign-in") == true)
+        let list = try await laptop.get("/account/sessions")
+        #expect(list.text.components(separatedBy: "data-session=").count == 2, "only this browser is listed")
 
         // The session behind this browser was kept whole: it still renews after its hour is up.
         gatehouse.clock.advance(2 * 3600)
