@@ -9,7 +9,7 @@ extension LocalBackend {
     }
 
     public func signIn(otpID: String, code: String) async throws -> AuthSession {
-        try await openSession(for: try await accounts.signIn(otpID: otpID, code: code))
+        try await sessionOrChallenge(for: try await accounts.signIn(otpID: otpID, code: code), firstMethod: "email_code")
     }
 
     public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
@@ -17,6 +17,8 @@ extension LocalBackend {
     }
 
     public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
-        try await openSession(for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding))
+        try await sessionOrChallenge(
+            for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding),
+            firstMethod: "magic_link")
     }
 }

@@ -35,7 +35,7 @@ public struct LocalBackend: AuthAPI {
         [
             .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
             .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa,
-            .emailChange, .emailOTP, .magicLink
+            .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange
         ]
     }
 

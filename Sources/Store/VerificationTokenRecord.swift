@@ -11,6 +11,8 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
         case verifyEmail = "verify_email"
         /// Moves the account to the address kept beside the token in `email_change_requests`.
         case changeEmail = "change_email"
+        /// Sets a new password (a mailed link, and in code mode a 6-digit code traded for a link token).
+        case resetPassword = "reset_password"
     }
 
     /// A 6-digit code typed into a form, or a 256-bit token inside a link.

@@ -3,8 +3,9 @@ import Foundation
 extension PocketBaseBackend {
     /// Readies the collection for Gatehouse, as the superuser: adds the profile JSON field when
     /// missing, turns on sign-in with a mailed code (OTP) and, given Gatehouse's public URL, points the
-    /// verification mail's link at `/auth/verify-link?token=` (and the email-change mail's at
-    /// `/auth/confirm-email?token=`) so the hosted pages confirm them. Safe to run at every start.
+    /// verification mail's link at `/auth/verify-link?token=`, the email-change mail's at
+    /// `/auth/confirm-email?token=` and the reset mail's at `/auth/reset-password?token=`, so the
+    /// hosted pages confirm them. Safe to run at every start.
     public func prepareCollection(verificationLinkBase: String?) async throws {
         let admin = PocketBaseAdmin(backend: self)
         let collection = try await admin.asSuperuser { token in
@@ -41,6 +42,11 @@ extension PocketBaseBackend {
                     """)
             ])
             patch["confirmEmailChangeTemplate"] = Self.emailChangeTemplate(linkBase: base, current: collection)
+            patch["resetPasswordTemplate"] = Self.resetPasswordTemplate(
+                linkBase: base,
+                subject: collection["resetPasswordTemplate"].flatMap {
+                    if case .object(let template) = $0 { template["subject"] } else { nil }
+                })
         }
         // Sign-in with a mailed code (`.emailOTP`) needs OTP on for the collection.
         if let otp = Self.otpPatch(collection) { patch["otp"] = otp }

@@ -59,7 +59,8 @@ public final class PocketBaseBackend: AuthAPI {
 
     public var capabilities: Set<Capability> {
         var capabilities: Set<Capability> = [
-            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailChange, .emailOTP
+            .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailChange, .emailOTP,
+            .passwordReset, .passwordChange
         ]
         if superuser != nil { capabilities.formUnion([.userAdministration, .impersonation]) }
         return capabilities

@@ -48,6 +48,12 @@ struct BrowserSessions: Sendable {
                 httpOnly: true, secure: secureCookies, sameSite: .lax))
     }
 
+    /// Keeps `backendSession` behind this browser session from now on: the backend replaced the one
+    /// it had (a password change on PocketBase ends every token and signs in afresh).
+    func replaceBackendSession(of signedIn: SignedIn, with backendSession: AuthSession) async throws {
+        try await bindings.replaceBackendSession(of: signedIn.session.id, with: backendSession)
+    }
+
     /// Revokes the session (and the backend's behind it) and clears its cookie.
     func end(_ signedIn: SignedIn?, response: inout Response) async throws {
         if let signedIn { try await bindings.revoke(signedIn) }

@@ -29,6 +29,15 @@ struct ConsoleUserPage: Sendable {
                     data: ["by": "console"])
             }
         }
+        router.consolePage(.post, "/_/users/:id/password-reset", env) { visit, staff in
+            let user = try await loadUser(visit)
+            return try await perform(visit, staff, user, notice: .passwordResetSent) { _ in
+                try await env.backend.requestPasswordReset(email: user.email)
+                await env.audit.record(
+                    .passwordResetRequested, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
+                    data: ["by": "console"])
+            }
+        }
         router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
             let user = try await loadUser(visit)
             let password = try visit.field("password")
@@ -191,7 +200,8 @@ struct ConsoleUserPage: Sendable {
             ],
             "actions": [
                 "profile": base + "/profile", "verify": base + "/verify", "resend": base + "/resend",
-                "password": base + "/password", "email": base + "/email", "disable": base + "/disable",
+                "password": base + "/password", "passwordReset": base + "/password-reset", "email": base + "/email",
+                "disable": base + "/disable",
                 "delete": base + "/delete",
                 "impersonate": base + "/impersonate", "revokeAll": base + "/sessions/revoke-all"
             ],
@@ -203,6 +213,9 @@ struct ConsoleUserPage: Sendable {
         if !capabilities.contains(.disableUsers) {
             // PocketBase has no disabled accounts: say so where the button would be.
             page["disableUnavailable"] = AuthError.notSupported(.disableUsers).pageMessage
+        }
+        if !capabilities.contains(.passwordReset) {
+            page["passwordResetUnavailable"] = AuthError.notSupported(.passwordReset).pageMessage
         }
         if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
             page["impersonationUnavailable"] = reason

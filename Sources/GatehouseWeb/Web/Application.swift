@@ -79,6 +79,7 @@ public struct Application: Sendable {
         SecurityPages(env: env).register(on: &router)
         TOTPPages(env: env).register(on: &router)
         EmailChangePages(env: env).register(on: &router)
+        PasswordResetPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)

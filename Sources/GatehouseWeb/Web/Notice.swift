@@ -38,6 +38,10 @@ enum Notice: String {
     case emailChanged = "email-changed"
     case emailSet = "email-set"
     case signInCodeSent = "sign-in-code-sent"
+    case passwordReset = "password-reset"
+    case passwordResetSignIn = "password-reset-sign-in"
+    case passwordResetSent = "password-reset-sent"
+    case passwordChanged = "password-changed"
 
     var message: String {
         switch self {
@@ -80,6 +84,10 @@ enum Notice: String {
         case .emailChanged: return "Your email address is changed. You're signed out everywhere else."
         case .emailSet: return "Email address changed. The user's sessions were signed out."
         case .signInCodeSent: return "If that address can sign in here, a code is on its way."
+        case .passwordReset: return "Your new password is set. Every other session of your account was signed out."
+        case .passwordResetSignIn: return "Your new password is set. Sign in with it to continue."
+        case .passwordResetSent: return "A password reset email is on its way to the user."
+        case .passwordChanged: return "Password changed. You're signed out everywhere else."
         }
     }
 }

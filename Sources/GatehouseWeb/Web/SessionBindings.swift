@@ -121,6 +121,11 @@ struct SessionBindings: Sendable {
         return (token, session)
     }
 
+    /// Keeps `backendSession` behind the row from now on (the backend replaced the one it had).
+    func replaceBackendSession(of sessionID: Int64, with backendSession: AuthSession) async throws {
+        try await database.saveCredential(try seal(backendSession), sessionID: sessionID)
+    }
+
     /// Revokes a session row, then signs its backend session out where the backend keeps sessions
     /// (a backend that cannot be reached leaves its token sealed in a revoked row).
     func revoke(_ signedIn: SignedIn) async throws {

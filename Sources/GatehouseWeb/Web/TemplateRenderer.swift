@@ -27,6 +27,9 @@ enum Template: String, CaseIterable, Sendable {
     case accountSecurity = "account-security"
     case mfa
     case consoleSecurity = "console-security"
+    case forgotPassword = "forgot-password"
+    case resetPasswordSent = "reset-password-sent"
+    case resetPassword = "reset-password"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

@@ -1,0 +1,233 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// "Forgot password?" (issue 10, item 1):
+/// - `/auth/forgot-password`: asks for the address; every well-formed address — known, unknown,
+///   throttled — gets the same redirect, at no sooner than the same floor, and only known ones a mail.
+/// - `/auth/reset-password?email=`: "check your mail"; when the backend mails codes
+///   (`verificationMode == .code`) it also takes the code, traded for a reset token
+///   (`/auth/reset-password/code`).
+/// - `/auth/reset-password?token=`: the mailed link, a new-password form with the token hidden in
+///   it. The GET spends nothing, so a mail scanner opening the link cannot burn it.
+/// - `POST /auth/reset-password`: sets the password; the backend ends every session of the account,
+///   Gatehouse ends its browser sessions too, and the person is signed in afresh.
+struct PasswordResetPages: Sendable {
+    let env: PageEnvironment
+
+    /// Reset mails asked for one address: a few in a quarter of an hour. Beyond that the answer
+    /// looks the same but nothing is sent.
+    static let requestsPerEmail = RateLimiter.Rule(limit: 3, window: 15 * 60)
+
+    /// The one answer to a code that is wrong, spent, dead, throttled or for an unknown address.
+    static let codeRefused = VerificationPages.codeRefused
+
+    func register(on router: inout Router) {
+        router.page(.get, "/auth/forgot-password", env) { visit in
+            guard supported else { return unsupported(visit) }
+            return renderRequest(visit, email: try visit.query("email") ?? "", errors: FormErrors())
+        }
+        router.page(.post, "/auth/forgot-password", env) { visit in
+            let floor = ContinuousClock.now.advanced(by: VerificationPages.resendAnswerFloor)
+            let response = try await request(visit)
+            try? await Task.sleep(until: floor)
+            return response
+        }
+        router.page(.get, "/auth/reset-password", env) { visit in
+            guard supported else { return unsupported(visit) }
+            if let token = try visit.query("token"), !token.isEmpty {
+                return renderNewPassword(visit, token: token, errors: FormErrors())
+            }
+            return renderCheckMail(visit, email: try visit.query("email") ?? "", code: "", errors: FormErrors())
+        }
+        router.page(.post, "/auth/reset-password/code", env, submitCode)
+        router.page(.post, "/auth/reset-password", env, setPassword)
+    }
+
+    private var supported: Bool { env.backend.capabilities.contains(.passwordReset) }
+
+    /// Codes are offered only where the backend mails them; asked, never inferred from its type.
+    private var mailsCodes: Bool { supported && env.backend.verificationMode == .code }
+
+    private func unsupported(_ visit: Visit) -> Response {
+        env.renderer.page(
+            .error,
+            visit.context(
+                title: "Password reset",
+                [
+                    "status": 501, "heading": "Password reset is not available",
+                    "message": AuthError.notSupported(.passwordReset).pageMessage
+                ]), status: 501)
+    }
+
+    // MARK: Asking for a mail
+
+    private func renderRequest(_ visit: Visit, email: String, errors: FormErrors, status: Int = 200) -> Response {
+        env.renderer.page(
+            .forgotPassword,
+            visit.context(title: "Reset your password", ["form": ["email": email]].merging(errors.context) { $1 }),
+            status: status)
+    }
+
+    private func request(_ visit: Visit) async throws -> Response {
+        guard supported else { return unsupported(visit) }
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else {
+            var errors = FormErrors()
+            errors.add("email", "Enter the email address of your account.")
+            return renderRequest(visit, email: email, errors: errors, status: 422)
+        }
+        let now = env.clock()
+        // Throttled asks are answered like any other, without a mail; the IP's budget is spent first,
+        // so one source cannot use up an address's budget for its owner.
+        var throttled = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now) != nil
+        if !throttled {
+            throttled =
+                await env.limiter.take("password-reset:\(EmailAddress.normalize(email))", Self.requestsPerEmail, now: now)
+                != nil
+        }
+        if !throttled {
+            do {
+                try await env.backend.requestPasswordReset(email: email)
+            } catch let error as AuthError {
+                // Backends answer alike for unknown addresses, so this says nothing about the address.
+                env.logger.error("password reset not requested", metadata: ["error": "\(error)"])
+                var errors = FormErrors()
+                errors.add("form", error.pageMessage)
+                return renderRequest(visit, email: email, errors: errors, status: 502)
+            }
+        }
+        await env.audit.record(
+            .passwordResetRequested, request: visit.request,
+            data: ["email": .string(email), "throttled": .bool(throttled)])
+        return .redirect(to: URLQuery.path("/auth/reset-password", [("email", email)]))
+    }
+
+    // MARK: Check your mail, and the code
+
+    private func renderCheckMail(_ visit: Visit, email: String, code: String, errors: FormErrors, status: Int = 200)
+        -> Response
+    {
+        env.renderer.page(
+            .resetPasswordSent,
+            visit.context(
+                title: "Check your email",
+                [
+                    "email": email, "form": ["code": code], "codeMode": mailsCodes,
+                    "againURL": URLQuery.path("/auth/forgot-password", email.isEmpty ? [] : [("email", email)])
+                ].merging(errors.context) { $1 }), status: status)
+    }
+
+    private func submitCode(_ visit: Visit) async throws -> Response {
+        let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        let code = try visit.field("code").filter { !$0.isWhitespace }
+        guard mailsCodes else { return unsupported(visit) }
+        var errors = FormErrors()
+        guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            errors.add("code", "Enter the 6-digit code from the email.")
+            return renderCheckMail(visit, email: email, code: code, errors: errors, status: 422)
+        }
+        let reason: String
+        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
+            reason = "rate_limited"
+        } else {
+            do {
+                let token = try await env.backend.exchangePasswordResetCode(email: email, code: code)
+                return renderNewPassword(visit, token: token, errors: FormErrors())
+            } catch AuthError.invalidCode {
+                reason = "invalid_code"
+            } catch AuthError.codeExpired {
+                reason = "code_expired"
+            } catch let error as AuthError {
+                errors.add("form", error.pageMessage)
+                return renderCheckMail(visit, email: email, code: code, errors: errors, status: 502)
+            }
+        }
+        await env.audit.record(
+            .passwordResetFailed, request: visit.request,
+            data: ["email": .string(email), "method": "code", "reason": .string(reason)])
+        errors.add("code", Self.codeRefused)
+        return renderCheckMail(visit, email: email, code: "", errors: errors, status: 422)
+    }
+
+    // MARK: The new password
+
+    private func renderNewPassword(_ visit: Visit, token: String, errors: FormErrors, status: Int = 200) -> Response {
+        env.renderer.page(
+            .resetPassword,
+            visit.context(
+                title: "Choose a new password",
+                ["token": token, "passwordRules": PasswordPolicy.summary].merging(errors.context) { $1 }),
+            status: status)
+    }
+
+    private func linkRefused(_ visit: Visit) -> Response {
+        env.renderer.page(
+            .message,
+            visit.context(
+                title: "Link not valid",
+                [
+                    "heading": "This reset link can't be used",
+                    "message": "It is wrong, has expired, or was already used. Ask for a new email.",
+                    "actionURL": "/auth/forgot-password", "actionLabel": "Reset your password"
+                ]), status: 400)
+    }
+
+    private func setPassword(_ visit: Visit) async throws -> Response {
+        guard supported else { return unsupported(visit) }
+        let token = try visit.field("token")
+        let password = try visit.field("password")
+        guard !token.isEmpty else { return linkRefused(visit) }
+        var errors = FormErrors()
+        if let problem = PasswordPolicy.problem(with: password) {
+            errors.add("password", problem)
+            return renderNewPassword(visit, token: token, errors: errors, status: 422)
+        }
+        let user: User
+        do {
+            user = try await env.backend.resetPassword(token: token, newPassword: password)
+        } catch AuthError.validation(let fields) {
+            errors.add(fields.map { FieldError(field: "password", message: $0.message) })
+            return renderNewPassword(visit, token: token, errors: errors, status: 422)
+        } catch let error as AuthError {
+            switch error {
+            case .invalidCode, .codeExpired:
+                await env.audit.record(
+                    .passwordResetFailed, request: visit.request, data: ["method": "link", "reason": .string("\(error)")])
+                return linkRefused(visit)
+            default:
+                errors.add("form", error.pageMessage)
+                return renderNewPassword(visit, token: token, errors: errors, status: 502)
+            }
+        }
+        await env.audit.record(
+            .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request)
+        // The backend ended its sessions; these are Gatehouse's own browser sessions of the account.
+        try await env.database.revokeSessions(userID: user.id, at: env.clock())
+        return try await signInAfresh(visit, user: user, password: password)
+    }
+
+    /// Signs in with the new password. A second step the account asks for goes through `SecondStep`;
+    /// anything else that stops the sign-in (an address still to verify) leaves the person at the
+    /// sign-in page with the new password set.
+    private func signInAfresh(_ visit: Visit, user: User, password: String) async throws -> Response {
+        var response: Response
+        do {
+            let session = try await env.pageBackend.signIn(email: user.email, password: password)
+            response = .redirect(to: "/account?notice=\(Notice.passwordReset.rawValue)")
+            try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
+            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+            return response
+        } catch AuthError.mfaRequired(let challenge) {
+            response = SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+        } catch let error as AuthError {
+            env.logger.notice("no sign-in after password reset", metadata: ["error": "\(error)"])
+            response = .redirect(
+                to: URLQuery.path(
+                    "/auth/sign-in", [("email", user.email), ("notice", Notice.passwordResetSignIn.rawValue)]))
+        }
+        try await env.sessions.end(visit.signedIn, response: &response)
+        env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+        return response
+    }
+}

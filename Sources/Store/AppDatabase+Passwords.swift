@@ -1,0 +1,106 @@
+import AuthCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Kills the user's live reset tokens (an older mail stops working) and stores `tokens` — the
+    /// mailed link and, in code mode, the mailed code — in one transaction.
+    public func replacePasswordResetTokens(with tokens: [VerificationTokenRecord], at now: Date) async throws {
+        guard let userID = tokens.first?.userID else { return }
+        try await pool.write { db in
+            try Self.consumeLiveResetTokens(db, userID: userID, at: now)
+            for token in tokens {
+                var inserted = token
+                try inserted.insert(db)
+            }
+        }
+    }
+
+    /// Trades a reset code whose try was claimed (`claimVerificationAttempt`) for `replacement`, a
+    /// fresh link token: the code and every other live reset token of the user are spent in the same
+    /// transaction. The conditional UPDATE decides races: of two parallel right codes one wins.
+    /// False when the code was no longer live by the time of the write.
+    public func exchangePasswordResetCode(id: Int64, for replacement: VerificationTokenRecord, at now: Date) async throws
+        -> Bool
+    {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE verification_tokens SET consumed_at = ?
+                    WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
+                    """,
+                arguments: [
+                    now, id, VerificationTokenRecord.Purpose.resetPassword, VerificationTokenRecord.Kind.code, now
+                ])
+            guard db.changesCount == 1 else { return false }
+            try Self.consumeLiveResetTokens(db, userID: replacement.userID, at: now)
+            var inserted = replacement
+            try inserted.insert(db)
+            return true
+        }
+    }
+
+    /// Spends a live reset link token and, in the same transaction, sets the user's password hash,
+    /// marks the address verified (the mailed secret proves it), spends the user's other reset
+    /// tokens and revokes every session of the user — API tokens, refresh families and browser
+    /// sessions alike. Returns the updated user, or nil when the token was dead or not a reset
+    /// token (nothing is changed then).
+    public func resetPassword(tokenID: Int64, passwordHash: String, at now: Date) async throws -> UserRecord? {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE verification_tokens SET consumed_at = ?
+                    WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
+                    """,
+                arguments: [
+                    now, tokenID, VerificationTokenRecord.Purpose.resetPassword, VerificationTokenRecord.Kind.link, now
+                ])
+            guard db.changesCount == 1,
+                let userID = try String.fetchOne(
+                    db, sql: "SELECT user_id FROM verification_tokens WHERE id = ?", arguments: [tokenID])
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE users SET password_hash = ?, verified = 1, updated_at = ? WHERE id = ? AND disabled = 0",
+                arguments: [passwordHash, now, userID])
+            guard db.changesCount == 1 else { return nil }
+            try Self.consumeLiveResetTokens(db, userID: UserID(userID), at: now)
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [now, userID])
+            return try UserRecord.fetchOne(db, key: userID)
+        }
+    }
+
+    /// Replaces the password hash the caller checked (`currentHash`; a concurrent change makes this
+    /// refuse) and revokes the user's sessions but `keeping` (the session the change was made with).
+    /// Browser sessions — rows with a sealed backend credential, Gatehouse's web layer's — are left
+    /// to that layer when `leavingBrowserSessions` (it keeps the one the change was made from and
+    /// ends the others); every other row (apps, and the sessions behind other browsers, which then
+    /// die with them) is revoked. False when the hash changed meanwhile (nothing is changed then).
+    public func changePassword(
+        userID: UserID, from currentHash: String, to newHash: String, keeping kept: Int64,
+        leavingBrowserSessions: Bool, at now: Date
+    ) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                arguments: [newHash, now, userID.rawValue, currentHash])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET revoked_at = ?
+                    WHERE user_id = ? AND id != ? AND revoked_at IS NULL
+                      AND (? = 0 OR id NOT IN (SELECT session_id FROM session_credentials))
+                    """, arguments: [now, userID.rawValue, kept, leavingBrowserSessions])
+            return true
+        }
+    }
+
+    private static func consumeLiveResetTokens(_ db: Database, userID: UserID, at now: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE verification_tokens SET consumed_at = ?
+                WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
+                """, arguments: [now, userID.rawValue, VerificationTokenRecord.Purpose.resetPassword])
+    }
+}
