@@ -31,7 +31,7 @@ extension AuthAPI {
         throw AuthError.notSupported(.passwordChange)
     }
 
-    public func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws {
+    public func requestEmailChange(newEmail: String, password: String?, session: AuthSession) async throws {
         throw AuthError.notSupported(.emailChange)
     }
 

@@ -75,7 +75,9 @@ public protocol AuthAPI: Sendable {
     /// another account already has (in any letter case) answers exactly like a free one and gets no
     /// link, so the call reveals no account. Wrong password: `.invalidCredentials`; a malformed or
     /// unchanged address: `.validation` on the field `email`.
-    func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws
+    /// `password` nil: the session alone stands for the person (an app's token on the PocketBase
+    /// API, whose `request-email-change` takes no password; the link to the new address decides).
+    func requestEmailChange(newEmail: String, password: String?, session: AuthSession) async throws
     /// Whether `confirmEmailChange` needs the account's password again (PocketBase asks for it;
     /// the embedded backend does not), so a confirmation page knows to ask without naming the backend.
     var confirmsEmailChangeWithPassword: Bool { get }

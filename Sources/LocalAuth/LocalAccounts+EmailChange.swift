@@ -8,7 +8,7 @@ extension LocalAccounts {
     /// with the address in one transaction, older pending changes superseded) and the old address a
     /// notice. A new address another account has gets a note instead of a link, and the old one the
     /// same notice, so neither the answer nor the old mailbox tells taken from free.
-    func requestEmailChange(userID: UserID, newEmail: String, password: String) async throws {
+    func requestEmailChange(userID: UserID, newEmail: String, password: String?) async throws {
         guard let user = try await database.user(id: userID), !user.disabled else { throw AuthError.sessionExpired }
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(newEmail) else {
@@ -17,23 +17,27 @@ extension LocalAccounts {
         guard EmailAddress.normalize(newEmail) != user.emailNormalized else {
             throw AuthError.validation([FieldError(field: "email", message: "That is already your email address.")])
         }
-        guard let passwordHash = user.passwordHash else {
-            await hasher.dummyVerify(password)
-            throw AuthError.invalidCredentials
-        }
-        guard await hasher.verify(password, against: passwordHash) else {
-            logger.notice("email change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
-            throw AuthError.invalidCredentials
+        if let password {
+            guard let passwordHash = user.passwordHash else {
+                await hasher.dummyVerify(password)
+                throw AuthError.invalidCredentials
+            }
+            guard await hasher.verify(password, against: passwordHash) else {
+                logger.notice("email change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
+                throw AuthError.invalidCredentials
+            }
         }
         let now = clock()
         if try await database.user(email: newEmail) != nil {
             logger.info("email change to a taken address", metadata: ["user": "\(userID)"])
             await deliver(EmailChangeMail.addressTaken(to: newEmail), userID: userID)
         } else {
-            let secret = SecureRandom.token()
+            let expiresAt = now.addingTimeInterval(configuration.linkLifetime)
+            let secret = LinkToken.make(
+                .emailChange, userID: userID, email: user.email, expiresAt: expiresAt, newEmail: newEmail, signer: linkTokens)
             let token = VerificationTokenRecord(
                 userID: userID, purpose: .changeEmail, kind: .link, secretHash: keyedHash.hex(secret),
-                expiresAt: now.addingTimeInterval(configuration.linkLifetime), createdAt: now)
+                expiresAt: expiresAt, createdAt: now)
             try await database.insertEmailChange(token, newEmail: newEmail)
             logger.info("email change requested", metadata: ["user": "\(userID)"])
             let link = configuration.page("/auth/confirm-email?token=\(secret)")

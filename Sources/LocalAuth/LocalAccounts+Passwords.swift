@@ -18,7 +18,7 @@ extension LocalAccounts {
             return
         }
         let expiresAt = now.addingTimeInterval(Self.passwordResetLifetime)
-        let secret = SecureRandom.token()
+        let secret = LinkToken.make(.passwordReset, userID: user.id, email: user.email, expiresAt: expiresAt, signer: linkTokens)
         var tokens = [
             VerificationTokenRecord(
                 userID: user.id, purpose: .resetPassword, kind: .link, secretHash: keyedHash.hex(secret),
@@ -64,7 +64,8 @@ extension LocalAccounts {
             logger.notice("wrong password reset code", metadata: ["user": "\(user.id)"])
             throw AuthError.invalidCode
         case .consume:
-            let secret = SecureRandom.token()
+            let secret = LinkToken.make(
+                .passwordReset, userID: user.id, email: user.email, expiresAt: token.expiresAt, signer: linkTokens)
             let replacement = VerificationTokenRecord(
                 userID: user.id, purpose: .resetPassword, kind: .link, secretHash: keyedHash.hex(secret),
                 expiresAt: token.expiresAt, createdAt: now)

@@ -3,7 +3,7 @@ import Foundation
 import Store
 
 extension LocalBackend {
-    public func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws {
+    public func requestEmailChange(newEmail: String, password: String?, session: AuthSession) async throws {
         let user = try await user(for: session)
         try await accounts.requestEmailChange(userID: user.id, newEmail: newEmail, password: password)
     }

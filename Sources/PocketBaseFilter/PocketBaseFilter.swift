@@ -19,7 +19,8 @@ import Foundation
 /// - Macros: `@now`, `@todayStart`, `@todayEnd`, `@monthStart`, `@monthEnd`, `@yearStart`, `@yearEnd` (text in
 ///   the stored date format) and `@second`, `@minute`, `@hour`, `@day`, `@weekday` (0 = Sunday), `@month`,
 ///   `@year` (integers), all in UTC from `FilterContext.now`.
-/// - Refused with an error naming them: any-of operators (`?=`, `?~`, …), `:modifiers`, `@collection.*` and
+/// - `field:lower` on a text field compares it in lower case, as PocketBase does.
+/// - Refused with an error naming them: any-of operators (`?=`, `?~`, …), other `:modifiers`, `@collection.*` and
 ///   `@request.*` other than `@request.auth.*`, unknown fields and macros.
 public enum PocketBaseFilter {
     /// Inputs longer than this many Unicode scalars are refused before parsing.
@@ -65,6 +66,8 @@ extension Fragment: ExpressibleByStringLiteral {
 /// An operand after resolution: a declared field's column, or a value.
 enum Resolved {
     case column(FilterField)
+    /// A text field read through PocketBase's `:lower` modifier.
+    case lowercased(FilterField)
     case value(FilterValue)
 
     /// `NULL` and `''`, which PocketBase's `=` / `!=` treat alike.
@@ -89,6 +92,8 @@ enum Resolved {
         case .column(let field):
             let column = quoteIdentifier(field.column)
             return Fragment(sql: field.kind == .json ? "JSON_EXTRACT(\(column), '$')" : column)
+        case .lowercased(let field):
+            return Fragment(sql: "LOWER(\(quoteIdentifier(field.column)))")
         case .value(.null):
             return "NULL"
         case .value(let value):
@@ -178,6 +183,10 @@ struct Compiler {
 
     private func resolve(identifier name: String, at position: Int) throws(FilterError) -> Resolved {
         if let colon = name.firstIndex(of: ":") {
+            // `field:lower` compares the field in lower case (PocketBase's only text modifier here).
+            if name[colon...] == ":lower", let field = context.fields[String(name[..<colon])], field.kind == .text {
+                return .lowercased(field)
+            }
             throw FilterError("unsupported modifier \"\(name[colon...])\" in \"\(name)\"", at: position)
         }
         if let field = context.fields[name] { return .column(field) }

@@ -61,11 +61,27 @@ extension Fixture {
     }
 }
 
+/// A fixture whose backend mails into Gatehouse's own dev mailbox (the embedded store, in process
+/// or behind Gatehouse's compatible APIs).
+protocol MailboxFixture: Fixture {
+    var database: AppDatabase { get }
+}
+
+extension MailboxFixture {
+    /// The `token` of the newest link mailed to `email`.
+    func mailedLinkToken(to email: String) async throws -> String {
+        guard let link = try await database.mails(to: email, limit: 1).first?.link,
+            let token = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "token" })?.value
+        else { throw AuthError.server(status: 0, code: "no_mail", message: "no link mailed to \(email)") }
+        return token
+    }
+}
+
 /// One hasher for every local fixture (bounded threads however many tests run).
 let sharedHasher = Result { try PasswordHasher(pool: BlockingWorkPool(threadCount: 4, name: "client-core-pwhash")) }
 
 /// The embedded backend over a temp SQLite file, verifying by 6-digit code.
-final class LocalFixture: Fixture {
+final class LocalFixture: MailboxFixture {
     let directory: URL
     let database: AppDatabase
     let backend: LocalAccounts

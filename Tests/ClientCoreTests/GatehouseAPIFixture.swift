@@ -14,7 +14,7 @@ import Store
 /// The client core's PocketBase or InsForge backend pointed at Gatehouse's own compatible API: a
 /// real Gatehouse server (embedded store) on a loopback port with a superuser, so the conformance
 /// suite holds Gatehouse's APIs to the assertions the embedded store and the real PocketBase pass.
-final class GatehouseAPIFixture: Fixture {
+final class GatehouseAPIFixture: MailboxFixture {
     /// Which of Gatehouse's compatible APIs the client core talks to.
     enum Face {
         /// `PocketBaseBackend` → `/api/collections` (link verification, as PocketBase's).

@@ -13,8 +13,8 @@ import Testing
             #expect(mail.subject == "Your Gatehouse sign-in code")
             return try #require(mail.code)
         }
-        if let gatehouse = fixture as? GatehouseAPIFixture {
-            return try #require(try await gatehouse.database.mails(to: email, limit: 1).first?.code)
+        if let mailbox = fixture as? GatehouseAPIFixture {
+            return try #require(try await mailbox.database.mails(to: email, limit: 1).first?.code)
         }
         let pocketBase = try #require(fixture as? PocketBaseFixture)
         // PocketBase's own OTP mail: "Your one-time password is: 123456" (MIME boundaries hold digits too).

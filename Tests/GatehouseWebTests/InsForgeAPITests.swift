@@ -213,6 +213,37 @@ import Testing
         #expect((try await call(gatehouse, "GET", "/api/auth/users", bearer: staff).json["data"] as? [Any])?.count == 1)
         await gatehouse.stop()
     }
+
+    @Test func resetByCodeThroughTheExchangeEndsTheOldSessions() async throws {
+        let gatehouse = try await TestGatehouse(verification: .code)
+        let session = try await verifiedSession(gatehouse, email: "ivy@example.com")
+        let access = try #require(session["accessToken"] as? String)
+        let known = try await call(gatehouse, "POST", "/api/auth/email/send-reset-password", json: ["email": "ivy@example.com"])
+        let unknown = try await call(
+            gatehouse, "POST", "/api/auth/email/send-reset-password", json: ["email": "nobody@example.com"])
+        #expect(known.status == 202 && known.text == unknown.text, "every address gets the same answer")
+        let code = try #require(try await gatehouse.mails(to: "ivy@example.com").first?["code"] as? String)
+        expectEnvelope(
+            try await call(
+                gatehouse, "POST", "/api/auth/email/exchange-reset-password-token",
+                json: ["email": "ivy@example.com", "code": code == "000000" ? "111111" : "000000"]),
+            400, "AUTH_INVALID_OTP")
+        let exchanged = try await call(
+            gatehouse, "POST", "/api/auth/email/exchange-reset-password-token", json: ["email": "ivy@example.com", "code": code])
+        let token = try #require(exchanged.json["token"] as? String, "\(exchanged.text)")
+        let reset = try await call(
+            gatehouse, "POST", "/api/auth/email/reset-password", json: ["otp": token, "newPassword": "a brand new passphrase"])
+        #expect(reset.status == 200 && reset.json["success"] as? Bool == true)
+        expectEnvelope(try await call(gatehouse, "GET", "/api/auth/sessions/current", bearer: access), 401, "AUTH_UNAUTHORIZED")
+        let signIn = try await call(
+            gatehouse, "POST", "/api/auth/sessions", json: ["email": "ivy@example.com", "password": "a brand new passphrase"])
+        #expect(signIn.status == 200)
+        expectEnvelope(
+            try await call(
+                gatehouse, "POST", "/api/auth/email/reset-password", json: ["otp": token, "newPassword": "another one here"]),
+            400, "AUTH_INVALID_OTP")
+        await gatehouse.stop()
+    }
 }
 
 extension Data {

@@ -82,7 +82,8 @@ import Testing
     }
 
     @Test func unsupportedModifier() {
-        #expect(Fixtures.error(#"email:lower = "x""#) == #"unsupported modifier ":lower" in "email:lower" at 0"#)
+        #expect(Fixtures.error(#"email:upper = "x""#) == #"unsupported modifier ":upper" in "email:upper" at 0"#)
+        #expect(Fixtures.error(#"verified:lower = true"#) == #"unsupported modifier ":lower" in "verified:lower" at 0"#)
     }
 
     @Test func unsupportedIdentifiers() {

@@ -28,6 +28,12 @@ import Testing
         }
     }
 
+    @Test func lowerModifierComparesInLowerCase() throws {
+        #expect(try ids(#"email:lower = "alice@example.com""#) == ["u1"])
+        #expect(try ids(#"name:lower = "carol_x""#) == ["u3"])
+        #expect(try ids(#"name = "carol_x""#) == [], "without the modifier the case matters")
+    }
+
     private func ids(
         _ filter: String, authID: String? = nil, now: Date = Fixtures.now, sort: String? = nil
     ) throws -> [String] {

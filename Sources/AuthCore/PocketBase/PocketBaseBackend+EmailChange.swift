@@ -9,7 +9,7 @@ import Foundation
 extension PocketBaseBackend {
     public var confirmsEmailChangeWithPassword: Bool { true }
 
-    public func requestEmailChange(newEmail: String, password: String, session: AuthSession) async throws {
+    public func requestEmailChange(newEmail: String, password: String?, session: AuthSession) async throws {
         let current = try await currentUser(session)
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(newEmail) else {
@@ -18,9 +18,11 @@ extension PocketBaseBackend {
         guard EmailAddress.normalize(newEmail) != EmailAddress.normalize(current.email) else {
             throw AuthError.validation([FieldError(field: "email", message: "That is already your email address.")])
         }
-        try await http.send(
-            "POST", "\(collectionPath)/auth-with-password",
-            body: ["identity": .string(current.email), "password": .string(password)], call: .signIn)
+        if let password {
+            try await http.send(
+                "POST", "\(collectionPath)/auth-with-password",
+                body: ["identity": .string(current.email), "password": .string(password)], call: .signIn)
+        }
         if try await addressTaken(newEmail, byOtherThan: current.id) {
             logger.info("email change to a taken address", metadata: ["user": "\(current.id)"])
             return

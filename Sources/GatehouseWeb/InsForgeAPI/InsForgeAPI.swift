@@ -62,6 +62,7 @@ struct InsForgeAPI: Sendable {
             return response
         }
         InsForgeAdminRoutes(api: self).register(on: &router)
+        InsForgePasswordResetRoutes(api: self).register(on: &router)
     }
 
     // MARK: Routes
@@ -189,7 +190,7 @@ struct InsForgeAPI: Sendable {
     }
 }
 
-private struct Message: Encodable {
+struct Message: Encodable {
     var success: Bool
     var message: String
 }

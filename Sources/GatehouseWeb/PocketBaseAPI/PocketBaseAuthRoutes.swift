@@ -36,6 +36,7 @@ struct PocketBaseAuthRoutes: Sendable {
             return Response(status: 204)
         }
         api.on(&router, .post, base + "/impersonate/:id", impersonate)
+        PocketBaseLifecycleRoutes(api: api).register(on: &router)
     }
 
     /// PocketBase 0.40's `auth-methods`, with only the provider keys its SDKs decode (WIRE.md fact 11).

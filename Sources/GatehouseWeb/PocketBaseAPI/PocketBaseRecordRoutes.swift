@@ -179,7 +179,17 @@ struct PocketBaseRecordRoutes: Sendable {
                         400, "Failed to update record.",
                         data: ["oldPassword": .init(code: "validation_required", message: "Cannot be blank.")])
                 }
-                session = try await env.backend.changePassword(currentPassword: old, newPassword: password, session: session)
+                do {
+                    session = try await env.backend.changePassword(currentPassword: old, newPassword: password, session: session)
+                } catch AuthError.invalidCredentials {
+                    // PocketBase's own answer to a wrong `oldPassword`.
+                    throw PocketBaseAnswer(
+                        400, "Failed to update record.",
+                        data: [
+                            "oldPassword": .init(
+                                code: "validation_invalid_old_password", message: "Missing or invalid old password.")
+                        ])
+                }
             }
             var updated = signedIn.user
             if !patch.isEmpty {

@@ -1,0 +1,110 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The account lifecycle as PocketBase's API offers it — password reset, one-time codes, email
+/// change — each one seam call. Requests answer 204 (or a fake `otpId`) for unknown addresses, as
+/// PocketBase does.
+struct PocketBaseLifecycleRoutes: Sendable {
+    let api: PocketBaseAPI
+    var env: PageEnvironment { api.env }
+
+    func register(on router: inout Router) {
+        let base = "/api/collections/:collection"
+        api.on(&router, .post, base + "/request-password-reset") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            if let email = PocketBaseAPI.text(try api.body(request), "email"), EmailAddress.isPlausible(email) {
+                try await env.backend.requestPasswordReset(email: email)
+                await env.audit.record(.passwordResetRequested, request: request, data: ["via": "pocketbase-api"])
+            }
+            return Response(status: 204)
+        }
+        api.on(&router, .post, base + "/confirm-password-reset") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let body = try api.body(request)
+            let token = try PocketBaseAuthRoutes.token(body)
+            let password = try Self.newPassword(body)
+            let user = try await env.backend.resetPassword(token: token, newPassword: password)
+            await env.audit.record(
+                .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                data: ["via": "pocketbase-api"])
+            return Response(status: 204)
+        }
+        api.on(&router, .post, base + "/request-otp") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            guard env.backend.capabilities.contains(.emailOTP) else {
+                throw PocketBaseAnswer(403, "The collection is not configured to allow OTP authentication.")
+            }
+            let body = try api.body(request)
+            guard let email = PocketBaseAPI.text(body, "email"), EmailAddress.isPlausible(email) else {
+                throw PocketBaseAnswer(
+                    400, "An error occurred while validating the submitted data.",
+                    data: ["email": .init(code: "validation_is_email", message: "Must be a valid email address.")])
+            }
+            let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: false)
+            return try .json(["otpId": otpID])
+        }
+        api.on(&router, .post, base + "/auth-with-otp") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let body = try api.body(request)
+            let missing = PocketBaseAPI.required(body, ["otpId", "password"])
+            guard missing.isEmpty else {
+                throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
+            }
+            do {
+                let session = try await env.pageBackend.signIn(
+                    otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "")
+                await env.audit.record(
+                    .signInCompleted, actor: session.user.id.rawValue, subject: session.user.id.rawValue,
+                    request: request, data: ["method": "email_code", "via": "pocketbase-api"])
+                return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
+            } catch AuthError.invalidCode, AuthError.codeExpired, AuthError.invalidCredentials {
+                await env.audit.record(.signInFailed, request: request, data: ["method": "email_code", "via": "pocketbase-api"])
+                throw PocketBaseAnswer(400, "Failed to authenticate.")
+            }
+        }
+        api.on(&router, .post, base + "/request-email-change") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            guard case .user(let signedIn, _) = await api.tokens.caller(request) else {
+                throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))
+            }
+            let body = try api.body(request)
+            guard let newEmail = PocketBaseAPI.text(body, "newEmail"), EmailAddress.isPlausible(newEmail) else {
+                throw PocketBaseAnswer(
+                    400, "An error occurred while validating the submitted data.",
+                    data: ["newEmail": .init(code: "validation_is_email", message: "Must be a valid email address.")])
+            }
+            // The API token stands for the person here (PocketBase asks for the password at confirmation).
+            try await env.backend.requestEmailChange(newEmail: newEmail, password: nil, session: signedIn.backendSession)
+            await env.audit.recordOwnAct(.emailChangeRequested, of: signedIn, request: request, data: ["via": "pocketbase-api"])
+            return Response(status: 204)
+        }
+        api.on(&router, .post, base + "/confirm-email-change") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            let body = try api.body(request)
+            let token = try PocketBaseAuthRoutes.token(body)
+            let user = try await env.backend.confirmEmailChange(
+                token: token, password: PocketBaseAPI.text(body, "password"), keeping: nil
+            ).user
+            await env.audit.record(
+                .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+                data: ["via": "pocketbase-api"])
+            return Response(status: 204)
+        }
+    }
+
+    /// `password` and its matching `passwordConfirm`, or PocketBase's field errors.
+    private static func newPassword(_ body: [String: JSONValue]) throws -> String {
+        let missing = PocketBaseAPI.required(body, ["password", "passwordConfirm"])
+        guard missing.isEmpty else {
+            throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
+        }
+        let password = PocketBaseAPI.text(body, "password") ?? ""
+        guard PocketBaseAPI.text(body, "passwordConfirm") == password else {
+            throw PocketBaseAnswer(
+                400, "An error occurred while validating the submitted data.",
+                data: ["passwordConfirm": .init(code: "validation_values_mismatch", message: "Values don't match.")])
+        }
+        return password
+    }
+}
