@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "ClientCoreTests",
             dependencies: [
-                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "GatehouseWeb", "HTTPServer",
+                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "GatehouseWeb", "HTTPServer", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -60,7 +60,7 @@ public final class PocketBaseBackend: AuthAPI {
     public var capabilities: Set<Capability> {
         var capabilities: Set<Capability> = [
             .emailLinkVerification, .profile, .externalAuths, .sessionRefresh, .authMethods, .emailChange, .emailOTP,
-            .passwordReset, .passwordChange
+            .passwordReset, .passwordChange, .mfa
         ]
         if superuser != nil { capabilities.formUnion([.userAdministration, .impersonation]) }
         return capabilities

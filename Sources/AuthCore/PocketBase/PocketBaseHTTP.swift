@@ -70,6 +70,9 @@ struct PocketBaseHTTP: Sendable {
         }
     }
 
+    /// PocketBase's answer when a second sign-in method must follow.
+    private struct MFAReply: Decodable { var mfaId: String }
+
     /// PocketBase's error envelope.
     private struct Envelope: Decodable {
         struct Field: Decodable {
@@ -100,6 +103,10 @@ struct PocketBaseHTTP: Sendable {
             }
             return .server(status: 400, code: "bad_request", message: message)
         case 401:
+            // A first sign-in method on a collection with MFA on: `{"mfaId": …}`.
+            if let mfa = try? JSONDecoder().decode(MFAReply.self, from: body) {
+                return .mfaRequired(MFAChallenge(id: mfa.mfaId, methods: [.emailOTP], expiresAt: nil))
+            }
             return .sessionExpired
         case 403 where call == .signIn:
             // PocketBase with "only verified" sign-in (and Gatehouse's own API) refuses unverified accounts so.
