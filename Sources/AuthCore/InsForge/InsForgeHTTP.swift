@@ -9,43 +9,22 @@ import Logging
 /// never bodies or tokens. Transport failures become `AuthError.network`; InsForge's error envelope
 /// `{error, message, statusCode}` becomes the nearest `AuthError`.
 struct InsForgeHTTP: Sendable {
-    let baseURL: URL
+    let transport: BackendHTTP
     let anonKey: String
-    let session: URLSession
-    let logger: Logger
+
+    init(baseURL: URL, anonKey: String, session: URLSession, logger: Logger) {
+        transport = BackendHTTP(baseURL: baseURL, session: session, logger: logger, name: "InsForge")
+        self.anonKey = anonKey
+    }
 
     /// Sends a request (as `bearer`, else with the anon key) and returns the body of a 2xx answer.
     @discardableResult
     func send(
         _ method: String, _ path: String, query: [URLQueryItem] = [], bearer: String? = nil, body: [String: JSONValue]? = nil
     ) async throws -> Data {
-        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
-            throw AuthError.network("invalid backend URL")
-        }
-        if !query.isEmpty { components.queryItems = query }
-        guard let url = components.url else { throw AuthError.network("invalid backend URL") }
-        var request = URLRequest(url: url, timeoutInterval: 15)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(bearer ?? anonKey)", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
-        }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            logger.warning("InsForge unreachable", metadata: ["method": "\(method)", "path": "\(path)", "error": "\(error)"])
-            throw AuthError.network(error)
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        logger.trace("InsForge call", metadata: ["method": "\(method)", "path": "\(path)", "status": "\(status)"])
-        guard (200..<300).contains(status) else {
-            let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
-            throw Self.error(status: status, body: data, retryAfter: retryAfter)
-        }
+        let (status, data, retryAfter) = try await transport.exchange(
+            method, path, query: query, authorization: "Bearer \(bearer ?? anonKey)", body: body)
+        guard (200..<300).contains(status) else { throw Self.error(status: status, body: data, retryAfter: retryAfter) }
         return data
     }
 

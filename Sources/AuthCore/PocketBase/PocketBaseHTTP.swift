@@ -14,9 +14,12 @@ struct PocketBaseHTTP: Sendable {
         case signIn, signUp, verify, ownRecord, adminRecord, other
     }
 
-    let baseURL: URL
-    let session: URLSession
-    let logger: Logger
+    let transport: BackendHTTP
+    var logger: Logger { transport.logger }
+
+    init(baseURL: URL, session: URLSession, logger: Logger) {
+        transport = BackendHTTP(baseURL: baseURL, session: session, logger: logger, name: "PocketBase")
+    }
 
     /// Sends a request and returns the body of a 2xx answer.
     @discardableResult
@@ -24,31 +27,9 @@ struct PocketBaseHTTP: Sendable {
         _ method: String, _ path: String, query: [URLQueryItem] = [], token: String? = nil,
         body: [String: JSONValue]? = nil, call: Call = .other
     ) async throws -> Data {
-        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
-            throw AuthError.network("invalid backend URL")
-        }
-        if !query.isEmpty { components.queryItems = query }
-        guard let url = components.url else { throw AuthError.network("invalid backend URL") }
-        var request = URLRequest(url: url, timeoutInterval: 15)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
-        }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            logger.warning("PocketBase unreachable", metadata: ["method": "\(method)", "path": "\(path)", "error": "\(error)"])
-            throw AuthError.network(error)
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        logger.trace("PocketBase call", metadata: ["method": "\(method)", "path": "\(path)", "status": "\(status)"])
+        let (status, data, retryAfter) = try await transport.exchange(
+            method, path, query: query, authorization: token, body: body)
         guard (200..<300).contains(status) else {
-            let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
             let error = Self.error(status: status, body: data, call: call, retryAfter: retryAfter)
             logger.debug("PocketBase refused", metadata: ["path": "\(path)", "status": "\(status)", "error": "\(error)"])
             throw error
