@@ -101,6 +101,22 @@ def wait_for_mail_link(base: str, to: str, path: str, timeout: float = WAIT) -> 
         time.sleep(0.1)
 
 
+def follow_mailed_link(driver, base: str, to: str, path: str, shot: str, shots) -> str:
+    """Opens the dev mailbox page for `to` (the person's inbox), checks the newest mail linking to
+    `path` shows the link the JSON mailbox has, screenshots the page and clicks the link."""
+    link = wait_for_mail_link(base, to, path)
+    driver.get(base + "/_/mailbox?" + urllib.parse.urlencode({"to": to}))
+    assert heading(driver) == "Dev mailbox"
+    anchors = [a for a in driver.find_elements(By.CSS_SELECTOR, "article.mail .mail__link a")
+               if urllib.parse.urlsplit(a.get_attribute("href")).path == path]
+    assert anchors, f"the mailbox page shows no link to {path} for {to}:\n{page_text(driver)[:1500]}"
+    assert anchors[0].get_attribute("href") == link, "the mailbox page and its JSON disagree on the link"
+    screenshot(driver, shots, shot)
+    anchors[0].click()
+    wait_for_path(driver, path)
+    return link
+
+
 def current_step() -> int:
     return int(time.time()) // TOTP_STEP
 
@@ -158,12 +174,11 @@ def test_forgot_password_reset_and_sign_in(browser, start_server, screenshots_di
         "code mode, but the check-your-mail page offers no code form"
     screenshot(driver, shots, "lifecycle-reset-sent")
 
-    # The mail has a link and a code; follow the link.
-    link = wait_for_mail_link(base, email, "/auth/reset-password")
+    # The mail has a link and a code; follow the link from the mailbox.
+    link = follow_mailed_link(driver, base, email, "/auth/reset-password", "lifecycle-reset-mailbox", shots)
     assert "token=" in link, f"the reset link carries no token: {link}"
     mail = read_mailbox(base, email)[0]
     assert mail.get("code") and mail["code"] in mail["text"], "the reset mail's text lacks its code"
-    driver.get(link)
     assert heading(driver) == "Choose a new password"
     password_input = field(driver, "password")
     type_into(password_input, NEW_PASSWORD)
@@ -182,6 +197,7 @@ def test_forgot_password_reset_and_sign_in(browser, start_server, screenshots_di
     type_into(field(driver, "password"), "yet another passphrase 7")
     submit_form_of(driver, field(driver, "password"))
     assert heading(driver) == "This reset link can't be used", f"a used reset link was taken: {page_text(driver)[:500]}"
+    screenshot(driver, shots, "lifecycle-reset-link-used")
 
     # The old password is refused, the new one signs in.
     driver.get(base + "/account")
@@ -226,8 +242,8 @@ def test_totp_enrol_sign_in_with_code_and_recovery_code(browser, start_server, s
     screenshot(driver, shots, "lifecycle-totp-wrong-code")
 
     # Confirm with the current code; ten recovery codes are shown once.
-    confirm_step = current_step()
-    code = totp.now()
+    now = time.time()  # the code and its step from one instant, so they agree at a step boundary
+    code, confirm_step = totp.at(now), int(now) // TOTP_STEP
     code_input = field(driver, "code")
     type_into(code_input, code)
     submit_form_of(driver, code_input)
@@ -311,15 +327,16 @@ def test_change_email(browser, start_server, screenshots_dir):
     email_input = field(driver, "email")
     type_into(email_input, new_email)
     type_into(field(driver, "password"), "not my password")
+    screenshot(driver, shots, "lifecycle-email-change")
     submit_form_of(driver, email_input)
     assert path_of(driver).startswith("/account/email")
     assert field_error(driver, "password")
     assert field(driver, "email").get_attribute("value") == new_email, "the new address typed was not kept"
     assert read_mailbox(base, new_email) == [], "a refused change mailed the new address"
+    screenshot(driver, shots, "lifecycle-email-wrong-password")
 
     # With the current password: asked, the old address stays until confirmed.
     type_into(field(driver, "password"), PASSWORD)
-    screenshot(driver, shots, "lifecycle-email-change")
     submit_form_of(driver, field(driver, "password"))
     wait_for_path(driver, "/account?notice=email-change-requested")
     assert "Check the new address" in notice(driver)
@@ -327,8 +344,7 @@ def test_change_email(browser, start_server, screenshots_dir):
     screenshot(driver, shots, "lifecycle-email-requested")
 
     # The link mailed to the new address, then Confirm.
-    link = wait_for_mail_link(base, new_email, "/auth/confirm-email")
-    driver.get(link)
+    follow_mailed_link(driver, base, new_email, "/auth/confirm-email", "lifecycle-email-mailbox", shots)
     assert heading(driver) == "Confirm your new email"
     screenshot(driver, shots, "lifecycle-email-confirm")
     confirm = driver.find_element(By.XPATH, "//form[@action='/auth/confirm-email']//button[@type='submit']")
