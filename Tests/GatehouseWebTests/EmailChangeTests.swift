@@ -7,7 +7,7 @@ import Testing
 /// Issue 10, item 2: a signed-in person moves the account to a new address, confirmed from it.
 @Suite struct EmailChangeTests {
     private static let password = "password-123"
-    private static let refusedPassword = "That email and password don&#39;t match an account."
+    private static let refusedPassword = "That password isn&#39;t right."
 
     /// A new account (verification off), signed in in a fresh browser.
     private func account(_ gatehouse: TestGatehouse, _ email: String, agent: String = "Firefox/130.0") async throws -> Browser {

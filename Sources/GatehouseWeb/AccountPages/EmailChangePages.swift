@@ -12,6 +12,10 @@ import HTTPServer
 /// - every other browser session, app token and backend session of that account ends;
 /// - a browser signed in as another account is left as it was.
 struct EmailChangePages: Sendable {
+    /// The one answer to a wrong (or, while throttled, unchecked) current password: the person is
+    /// signed in and typed only a password, so the sign-in's "email and password" wording would mislead.
+    static let passwordRefused = "That password isn't right."
+
     let env: PageEnvironment
 
     /// Every request answers no sooner than this after it arrived: a free address costs a token
@@ -91,7 +95,7 @@ struct EmailChangePages: Sendable {
         await env.audit.recordOwnAct(
             .emailChangeFailed, of: signedIn, request: request,
             data: ["step": "request", "reason": .string(locked ? "locked" : "invalid_credentials")])
-        errors.add("password", AuthError.invalidCredentials.pageMessage)
+        errors.add("password", Self.passwordRefused)
         return render(visit, user, email: email, errors: errors, status: 401)
     }
 
@@ -158,7 +162,7 @@ struct EmailChangePages: Sendable {
             errors.add(fields)
             return renderConfirm(visit, token: token, errors: errors, status: 422)
         case .invalidCredentials:
-            errors.add("password", AuthError.invalidCredentials.pageMessage)
+            errors.add("password", Self.passwordRefused)
             return renderConfirm(visit, token: token, errors: errors, status: 401)
         case .emailExists:
             return env.renderer.errorPage(

@@ -167,7 +167,7 @@ struct PasswordResetPages: Sendable {
             visit.context(
                 title: "Link not valid",
                 [
-                    "heading": "This reset link can't be used",
+                    "heading": "This reset link can't be used", "problem": true,
                     "message": "It is wrong, has expired, or was already used. Ask for a new email.",
                     "actionURL": "/auth/forgot-password", "actionLabel": "Reset your password"
                 ]), status: 400)
