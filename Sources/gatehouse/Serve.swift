@@ -29,7 +29,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where users live: local (the embedded SQLite store) or pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url; Gatehouse keeps only its sessions, mailbox and audit). (GATEHOUSE_BACKEND)"
+            "Where users live: local (the embedded SQLite store), pocketbase (proxy a real PocketBase ≥ 0.23 at --backend-url) or insforge (proxy an InsForge-compatible /api/auth at --backend-url); Gatehouse keeps only its sessions, mailbox and audit. (GATEHOUSE_BACKEND)"
     )
     var backend: BackendKind = Environment.value("BACKEND").flatMap(BackendKind.init(rawValue:)) ?? .local
 
@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "EMAIL:PASSWORD of a PocketBase superuser (_superusers), for reading accounts, verification and setup. Visible in the process list: prefer GATEHOUSE_BACKEND_ADMIN or --backend-admin-file. (GATEHOUSE_BACKEND_ADMIN)"
+            "PocketBase: EMAIL:PASSWORD of a superuser (_superusers), for reading accounts, verification and setup. InsForge: its admin API key. Visible in the process list: prefer GATEHOUSE_BACKEND_ADMIN or --backend-admin-file. (GATEHOUSE_BACKEND_ADMIN)"
     )
     var backendAdmin: String?
 
@@ -123,6 +123,7 @@ struct Serve: AsyncParsableCommand {
         switch backend {
         case .local: return "Embedded SQLite · \(db)"
         case .pocketbase: return "PocketBase at \(resolvedBackendURL ?? "?")"
+        case .insforge: return "InsForge at \(resolvedBackendURL ?? "?")"
         }
     }
 
@@ -170,11 +171,13 @@ struct Serve: AsyncParsableCommand {
         if let text = smtp ?? Environment.value("SMTP"), SMTPListenAddress(text) == nil {
             throw ValidationError("--smtp must be HOST:PORT, e.g. 127.0.0.1:2525 or [::1]:2525.")
         }
-        if backend == .pocketbase {
+        if backend != .local {
             guard let url = resolvedBackendURL, url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil
             else {
-                throw ValidationError("--backend pocketbase needs --backend-url http://HOST:PORT of the PocketBase server.")
+                throw ValidationError("--backend \(backend.rawValue) needs --backend-url http://HOST:PORT of the server.")
             }
+        }
+        if backend == .pocketbase {
             guard superuser != nil else {
                 throw ValidationError(
                     "--backend pocketbase needs EMAIL:PASSWORD of a PocketBase superuser: GATEHOUSE_BACKEND_ADMIN, --backend-admin-file or --backend-admin."
@@ -229,6 +232,16 @@ struct Serve: AsyncParsableCommand {
                 logger: Logger(label: "gatehouse.pocketbase"))
             pocketBase = remote
             authBackend = remote
+        case .insforge:
+            guard let backendURL = resolvedBackendURL.flatMap(URL.init(string:)) else {
+                throw ValidationError("--backend insforge needs --backend-url http://HOST:PORT of the InsForge server.")
+            }
+            pocketBase = nil
+            authBackend = InsForgeBackend(
+                configuration: .init(
+                    baseURL: backendURL, anonKey: anonKey ?? Environment.value("ANON_KEY") ?? "anon",
+                    adminKey: resolvedBackendAdmin, verificationMode: verification),
+                logger: Logger(label: "gatehouse.insforge"))
         }
         var web = WebConfiguration(
             publicBaseURL: publicURL ?? "", templatesDirectory: templates,
@@ -295,6 +308,7 @@ struct Serve: AsyncParsableCommand {
 enum BackendKind: String, ExpressibleByArgument, CaseIterable {
     case local
     case pocketbase
+    case insforge
 }
 
 extension VerificationMode: ExpressibleByArgument {}
