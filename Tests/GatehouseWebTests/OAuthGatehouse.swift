@@ -20,7 +20,7 @@ final class OAuthGatehouse: @unchecked Sendable {
 
     init(
         verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
-        appleAudiences: Set<String> = ["com.example.app"]
+        appleAudiences: Set<String> = ["com.example.app"], anonKey: String? = nil
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,16 +37,19 @@ final class OAuthGatehouse: @unchecked Sendable {
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
+        var configuration = WebConfiguration(
+            publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+            publicDirectory: TestGatehouse.repositoryRoot + "/Public")
+        configuration.anonKey = anonKey
         let app = try await Application(
-            configuration: WebConfiguration(
-                publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
-                publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
+            configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),
                 appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
             responder: app.responder)
         try server.start()
         portBox.port = server.port

@@ -26,6 +26,17 @@ import Testing
         ]
     }
 
+    @Test func theInsForgeAnonKeyIsShownWithTheApps() async throws {
+        let (open, openStaff) = try await setUp()
+        #expect(try await openStaff.get("/_/providers").text.contains("none set"))
+        await open.stop()
+        let keyed = try await OAuthGatehouse(anonKey: "anon_team_key_123")
+        let staff = try await keyed.staffBrowser(password: Self.password)
+        let page = try await staff.get("/_/providers")
+        #expect(page.text.contains("<code>anon_team_key_123</code>"))
+        await keyed.stop()
+    }
+
     @Test func aTestProviderAddedInTheConsoleShowsOnTheSignInPage() async throws {
         let (gatehouse, staff) = try await setUp()
         let added = try await staff.post("/_/providers", provider("acme", secret: "s3cret-never-shown"), follow: true)

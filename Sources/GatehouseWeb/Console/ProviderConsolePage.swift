@@ -108,7 +108,7 @@ struct ProviderConsolePage: Sendable {
     ) async throws -> Response {
         let providers = try await feature.registry.all()
         let apps = try await env.database.apps()
-        let page: [String: Any] = [
+        var page: [String: Any] = [
             "providers": providers.map { row($0, error: rowError) },
             "providersEmpty": providers.isEmpty,
             "apps": apps.map { row($0, error: rowError) },
@@ -124,6 +124,8 @@ struct ProviderConsolePage: Sendable {
             "errors": ["provider": Self.byField(providerErrors), "app": Self.byField(appErrors)],
             "errorList": Self.list(providerErrors, prefix: "provider-") + Self.list(appErrors, prefix: "app-")
         ]
+        // The InsForge API's anon key, when one is set (absent, the template says any key works).
+        if let anonKey = env.configuration.anonKey { page["anonKey"] = anonKey }
         return env.renderer.page(
             .consoleProviders,
             visit.consoleContext(
