@@ -162,8 +162,9 @@ public struct LocalBackend: AuthAPI {
 
     /// The account behind a live access token; anything else is `.sessionExpired`.
     func user(for session: AuthSession) async throws -> User {
-        let record = try await activeRecord(for: session)
-        guard let user = try await database.user(id: record.userID), !user.disabled else { throw AuthError.sessionExpired }
+        guard let (_, user) = try await database.activeSessionWithUser(tokenHash: accessHash(session.accessToken), now: clock()),
+            !user.disabled
+        else { throw AuthError.sessionExpired }
         return user.user
     }
 

@@ -42,6 +42,16 @@ extension AppDatabase {
                 """, arguments: [tokenHash, now, usedSince])
     }
 
+    /// A live session and its account in one read (the embedded backend's every authenticated call).
+    public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
+        try await pool.read { db in
+            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: nil),
+                let user = try UserRecord.fetchOne(db, key: session.userID.rawValue)
+            else { return nil }
+            return (session, user)
+        }
+    }
+
     public func touchSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])

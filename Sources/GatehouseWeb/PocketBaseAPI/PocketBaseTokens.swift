@@ -58,8 +58,12 @@ struct PocketBaseTokens: Sendable {
     func renewed(_ claims: Claims, signedIn: SignedIn, token: String) async throws -> String {
         guard claims.refreshable else { return token }
         let lifetime = PocketBaseCollection.users.tokenLifetime
-        try await env.database.extendSession(
-            id: signedIn.session.id, until: env.clock().addingTimeInterval(TimeInterval(lifetime)))
+        // The row lives as long as the newest token; rewritten at most hourly (a token may then end
+        // up to an hour before its `exp`), not on every refresh.
+        let until = env.clock().addingTimeInterval(TimeInterval(lifetime))
+        if until.timeIntervalSince(signedIn.session.expiresAt) > 3600 {
+            try await env.database.extendSession(id: signedIn.session.id, until: until)
+        }
         var renewed = claims
         renewed.exp = expiry(lifetime)
         return sign(renewed)

@@ -27,6 +27,17 @@ struct SessionBindings: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let renewals = SingleFlight<Int64, AuthSession?>()
+    /// Seals backend sessions: a key derived from the server key once, not per request.
+    private let credentialBox: SecretBox?
+
+    init(database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, logger: Logger) {
+        self.database = database
+        self.backend = backend
+        self.hasher = hasher
+        self.clock = clock
+        self.logger = logger
+        credentialBox = try? SecretBox(key: hasher.derivedKey(for: "session-credentials"))
+    }
 
     /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
     /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
@@ -175,19 +186,17 @@ struct SessionBindings: Sendable {
     /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.
     private func seal(_ backendSession: AuthSession) throws -> String {
         let json = String(decoding: try JSONEncoder().encode(backendSession), as: UTF8.self)
-        return "sealed:" + Data(try credentialBox().seal(json)).base64EncodedString()
+        guard let credentialBox else { throw SecretsError.openFailed }
+        return "sealed:" + Data(try credentialBox.seal(json)).base64EncodedString()
     }
 
     /// The backend session `seal` stored; nil when it cannot be opened (a session from before the
     /// key changed, or from a version that kept none): that session is over.
     private func openBackendSession(_ stored: String) -> AuthSession? {
         guard stored.hasPrefix("sealed:"), let sealed = Data(base64Encoded: String(stored.dropFirst(7))),
-            let box = try? credentialBox(), let value = try? box.open(Array(sealed))
+            let box = credentialBox, let value = try? box.open(Array(sealed))
         else { return nil }
         return try? JSONDecoder().decode(AuthSession.self, from: Data(value.utf8))
     }
 
-    private func credentialBox() throws -> SecretBox {
-        try SecretBox(key: hasher.derivedKey(for: "session-credentials"))
-    }
 }
