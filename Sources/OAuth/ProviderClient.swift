@@ -58,11 +58,13 @@ public struct ProviderClient: Sendable {
     ) -> String {
         let config = ProviderPresets.applying(to: configuration)
         var items: [(String, String)] = [
-            ("response_type", "code"), ("client_id", config.clientId), ("redirect_uri", redirectURI),
+            ("response_type", "code"), ("client_id", config.clientId),
             ("scope", config.scopes.joined(separator: " ")), ("state", state),
             ("code_challenge", codeChallenge), ("code_challenge_method", PKCE.method)
         ]
         if config.type == .oidc { items.append(("nonce", nonce)) }
+        // Last, so PocketBase's SDKs can append their own redirect URL to one made with "" (`…&redirect_uri=`).
+        items.append(("redirect_uri", redirectURI))
         let separator = endpoints.authorizationURL.contains("?") ? "&" : "?"
         return endpoints.authorizationURL + separator + FormEncoding.encode(items)
     }

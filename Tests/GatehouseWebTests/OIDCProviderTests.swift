@@ -228,3 +228,62 @@ final class MockHolder: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+/// PocketBase's OAuth2 code flow through Gatehouse's PocketBase API (issue 11): the app takes the
+/// provider's `authURL` from `auth-methods`, appends its redirect URL, and posts the code back with
+/// the verifier — against the real oidc-provider-mock.
+@Suite struct PocketBaseOAuth2Tests {
+    @Test func authMethodsListTheProviderAndTheCodeSignsIn() async throws {
+        let mock = try await OIDCProviderMock()
+        defer { mock.stop() }
+        let gatehouse = try await OAuthGatehouse()
+        try await gatehouse.admin(
+            "/_/api/providers",
+            [
+                "name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test", "clientSecret": "s3cret",
+                "scopes": ["openid", "email", "profile"], "mode": "live"
+            ])
+        try await mock.setUser("erin-sub", ["email": "erin@example.com", "email_verified": true, "name": "Erin Mock"])
+        let client = HTTPTestClient(port: gatehouse.port)
+
+        let methods = try await client.request("GET", "/api/collections/users/auth-methods")
+        let oauth2 = try #require(methods.json["oauth2"] as? [String: Any])
+        #expect(oauth2["enabled"] as? Bool == true)
+        let provider = try #require((oauth2["providers"] as? [[String: Any]])?.first)
+        #expect(
+            Set(provider.keys) == [
+                "name", "displayName", "state", "authURL", "codeVerifier", "codeChallenge", "codeChallengeMethod"
+            ])
+        let authURL = try #require(provider["authURL"] as? String)
+        #expect(authURL.hasSuffix("redirect_uri="), "the SDK appends its own redirect URL")
+        let redirect = "http://127.0.0.1:\(gatehouse.port)/api/oauth2-redirect"
+        let callback = try await mock.authorize(
+            authURL + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""), as: "erin-sub")
+        let code = try #require(URLComponents(string: callback)?.queryItems?.first { $0.name == "code" }?.value)
+
+        func exchange(_ verifier: Any) async throws -> TestResponse {
+            let body = try JSONSerialization.data(withJSONObject: [
+                "provider": "mock", "code": code, "codeVerifier": verifier, "redirectUrl": redirect, "createData": NSNull()
+            ])
+            return try await client.request(
+                "POST", "/api/collections/users/auth-with-oauth2", headers: [("Content-Type", "application/json")],
+                body: Array(body))
+        }
+        // A verifier that is not the flow's: the provider refuses the code, so does Gatehouse.
+        let wrong = try await exchange("x" + (provider["codeVerifier"] as? String ?? ""))
+        #expect(wrong.status == 400 && wrong.json["message"] as? String == "Failed to authenticate.")
+        let callback2 = try await mock.authorize(
+            authURL + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""), as: "erin-sub")
+        let code2 = try #require(URLComponents(string: callback2)?.queryItems?.first { $0.name == "code" }?.value)
+        let body = try JSONSerialization.data(withJSONObject: [
+            "provider": "mock", "code": code2, "codeVerifier": provider["codeVerifier"] as? String ?? "", "redirectURL": redirect
+        ])
+        let signedIn = try await client.request(
+            "POST", "/api/collections/users/auth-with-oauth2", headers: [("Content-Type", "application/json")], body: Array(body))
+        #expect(signedIn.status == 200, "\(signedIn.text)")
+        #expect((signedIn.json["record"] as? [String: Any])?["email"] as? String == "erin@example.com")
+        #expect((signedIn.json["meta"] as? [String: Any])?["isNew"] as? Bool == true)
+        #expect(signedIn.json["token"] is String)
+        await gatehouse.stop()
+    }
+}

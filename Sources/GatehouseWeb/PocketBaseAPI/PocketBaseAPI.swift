@@ -9,6 +9,8 @@ import HTTPServer
 struct PocketBaseAPI: Sendable {
     let env: PageEnvironment
     let tokens: PocketBaseTokens
+    /// Provider sign-in, when Gatehouse has providers at all.
+    var oauth: OAuthFeature? = nil
 
     func register(on router: inout Router) {
         PocketBaseAuthRoutes(api: self).register(on: &router)

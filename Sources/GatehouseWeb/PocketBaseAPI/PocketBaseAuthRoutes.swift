@@ -10,8 +10,19 @@ struct PocketBaseAuthRoutes: Sendable {
     func register(on router: inout Router) {
         let base = "/api/collections/:collection"
         api.on(&router, .get, base + "/auth-methods") { _, parameters in
-            _ = try api.collection(parameters, allowed: [.users, .superusers])
-            return try .json(authMethods())
+            let collection = try api.collection(parameters, allowed: [.users, .superusers])
+            var methods = authMethods()
+            if collection == .users, let oauth = api.oauth {
+                let providers = await PocketBaseOAuth2(api: api, feature: oauth).providers()
+                methods.oauth2 = .init(enabled: !providers.isEmpty, providers: providers)
+                methods.authProviders = providers
+            }
+            return try .json(methods)
+        }
+        api.on(&router, .post, base + "/auth-with-oauth2") { request, parameters in
+            _ = try api.collection(parameters, allowed: [.users])
+            guard let oauth = api.oauth else { throw AuthError.notSupported(.externalSignIn) }
+            return try await PocketBaseOAuth2(api: api, feature: oauth).signIn(request, body: try api.body(request))
         }
         api.on(&router, .post, base + "/auth-with-password", signInWithPassword)
         api.on(&router, .post, base + "/auth-refresh", refresh)
@@ -160,7 +171,7 @@ private struct AuthMethodsBody: Encodable {
     }
     struct OAuth2: Encodable {
         var enabled: Bool
-        var providers: [String]
+        var providers: [PocketBaseOAuth2.ProviderInfo]
     }
     struct Timed: Encodable {
         var enabled: Bool
@@ -171,7 +182,7 @@ private struct AuthMethodsBody: Encodable {
     var oauth2: OAuth2
     var mfa: Timed
     var otp: Timed
-    var authProviders: [String]
+    var authProviders: [PocketBaseOAuth2.ProviderInfo]
     var usernamePassword: Bool
     var emailPassword: Bool
 }

@@ -101,7 +101,8 @@ public struct Application: Sendable {
         TestUsersAPI(env: env).register(on: &router)
         PocketBaseAPI(
             env: env,
-            tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens"))
+            tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
+            oauth: oauthFeature
         ).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
