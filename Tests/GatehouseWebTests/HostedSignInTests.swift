@@ -132,6 +132,31 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func insForgeOAuthViewGetsAnAuthURLForTheHostedProviderStart() async throws {
+        let gatehouse = try await setUp()
+        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
+        let client = HTTPTestClient(port: gatehouse.port)
+        let query = FormEncoding.encode([("redirect_uri", "yourapp://auth/callback"), ("code_challenge", Self.challenge)])
+        let answer = try await client.request(
+            "GET", "/api/auth/oauth/acme?" + query, headers: [("Authorization", "Bearer anon_key")])
+        #expect(answer.status == 200, "\(answer.text)")
+        let authURL = try #require(answer.json["authUrl"] as? String)
+        let components = try #require(URLComponents(string: authURL))
+        #expect(components.path == "/auth/oauth/acme")
+        let items = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(items["redirect"] == "yourapp://auth/callback" && items["code_challenge"] == Self.challenge)
+        // Opening it starts the provider flow (the built-in test provider's authorize page).
+        let start = try await gatehouse.browser().get(pathAndQuery(authURL), follow: false)
+        #expect(start.status == 303 && start.header("Location")?.hasPrefix("/_/test-idp/acme/authorize?") == true)
+        // A redirect the app did not register, and an unknown provider, are refused in InsForge's shape.
+        let evil = FormEncoding.encode([("redirect_uri", "https://evil.com/callback"), ("code_challenge", Self.challenge)])
+        let refused = try await client.request("GET", "/api/auth/oauth/acme?" + evil)
+        #expect(refused.status == 400 && refused.json["error"] as? String == "INVALID_INPUT")
+        let unknown = try await client.request("GET", "/api/auth/oauth/nobody?" + query)
+        #expect(unknown.status == 404 && unknown.json["statusCode"] as? Int == 404)
+        await gatehouse.stop()
+    }
+
     @Test func codesExpireAfterSixtySeconds() async throws {
         let gatehouse = try await setUp()
         let code = try #require(queryItem("insforge_code", in: try await signInThroughPage(gatehouse, email: "slow@example.com")))

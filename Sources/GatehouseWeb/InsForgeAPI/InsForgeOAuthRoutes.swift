@@ -4,17 +4,40 @@ import HTTPServer
 import OAuth
 import Store
 
-/// The InsForge API's provider routes, present when provider sign-in is: `POST
-/// /api/auth/oauth/exchange` (the hosted page's one-time code + PKCE verifier → session) and
-/// `POST /api/auth/apple/native`.
+/// The InsForge API's provider routes, present when provider sign-in is: `GET
+/// /api/auth/oauth/{provider}` (→ `{authUrl}`), `POST /api/auth/oauth/exchange` (the one-time
+/// `insforge_code` + PKCE verifier → session) and `POST /api/auth/apple/native`.
 struct InsForgeOAuthRoutes: Sendable {
     let feature: OAuthFeature
     let api: InsForgeAPI
     var env: PageEnvironment { feature.env }
 
     func register(on router: inout Router) {
+        api.on(&router, .get, "/api/auth/oauth/:provider", authURL)
         api.on(&router, .post, "/api/auth/oauth/exchange", exchange)
         api.on(&router, .post, "/api/auth/apple/native", appleNative)
+    }
+
+    /// Where the app sends the person (`signInWithOAuthView`): Gatehouse's own provider start with the
+    /// app's redirect and PKCE challenge, which checks the redirect against the app's registered
+    /// callbacks, runs the provider flow, and returns to the app with `insforge_code`.
+    private func authURL(_ request: Request, _ parameters: PathParameters) async throws -> Response {
+        let name = try parameters.require("provider")
+        guard feature.backendSignsInWithProviders else { throw AuthError.notSupported(.externalSignIn) }
+        guard let provider = try await feature.registry.provider(named: name),
+            provider.mode == .live || feature.settings.testProviderEnabled
+        else { throw InsForgeAnswer(404, "NOT_FOUND", "No sign-in provider called \(name) is configured.") }
+        let query = request.query
+        let redirect = try query.single("redirect_uri") ?? query.single("redirectTo") ?? query.single("redirect") ?? ""
+        var items: [(String, String)] = [("redirect", redirect), ("client_type", try query.single("client_type") ?? "mobile")]
+        if let challenge = try query.single("code_challenge") { items.append(("code_challenge", challenge)) }
+        let app: AppSignInRequest
+        do {
+            app = try await AppSignInRequest.parse(Parameters(items), database: env.database)
+        } catch let refusal as AppSignInRequest.Refusal {
+            throw InsForgeAnswer(400, "INVALID_INPUT", refusal.message)
+        }
+        return try .json(["authUrl": URLQuery.path("\(feature.settings.base)/auth/oauth/\(provider.name)", app.queryItems)])
     }
 
     private func exchange(_ request: Request, _: PathParameters) async throws -> Response {
