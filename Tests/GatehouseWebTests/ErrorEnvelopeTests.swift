@@ -41,7 +41,8 @@ import Testing
         for (response, status) in [
             (try await send(gatehouse, "POST", "/api/auth/oauth/exchange", body: "{not json"), 400),
             (try await send(gatehouse, "GET", "/api/auth/no-such-thing"), 404),
-            (try await send(gatehouse, "GET", "/api/auth/oauth/exchange"), 405)
+            // GET here is `GET /api/auth/oauth/{provider}` asking for a provider called "exchange".
+            (try await send(gatehouse, "PUT", "/api/auth/oauth/exchange"), 405)
         ] {
             #expect(response.status == status)
             let body = try json(response)
