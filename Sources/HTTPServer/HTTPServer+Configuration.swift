@@ -27,6 +27,11 @@ extension HTTPServer {
         public var maxConnections: Int
         /// Simultaneous connections from one IP address.
         public var maxConnectionsPerIP: Int
+        /// Streamed responses (server-sent events) open at once; past it a new one is answered 503.
+        public var maxStreams: Int
+        /// Streamed responses open at once from one IP address (each holds a connection, counted in
+        /// `maxConnectionsPerIP` too); past it a new one is answered 429.
+        public var maxStreamsPerIP: Int
         /// The `Host` names answered; nil answers any (a library default; Gatehouse always sets one).
         public var allowedHosts: HostAllowList?
 
@@ -40,6 +45,8 @@ extension HTTPServer {
             maxHeaderBytes: Int = 32 << 10,
             maxConnections: Int = 4096,
             maxConnectionsPerIP: Int = 64,
+            maxStreams: Int = 1024,
+            maxStreamsPerIP: Int = 16,
             allowedHosts: HostAllowList? = nil
         ) {
             self.host = host
@@ -51,6 +58,8 @@ extension HTTPServer {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxConnections = maxConnections
             self.maxConnectionsPerIP = maxConnectionsPerIP
+            self.maxStreams = maxStreams
+            self.maxStreamsPerIP = maxStreamsPerIP
             self.allowedHosts = allowedHosts
         }
     }

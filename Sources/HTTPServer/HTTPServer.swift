@@ -87,6 +87,7 @@ public final class HTTPServer: Sendable {
         // A running daemon holds an unretained pointer to `core`; stop it before `core` goes.
         if case .running(let daemon, _) = phase.withLock({ $0 }) {
             _ = core.abandonSuspended()
+            core.streams.finishAll()
             MHD_stop_daemon(daemon)
         }
     }

@@ -1,10 +1,13 @@
 import Foundation
 
-/// An HTTP response: status, ordered headers and a fully buffered body.
+/// An HTTP response: status, ordered headers and a fully buffered body, or a stream written
+/// after the headers (`Response.stream`).
 public struct Response: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// When set, the body is this stream's bytes instead of `body`.
+    public var stream: ResponseStream?
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

@@ -74,6 +74,8 @@ extension ServerCore {
     func stopDaemon(_ daemon: OpaquePointer, gracePeriod: Duration) async {
         beginDraining()
         let listener = MHD_quiesce_daemon(daemon)
+        // Streams never end by themselves: end them now, or each would hold the grace period.
+        streams.finishAll()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: gracePeriod)
         while inFlightCount > 0, clock.now < deadline, !Task.isCancelled {

@@ -14,9 +14,11 @@ extension ServerCore {
                 metadata: [
                     "path": "\(state.pathForLog)", "status": "\(response.status)"
                 ])
+            response.stream?.terminate()
             response = .text("Internal Server Error\n", status: 500)
         }
-        guard let mhdResponse = Self.makeMHDResponse(response) else {
+        response = admitStream(response, state: state)
+        guard let mhdResponse = Self.makeMHDResponse(response, connection: connection) else {
             logger.error("could not allocate a response", metadata: ["path": "\(state.pathForLog)"])
             return .NO
         }
@@ -38,12 +40,16 @@ extension ServerCore {
         return result
     }
 
-    /// An MHD response with a copy of the body and every header MHD does not manage itself.
-    private static func makeMHDResponse(_ response: Response) -> OpaquePointer? {
+    /// An MHD response with a copy of the body (or reading the stream) and every header MHD does
+    /// not manage itself.
+    private static func makeMHDResponse(_ response: Response, connection: OpaquePointer) -> OpaquePointer? {
         var body = response.body
-        let created = body.withUnsafeMutableBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
-        }
+        let created =
+            if let stream = response.stream { makeStreamingBody(stream, connection: connection) } else {
+                body.withUnsafeMutableBytes { buffer in
+                    MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
+                }
+            }
         guard let created else { return nil }
         for (name, value) in response.headers where !managedByMHD.contains(name.lowercased()) {
             guard MHD_add_response_header(created, name, value) == .YES else {

@@ -22,6 +22,8 @@ final class ServerCore: Sendable {
     }
 
     private let tracking = Locked(Tracking())
+    /// Streamed responses still open (`ServerCore+Streaming`).
+    let streams = StreamRegistry()
 
     init(configuration: HTTPServer.Configuration, logger: Logger, responder: @escaping Responder) {
         self.configuration = configuration

@@ -91,6 +91,16 @@ final class TestSocket: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Ends the connection both ways now (the descriptor is still closed by `deinit`), as a client
+    /// that goes away does.
+    func hangUp() {
+        #if canImport(Glibc)
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        #else
+            _ = shutdown(descriptor, SHUT_RDWR)
+        #endif
+    }
+
     /// Writes all of `bytes`.
     func write(_ bytes: [UInt8]) throws(TestClientError) {
         var offset = 0

@@ -1,0 +1,96 @@
+internal import CMicroHTTPD
+
+/// The streams a server has open: bounded overall and per client address, refused once shutdown
+/// began, and all finished when it does, so an open stream never holds shutdown for its grace period.
+final class StreamRegistry: Sendable {
+    private struct Open {
+        var byAddress: [String: Int] = [:]
+        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        var closed = false
+    }
+
+    private let open = Locked(Open())
+
+    var count: Int { open.withLock { $0.streams.count } }
+
+    /// Why a stream was not admitted, as the status and text answered instead.
+    enum Refusal {
+        case full, tooManyFromAddress, closing
+
+        var response: Response {
+            switch self {
+            case .full, .closing: ServerCore.shuttingDown
+            case .tooManyFromAddress: .text("Too many open streams from this address.\n", status: 429)
+            }
+        }
+    }
+
+    /// Counts `stream` in, or says why not; its termination counts it out again.
+    func admit(_ stream: ResponseStream, from address: String, limits: HTTPServer.Configuration) -> Refusal? {
+        let key = ObjectIdentifier(stream)
+        let refusal: Refusal? = open.withLock { open in
+            if open.closed { return .closing }
+            if open.streams.count >= limits.maxStreams { return .full }
+            if open.byAddress[address, default: 0] >= limits.maxStreamsPerIP { return .tooManyFromAddress }
+            open.streams[key] = stream
+            open.byAddress[address, default: 0] += 1
+            return nil
+        }
+        guard refusal == nil else { return refusal }
+        stream.onTermination { [weak self] in
+            self?.open.withLock { open in
+                guard open.streams.removeValue(forKey: key) != nil else { return }
+                open.byAddress[address, default: 1] -= 1
+                if open.byAddress[address] == 0 { open.byAddress[address] = nil }
+            }
+        }
+        return nil
+    }
+
+    /// Refuses new streams and finishes every open one (shutdown).
+    func finishAll() {
+        let streams = open.withLock { open in
+            open.closed = true
+            return Array(open.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+}
+
+extension ServerCore {
+    /// Admits a streamed response, or turns it into the refusal's answer (ending the stream).
+    func admitStream(_ response: Response, state: RequestState) -> Response {
+        guard let stream = response.stream else { return response }
+        if let refusal = streams.admit(stream, from: state.remoteAddress, limits: configuration) {
+            stream.terminate()
+            logger.notice("stream refused", metadata: ["path": "\(state.pathForLog)", "reason": "\(refusal)"])
+            return refusal.response
+        }
+        return response
+    }
+
+    /// An MHD response whose body is read from `stream` (chunked, unknown length); the stream is
+    /// retained until MHD frees the response, which terminates it.
+    static func makeStreamingBody(_ stream: ResponseStream, connection: OpaquePointer) -> OpaquePointer? {
+        guard stream.open(on: connection) else { return nil }
+        let retained = Unmanaged.passRetained(stream).toOpaque()
+        guard let created = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, retained, streamReleased) else {
+            Unmanaged<ResponseStream>.fromOpaque(retained).release()
+            stream.terminate()
+            return nil
+        }
+        return created
+    }
+}
+
+/// MHD's content reader for a streamed response (see `ResponseStream.read`).
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    return Unmanaged<ResponseStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+/// MHD is done with a streamed response (written, or the client left): the stream is over.
+private let streamReleased: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<ResponseStream>.fromOpaque(cls).takeRetainedValue().terminate()
+}
