@@ -101,3 +101,17 @@ enum FreePort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+extension OIDCProviderMock {
+    /// Registers this mock on `gatehouse` as the live OIDC provider `mock` and makes `subject` a
+    /// person it knows (the PocketBase-API OAuth2 tests' common start).
+    func serveAsLiveProvider(to gatehouse: OAuthGatehouse, person subject: String, _ claims: [String: Any]) async throws {
+        try await gatehouse.admin(
+            "/_/api/providers",
+            [
+                "name": "mock", "type": "oidc", "issuer": issuer, "clientId": "gatehouse-test", "clientSecret": "s3cret",
+                "scopes": ["openid", "email", "profile"], "mode": "live"
+            ])
+        try await setUser(subject, claims)
+    }
+}

@@ -237,13 +237,8 @@ final class MockHolder: @unchecked Sendable {
         let mock = try await OIDCProviderMock()
         defer { mock.stop() }
         let gatehouse = try await OAuthGatehouse()
-        try await gatehouse.admin(
-            "/_/api/providers",
-            [
-                "name": "mock", "type": "oidc", "issuer": mock.issuer, "clientId": "gatehouse-test", "clientSecret": "s3cret",
-                "scopes": ["openid", "email", "profile"], "mode": "live"
-            ])
-        try await mock.setUser("erin-sub", ["email": "erin@example.com", "email_verified": true, "name": "Erin Mock"])
+        try await mock.serveAsLiveProvider(
+            to: gatehouse, person: "erin-sub", ["email": "erin@example.com", "email_verified": true, "name": "Erin Mock"])
         let client = HTTPTestClient(port: gatehouse.port)
 
         let methods = try await client.request("GET", "/api/collections/users/auth-methods")

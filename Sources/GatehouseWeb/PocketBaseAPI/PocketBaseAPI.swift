@@ -11,10 +11,13 @@ struct PocketBaseAPI: Sendable {
     let tokens: PocketBaseTokens
     /// Provider sign-in, when Gatehouse has providers at all.
     var oauth: OAuthFeature? = nil
+    /// The realtime clients, for the all-in-one OAuth2 flow's `@oauth2` message.
+    let realtime = PocketBaseRealtime()
 
     func register(on router: inout Router) {
         PocketBaseAuthRoutes(api: self).register(on: &router)
         PocketBaseRecordRoutes(api: self).register(on: &router)
+        PocketBaseRealtimeRoutes(api: self).register(on: &router)
     }
 
     /// A route whose seam errors answer in PocketBase's words.
