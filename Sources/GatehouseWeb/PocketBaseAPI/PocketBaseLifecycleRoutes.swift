@@ -51,6 +51,11 @@ struct PocketBaseLifecycleRoutes: Sendable {
             guard missing.isEmpty else {
                 throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
             }
+            if let mfaID = PocketBaseAPI.text(body, "mfaId"), !mfaID.isEmpty {
+                return try await PocketBaseMFA(api: api).complete(
+                    request, mfaID: mfaID, otpID: PocketBaseAPI.text(body, "otpId") ?? "",
+                    password: PocketBaseAPI.text(body, "password") ?? "")
+            }
             do {
                 let session = try await env.pageBackend.signIn(
                     otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "")
@@ -61,6 +66,9 @@ struct PocketBaseLifecycleRoutes: Sendable {
             } catch AuthError.invalidCode, AuthError.codeExpired, AuthError.invalidCredentials {
                 await env.audit.record(.signInFailed, request: request, data: ["method": "email_code", "via": "pocketbase-api"])
                 throw PocketBaseAnswer(400, "Failed to authenticate.")
+            } catch AuthError.mfaRequired(let challenge) {
+                // The mailed code was the first step; the account's authenticator app is the second.
+                return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
             }
         }
         api.on(&router, .post, base + "/request-email-change") { request, parameters in
