@@ -2,6 +2,8 @@ import Foundation
 import HTTPTestClient
 import Testing
 
+@testable import GatehouseWeb
+
 /// The PocketBase SDKs' all-in-one OAuth2 flow (`authWithOAuth2({provider})`) through Gatehouse,
 /// step by step as the JS SDK takes it, against the real oidc-provider-mock: realtime stream,
 /// `@oauth2` subscription, the provider's redirect to `/api/oauth2-redirect`, the code to
@@ -104,5 +106,17 @@ import Testing
         #expect(stray.status == 200 && stray.text.contains("Failed to authenticate"))
         events.hangUp()
         await gatehouse.stop()
+    }
+}
+
+/// The realtime hub on its own: a client that gets no message for the idle timeout is closed, as
+/// PocketBase closes forgotten connections (its SDKs reconnect).
+@Suite struct PocketBaseRealtimeHubTests {
+    @Test func anIdleClientIsClosed() async throws {
+        let hub = PocketBaseRealtime(idleTimeout: .milliseconds(50))
+        let stream = await hub.connect()
+        #expect(stream.isOpen)
+        for _ in 0..<500 where stream.isOpen { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!stream.isOpen)
     }
 }

@@ -7,8 +7,6 @@ import Secrets
 /// stream with PocketBase's 40-character id; it is forgotten when its stream ends (the app left,
 /// Gatehouse shut down, or it went `idleTimeout` without a message, as PocketBase closes it).
 actor PocketBaseRealtime {
-    /// PocketBase closes a connection that got no message for this long; its SDKs reconnect.
-    static let idleTimeout: Duration = .seconds(300)
     static let oauth2Topic = "@oauth2"
 
     private struct Client {
@@ -17,13 +15,19 @@ actor PocketBaseRealtime {
         /// Who set the subscriptions (`collection:id`); later calls must come from the same caller.
         var authID: String?
         var lastMessage = ContinuousClock.now
+        /// Ends the stream after `idleTimeout` without a message; cancelled when the client goes.
+        var idleWatch: Task<Void, Never>?
     }
 
     private var clients: [String: Client] = [:]
     private let keepAlive: Duration
+    private let idleTimeout: Duration
 
-    init(keepAlive: Duration = .seconds(30)) {
+    /// `keepAlive` also bounds how long a client that left holds its place (the next write finds it
+    /// gone). PocketBase closes a connection that got no message for `idleTimeout`; its SDKs reconnect.
+    init(keepAlive: Duration = .seconds(15), idleTimeout: Duration = .seconds(300)) {
         self.keepAlive = keepAlive
+        self.idleTimeout = idleTimeout
     }
 
     /// A new client: its stream, already carrying `PB_CONNECT` with the id.
@@ -35,7 +39,7 @@ actor PocketBaseRealtime {
         stream.onTermination { [weak self] in
             Task { await self?.forget(id) }
         }
-        Task { [weak self] in await self?.closeWhenIdle(id) }
+        clients[id]?.idleWatch = Task { [weak self] in await self?.closeWhenIdle(id) }
         return stream
     }
 
@@ -64,18 +68,18 @@ actor PocketBaseRealtime {
     var count: Int { clients.count }
 
     private func forget(_ id: String) {
-        clients[id] = nil
+        clients.removeValue(forKey: id)?.idleWatch?.cancel()
     }
 
     /// Finishes the client's stream once it went `idleTimeout` without a message.
     private func closeWhenIdle(_ id: String) async {
         while let client = clients[id] {
-            let deadline = client.lastMessage.advanced(by: Self.idleTimeout)
+            let deadline = client.lastMessage.advanced(by: idleTimeout)
             if ContinuousClock.now >= deadline {
                 client.stream.finish()
                 return
             }
-            try? await Task.sleep(until: deadline)
+            do { try await Task.sleep(until: deadline) } catch { return }
         }
     }
 
