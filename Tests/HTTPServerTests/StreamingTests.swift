@@ -128,4 +128,30 @@ struct StreamingTests {
             _ = try await second.next()
         }
     }
+
+    @Test func waitingStreamsDoNotHoldTheServersOnlyThread() async throws {
+        let streams = Streams()
+        var router = Router()
+        router.on(.get, "/events") { request, _ in await Self.eventStream(streams)(request) }
+        router.on(.get, "/plain") { _, _ in .text("still answering") }
+        try await withServer(router: router, configuration: .init(port: 0, threadCount: 1)) { _, client in
+            var open: [TestEventStream] = []
+            for _ in 0..<3 {
+                let events = try await client.openEventStream("/events")
+                _ = try await events.next()
+                open.append(events)
+            }
+            let plain = try await client.request("GET", "/plain")
+            #expect(plain.status == 200 && plain.text == "still answering")
+            streams.all[1].send(Array("data:woken\n\n".utf8))
+            #expect(try await open[1].next() == ["data": "woken"])
+        }
+    }
+
+    @Test func aClientThatStopsReadingIsCutOffNotBufferedForever() {
+        let stream = ResponseStream(keepAlive: nil, maxBuffered: 16)
+        #expect(stream.send(Array("data:0123456\n\n".utf8)))
+        #expect(!stream.send(Array("data:0123456\n\n".utf8)), "past maxBuffered the stream ends")
+        #expect(!stream.isOpen)
+    }
 }
