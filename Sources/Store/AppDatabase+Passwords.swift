@@ -24,15 +24,7 @@ extension AppDatabase {
         -> Bool
     {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE verification_tokens SET consumed_at = ?
-                    WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
-                    """,
-                arguments: [
-                    now, id, VerificationTokenRecord.Purpose.resetPassword, VerificationTokenRecord.Kind.code, now
-                ])
-            guard db.changesCount == 1 else { return false }
+            guard try Self.spendLiveResetToken(db, id: id, kind: .code, at: now) else { return false }
             try Self.consumeLiveResetTokens(db, userID: replacement.userID, at: now)
             var inserted = replacement
             try inserted.insert(db)
@@ -47,15 +39,7 @@ extension AppDatabase {
     /// token (nothing is changed then).
     public func resetPassword(tokenID: Int64, passwordHash: String, at now: Date) async throws -> UserRecord? {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE verification_tokens SET consumed_at = ?
-                    WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
-                    """,
-                arguments: [
-                    now, tokenID, VerificationTokenRecord.Purpose.resetPassword, VerificationTokenRecord.Kind.link, now
-                ])
-            guard db.changesCount == 1,
+            guard try Self.spendLiveResetToken(db, id: tokenID, kind: .link, at: now),
                 let userID = try String.fetchOne(
                     db, sql: "SELECT user_id FROM verification_tokens WHERE id = ?", arguments: [tokenID])
             else { return nil }
@@ -94,6 +78,20 @@ extension AppDatabase {
                     """, arguments: [now, userID.rawValue, kept, leavingBrowserSessions])
             return true
         }
+    }
+
+    /// Spends one live reset token of `kind`; the conditional UPDATE decides races (of two parallel
+    /// attempts one wins). False when it was no longer live.
+    private static func spendLiveResetToken(
+        _ db: Database, id: Int64, kind: VerificationTokenRecord.Kind, at now: Date
+    ) throws -> Bool {
+        try db.execute(
+            sql: """
+                UPDATE verification_tokens SET consumed_at = ?
+                WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
+                """,
+            arguments: [now, id, VerificationTokenRecord.Purpose.resetPassword, kind, now])
+        return db.changesCount == 1
     }
 
     private static func consumeLiveResetTokens(_ db: Database, userID: UserID, at now: Date) throws {

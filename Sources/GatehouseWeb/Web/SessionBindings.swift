@@ -187,7 +187,7 @@ struct SessionBindings: Sendable {
     private func seal(_ backendSession: AuthSession) throws -> String {
         let json = String(decoding: try JSONEncoder().encode(backendSession), as: UTF8.self)
         guard let credentialBox else { throw SecretsError.openFailed }
-        return "sealed:" + Data(try credentialBox.seal(json)).base64EncodedString()
+        return "sealed:" + Data(credentialBox.seal(json)).base64EncodedString()
     }
 
     /// The backend session `seal` stored; nil when it cannot be opened (a session from before the
