@@ -131,6 +131,7 @@ let package = Package(
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
                 "PocketBaseTestSupport", "OAuth", "TwoFactor",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(
