@@ -41,12 +41,14 @@ struct InsForgeOTPRoutes: Sendable {
     }
 
     /// `POST /api/auth/sessions` with `method: "otp"`: a right code for the address's newest request
-    /// signs in (and, with passwordless sign-up on, creates the account), as on the code page.
+    /// signs in (and, with passwordless sign-up on, creates the account), as on the code page; an
+    /// optional `name` goes on an account that has none yet.
     func signIn(_ request: Request, body: [String: JSONValue]) async throws -> Response {
         let email = try InsForgeAPI.email(body)
         guard let otp = InsForgeAPI.text(body, "otp"), otp.count == 6, otp.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: OTP code must be a 6-digit numeric code")
         }
+        let name = try InsForgeAPI.optionalText(body, "name")?.trimmingCharacters(in: .whitespacesAndNewlines)
         try requireOffered()
         let client = try InsForgeDelivery.clientType(request)
         do {
@@ -54,7 +56,11 @@ struct InsForgeOTPRoutes: Sendable {
             guard await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) == nil,
                 let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
             else { throw AuthError.invalidCode }
-            let session = try await env.pageBackend.signIn(otpID: otpID, code: otp)
+            var session = try await env.pageBackend.signIn(otpID: otpID, code: otp)
+            if let name, !name.isEmpty, session.user.profile.name == nil {
+                // InsForge names an account made by its first code; a name already there stays.
+                session.user = try await env.pageBackend.setProfile(["name": .string(String(name.prefix(200)))], session: session)
+            }
             await env.audit.record(
                 .signInCompleted, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,
                 data: ["method": "email_code", "via": "insforge-api"])
