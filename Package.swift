@@ -36,7 +36,9 @@ let package = Package(
         .target(
             name: "AuthCore",
             dependencies: [
-                .product(name: "Logging", package: "swift-log")
+                .product(name: "Logging", package: "swift-log"),
+                // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto")
             ]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt"]),
         // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
@@ -131,6 +133,7 @@ let package = Package(
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
                 "PocketBaseTestSupport", "OAuth", "TwoFactor",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(

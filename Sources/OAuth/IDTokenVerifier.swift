@@ -13,6 +13,9 @@ public struct IDTokenVerifier: Sendable {
         case equals(String)
         /// The claim equals the lower-case hex SHA-256 of this raw nonce (Sign in with Apple, native).
         case sha256Of(String)
+        /// No nonce was bound (a Google ID token sent without one): a token that carries a nonce
+        /// belongs to a flow the caller cannot show, and is refused.
+        case unbound
     }
 
     public var issuer: String
@@ -59,6 +62,9 @@ public struct IDTokenVerifier: Sendable {
         switch nonce {
         case .equals(let value): expected = value
         case .sha256Of(let raw): expected = Hex.encode(Array(SHA256.hash(data: Data(raw.utf8))))
+        case .unbound:
+            guard idToken.nonce == nil else { throw .wrongNonce }
+            return idToken
         }
         guard let claimed = idToken.nonce, KeyedHash.constantTimeEquals(claimed, expected) else { throw .wrongNonce }
         return idToken

@@ -119,6 +119,7 @@ extension AppDatabase {
         registerTOTPMigrations(&migrator)
         registerEmailChangeMigrations(&migrator)
         registerPasswordlessMigrations(&migrator)
+        registerInsForgeMigrations(&migrator)
         return migrator
     }
 }

@@ -27,6 +27,15 @@ struct OAuthOptions: ParsableArguments {
     @Option(help: "JWKS URL for Sign in with Apple identity tokens. (GATEHOUSE_APPLE_JWKS_URL)")
     var appleJWKSURL: String?
 
+    @Option(
+        help:
+            "Audience (OAuth client id) accepted for Google ID tokens at /api/auth/id-token, besides a configured google provider's; repeat for several. (GATEHOUSE_GOOGLE_AUDIENCE, comma-separated)"
+    )
+    var googleAudience: [String] = []
+
+    @Option(help: "JWKS URL for Google ID tokens. (GATEHOUSE_GOOGLE_JWKS_URL)")
+    var googleJWKSURL: String?
+
     /// The key file: `--secret-key-file`, else `GATEHOUSE_SECRET_KEY_FILE`, else `DB.key`.
     func keyFilePath(db: String) -> String {
         secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
@@ -40,13 +49,15 @@ struct OAuthOptions: ParsableArguments {
         if let path = oauthConfig ?? Environment.value("OAUTH_CONFIG") {
             try await OAuthConfigFile.apply(path: path, database: database, secretBox: box)
         }
-        let audiences =
-            appleAudience.isEmpty
-            ? (Environment.value("APPLE_AUDIENCE")?.split(separator: ",").map(String.init) ?? []) : appleAudience
+        func list(_ given: [String], _ variable: String) -> Set<String> {
+            Set(given.isEmpty ? (Environment.value(variable)?.split(separator: ",").map(String.init) ?? []) : given)
+        }
         return OAuthSettings(
             baseURL: baseURL, secretBox: box,
             testProviderEnabled: loopback || testProvider || Environment.value("TEST_PROVIDER") == "1",
             appleJWKSURL: appleJWKSURL ?? Environment.value("APPLE_JWKS_URL") ?? "https://appleid.apple.com/auth/keys",
-            appleAudiences: Set(audiences))
+            appleAudiences: list(appleAudience, "APPLE_AUDIENCE"),
+            googleJWKSURL: googleJWKSURL ?? Environment.value("GOOGLE_JWKS_URL") ?? "https://www.googleapis.com/oauth2/v3/certs",
+            googleAudiences: list(googleAudience, "GOOGLE_AUDIENCE"))
     }
 }

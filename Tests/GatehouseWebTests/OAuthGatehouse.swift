@@ -20,7 +20,8 @@ final class OAuthGatehouse: @unchecked Sendable {
 
     init(
         verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
-        appleAudiences: Set<String> = ["com.example.app"], anonKey: String? = nil
+        appleAudiences: Set<String> = ["com.example.app"], anonKey: String? = nil,
+        googleJWKSURL: String = "http://127.0.0.1:1/none", googleAudiences: Set<String> = []
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -47,7 +48,8 @@ final class OAuthGatehouse: @unchecked Sendable {
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),
-                appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences))
+                appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences, googleJWKSURL: googleJWKSURL,
+                googleAudiences: googleAudiences))
         server = HTTPServer(
             configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
             responder: app.responder)

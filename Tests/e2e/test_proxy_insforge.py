@@ -68,3 +68,30 @@ def test_pages_in_front_of_an_insforge_api(start_server):
     front_token = front.superuser_token("front-admin@example.com", "front-admin-password")
     listed = api(front.url, "GET", "/_/api/users?q=" + urllib.parse.quote(address), front_token)
     assert any(user["email"] == address for user in listed["items"]), listed
+
+
+def test_code_sign_in_page_in_front_of_an_insforge_api(start_server):
+    """The front's "email me a code" sign-in reaches the back's InsForge OTP routes: send-otp, then
+    `POST /api/auth/sessions` with method otp — the back mails the code, the front signs in with it."""
+    back = start_server(verification="none")
+    front = start_server(verification="code", extra_args=[
+        "--backend", "insforge", "--backend-url", back.url, "--backend-admin", back.superuser_token(),
+    ])
+    address = unique_email("insforge-otp")
+    api(back.url, "POST", "/api/auth/users?client_type=mobile", "anon", {"email": address, "password": PASSWORD})
+
+    browser = Browserless(front.url)
+    status, headers, _ = browser.form_post("/auth/sign-in", "/auth/sign-in/code", {"email": address})
+    assert status == 303 and headers["Location"].startswith("/auth/sign-in/code?"), f"code request answered {status}"
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)
+    code = latest_code(back.url, address)  # the back Gatehouse mailed it
+    wrong = "000000" if code != "000000" else "111111"
+    status, _, _ = browser.form_post(headers["Location"], "/auth/sign-in/code/verify",
+                                     {"otp": query["otp"][0], "email": address, "code": wrong})
+    assert status == 422
+    status, headers, _ = browser.form_post(f"/auth/sign-in/code?otp={urllib.parse.quote(query['otp'][0])}&email={urllib.parse.quote(address)}",
+                                           "/auth/sign-in/code/verify",
+                                           {"otp": query["otp"][0], "email": address, "code": code})
+    assert status == 303 and headers["Location"] == "/account", f"code sign-in answered {status}"
+    status, _, page = browser.get("/account")
+    assert status == 200 and address in page

@@ -66,6 +66,15 @@ extension AuthClient {
         return confirmation.user
     }
 
+    // MARK: Sessions made elsewhere
+
+    /// Signs in with a session the backend handed over outside the facade — a hosted sign-in's code
+    /// exchange (`InsForgeBackend.handleAuthCallback`) — so refresh, the current user and sign-out
+    /// work on it like on any other.
+    public func adopt(_ session: AuthSession) async throws {
+        try await replace(with: session, event: .signedIn)
+    }
+
     // MARK: Passwordless
 
     /// Mails a one-time sign-in code; returns the id `signIn(otpId:code:)` takes.

@@ -44,7 +44,7 @@ public final class InsForgeBackend: AuthAPI {
     }
 
     public var capabilities: Set<Capability> {
-        var capabilities: Set<Capability> = [.profile, .sessionRefresh, .authMethods]
+        var capabilities: Set<Capability> = [.profile, .sessionRefresh, .authMethods, .emailOTP]
         capabilities.insert(configuration.verificationMode == .link ? .emailLinkVerification : .emailCodeVerification)
         if configuration.adminKey != nil { capabilities.insert(.userAdministration) }
         return capabilities
@@ -99,6 +99,23 @@ public final class InsForgeBackend: AuthAPI {
         }
     }
 
+    /// InsForge mails a 6-digit code (`POST /api/auth/email/send-otp`) and names the request by its
+    /// address alone, so the address is the id to sign in with. Whether an unknown address may sign
+    /// up is the server's setting, not the caller's.
+    public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
+        try await http.send("POST", "api/auth/email/send-otp", body: ["email": .string(email)])
+        return email
+    }
+
+    /// `POST /api/auth/sessions` with `method: "otp"`; `otpID` is the address `requestEmailOTP` returned.
+    public func signIn(otpID: String, code: String) async throws -> AuthSession {
+        let reply = try await http.json(
+            InsForgeAuthReply.self, "POST", "api/auth/sessions", query: Self.mobile,
+            body: ["method": "otp", "email": .string(otpID), "otp": .string(code)])
+        guard let session = session(from: reply) else { throw AuthError.invalidCode }
+        return session
+    }
+
     public func signOut(_ session: AuthSession) async throws {
         try await http.send("POST", "api/auth/logout", bearer: session.accessToken)
     }
@@ -143,7 +160,7 @@ public final class InsForgeBackend: AuthAPI {
     }
 
     /// A session from an auth reply; nil when it carries no access token (verification pending).
-    private func session(from reply: InsForgeAuthReply) -> AuthSession? {
+    func session(from reply: InsForgeAuthReply) -> AuthSession? {
         guard let access = reply.accessToken, let user = reply.user?.user else { return nil }
         return AuthSession(
             accessToken: access, refreshToken: reply.refreshToken, expiresAt: Self.expiry(of: access),

@@ -18,7 +18,9 @@ struct PasswordlessPages: Sendable {
     static let magicCookieLifetime = 10 * 60
 
     func register(on router: inout Router) {
-        router.page(.post, "/auth/sign-in/code", env) { visit in try await Self.padded { try await requestCode(visit) } }
+        router.page(.post, "/auth/sign-in/code", env) { visit in
+            try await PasswordlessMailThrottle.padded { try await requestCode(visit) }
+        }
         router.page(.get, "/auth/sign-in/code", env) { visit in
             guard offers(.emailCode) else { return notOffered(visit) }
             let otp = try visit.query("otp") ?? ""
@@ -28,7 +30,9 @@ struct PasswordlessPages: Sendable {
                 redirect: URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account"), errors: FormErrors())
         }
         router.page(.post, "/auth/sign-in/code/verify", env, checkCode)
-        router.page(.post, "/auth/sign-in/link", env) { visit in try await Self.padded { try await requestLink(visit) } }
+        router.page(.post, "/auth/sign-in/link", env) { visit in
+            try await PasswordlessMailThrottle.padded { try await requestLink(visit) }
+        }
         router.page(.get, "/auth/magic", env, openLink)
         router.page(.post, "/auth/magic", env, continueLink)
     }
@@ -47,15 +51,6 @@ struct PasswordlessPages: Sendable {
 
     private func offers(_ method: SignInMethod) -> Bool {
         Self.offeredMethods(env, app: nil).contains(method)
-    }
-
-    /// Every send answers no sooner than this after it arrived, whatever the address, like the
-    /// verification resend (`VerificationPages.resendAnswerFloor`).
-    private static func padded(_ answer: () async throws -> Response) async throws -> Response {
-        let floor = ContinuousClock.now.advanced(by: VerificationPages.resendAnswerFloor)
-        let response = try await answer()
-        try? await Task.sleep(until: floor)
-        return response
     }
 
     // MARK: Email code
@@ -94,7 +89,8 @@ struct PasswordlessPages: Sendable {
     private func renderCode(
         _ visit: Visit, otp: String, email: String, redirect: String, errors: FormErrors, status: Int = 200
     ) async -> Response {
-        let wait = EmailAddress.isPlausible(email) ? await cooldown(kind: "code", email: email) : 0
+        let wait =
+            EmailAddress.isPlausible(email) ? await PasswordlessMailThrottle(env: env).cooldown(kind: "code", email: email) : 0
         return env.renderer.page(
             .signInCode,
             visit.context(
@@ -262,28 +258,8 @@ struct PasswordlessPages: Sendable {
         return response
     }
 
-    /// The wait before another mail of this kind to `email`, else nil after counting this one:
-    /// 60 s per address (whether or not it has an account), 10 an hour per address, and the
-    /// per-IP mail budget.
     private func sendWait(kind: String, email: String, visit: Visit) async -> Int? {
-        let now = env.clock()
-        let address = EmailAddress.normalize(email)
-        if let wait = await env.limiter.retryAfter("passwordless-\(kind):\(address)", Throttle.resendPerEmail, now: now) {
-            return wait
-        }
-        if let wait = await env.limiter.take("passwordless-hour:\(address)", Throttle.passwordlessPerEmail, now: now) {
-            return wait
-        }
-        if let wait = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now) {
-            return wait
-        }
-        await env.limiter.hit("passwordless-\(kind):\(address)", Throttle.resendPerEmail, now: now)
-        return nil
-    }
-
-    private func cooldown(kind: String, email: String) async -> Int {
-        await env.limiter.retryAfter(
-            "passwordless-\(kind):\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: env.clock()) ?? 0
+        await PasswordlessMailThrottle(env: env).wait(kind: kind, email: email, remoteAddress: visit.request.remoteAddress)
     }
 
     private func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
@@ -321,10 +297,4 @@ struct PasswordlessPages: Sendable {
         guard let at = email.lastIndex(of: "@"), at > email.startIndex else { return email }
         return String(email[email.startIndex]) + "…" + email[at...]
     }
-}
-
-extension Throttle {
-    /// Passwordless sign-in mails to one address: besides the 60 s cool-down, at most 10 an hour,
-    /// so a code's five tries cannot add up to many guesses.
-    static let passwordlessPerEmail = RateLimiter.Rule(limit: 10, window: 3600)
 }

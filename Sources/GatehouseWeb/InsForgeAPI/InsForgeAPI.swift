@@ -16,10 +16,7 @@ struct InsForgeAPI: Sendable {
         on(&router, .post, "/api/auth/users", signUp)
         on(&router, .post, "/api/auth/sessions", signIn)
         on(&router, .post, "/api/auth/email/send-verification") { request, _ in
-            let body = try Self.object(request)
-            if let email = Self.text(body, "email"), EmailAddress.isPlausible(email) {
-                try await env.backend.resendVerificationEmail(email: email)
-            }
+            try await env.backend.resendVerificationEmail(email: try Self.email(try Self.object(request)))
             // The same answer for every address: it reveals no account.
             return try .json(
                 Message(
@@ -63,6 +60,7 @@ struct InsForgeAPI: Sendable {
         }
         InsForgeAdminRoutes(api: self).register(on: &router)
         InsForgePasswordResetRoutes(api: self).register(on: &router)
+        InsForgeOTPRoutes(api: self).register(on: &router)
     }
 
     // MARK: Routes
@@ -87,11 +85,22 @@ struct InsForgeAPI: Sendable {
             outcome.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
 
+    /// `method` picks the way in: `password` (also when absent or null, as InsForge's older
+    /// clients send no method) or `otp` (a mailed code, `InsForgeOTPRoutes`).
     private func signIn(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try Self.object(request)
+        switch body["method"] {
+        case nil, .null?, .string("password")?: break
+        case .string("otp")?: return try await InsForgeOTPRoutes(api: self).signIn(request, body: body)
+        default: throw InsForgeAnswer(400, "INVALID_INPUT", "method: send \"password\" or \"otp\".")
+        }
+        let email = try Self.email(body)
+        guard let password = Self.text(body, "password"), !password.isEmpty else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "password: Required")
+        }
         let client = try InsForgeDelivery.clientType(request)
         let session = try await PasswordSignIn(env: env, via: "insforge-api").attempt(
-            email: Self.text(body, "email") ?? "", password: Self.text(body, "password") ?? "", request: request)
+            email: email, password: password, request: request)
         return try await delivery.response(
             session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
@@ -182,6 +191,22 @@ struct InsForgeAPI: Sendable {
             throw InsForgeAnswer(400, "INVALID_INPUT", "Send a JSON object.")
         }
         return object
+    }
+
+    /// The body's `email`, trimmed; InsForge's 400 naming the field when it is missing or not an address.
+    static func email(_ body: [String: JSONValue]) throws -> String {
+        let email = text(body, "email")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard EmailAddress.isPlausible(email) else { throw InsForgeAnswer(400, "INVALID_INPUT", "email: Invalid email address") }
+        return email
+    }
+
+    /// An optional string field: nil when absent or null, InsForge's 400 naming it when it is another type.
+    static func optionalText(_ body: [String: JSONValue], _ key: String) throws -> String? {
+        switch body[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw InsForgeAnswer(400, "INVALID_INPUT", "\(key): Expected string")
+        }
     }
 
     static func text(_ body: [String: JSONValue], _ key: String) -> String? {

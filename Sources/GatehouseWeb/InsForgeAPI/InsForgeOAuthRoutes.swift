@@ -6,7 +6,8 @@ import Store
 
 /// The InsForge API's provider routes, present when provider sign-in is: `GET
 /// /api/auth/oauth/{provider}` (→ `{authUrl}`), `POST /api/auth/oauth/exchange` (the one-time
-/// `insforge_code` + PKCE verifier → session) and `POST /api/auth/apple/native`.
+/// `insforge_code` + PKCE verifier → session), and ID-token sign-in: `POST /api/auth/apple/native`
+/// and `POST /api/auth/id-token` (one path, `InsForgeIDTokenSignIn`).
 struct InsForgeOAuthRoutes: Sendable {
     let feature: OAuthFeature
     let api: InsForgeAPI
@@ -16,6 +17,7 @@ struct InsForgeOAuthRoutes: Sendable {
         api.on(&router, .get, "/api/auth/oauth/:provider", authURL)
         api.on(&router, .post, "/api/auth/oauth/exchange", exchange)
         api.on(&router, .post, "/api/auth/apple/native", appleNative)
+        api.on(&router, .post, "/api/auth/id-token", idToken)
     }
 
     /// Where the app sends the person (`signInWithOAuthView`): Gatehouse's own provider start with the
@@ -69,63 +71,44 @@ struct InsForgeOAuthRoutes: Sendable {
 
     private func appleNative(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try request.decodeJSON(AppleNativeBody.self)
-        guard feature.backendSignsInWithProviders else {
-            return InsForgeError.response(501, "NOT_SUPPORTED", AuthError.notSupported(.externalSignIn).pageMessage)
-        }
-        let backend = env.pageBackend
-        let settings = feature.settings
-        guard !settings.appleAudiences.isEmpty else {
-            return InsForgeError.response(
-                501, "APPLE_NOT_CONFIGURED", "Sign in with Apple has no audience (bundle id) configured.")
-        }
-        let verifier = IDTokenVerifier(issuer: "https://appleid.apple.com", audiences: settings.appleAudiences)
-        let token: IDToken
-        do {
-            token = try await feature.client.verify(
-                body.identityToken, verifier: verifier, jwksURL: settings.appleJWKSURL,
-                nonce: .sha256Of(body.nonce), now: env.clock())
-        } catch {
-            await env.audit.record(
-                .signInFailed, request: request,
-                data: ["provider": "apple", "reason": .string(OAuthPages.reason(error))])
-            return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
-        }
-        // Each identity token signs in once: its `jti` (or, without one, the whole token) is kept
-        // until the token expires, so a captured token cannot be replayed within its lifetime.
-        let tokenID = feature.hasher.hex("apple-token:" + (token.tokenID.map { "jti:" + $0 } ?? body.identityToken))
-        guard
-            try await env.database.markTokenIDUsed(
-                idHash: tokenID, expiresAt: token.expiresAt.addingTimeInterval(verifier.leeway), now: env.clock())
-        else {
-            await env.audit.record(
-                .signInFailed, request: request, data: ["provider": "apple", "reason": "token_replayed"])
-            return InsForgeError.response(401, "AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified.")
-        }
         // Apple sends the name only on the very first authorization; it is used only to create the account.
         let name = [body.user?.name?.firstName, body.user?.name?.lastName].compactMap { $0 }.joined(separator: " ")
-        let identity = ExternalIdentity(
-            provider: "apple", subject: token.subject, email: token.email,
-            emailVerified: token.emailVerified, name: name.isEmpty ? nil : name)
-        let result: ExternalSignIn
-        do {
-            result = try await backend.signIn(with: identity, allowCreate: settings.allowSignUp)
-        } catch let error as ExternalAuthError {
-            let config = ProviderConfiguration(name: "apple", type: .oidc, clientId: "")
-            return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", OAuthPages.message(error, provider: config))
-        }
-        if result.outcome != .existingLink {
-            await env.audit.record(
-                .externalAuthLinked, actor: result.user.id.rawValue, subject: result.user.id.rawValue,
-                request: request,
-                data: [
-                    "provider": "apple", "providerId": .string(token.subject),
-                    "how": .string(result.outcome.rawValue)
-                ])
-        }
-        let kind = try InsForgeDelivery.clientType(request)
-        let tokens = try await api.tokens.issue(for: result.session, request: request)
-        return try await api.delivery.response(result.user, tokens: tokens, client: kind)
+        return try await InsForgeIDTokenSignIn(feature: feature, api: api).signIn(
+            body.identityToken, provider: .apple, nonce: .sha256Of(body.nonce), name: name.isEmpty ? nil : name,
+            request: request, refusal: ("AUTH_INVALID_APPLE_TOKEN", "The Apple identity token could not be verified."))
     }
+
+    /// InsForge's `POST /api/auth/id-token`: `{provider: "google", token, nonce?}` or
+    /// `{provider: "apple", token, nonce, name?}`. Apple's nonce is the raw one whose SHA-256 the app
+    /// put in its request; Google's is the one the app passed (a Google token sent without a nonce
+    /// must carry none).
+    private func idToken(_ request: Request, _: PathParameters) async throws -> Response {
+        let body = try InsForgeAPI.object(request)
+        guard let provider = InsForgeAPI.text(body, "provider").flatMap(InsForgeIDTokenSignIn.Provider.init(rawValue:)) else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "provider: send \"google\" or \"apple\".")
+        }
+        guard let token = InsForgeAPI.text(body, "token"), !token.isEmpty, token.utf8.count <= Self.maximumTokenBytes else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "token: send the provider's ID token.")
+        }
+        let nonce = try InsForgeAPI.optionalText(body, "nonce")?.trimmingCharacters(in: .whitespaces)
+        if let nonce, !(1...255).contains(nonce.count) {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "nonce: send the raw nonce (1 to 255 characters).")
+        }
+        let rule: IDTokenVerifier.NonceRule
+        switch (provider, nonce) {
+        case (.apple, let raw?): rule = .sha256Of(raw)
+        case (.apple, nil): throw InsForgeAnswer(400, "INVALID_INPUT", "nonce: Apple ID tokens need the raw nonce.")
+        case (.google, let raw?): rule = .equals(raw)
+        case (.google, nil): rule = .unbound
+        }
+        let name = try InsForgeAPI.optionalText(body, "name").flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
+        return try await InsForgeIDTokenSignIn(feature: feature, api: api).signIn(
+            token, provider: provider, nonce: rule, name: name, request: request,
+            refusal: ("AUTH_UNAUTHORIZED", "The ID token could not be verified."))
+    }
+
+    /// ID tokens are a few kilobytes; anything far larger is not one.
+    static let maximumTokenBytes = 16 * 1024
 }
 
 private struct ExchangeBody: Decodable {

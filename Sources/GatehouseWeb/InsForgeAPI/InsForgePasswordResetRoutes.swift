@@ -11,11 +11,8 @@ struct InsForgePasswordResetRoutes: Sendable {
 
     func register(on router: inout Router) {
         api.on(&router, .post, "/api/auth/email/send-reset-password") { request, _ in
-            let body = try InsForgeAPI.object(request)
-            if let email = InsForgeAPI.text(body, "email"), EmailAddress.isPlausible(email) {
-                try await env.backend.requestPasswordReset(email: email)
-                await env.audit.record(.passwordResetRequested, request: request, data: ["via": "insforge-api"])
-            }
+            try await env.backend.requestPasswordReset(email: try InsForgeAPI.email(try InsForgeAPI.object(request)))
+            await env.audit.record(.passwordResetRequested, request: request, data: ["via": "insforge-api"])
             return try .json(
                 Message(success: true, message: "If that address has an account, a reset email is on its way."), status: 202)
         }

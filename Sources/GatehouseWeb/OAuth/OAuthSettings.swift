@@ -18,6 +18,10 @@ public struct OAuthSettings: Sendable {
     /// Sign in with Apple (native): Apple's JWKS by default, and the audiences (bundle/service ids) accepted.
     public var appleJWKSURL: String
     public var appleAudiences: Set<String>
+    /// Google ID tokens from native SDKs and One Tap (`POST /api/auth/id-token`): Google's JWKS by
+    /// default, and the audiences (OAuth client ids) accepted besides a configured `google` provider's.
+    public var googleJWKSURL: String
+    public var googleAudiences: Set<String>
     /// Lifetime of the one-time code the hosted page hands to an app (single use either way).
     public var appCodeLifetime: TimeInterval
     /// Lifetime of access tokens issued by the code exchange.
@@ -27,6 +31,7 @@ public struct OAuthSettings: Sendable {
         baseURL: @escaping @Sendable () -> String, secretBox: SecretBox,
         testProviderEnabled: Bool = true, allowSignUp: Bool = true, http: HTTPFetch = .live,
         appleJWKSURL: String = "https://appleid.apple.com/auth/keys", appleAudiences: Set<String> = [],
+        googleJWKSURL: String = "https://www.googleapis.com/oauth2/v3/certs", googleAudiences: Set<String> = [],
         appCodeLifetime: TimeInterval = 60, accessTokenLifetime: TimeInterval = 3600
     ) {
         self.baseURL = baseURL
@@ -36,6 +41,8 @@ public struct OAuthSettings: Sendable {
         self.http = http
         self.appleJWKSURL = appleJWKSURL
         self.appleAudiences = appleAudiences
+        self.googleJWKSURL = googleJWKSURL
+        self.googleAudiences = googleAudiences
         self.appCodeLifetime = appCodeLifetime
         self.accessTokenLifetime = accessTokenLifetime
     }

@@ -1,0 +1,95 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// InsForge's sign-in with a mailed code: `POST /api/auth/email/send-otp` `{email}` (202 and the same
+/// words for every address) then `POST /api/auth/sessions` `{method: "otp", email, otp}`. A thin
+/// adapter over the seam's passwordless codes with the sign-in page's throttles. InsForge names the
+/// request by address where the seam signs in with the id its request returned, so the newest id
+/// per address is kept in Store (under the address's keyed hash); an address without one — never
+/// asked, unknown, expired — answers like a wrong code.
+struct InsForgeOTPRoutes: Sendable {
+    /// How long a request's id is kept; the backend's own code lifetime (shorter) still applies.
+    static let requestLifetime: TimeInterval = 15 * 60
+
+    let api: InsForgeAPI
+    var env: PageEnvironment { api.env }
+
+    func register(on router: inout Router) {
+        api.on(&router, .post, "/api/auth/email/send-otp") { request, _ in
+            try await PasswordlessMailThrottle.padded { try await send(request) }
+        }
+    }
+
+    private func send(_ request: Request) async throws -> Response {
+        let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
+        try requireOffered()
+        if let wait = await PasswordlessMailThrottle(env: env).wait(
+            kind: "code", email: email, remoteAddress: request.remoteAddress)
+        {
+            throw AuthError.rateLimited(retryAfter: wait)
+        }
+        let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: env.configuration.passwordlessSignUp)
+        let now = env.clock()
+        try await env.database.rememberOTPRequest(
+            emailHash: addressHash(email), otpID: otpID, expiresAt: now.addingTimeInterval(Self.requestLifetime), now: now)
+        await env.audit.record(
+            .signInCodeRequested, request: request,
+            data: ["email": .string(email), "method": "email_code", "via": "insforge-api"])
+        return try .json(
+            Message(success: true, message: "If that address can sign in here, a sign-in code is on its way."), status: 202)
+    }
+
+    /// `POST /api/auth/sessions` with `method: "otp"`: a right code for the address's newest request
+    /// signs in (and, with passwordless sign-up on, creates the account), as on the code page; an
+    /// optional `name` goes on an account that has none yet.
+    func signIn(_ request: Request, body: [String: JSONValue]) async throws -> Response {
+        let email = try InsForgeAPI.email(body)
+        guard let otp = InsForgeAPI.text(body, "otp"), otp.count == 6, otp.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw InsForgeAnswer(400, "INVALID_INPUT", "otp: OTP code must be a 6-digit numeric code")
+        }
+        let name = try InsForgeAPI.optionalText(body, "name")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        try requireOffered()
+        let client = try InsForgeDelivery.clientType(request)
+        do {
+            // Throttled checks answer exactly like a wrong code, as on the code page.
+            guard await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) == nil,
+                let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
+            else { throw AuthError.invalidCode }
+            var session = try await env.pageBackend.signIn(otpID: otpID, code: otp)
+            if let name, !name.isEmpty, session.user.profile.name == nil {
+                // InsForge names an account made by its first code; a name already there stays.
+                session.user = try await env.pageBackend.setProfile(["name": .string(String(name.prefix(200)))], session: session)
+            }
+            await env.audit.record(
+                .signInCompleted, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,
+                data: ["method": "email_code", "via": "insforge-api"])
+            return try await api.delivery.response(
+                session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)
+        } catch let error as AuthError {
+            switch error {
+            case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
+                await env.audit.record(
+                    .signInFailed, request: request,
+                    data: [
+                        "email": .string(email), "method": "email_code", "via": "insforge-api", "reason": .string("\(error)")
+                    ])
+                throw error == .codeExpired ? error : AuthError.invalidCode
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// Sign-in by mailed code is offered here when it is on the sign-in page.
+    private func requireOffered() throws {
+        guard env.backend.capabilities.contains(.emailOTP) else { throw AuthError.notSupported(.emailOTP) }
+        guard PasswordlessPages.offeredMethods(env, app: nil).contains(.emailCode) else {
+            throw InsForgeAnswer(403, "FORBIDDEN", "Sign-in with an emailed code is turned off on this server.")
+        }
+    }
+
+    private func addressHash(_ email: String) -> String {
+        env.sessions.bindings.hasher.hex("insforge-otp-request:" + EmailAddress.normalize(email))
+    }
+}
