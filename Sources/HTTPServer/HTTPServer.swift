@@ -25,8 +25,13 @@ public final class HTTPServer: Sendable {
     private let core: ServerCore
     private let phase = Locked(Phase.idle)
 
-    public init(configuration: Configuration = Configuration(), logger: Logger, responder: @escaping Responder) {
-        self.core = ServerCore(configuration: configuration, logger: logger, responder: responder)
+    /// `rejections` renders the client errors answered before `responder` runs (e.g. the router's
+    /// `rejectionRenderer`, so each API family keeps its envelope); plain text when nil.
+    public init(
+        configuration: Configuration = Configuration(), logger: Logger, responder: @escaping Responder,
+        rejections: RejectionRenderer? = nil
+    ) {
+        self.core = ServerCore(configuration: configuration, logger: logger, responder: responder, rejections: rejections)
     }
 
     public var configuration: Configuration { core.configuration }

@@ -11,6 +11,8 @@ final class RequestState: @unchecked Sendable {
     let isLoopbackPeer: Bool
     /// The parsed target, or why it is unacceptable (answered with 400 before any handler runs).
     let target: Result<RequestTarget, RequestError>
+    /// The path as sent (up to `?`), even when it cannot be decoded: picks the shape of an early error.
+    let rawPath: String
 
     // Reading phase: only the connection's MHD thread touches these.
     var headersSeen = false
@@ -37,6 +39,7 @@ final class RequestState: @unchecked Sendable {
     init(rawTarget: [UInt8], remoteAddress: String, isLoopbackPeer: Bool) {
         self.remoteAddress = remoteAddress
         self.isLoopbackPeer = isLoopbackPeer
+        self.rawPath = String(decoding: rawTarget.prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)
         // A request-target is visible ASCII only (RFC 9112 §3.2, RFC 3986 §2).
         if rawTarget.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), let text = UTF8Text.string(rawTarget) {
             self.target = Result { () throws(RequestError) in try RequestTarget(parsing: text) }

@@ -7,7 +7,7 @@ public struct Router: Sendable {
     /// Handles one request; may throw `RequestError` (its status) or anything else (500).
     public typealias Handler = @Sendable (Request, PathParameters) async throws -> Response
     /// Renders an error page for a status and a user-facing message.
-    public typealias ErrorRenderer = @Sendable (_ status: Int, _ message: String, _ request: Request) -> Response
+    public typealias ErrorRenderer = @Sendable (_ status: Int, _ message: String) -> Response
 
     private struct Route: Sendable {
         let method: HTTPMethod
@@ -37,7 +37,7 @@ public struct Router: Sendable {
     }
 
     /// The default error page: the message as `text/plain`.
-    public static let plainTextError: ErrorRenderer = { status, message, _ in
+    public static let plainTextError: ErrorRenderer = { status, message in
         .text(message + "\n", status: status)
     }
 
@@ -59,8 +59,22 @@ public struct Router: Sendable {
 
     /// The renderer for `request`: its longest matching error family's, else the default.
     private func renderer(for request: Request) -> ErrorRenderer {
-        families.filter { request.pathSegments.starts(with: $0.prefix) }
+        renderer(forSegments: request.pathSegments)
+    }
+
+    private func renderer(forSegments segments: [String]) -> ErrorRenderer {
+        families.filter { segments.starts(with: $0.prefix) }
             .max { $0.prefix.count < $1.prefix.count }?.renderer ?? errorRenderer
+    }
+
+    /// Renders the errors the server answers before routing (a malformed target, ambiguous framing,
+    /// a body too large) in the shape of the family whose prefix the raw path starts with, so an
+    /// API's clients get its envelope even for a request no handler could read.
+    public var rejectionRenderer: RejectionRenderer {
+        let router = self
+        return { status, message, rawPath in
+            router.renderer(forSegments: rawPath.split(separator: "/").map(String.init))(status, message)
+        }
     }
 
     public mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
@@ -88,7 +102,7 @@ public struct Router: Sendable {
         do {
             return try await match.handler(request, match.parameters)
         } catch let error as any HTTPResponseError {
-            return renderer(for: request)(error.status, error.message, request)
+            return renderer(for: request)(error.status, error.message)
         } catch {
             logger.error(
                 "handler failed",
@@ -98,7 +112,7 @@ public struct Router: Sendable {
                     "route": "\(match.pattern)",
                     "error": "\(String(reflecting: error))"
                 ])
-            return renderer(for: request)(500, "Internal Server Error", request)
+            return renderer(for: request)(500, "Internal Server Error")
         }
     }
 
@@ -123,7 +137,7 @@ public struct Router: Sendable {
     private func unrouted(_ request: Request) -> Response {
         var allowed = Set(routes.filter { $0.pattern.match(request.pathSegments) != nil }.map(\.method))
         guard !allowed.isEmpty else {
-            return renderer(for: request)(404, "Not Found", request)
+            return renderer(for: request)(404, "Not Found")
         }
         if allowed.contains(.get) { allowed.insert(.head) }
         allowed.insert(.options)
@@ -131,7 +145,7 @@ public struct Router: Sendable {
         if request.method == .options {
             return Response(status: 204, headers: ["Allow": allow])
         }
-        var response = renderer(for: request)(405, "Method Not Allowed", request)
+        var response = renderer(for: request)(405, "Method Not Allowed")
         response.headers.replaceOrAdd("Allow", allow)
         return response
     }

@@ -120,7 +120,7 @@ extension ServerCore {
     /// Answers a client error before any handler runs and closes the connection afterwards.
     private func reject(_ error: RequestError, on connection: OpaquePointer, state: RequestState) -> MHD_Result {
         state.rejected = true
-        var response = Response.text(error.message + "\n", status: error.status)
+        var response = rejections(error.status, error.message, state.rawPath)
         response.headers.add("Connection", "close")
         return queue(response, on: connection, state: state)
     }

@@ -7,6 +7,8 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let logger: Logger
     let responder: Responder
+    /// Renders the errors answered before the responder runs (`HTTPServer.init`).
+    let rejections: RejectionRenderer
 
     private struct Tracking {
         /// Requests between their request line and NOTIFY_COMPLETED.
@@ -25,10 +27,14 @@ final class ServerCore: Sendable {
     /// Streamed responses still open (`ServerCore+Streaming`).
     let streams = StreamRegistry()
 
-    init(configuration: HTTPServer.Configuration, logger: Logger, responder: @escaping Responder) {
+    init(
+        configuration: HTTPServer.Configuration, logger: Logger, responder: @escaping Responder,
+        rejections: RejectionRenderer? = nil
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.responder = responder
+        self.rejections = rejections ?? { status, message, _ in .text(message + "\n", status: status) }
     }
 
     var inFlightCount: Int { tracking.withLock { $0.inFlight } }

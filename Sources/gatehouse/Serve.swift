@@ -256,10 +256,9 @@ struct Serve: AsyncParsableCommand {
             backend: authBackend, database: database, hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(keys: keys, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
-        let server = HTTPServer(
+        let server = app.server(
             configuration: .init(
-                host: host, port: port, threadCount: threads, maxBodyBytes: maxBody, allowedHosts: allowedHosts),
-            logger: logger, responder: app.responder)
+                host: host, port: port, threadCount: threads, maxBodyBytes: maxBody, allowedHosts: allowedHosts), logger: logger)
         try server.start()
         let url = publicURL ?? "http://\(displayHost):\(server.port)"
         baseURL.value = url

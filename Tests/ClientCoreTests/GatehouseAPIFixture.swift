@@ -51,9 +51,7 @@ final class GatehouseAPIFixture: MailboxFixture {
                 rateLimits: false),
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher, passwords: passwords,
             logger: logger)
-        let server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
-            responder: app.responder)
+        let server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         _ = try await database.createSuperuser(
             id: SecureRandom.userID(), email: superuser.0, passwordHash: try await passwords.hash(superuser.1), at: Date())

@@ -26,7 +26,9 @@ import Testing
         for (response, status) in [
             (try await send(gatehouse, "POST", "/_/api/users", body: "{not json", token: token), 400),
             (try await send(gatehouse, "GET", "/_/api/no-such-thing", token: token), 404),
-            (try await send(gatehouse, "PUT", "/_/api/users", token: token), 405)
+            (try await send(gatehouse, "PUT", "/_/api/users", token: token), 405),
+            // Refused by the HTTP layer before routing, still in the family's envelope.
+            (try await send(gatehouse, "GET", "/_/api/users/%ff", token: token), 400)
         ] {
             #expect(response.status == status)
             let body = try json(response)
@@ -42,7 +44,9 @@ import Testing
             (try await send(gatehouse, "POST", "/api/auth/oauth/exchange", body: "{not json"), 400),
             (try await send(gatehouse, "GET", "/api/auth/no-such-thing"), 404),
             // GET here is `GET /api/auth/oauth/{provider}` asking for a provider called "exchange".
-            (try await send(gatehouse, "PUT", "/api/auth/oauth/exchange"), 405)
+            (try await send(gatehouse, "PUT", "/api/auth/oauth/exchange"), 405),
+            (try await send(gatehouse, "GET", "/api/auth/profiles/%ff"), 400),
+            (try await send(gatehouse, "GET", "/api/auth/profiles/a%00b"), 400)
         ] {
             #expect(response.status == status)
             let body = try json(response)
@@ -62,7 +66,11 @@ import Testing
                 try await send(gatehouse, "POST", "/api/collections/users/records", body: "{not json"), 400,
                 "Something went wrong while processing your request."
             ),
-            (try await send(gatehouse, "POST", "/api/health", body: "{}"), 405, "Method Not Allowed.")
+            (try await send(gatehouse, "POST", "/api/health", body: "{}"), 405, "Method Not Allowed."),
+            (
+                try await send(gatehouse, "GET", "/api/collections/users/records/%zz"), 400,
+                "Something went wrong while processing your request."
+            )
         ] {
             #expect(response.status == status)
             let body = try json(response)
@@ -73,6 +81,8 @@ import Testing
         // Pages keep their HTML error page.
         let page = try await send(gatehouse, "GET", "/no-such-page")
         #expect(page.status == 404 && page.header("Content-Type")?.hasPrefix("text/html") == true)
+        let undecodable = try await send(gatehouse, "GET", "/account/%zz")
+        #expect(undecodable.status == 400 && undecodable.header("Content-Type")?.hasPrefix("text/html") == true)
         await gatehouse.stop()
     }
 }

@@ -50,9 +50,7 @@ final class OAuthGatehouse: @unchecked Sendable {
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),
                 appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences, googleJWKSURL: googleJWKSURL,
                 googleAudiences: googleAudiences))
-        server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
-            responder: app.responder)
+        server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port
     }

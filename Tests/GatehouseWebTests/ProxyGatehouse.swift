@@ -34,9 +34,7 @@ final class ProxyGatehouse: @unchecked Sendable {
             backend: remote, database: database, hasher: hasher,
             passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger,
             oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)))
-        server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger,
-            responder: app.responder)
+        server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port
         if superuser != nil {

@@ -82,9 +82,9 @@ final class TestGatehouse: @unchecked Sendable {
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, clock: now, logger: logger)
-        let server = HTTPServer(
+        let server = app.server(
             configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, allowedHosts: HostAllowList()),
-            logger: logger, responder: app.responder)
+            logger: logger)
         try server.start()
         portBox.port = server.port
         return (server, database)

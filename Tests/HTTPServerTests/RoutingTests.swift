@@ -70,7 +70,7 @@ struct RoutingTests {
 
     @Test func requestErrorsUseTheirStatusAndTheErrorRenderer() async throws {
         var router = Self.router()
-        router.errorRenderer = { status, message, _ in
+        router.errorRenderer = { status, message in
             .json(raw: "{\"status\":\(status),\"message\":\"\(message)\"}", status: status)
         }
         try await withServer(router: router) { _, client in

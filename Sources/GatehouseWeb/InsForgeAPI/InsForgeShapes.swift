@@ -59,7 +59,7 @@ enum InsForgeError {
 
     /// Everything under `/api/auth` that no handler answered itself: decode errors, unknown routes,
     /// wrong methods.
-    static let renderer: Router.ErrorRenderer = { status, message, _ in
+    static let renderer: Router.ErrorRenderer = { status, message in
         response(status, status == 400 ? "INVALID_INPUT" : APIError.code(for: status), message)
     }
 

@@ -22,7 +22,7 @@ enum PocketBaseError {
     }
 
     /// The router's errors in PocketBase's words for each status.
-    static let renderer: Router.ErrorRenderer = { status, _, _ in
+    static let renderer: Router.ErrorRenderer = { status, _ in
         response(status: status, message: standardMessage(for: status))
     }
 

@@ -38,11 +38,11 @@ public struct Application: Sendable {
         let staticFiles = StaticFiles(root: configuration.publicDirectory)
         self.staticFiles = staticFiles
 
-        var router = Router(logger: logger) { status, message, _ in
+        var router = Router(logger: logger) { status, message in
             Self.errorPage(status: status, message: message, renderer: renderer)
         }
         // Each API family answers errors in its own envelope, for its routes and its unknown paths.
-        router.errors(under: "/_/api") { status, message, _ in
+        router.errors(under: "/_/api") { status, message in
             APIError.response(status: status, code: APIError.code(for: status), message: message)
         }
         router.errors(under: "/api", PocketBaseError.renderer)
@@ -114,6 +114,23 @@ public struct Application: Sendable {
         return { request in
             var response = await router.respond(to: request)
             SecurityHeaders.apply(to: &response, path: request.path)
+            return response
+        }
+    }
+
+    /// An HTTP server (not started) serving this application: its responder, and its shapes for
+    /// the errors the server answers before routing.
+    public func server(configuration: HTTPServer.Configuration, logger: Logger) -> HTTPServer {
+        HTTPServer(configuration: configuration, logger: logger, responder: responder, rejections: rejections)
+    }
+
+    /// How the errors the server answers before routing are shaped: by the API family of their path,
+    /// with Gatehouse's security headers.
+    private var rejections: RejectionRenderer {
+        let render = router.rejectionRenderer
+        return { status, message, rawPath in
+            var response = render(status, message, rawPath)
+            SecurityHeaders.apply(to: &response, path: rawPath)
             return response
         }
     }
