@@ -119,6 +119,7 @@ extension AppDatabase {
         registerTOTPMigrations(&migrator)
         registerEmailChangeMigrations(&migrator)
         registerPasswordlessMigrations(&migrator)
+        registerUserListMigrations(&migrator)
         return migrator
     }
 }

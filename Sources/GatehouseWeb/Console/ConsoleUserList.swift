@@ -6,6 +6,9 @@ import HTTPServer
 struct ConsoleUserList: Sendable {
     let env: PageEnvironment
     static let pageSize = 50
+    /// A filtered list counts its matches up to this many ("10,000+ users"), so a search that matches
+    /// most of a million accounts costs one page, not a count of them all.
+    static let countLimit = 10_000
 
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/users", env) { visit, staff in
@@ -25,6 +28,7 @@ struct ConsoleUserList: Sendable {
                 return render(visit, staff, page)
             }
             var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
+            userQuery.countLimit = Self.countLimit
             if let tag = filters.tag { userQuery.ids = try await env.database.userIDs(taggedWith: tag) }
             let result: UserPage
             do {
@@ -49,8 +53,9 @@ struct ConsoleUserList: Sendable {
                 return row
             }
             page["empty"] = result.users.isEmpty
-            page["totalText"] = result.totalItems == 1 ? "1 user" : "\(result.totalItems.formatted()) users"
-            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(result.totalItems.formatted())"
+            let total = result.totalItems.formatted() + (result.totalIsLowerBound ? "+" : "")
+            page["totalText"] = result.totalItems == 1 && !result.totalIsLowerBound ? "1 user" : "\(total) users"
+            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(total)"
             if let next = result.nextCursor {
                 page["nextURL"] = URLQuery.path("/_/users", filters.queryItems + [("after", next)])
             }
