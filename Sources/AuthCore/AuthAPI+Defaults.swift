@@ -108,4 +108,15 @@ extension AuthAdminAPI {
     }
 
     public func deleteAllUsers() async throws -> Int { throw AuthError.notSupported(.userAdministration) }
+
+    public func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
+        try await withThrowingTaskGroup(of: (UserID, [ExternalAuth]).self) { group in
+            for id in userIDs {
+                group.addTask { (id, try await externalAuths(of: id)) }
+            }
+            var result: [UserID: [ExternalAuth]] = [:]
+            for try await (id, links) in group { result[id] = links }
+            return result
+        }
+    }
 }

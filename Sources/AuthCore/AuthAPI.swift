@@ -173,6 +173,9 @@ public protocol AuthAdminAPI: Sendable {
     /// Deletes every account and ends every session of them (`gatehouse reset`); returns how many
     /// accounts there were.
     func deleteAllUsers() async throws -> Int
+    /// The linked provider identities of each of these users (a page of the console's list), keyed
+    /// by user. The default asks for each user concurrently.
+    func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]]
 }
 
 extension AuthAdminAPI {

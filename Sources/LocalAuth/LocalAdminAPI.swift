@@ -103,6 +103,10 @@ struct LocalAdminAPI: AuthAdminAPI {
         try await accounts.database.externalAuths(userID: userID)
     }
 
+    func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
+        try await accounts.database.externalAuths(userIDs: userIDs)
+    }
+
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
         try await accounts.database.unlinkExternal(provider: provider, from: userID)
         accounts.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])

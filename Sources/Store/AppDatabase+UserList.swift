@@ -49,9 +49,12 @@ extension AppDatabase {
                 // Kept by triggers (v5-userlist-count): counting a million rows would take ~80 ms.
                 total = try Int.fetchOne(db, sql: "SELECT n FROM user_count WHERE id = 1") ?? 0
             } else if let limit = query.countLimit {
-                // A broad search alone is counted in its index, which stops at the limit at once.
+                // A broad search alone had more hits than `narrowSearchLimit` already; up to that, no
+                // count is needed, and past it the index counts, stopping at the limit.
                 let counted =
-                    if let broadSearch, conditions.count == 1, source == "users" {
+                    if broadSearch != nil, conditions.count == 1, source == "users", limit <= Self.narrowSearchLimit {
+                        limit + 1
+                    } else if let broadSearch, conditions.count == 1, source == "users" {
                         try Int.fetchOne(
                             db, sql: "SELECT count(*) FROM (SELECT 1 FROM users_search WHERE text LIKE ? LIMIT ?)",
                             arguments: [broadSearch, limit + 1]) ?? 0

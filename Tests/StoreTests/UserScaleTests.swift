@@ -92,4 +92,20 @@ import Testing
         #expect(try await store.database.listUsers(UserQuery()).totalItems == 3)
         #expect(try await store.database.listUsers(UserQuery(search: "free+")).users.isEmpty)
     }
+
+    @Test func aPageOfUsersHasItsProviderLinksReadInOneCall() async throws {
+        let store = try TestDatabase()
+        let ids = try await seed(store, 3)
+        for (provider, subject) in [("github", "gh-1"), ("google", "g-1")] {
+            _ = try await store.database.linkExternal(
+                ExternalIdentity(provider: provider, subject: subject, email: nil, emailVerified: false), to: ids[0],
+                at: Date())
+        }
+        _ = try await store.database.linkExternal(
+            ExternalIdentity(provider: "github", subject: "gh-3", email: nil, emailVerified: false), to: ids[2], at: Date())
+        let links = try await store.database.externalAuths(userIDs: ids)
+        #expect(links[ids[0]]?.map(\.provider) == ["github", "google"])
+        #expect(links[ids[1]] == nil)
+        #expect(links[ids[2]]?.map(\.providerID) == ["gh-3"])
+    }
 }
