@@ -59,7 +59,7 @@ def draw(results: dict) -> str:
         colour = "#bbbbbb" if goal["met"] is None else ("#2e7d32" if goal["met"] else "#c62828")
         if index % 2 == 0:
             parts.append(f'<rect x="0" y="{y - 4}" width="{WIDTH}" height="{ROW}" fill="#f6f6f6"/>')
-        parts.append(f'<text x="12" y="{y + 15}">{escape(goal["case"][:70])}</text>')
+        parts.append(f'<text x="12" y="{y + 15}">{escape(goal["case"] if len(goal["case"]) <= 62 else goal["case"][:61] + "…")}</text>')
         if value is not None:
             length = max(1.0, min(value, SCALE_MAX) / SCALE_MAX * BAR_WIDTH)
             parts.append(f'<rect x="{BAR_LEFT}" y="{y + 3}" width="{length:.1f}" height="16" fill="{colour}" rx="2"/>')
