@@ -164,6 +164,18 @@ public protocol AuthAdminAPI: Sendable {
     func totpStatus(of id: UserID) async throws -> TOTPStatus
     /// Turns the account's TOTP off and drops its recovery codes (support, after identity checks).
     func resetTOTP(of id: UserID) async throws
+
+    // MARK: Test data at scale (issue 13)
+
+    /// `seedUsers`, telling `progress` how many of the batch exist so far while it works (a progress
+    /// bar on the command line). The default calls it once, at the end.
+    func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID]
+    /// Deletes every account and ends every session of them (`gatehouse reset`); returns how many
+    /// accounts there were.
+    func deleteAllUsers() async throws -> Int
+    /// The linked provider identities of each of these users (a page of the console's list), keyed
+    /// by user. The default asks for each user concurrently.
+    func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]]
 }
 
 extension AuthAdminAPI {

@@ -103,29 +103,47 @@ struct LocalAdminAPI: AuthAdminAPI {
         try await accounts.database.externalAuths(userID: userID)
     }
 
+    func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
+        try await accounts.database.externalAuths(userIDs: userIDs)
+    }
+
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws {
         try await accounts.database.unlinkExternal(provider: provider, from: userID)
         accounts.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 
     func seedUsers(_ seed: UserSeed) async throws -> [UserID] {
+        try await seedUsers(seed, progress: { _ in })
+    }
+
+    func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
         let problems = seed.problems
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         // One argon2id hash for the whole batch: hashing 10,000 passwords would take minutes.
         let hash = try await accounts.hasher.hash(seed.password)
         let now = accounts.clock()
-        let records = seed.emails.map { email in
-            UserRecord(
-                id: UserID(SecureRandom.userID()), email: email, passwordHash: hash, verified: seed.verified,
-                profile: Profile(), createdAt: now, updatedAt: now)
-        }
+        let newIDs = SecureRandom.userIDs(seed.count)
+        let email = seed.addressMaker
+        let ids: [UserID]
         do {
-            try await accounts.database.insertUsers(records)
+            ids = try await accounts.database.insertUsers(
+                count: seed.count,
+                record: { n in
+                    UserRecord(
+                        id: UserID(newIDs[n - 1]), email: email(n), passwordHash: hash,
+                        verified: seed.verified, profile: Profile(), createdAt: now, updatedAt: now)
+                }, progress: progress)
         } catch StoreError.emailsTaken(let taken) {
             throw AuthError.validation([FieldError(field: "pattern", message: Self.takenMessage(taken))])
         }
-        accounts.logger.info("accounts seeded by admin", metadata: ["count": "\(records.count)"])
-        return records.map(\.id)
+        accounts.logger.info("accounts seeded by admin", metadata: ["count": "\(ids.count)"])
+        return ids
+    }
+
+    func deleteAllUsers() async throws -> Int {
+        let count = try await accounts.database.deleteAllUsers(at: accounts.clock())
+        accounts.logger.notice("every account deleted by admin", metadata: ["count": "\(count)"])
+        return count
     }
 
     func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
@@ -167,7 +185,7 @@ struct LocalAdminAPI: AuthAdminAPI {
                 verified: row.verified, profile: row.profile, createdAt: now, updatedAt: now)
         }
         do {
-            try await accounts.database.insertUsers(records)
+            _ = try await accounts.database.insertUsers(count: records.count, record: { records[$0 - 1] })
         } catch StoreError.emailsTaken(let taken) {
             let takenSet = Set(taken.map(EmailAddress.normalize))
             throw ImportRejected(

@@ -7,19 +7,66 @@ extension AppDatabase {
     /// limit (https://www.sqlite.org/limits.html#max_variable_number).
     static let keysPerStatement = 500
 
-    /// Inserts every account in one write transaction, or none: addresses already in use →
-    /// `StoreError.emailsTaken` with each of them. GRDB reuses one prepared INSERT for every row.
-    public func insertUsers(_ users: [UserRecord]) async throws {
-        guard !users.isEmpty else { return }
-        try await pool.write { db in
-            let taken = try Self.taken(users.map(\.emailNormalized), in: db)
-            guard taken.isEmpty else { throw StoreError.emailsTaken(taken) }
-            do {
-                for user in users { try user.insert(db) }
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                // Two rows of the batch share an address; callers check for that first.
-                throw AuthError.emailExists
+    /// Rows written between two `progress` calls of `insertUsers(count:record:progress:)`.
+    public static let seedBatchSize = 10_000
+
+    /// Inserts `count` accounts made by `record(n)` (n from 1) in one write transaction, or none,
+    /// through one prepared INSERT, calling `progress` with the rows written after each batch. Made for
+    /// a million rows: the records are made one at a time (never all held at once), and addresses are
+    /// not looked up before inserting; only when the UNIQUE index refuses a row are the taken ones
+    /// found → `StoreError.emailsTaken` with each of them.
+    public func insertUsers(
+        count: Int, record: @escaping @Sendable (Int) -> UserRecord,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> [UserID] {
+        guard count > 0 else { return [] }
+        do {
+            return try await pool.write { db in
+                // A page cache large enough for the whole batch, so pages are written once, at commit,
+                // not spilled to the WAL again and again (sqlite.org/pragma.html#pragma_cache_size).
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -524288")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                let statement = try db.makeStatement(
+                    sql: """
+                        INSERT INTO users (id, email, email_normalized, password_hash, verified, profile, disabled,
+                            created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                var ids: [UserID] = []
+                ids.reserveCapacity(count)
+                var profiles: [Profile: String] = [:]
+                // Seeded accounts share one creation time: its text is made once.
+                var lastDate: (date: Date, value: DatabaseValue)?
+                for n in 1...count {
+                    let user = record(n)
+                    let profile: String
+                    if let known = profiles[user.profile] {
+                        profile = known
+                    } else {
+                        profile = try Self.json(user.profile.fields)
+                        if profiles.count < 16 { profiles[user.profile] = profile }
+                    }
+                    let created: DatabaseValue
+                    if let lastDate, lastDate.date == user.createdAt {
+                        created = lastDate.value
+                    } else {
+                        created = user.createdAt.databaseValue
+                        lastDate = (user.createdAt, created)
+                    }
+                    let updated = user.updatedAt == user.createdAt ? created : user.updatedAt.databaseValue
+                    try statement.execute(arguments: [
+                        user.id.rawValue, user.email, user.emailNormalized, user.passwordHash, user.verified, profile,
+                        user.disabled, created, updated
+                    ])
+                    ids.append(user.id)
+                    if n % Self.seedBatchSize == 0 || n == count { progress(n) }
+                }
+                return ids
             }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let taken = try await takenEmails(among: (1...count).map { record($0).emailNormalized })
+            guard !taken.isEmpty else { throw AuthError.emailExists }
+            throw StoreError.emailsTaken(taken)
         }
     }
 
@@ -54,6 +101,23 @@ extension AppDatabase {
                 deleted += db.changesCount
             }
             return deleted
+        }
+    }
+
+    /// Deletes every account (tokens and links cascade), revokes every session and forgets every
+    /// tag, in one transaction; returns how many accounts there were. The search index is emptied
+    /// first, so its per-row trigger finds nothing left to do.
+    public func deleteAllUsers(at now: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL;
+                    DELETE FROM user_tags;
+                    DELETE FROM users_search;
+                    DELETE FROM users_search_keys;
+                    """, arguments: [now])
+            try db.execute(sql: "DELETE FROM users")
+            return db.changesCount
         }
     }
 

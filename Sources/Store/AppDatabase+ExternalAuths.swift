@@ -18,6 +18,24 @@ extension AppDatabase {
         }
     }
 
+    /// The linked identities of each of these users in one read (a page of the console's list).
+    public func externalAuths(userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
+        guard !userIDs.isEmpty else { return [:] }
+        return try await pool.read { db in
+            var result: [UserID: [ExternalAuth]] = [:]
+            for chunk in userIDs.map(\.rawValue).chunked(Self.keysPerStatement) {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM external_auths WHERE user_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                        ORDER BY id
+                        """, arguments: StatementArguments(chunk))
+                for link in rows.map(Self.externalAuth) { result[link.userID, default: []].append(link) }
+            }
+            return result
+        }
+    }
+
     private static func externalAuth(_ row: Row) -> ExternalAuth {
         let id: Int64 = row["id"]
         let userID: String = row["user_id"]

@@ -120,6 +120,7 @@ extension AppDatabase {
         registerEmailChangeMigrations(&migrator)
         registerPasswordlessMigrations(&migrator)
         registerInsForgeMigrations(&migrator)
+        registerUserListMigrations(&migrator)
         return migrator
     }
 }

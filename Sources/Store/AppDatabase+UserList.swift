@@ -11,21 +11,13 @@ extension AppDatabase {
         try await pool.read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
+            // The LIKE pattern of a search with more hits in the trigram index than a narrow one.
+            var broadSearch: String?
             if let search = query.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
-                let pattern = "%" + Self.likeEscaped(search.lowercased()) + "%"
-                if Self.usesTrigramIndex(search) {
-                    // The trigram index answers "contains" over email and name without a table scan.
-                    conditions.append("(id IN (SELECT user_id FROM users_search WHERE text LIKE ?) OR id = ?)")
-                    arguments += [pattern, search]
-                } else {
-                    // Under three characters, or with LIKE's own wildcards: a scan, exact but slower.
-                    conditions.append(
-                        """
-                        (email_normalized LIKE ? ESCAPE '\\' OR id = ? \
-                        OR lower(coalesce(json_extract(profile, '$.name'), '')) LIKE ? ESCAPE '\\')
-                        """)
-                    arguments += [pattern, search, pattern]
-                }
+                let (condition, values, broadPattern) = try Self.searchCondition(search, in: db)
+                conditions.append(condition)
+                arguments += values
+                broadSearch = broadPattern
             }
             if let verified = query.verified {
                 conditions.append("verified = ?")
@@ -49,9 +41,33 @@ extension AppDatabase {
             }
             let source = records.source
             let filter = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-            let total =
-                query.skipTotal
-                ? -1 : try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(filter)", arguments: arguments) ?? 0
+            let total: Int
+            var totalIsLowerBound = false
+            if query.skipTotal {
+                total = -1
+            } else if conditions.isEmpty && source == "users" {
+                // Kept by triggers (v5-userlist-count): counting a million rows would take ~80 ms.
+                total = try Int.fetchOne(db, sql: "SELECT n FROM user_count WHERE id = 1") ?? 0
+            } else if let limit = query.countLimit {
+                // A broad search alone had more hits than `narrowSearchLimit` already; up to that, no
+                // count is needed, and past it the index counts, stopping at the limit.
+                let counted =
+                    if broadSearch != nil, conditions.count == 1, source == "users", limit <= Self.narrowSearchLimit {
+                        limit + 1
+                    } else if let broadSearch, conditions.count == 1, source == "users" {
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM (SELECT 1 FROM users_search WHERE text LIKE ? LIMIT ?)",
+                            arguments: [broadSearch, limit + 1]) ?? 0
+                    } else {
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(filter) LIMIT ?)",
+                            arguments: arguments + [limit + 1]) ?? 0
+                    }
+                total = min(counted, limit)
+                totalIsLowerBound = counted > limit
+            } else {
+                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(filter)", arguments: arguments) ?? 0
+            }
 
             let order = UserListOrder(query.sort)
             var pageFilter = filter
@@ -80,8 +96,43 @@ extension AppDatabase {
                 ? shown.last.map { UserListCursor(after: $0, order: order).encoded } : nil
             return UserPage(
                 users: shown.map(\.user), page: query.cursor == nil ? query.page : 1, perPage: query.perPage,
-                totalItems: total, nextCursor: next)
+                totalItems: total, nextCursor: next, totalIsLowerBound: totalIsLowerBound)
         }
+    }
+
+    /// How many trigram-index hits make a search "broad" (see `searchCondition`).
+    public static let narrowSearchLimit = 1000
+
+    /// The WHERE condition for a console search (part of the email or name, any case, or the whole
+    /// id), chosen so the page costs about the same whatever the term matches:
+    /// - a narrow term (at most `narrowSearchLimit` hits in the trigram index, read with that LIMIT):
+    ///   those ids, so only they are read and sorted;
+    /// - a broad term (more hits, e.g. the domain every test user shares): the indexed text is
+    ///   tested row by row while the list's own index is walked in order, so the LIMIT stops the walk
+    ///   after one page instead of gathering and sorting every match (seconds at 1,000,000 users);
+    /// - under three characters, or with LIKE's wildcards (the index cannot serve those): the same
+    ///   row-by-row test.
+    /// Returns the condition, its arguments, and for a broad term its pattern over `users_search.text`.
+    private static func searchCondition(
+        _ search: String, in db: Database
+    ) throws -> (String, StatementArguments, broadPattern: String?) {
+        let pattern = "%" + likeEscaped(search.lowercased()) + "%"
+        if usesTrigramIndex(search) {
+            let hits = try String.fetchAll(
+                db, sql: "SELECT user_id FROM users_search WHERE text LIKE ? LIMIT ?",
+                arguments: [pattern, narrowSearchLimit + 1])
+            if hits.count <= narrowSearchLimit {
+                let ids = hits + [search]
+                return ("id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids), nil)
+            }
+        }
+        // The same text the trigram index holds (v2-console-user-search), so both ways match alike.
+        return (
+            """
+            (id = ? OR (email_normalized || ' ' || lower(coalesce(json_extract(profile, '$.name'), ''))) \
+            LIKE ? ESCAPE '\\')
+            """, [search, pattern], usesTrigramIndex(search) ? pattern : nil
+        )
     }
 
     /// Whether `text` reads the same inside any JSON string: printable ASCII without the quote,

@@ -29,6 +29,10 @@ public struct UserQuery: Sendable, Hashable {
     public var sortExpression: String?
     /// Don't count the matches (`UserPage.totalItems` is then -1), as PocketBase's `skipTotal`.
     public var skipTotal: Bool = false
+    /// Count at most this many matches of a filtered list (`UserPage.totalIsLowerBound` then says the
+    /// total is "this many or more"): a console search over a million accounts stays one page of work.
+    /// Nil counts them all, as PocketBase's API must.
+    public var countLimit: Int?
 
     public init(
         search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
@@ -72,13 +76,18 @@ public struct UserPage: Sendable, Hashable {
     public var totalItems: Int
     /// Pass as `UserQuery.cursor` for the next page; nil on the last page.
     public var nextCursor: String?
+    /// `totalItems` stopped at `UserQuery.countLimit`: there are at least that many.
+    public var totalIsLowerBound: Bool
 
-    public init(users: [User], page: Int, perPage: Int, totalItems: Int, nextCursor: String? = nil) {
+    public init(
+        users: [User], page: Int, perPage: Int, totalItems: Int, nextCursor: String? = nil, totalIsLowerBound: Bool = false
+    ) {
         self.users = users
         self.page = page
         self.perPage = perPage
         self.totalItems = totalItems
         self.nextCursor = nextCursor
+        self.totalIsLowerBound = totalIsLowerBound
     }
 
     public var totalPages: Int {

@@ -16,7 +16,7 @@ struct TestUsersAPI: Sendable {
         var tag: String?
     }
 
-    /// `ids` only up to this many accounts, so a 100,000-user seed answers in a few kilobytes.
+    /// `ids` only up to this many accounts, so a 1,000,000-user seed answers in a few kilobytes.
     static let maximumListedIDs = 1000
 
     struct Created: Encodable {

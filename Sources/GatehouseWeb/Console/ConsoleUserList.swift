@@ -6,6 +6,10 @@ import HTTPServer
 struct ConsoleUserList: Sendable {
     let env: PageEnvironment
     static let pageSize = 50
+    /// A filtered list counts its matches up to this many ("1,000+ users"), so a search that matches
+    /// most of a million accounts costs one page, not a count of them all (at the Store's
+    /// `narrowSearchLimit` or under, a broad search needs no count at all).
+    static let countLimit = 1000
 
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/users", env) { visit, staff in
@@ -25,6 +29,7 @@ struct ConsoleUserList: Sendable {
                 return render(visit, staff, page)
             }
             var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
+            userQuery.countLimit = Self.countLimit
             if let tag = filters.tag { userQuery.ids = try await env.database.userIDs(taggedWith: tag) }
             let result: UserPage
             do {
@@ -49,8 +54,9 @@ struct ConsoleUserList: Sendable {
                 return row
             }
             page["empty"] = result.users.isEmpty
-            page["totalText"] = result.totalItems == 1 ? "1 user" : "\(result.totalItems.formatted()) users"
-            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(result.totalItems.formatted())"
+            let total = result.totalItems.formatted() + (result.totalIsLowerBound ? "+" : "")
+            page["totalText"] = result.totalItems == 1 && !result.totalIsLowerBound ? "1 user" : "\(total) users"
+            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(total)"
             if let next = result.nextCursor {
                 page["nextURL"] = URLQuery.path("/_/users", filters.queryItems + [("after", next)])
             }
@@ -59,17 +65,12 @@ struct ConsoleUserList: Sendable {
         }
     }
 
-    /// Each listed user's linked providers, read concurrently; a backend that cannot say shows none.
+    /// Each listed user's linked providers, in one call; a backend that cannot say shows none.
     private static func providers(of ids: [UserID], api: any AuthAPI) async -> [UserID: [String]] {
-        guard api.capabilities.contains(.externalAuths) else { return [:] }
-        return await withTaskGroup(of: (UserID, [String]).self) { group in
-            for id in ids {
-                group.addTask { (id, ((try? await api.admin.externalAuths(of: id)) ?? []).map(\.provider).sorted()) }
-            }
-            var result: [UserID: [String]] = [:]
-            for await (id, names) in group where !names.isEmpty { result[id] = names }
-            return result
-        }
+        guard api.capabilities.contains(.externalAuths),
+            let links = try? await api.admin.externalAuths(of: ids)
+        else { return [:] }
+        return links.compactMapValues { $0.isEmpty ? nil : $0.map(\.provider).sorted() }
     }
 
     private func render(_ visit: Visit, _ staff: Staff, _ page: [String: Any]) -> Response {

@@ -3,6 +3,7 @@
 /// never record one act under two names.
 enum AuditEvent: String, CaseIterable, Sendable {
     case accountDeleted = "account.deleted"
+    case adminDataReset = "admin.data.reset"
     case adminUserCreated = "admin.user.created"
     case adminUserDeleted = "admin.user.deleted"
     case adminUserUpdated = "admin.user.updated"

@@ -15,10 +15,16 @@ struct AuditTrail: Sendable {
         _ event: AuditEvent, actor: String? = nil, subject: String? = nil, request: Request,
         data: [String: JSONValue] = [:]
     ) async {
+        await record(event, actor: actor, subject: subject, ip: request.remoteAddress, data: data)
+    }
+
+    /// An act with no request behind it (`ip` nil): the command line's.
+    func record(
+        _ event: AuditEvent, actor: String? = nil, subject: String? = nil, ip: String?, data: [String: JSONValue] = [:]
+    ) async {
         do {
             try await database.recordAudit(
-                NewAuditEvent(
-                    type: event.rawValue, actor: actor, subject: subject, ip: request.remoteAddress, data: data, at: clock()))
+                NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()))
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(event.rawValue)", "error": "\(error)"])
         }

@@ -1,14 +1,40 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Store
 
 /// The bulk work behind the test-users page and its JSON API: the backend makes the accounts,
 /// Gatehouse keeps their tags, and each operation lands in the audit log once.
 struct TestUserOperations: Sendable {
-    let env: PageEnvironment
     let api: any AuthAPI
-    let staff: Staff
-    let request: Request
+    let database: AppDatabase
+    let audit: AuditTrail
+    let clock: @Sendable () -> Date
+    /// Who acts, for the audit log: a superuser's id, nil on the command line.
+    let actor: String?
+    /// Where from, for the audit log: the request's address, nil on the command line.
+    let ip: String?
+    /// Tells a seed's caller how many accounts exist so far.
+    var progress: @Sendable (Int) -> Void = { _ in }
+
+    init(
+        api: any AuthAPI, database: AppDatabase, audit: AuditTrail, clock: @escaping @Sendable () -> Date,
+        actor: String?, ip: String?
+    ) {
+        self.api = api
+        self.database = database
+        self.audit = audit
+        self.clock = clock
+        self.actor = actor
+        self.ip = ip
+    }
+
+    /// A superuser's act from the console or an admin API.
+    init(env: PageEnvironment, api: any AuthAPI, staff: Staff, request: Request) {
+        self.init(
+            api: api, database: env.database, audit: env.audit, clock: env.clock, actor: staff.superuser.id,
+            ip: request.remoteAddress)
+    }
 
     static let maximumTagLength = 64
 
@@ -32,10 +58,10 @@ struct TestUserOperations: Sendable {
         if let tag, let problem = Self.tagProblem(tag) { problems.append(FieldError(field: "tag", message: problem)) }
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         return try await timed {
-            let ids = try await api.admin.seedUsers(seed)
-            if let tag { try await env.database.addTag(tag, to: ids, at: env.clock()) }
-            await env.audit.record(
-                .adminUsersSeeded, actor: staff.superuser.id, request: request,
+            let ids = try await api.admin.seedUsers(seed, progress: progress)
+            if let tag { try await database.addTag(tag, to: ids, at: clock()) }
+            await audit.record(
+                .adminUsersSeeded, actor: actor, ip: ip,
                 data: [
                     "count": .number(Double(ids.count)), "pattern": .string(seed.pattern),
                     "tag": tag.map(JSONValue.string) ?? .null,
@@ -59,9 +85,9 @@ struct TestUserOperations: Sendable {
             for (row, id) in zip(file.rows, ids) {
                 for tag in row.tags { byTag[tag, default: []].append(id) }
             }
-            for (tag, tagged) in byTag { try await env.database.addTag(tag, to: tagged, at: env.clock()) }
-            await env.audit.record(
-                .adminUsersImported, actor: staff.superuser.id, request: request,
+            for (tag, tagged) in byTag { try await database.addTag(tag, to: tagged, at: clock()) }
+            await audit.record(
+                .adminUsersImported, actor: actor, ip: ip,
                 data: [
                     "count": .number(Double(ids.count)), "via": .string(via),
                     "hashes": .number(Double(file.users.filter { $0.passwordHash != nil }.count))
@@ -73,7 +99,7 @@ struct TestUserOperations: Sendable {
     /// Deletes every account tagged `tag`, ends their sessions and forgets their tags.
     func deleteTagged(_ tag: String) async throws -> Outcome {
         try await timed {
-            let ids = try await env.database.userIDs(taggedWith: tag)
+            let ids = try await database.userIDs(taggedWith: tag)
             _ = try await delete(ids, audit: ["tag": .string(tag)])
             return ids
         }
@@ -82,9 +108,9 @@ struct TestUserOperations: Sendable {
     /// Deletes these accounts, ends their sessions and forgets their tags; returns how many existed.
     func delete(_ ids: [UserID], audit data: [String: JSONValue] = [:]) async throws -> Int {
         let count = try await api.admin.deleteUsers(ids)
-        try await env.database.forgetUsers(ids: ids, at: env.clock())
-        await env.audit.record(
-            .adminUsersBulkDeleted, actor: staff.superuser.id, request: request,
+        try await database.forgetUsers(ids: ids, at: clock())
+        await audit.record(
+            .adminUsersBulkDeleted, actor: actor, ip: ip,
             data: data.merging(["count": .number(Double(count))]) { $1 })
         return count
     }
@@ -103,9 +129,9 @@ struct TestUserOperations: Sendable {
             NewUser(
                 email: email, password: password ?? generated ?? "",
                 verified: verified, profile: profile))
-        if let tag { try await env.database.addTag(tag, to: [user.id], at: env.clock()) }
-        await env.audit.record(
-            .adminUserCreated, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+        if let tag { try await database.addTag(tag, to: [user.id], at: clock()) }
+        await audit.record(
+            .adminUserCreated, actor: actor, subject: user.id.rawValue, ip: ip,
             data: ["via": .string(via)])
         return (user, generated)
     }
