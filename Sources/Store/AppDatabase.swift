@@ -28,6 +28,13 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// A read on the calling thread, for the short indexed reads every request makes (the session
+    /// behind a cookie or token): GRDB's async `read` hops to a reader's queue and back, two thread
+    /// switches that cost more than the read. Never for scans or anything that may wait long.
+    func readNow<T>(_ block: (Database) throws -> T) throws -> T {
+        try pool.read(block)
+    }
+
     /// Creates `path` with mode 0600 when missing, and narrows an existing file to 0600.
     private static func restrictPermissions(of path: String) throws {
         let fd = open(path, O_RDWR | O_CREAT, 0o600)

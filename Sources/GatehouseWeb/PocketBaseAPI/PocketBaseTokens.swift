@@ -17,7 +17,7 @@ enum PocketBaseCaller: Sendable {
 /// the backend's session (so it lists, revokes and audits like a browser session, and dies with the
 /// backend session — a password or email change, a disable), a superuser's is a console session.
 struct PocketBaseTokens: Sendable {
-    struct Claims: Codable, Sendable {
+    struct Claims: Sendable {
         var collectionId: String
         var exp: Int
         var id: String
@@ -73,7 +73,7 @@ struct PocketBaseTokens: Sendable {
     /// empty, malformed, expired or revoked token is a guest, as PocketBase treats it.
     func caller(_ request: Request) async -> PocketBaseCaller {
         guard let token = Self.token(in: request), let payload = signer.verify(token),
-            let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.type == "auth",
+            let claims = Claims(json: payload), claims.type == "auth",
             claims.exp > Int(env.clock().timeIntervalSince1970)
         else { return .guest }
         switch PocketBaseCollection(idOrName: claims.collectionId) {
@@ -98,10 +98,31 @@ struct PocketBaseTokens: Sendable {
     }
 
     private func sign(_ claims: Claims) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return signer.sign(payload: (try? encoder.encode(claims)) ?? Data())
+        signer.sign(payload: Data(claims.json.serialized))
     }
 
     private func expiry(_ lifetime: Int) -> Int { Int(env.clock().timeIntervalSince1970) + lifetime }
+}
+
+extension PocketBaseTokens.Claims {
+    /// The claims as `JSONEncoder` with sorted keys writes them, built directly (every
+    /// `auth-refresh` signs a token).
+    var json: JSONValue {
+        .object([
+            "collectionId": .string(collectionId), "exp": .number(Double(exp)), "id": .string(id),
+            "refreshable": .bool(refreshable), "type": .string(type), "sid": .string(sid)
+        ])
+    }
+
+    /// The claims of a verified payload, read directly (every authenticated call reads them); nil
+    /// when a claim is missing or of the wrong type, as `JSONDecoder` would refuse it.
+    init?(json payload: Data) {
+        guard case .object(let fields)? = JSONValue(parsing: String(decoding: payload, as: UTF8.self)),
+            case .string(let collectionId)? = fields["collectionId"], case .number(let exp)? = fields["exp"],
+            let whole = Int(exactly: exp), case .string(let id)? = fields["id"],
+            case .bool(let refreshable)? = fields["refreshable"], case .string(let type)? = fields["type"],
+            case .string(let sid)? = fields["sid"]
+        else { return nil }
+        self.init(collectionId: collectionId, exp: whole, id: id, refreshable: refreshable, type: type, sid: sid)
+    }
 }
