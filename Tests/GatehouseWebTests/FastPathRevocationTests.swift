@@ -120,6 +120,29 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Pages are remembered by their whole context (`RenderedPages`): a remembered page still shows
+    /// the account as it is now, and each browser's page carries that browser's own CSRF token, which
+    /// its form post is then accepted with.
+    @Test func aRememberedPageShowsTheAccountAsItIsNowWithEachBrowsersOwnToken() async throws {
+        let (gatehouse, admin, id, browser, _) = try await signedInEverywhere()
+        let other = gatehouse.browser()
+        _ = try await other.get("/auth/sign-in")
+        #expect(try await other.post("/auth/sign-in", [("email", email), ("password", password)]).status == 303)
+        for _ in 0..<2 {
+            let mine = Browser.csrfToken(in: try await browser.get("/account").text)
+            let theirs = Browser.csrfToken(in: try await other.get("/account").text)
+            #expect(mine != nil && theirs != nil && mine != theirs, "two browsers were shown one CSRF token")
+        }
+        let renamed = try await adminCall(
+            gatehouse, admin, "PATCH", "/_/api/users/\(id)", #"{"profile":{"name":"Renamed Person"}}"#)
+        #expect(renamed.status == 200, "\(renamed.text)")
+        #expect(try await browser.get("/account").text.contains("Renamed Person"))
+        let saved = try await other.post("/account", [("name", "Saved From Other"), ("bio", ""), ("avatar_url", "")])
+        #expect(saved.status == 303, "the form's token was refused: \(saved.text.prefix(200))")
+        #expect(try await browser.get("/account").text.contains("Saved From Other"))
+        await gatehouse.stop()
+    }
+
     /// Templates are parsed once, at start-up (a broken one stops Gatehouse before it serves): a
     /// change on disk is not picked up by a running server — as README "Templates" says — and is
     /// by the next start. So an edit is never half-applied, and never silently lost after a restart.
