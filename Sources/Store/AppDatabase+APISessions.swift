@@ -86,11 +86,11 @@ extension AppDatabase {
     public func activeSessionWithCredential(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws
         -> (SessionRecord, String?)?
     {
-        try await pool.read { db in
+        try readNow { db in
             guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: idleTimeout)
             else { return nil }
             let credential = try String.fetchOne(
-                db, sql: "SELECT credential FROM session_credentials WHERE session_id = ?",
+                db.cachedStatement(sql: "SELECT credential FROM session_credentials WHERE session_id = ?"),
                 arguments: [session.id])
             return (session, credential)
         }

@@ -53,6 +53,9 @@ extension AppDatabase {
 
     /// Every provider, by name.
     public func providers() async throws -> [ProviderRecord] {
-        try await pool.read { db in try ProviderRecord.fetchAll(db, sql: "SELECT * FROM oauth_providers ORDER BY name") }
+        // Every sign-in page asks (for its buttons): a small table, read on the calling thread.
+        try readNow { db in
+            try ProviderRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM oauth_providers ORDER BY name"))
+        }
     }
 }

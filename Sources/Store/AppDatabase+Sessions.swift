@@ -34,19 +34,21 @@ extension AppDatabase {
     {
         // No idle rule: any last use after the distant past qualifies.
         let usedSince = idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast
-        return try SessionRecord.fetchOne(
-            db,
+        // Every signed-in request runs this: the statement is compiled once per connection.
+        let statement = try db.cachedStatement(
             sql: """
                 SELECT * FROM sessions
                 WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
-                """, arguments: [tokenHash, now, usedSince])
+                """)
+        return try SessionRecord.fetchOne(statement, arguments: [tokenHash, now, usedSince])
     }
 
     /// A live session and its account in one read (the embedded backend's every authenticated call).
     public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
-        try await pool.read { db in
+        try readNow { db in
             guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: nil),
-                let user = try UserRecord.fetchOne(db, key: session.userID.rawValue)
+                let user = try UserRecord.fetchOne(
+                    db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [session.userID.rawValue])
             else { return nil }
             return (session, user)
         }

@@ -67,16 +67,17 @@ extension AppDatabase {
     public func activeConsoleSession(tokenHash: String, now: Date, idleTimeout: TimeInterval) async throws
         -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)?
     {
-        try await pool.read { db in
+        // Every superuser request runs this: a read on the calling thread, statements compiled once.
+        try readNow { db in
             guard
                 let session = try ConsoleSessionRecord.fetchOne(
-                    db,
-                    sql: """
-                        SELECT * FROM console_sessions
-                        WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
-                        """, arguments: [tokenHash, now, now.addingTimeInterval(-idleTimeout)]),
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM console_sessions
+                            WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
+                            """), arguments: [tokenHash, now, now.addingTimeInterval(-idleTimeout)]),
                 let superuser = try SuperuserRecord.fetchOne(
-                    db, sql: "SELECT * FROM superusers WHERE id = ?",
+                    db.cachedStatement(sql: "SELECT * FROM superusers WHERE id = ?"),
                     arguments: [session.superuserID])
             else { return nil }
             return (session, superuser)

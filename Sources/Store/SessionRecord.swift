@@ -38,3 +38,21 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Tabl
         revokedAt == nil && expiresAt > now
     }
 }
+
+extension SessionRecord {
+    /// Reads the columns by name: GRDB's `Decodable` path costs a keyed decoder per row, and a
+    /// session row is read on every signed-in request.
+    public init(row: Row) throws {
+        id = row[CodingKeys.id.rawValue]
+        tokenHash = row[CodingKeys.tokenHash.rawValue]
+        refreshTokenHash = row[CodingKeys.refreshTokenHash.rawValue]
+        userID = UserID(row[CodingKeys.userID.rawValue] as String)
+        userAgent = row[CodingKeys.userAgent.rawValue]
+        ip = row[CodingKeys.ip.rawValue]
+        createdAt = row[CodingKeys.createdAt.rawValue]
+        lastUsedAt = row[CodingKeys.lastUsedAt.rawValue]
+        expiresAt = row[CodingKeys.expiresAt.rawValue]
+        revokedAt = row[CodingKeys.revokedAt.rawValue]
+        impersonator = row[CodingKeys.impersonator.rawValue]
+    }
+}

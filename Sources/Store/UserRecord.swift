@@ -49,3 +49,23 @@ public struct UserRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
             createdAt: createdAt, updatedAt: updatedAt)
     }
 }
+
+extension UserRecord {
+    /// Reads the columns by name, the profile with `JSONValue(parsing:)`: GRDB's `Decodable` path
+    /// builds a keyed decoder and a `JSONDecoder` per row, and a list page reads fifty rows.
+    public init(row: Row) throws {
+        id = UserID(row[CodingKeys.id.rawValue] as String)
+        email = row[CodingKeys.email.rawValue]
+        emailNormalized = row[CodingKeys.emailNormalized.rawValue]
+        passwordHash = row[CodingKeys.passwordHash.rawValue]
+        verified = row[CodingKeys.verified.rawValue]
+        let profileText: String = row[CodingKeys.profile.rawValue]
+        guard case .object(let fields)? = JSONValue(parsing: profileText) else {
+            throw DatabaseError(message: "users.profile of \(id) is not a JSON object")
+        }
+        profile = Profile(fields)
+        disabled = row[CodingKeys.disabled.rawValue]
+        createdAt = row[CodingKeys.createdAt.rawValue]
+        updatedAt = row[CodingKeys.updatedAt.rawValue]
+    }
+}

@@ -46,8 +46,11 @@ struct ConsoleSessions: Sendable {
                 let found = try await database.activeConsoleSession(
                     tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
             else { return nil }
-            // Touch on every use: the idle timeout is measured from the last request.
-            try await database.touchConsoleSession(id: found.session.id, at: now)
+            // The idle timeout is measured from the last request, written at most once a minute
+            // (`SessionBindings.touchInterval`) so a request is not a database write.
+            if now.timeIntervalSince(found.session.lastUsedAt) > SessionBindings.touchInterval {
+                try await database.touchConsoleSession(id: found.session.id, at: now)
+            }
             return Staff(session: found.session, superuser: found.superuser)
         } catch {
             logger.error("console session lookup failed", metadata: ["error": "\(error)"])

@@ -68,7 +68,7 @@ struct PocketBaseAPI: Sendable {
 
     /// `Response.json` of a JSON object.
     static func json(_ object: [String: JSONValue], status: Int = 200) throws -> Response {
-        try .json(object, status: status)
+        .json(raw: JSONValue.object(object).serialized, status: status)
     }
 }
 

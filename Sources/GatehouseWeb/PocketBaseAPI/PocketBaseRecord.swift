@@ -56,11 +56,12 @@ enum PocketBaseRecord {
 
     /// `2026-11-22 11:05:29.111Z`, as PocketBase writes every date.
     static func date(_ date: Date) -> String {
-        date.formatted(
-            Date.VerbatimFormatStyle(
-                format:
-                    "\(year: .padded(4))-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits).\(secondFraction: .fractional(3))Z",
-                timeZone: .gmt, calendar: Calendar(identifier: .gregorian)))
+        Timestamp.utc(date, separator: " ")
+            ?? date.formatted(
+                Date.VerbatimFormatStyle(
+                    format:
+                        "\(year: .padded(4))-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits).\(secondFraction: .fractional(3))Z",
+                    timeZone: .gmt, calendar: Calendar(identifier: .gregorian)))
     }
 
     /// Only the fields a `fields=a,b` query asks for (PocketBase's `fields`); all when none.

@@ -18,7 +18,7 @@ struct PocketBaseRecordRoutes: Sendable {
                 return try await PocketBaseExternalAuths(api: api).list(request)
             }
             let (page, _) = try await list(request, caller: await api.tokens.caller(request))
-            return try .json(page)
+            return try PocketBaseAPI.json(page.json)
         }
         api.on(&router, .get, records + "/count") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
@@ -225,6 +225,14 @@ struct ListBody: Encodable {
     var perPage: Int
     var totalItems: Int
     var totalPages: Int
+
+    /// The same fields as a JSON object, for `JSONValue`'s direct writer.
+    var json: [String: JSONValue] {
+        [
+            "items": .array(items), "page": .number(Double(page)), "perPage": .number(Double(perPage)),
+            "totalItems": .number(Double(totalItems)), "totalPages": .number(Double(totalPages))
+        ]
+    }
 }
 
 /// The writable record fields of a body as a profile patch: `name`, `avatar` (→ `avatar_url`),

@@ -29,6 +29,8 @@ struct SessionBindings: Sendable {
     let renewals = SingleFlight<Int64, AuthSession?>()
     /// Seals backend sessions: a key derived from the server key once, not per request.
     private let credentialBox: SecretBox?
+    /// Sealed credentials already opened (decrypting and decoding one is most of a lookup's work).
+    private let opened = OpenedCredentials()
 
     init(database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.database = database
@@ -47,7 +49,7 @@ struct SessionBindings: Sendable {
             guard
                 let (session, stored) = try await database.activeSessionWithCredential(
                     tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout),
-                var backendSession = stored.flatMap(openBackendSession)
+                var backendSession = stored.flatMap({ opened.session(sealed: $0, open: openBackendSession) })
             else { return nil }
             if Self.renewalDue(backendSession, now: now) {
                 guard let renewed = await renew(backendSession, sessionID: session.id) else { return nil }

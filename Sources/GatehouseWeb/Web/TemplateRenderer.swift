@@ -36,6 +36,7 @@ enum Template: String, CaseIterable, Sendable {
 /// stops Gatehouse before it serves anything, naming the file.
 public struct TemplateRenderer: Sendable {
     private let library: MustacheLibrary
+    private let rendered = RenderedPages()
 
     public init(directory: String) async throws {
         // The Mustache loader does not follow a symlinked folder; resolve it first.
@@ -56,7 +57,7 @@ public struct TemplateRenderer: Sendable {
 
     /// Renders a page template into an HTML response.
     func page(_ template: Template, _ context: [String: Any], status: Int = 200) -> Response {
-        let html = library.render(context, withTemplate: template.rawValue) ?? ""
+        let html = rendered.page(template.rawValue, context) { library.render($0, withTemplate: template.rawValue) ?? "" }
         return .html(html, status: status)
     }
 }

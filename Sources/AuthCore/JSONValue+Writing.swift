@@ -1,0 +1,72 @@
+/// A direct JSON writer for `JSONValue`, byte for byte what `JSONEncoder` writes with
+/// `[.sortedKeys, .withoutEscapingSlashes]` (keys in UTF-8 order, whole numbers without `.0`,
+/// control characters as `\n`/`\u0001`). API answers are built from these values on every request,
+/// and `JSONEncoder` spends most of its time in its generic containers.
+extension JSONValue {
+    /// The value as JSON text (UTF-8).
+    public var serialized: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(to: &output)
+        return output
+    }
+
+    /// Appends the value's JSON to `output`.
+    public func write(to output: inout [UInt8]) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): Self.write(number: value, to: &output)
+        case .string(let value): Self.write(string: value, to: &output)
+        case .array(let items):
+            output.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                item.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            output.append(UInt8(ascii: "{"))
+            let keys = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, key) in keys.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.write(string: key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                fields[key]!.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Swift's shortest round-trip text, without the `.0` of a whole number (as `JSONEncoder`).
+    /// Non-finite numbers have no JSON form; `null` stands in (a profile never holds one).
+    private static func write(number: Double, to output: inout [UInt8]) {
+        guard number.isFinite else { return output.append(contentsOf: "null".utf8) }
+        var text = number.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        output.append(contentsOf: text.utf8)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func write(string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
