@@ -156,12 +156,16 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Only the head is sent: the server refuses a declared 2 MiB body before reading it and closes
+    /// the connection, so a client still writing the body would meet a reset instead of the answer.
     @Test func aBodyOverTheLimitIsRefusedWithoutA5xx() async throws {
         let gatehouse = try await OAuthGatehouse(verification: .none)
-        let response = try await HTTPTestClient(port: gatehouse.port).request(
-            "POST", "/api/auth/users", headers: [("Content-Type", "application/json")],
-            body: Array(("{\"email\":\"" + String(repeating: "a", count: 2 << 20) + "\"}").utf8))
-        #expect((400..<500).contains(response.status), "\(response.status)")
+        let response = try await HTTPTestClient(port: gatehouse.port).send(
+            "POST /api/auth/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(2 << 20)\r\n\r\n", method: "POST")
+        #expect(response.status == 413)
+        expectAnswer(
+            response, route: Route(method: "POST", path: "/api/auth/users", fields: []), label: "body over the limit")
         await gatehouse.stop()
     }
 
