@@ -50,14 +50,9 @@ struct PasswordResetPages: Sendable {
     private var mailsCodes: Bool { supported && env.backend.verificationMode == .code }
 
     private func unsupported(_ visit: Visit) -> Response {
-        env.renderer.page(
-            .error,
-            visit.context(
-                title: "Password reset",
-                [
-                    "status": 501, "heading": "Password reset is not available",
-                    "message": AuthError.notSupported(.passwordReset).pageMessage
-                ]), status: 501)
+        env.renderer.errorPage(
+            visit, status: 501, title: "Password reset", heading: "Password reset is not available",
+            message: AuthError.notSupported(.passwordReset).pageMessage)
     }
 
     // MARK: Asking for a mail

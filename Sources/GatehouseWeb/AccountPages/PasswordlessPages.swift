@@ -227,15 +227,9 @@ struct PasswordlessPages: Sendable {
     /// The one answer to a spent, expired, superseded, unknown or refused link.
     private func linkRefused(_ visit: Visit, reason: String) async -> Response {
         await env.audit.record(.signInFailed, request: visit.request, data: ["method": "magic_link", "reason": .string(reason)])
-        return env.renderer.page(
-            .error,
-            visit.context(
-                title: "Link not valid",
-                [
-                    "status": 400, "heading": "This sign-in link can't be used",
-                    "message":
-                        "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page."
-                ]), status: 400)
+        return env.renderer.errorPage(
+            visit, status: 400, title: "Link not valid", heading: "This sign-in link can't be used",
+            message: "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page.")
     }
 
     // MARK: Shared
@@ -265,14 +259,9 @@ struct PasswordlessPages: Sendable {
     private func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
 
     private func notOffered(_ visit: Visit) -> Response {
-        env.renderer.page(
-            .error,
-            visit.context(
-                title: "Not available",
-                [
-                    "status": 404, "heading": "This way of signing in is turned off",
-                    "message": "Sign in from the sign-in page with one of the ways it offers."
-                ]), status: 404)
+        env.renderer.errorPage(
+            visit, status: 404, title: "Not available", heading: "This way of signing in is turned off",
+            message: "Sign in from the sign-in page with one of the ways it offers.")
     }
 
     private static func status(of error: AuthError) -> Int {

@@ -136,15 +136,11 @@ struct VerificationPages: Sendable {
             await env.audit.record(
                 .verificationFailed, request: visit.request,
                 data: ["method": "link", "reason": .string("\(error)")])
-            return env.renderer.page(
-                .error,
-                visit.context(
-                    title: "Link not valid",
-                    [
-                        "status": 400, "heading": "This link can't be used",
-                        "message":
-                            "The verification link is wrong, has expired, or was already used. Request a new email from the sign-in page."
-                    ]), status: 400)
+            return env.renderer.errorPage(
+                visit, status: 400, title: "Link not valid", heading: "This link can't be used",
+                message:
+                    "The verification link is wrong, has expired, or was already used. Request a new email from the sign-in page."
+            )
         }
     }
 
