@@ -12,14 +12,11 @@ import Secrets
 /// of another type) is rendered every time. Who is signed in is decided before a page is asked for,
 /// on every request; templates are read once at start-up (README "Templates"), so a remembered page
 /// is always what rendering would give. Bounded: emptied when full.
-final class RenderedPages: @unchecked Sendable {
-    static let capacity = 256
+final class RenderedPages: Sendable {
     /// Where the CSRF token goes.
     private let marker = "csrf-marker-" + SecureRandom.token()
-
-    /// Guarded by `lock` (`Synchronization.Mutex` needs macOS 15).
-    private var pages: [String: [String]] = [:]
-    private let lock = NSLock()
+    /// Each page split at the marker.
+    private let pages = BoundedMemo<[String]>(capacity: 256)
 
     /// The page for `context`, from `render` on first sight of these inputs.
     func page(_ template: String, _ original: [String: Any], render: ([String: Any]) -> String) -> String {
@@ -28,13 +25,8 @@ final class RenderedPages: @unchecked Sendable {
         if csrf != nil { context["csrf"] = marker }
         var key = template + "\n"
         guard Self.write(context, to: &key) else { return render(original) }
-        let known = lock.withLock { pages[key] }
-        let parts = known ?? render(context).components(separatedBy: marker)
-        if known == nil {
-            lock.withLock {
-                if pages.count >= Self.capacity { pages.removeAll(keepingCapacity: true) }
-                pages[key] = parts
-            }
+        guard let parts = pages.value(for: key, make: { render(context).components(separatedBy: marker) }) else {
+            return render(original)
         }
         return parts.joined(separator: csrf ?? "")
     }

@@ -29,8 +29,12 @@ struct SessionBindings: Sendable {
     let renewals = SingleFlight<Int64, AuthSession?>()
     /// Seals backend sessions: a key derived from the server key once, not per request.
     private let credentialBox: SecretBox?
-    /// Sealed credentials already opened (decrypting and decoding one is most of a lookup's work).
-    private let opened = OpenedCredentials()
+    /// Backend sessions already opened, by the sealed text they were opened from (decrypting and
+    /// decoding one was most of a lookup's work). Opening is a pure function of that text, so this
+    /// cannot keep a revoked session alive: every request still reads its row — revocation, expiry,
+    /// idleness and the sealed text itself — and the backend still checks the session it names; a
+    /// changed credential is different text and opens afresh.
+    private let opened = BoundedMemo<AuthSession>(capacity: 4096)
 
     init(database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.database = database
@@ -49,7 +53,7 @@ struct SessionBindings: Sendable {
             guard
                 let (session, stored) = try await database.activeSessionWithCredential(
                     tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout),
-                var backendSession = stored.flatMap({ opened.session(sealed: $0, open: openBackendSession) })
+                var backendSession = stored.flatMap({ sealed in opened.value(for: sealed) { openBackendSession(sealed) } })
             else { return nil }
             if Self.renewalDue(backendSession, now: now) {
                 guard let renewed = await renew(backendSession, sessionID: session.id) else { return nil }

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Values that are a pure function of their string key, remembered so they are computed once.
+/// Bounded: emptied when full, so memory stays flat whatever the keys. Safe from any thread.
+final class BoundedMemo<Value: Sendable>: @unchecked Sendable {
+    let capacity: Int
+    /// Guarded by `lock` (`Synchronization.Mutex` needs macOS 15).
+    private var values: [String: Value] = [:]
+    private let lock = NSLock()
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The value remembered for `key`, else `make()`'s, remembered unless it is nil.
+    func value(for key: String, make: () -> Value?) -> Value? {
+        if let known = lock.withLock({ values[key] }) { return known }
+        guard let value = make() else { return nil }
+        lock.withLock {
+            if values.count >= capacity { values.removeAll(keepingCapacity: true) }
+            values[key] = value
+        }
+        return value
+    }
+}
