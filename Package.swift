@@ -60,7 +60,9 @@ let package = Package(
             name: "Store",
             dependencies: [
                 "AuthCore", "Secrets", "PocketBaseFilter",
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API under GRDB, for the per-request reads (`HotReads`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .target(
             name: "LocalAuth",

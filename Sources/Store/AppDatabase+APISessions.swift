@@ -86,12 +86,14 @@ extension AppDatabase {
     public func activeSessionWithCredential(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws
         -> (SessionRecord, String?)?
     {
-        try readNow { db in
-            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: idleTimeout)
+        try hotReads.read { connection in
+            guard
+                let session = try connection.first(
+                    Self.activeSessionSQL, Self.activeSessionArguments(tokenHash, now, idleTimeout), SessionRecord.init)
             else { return nil }
-            let credential = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT credential FROM session_credentials WHERE session_id = ?"),
-                arguments: [session.id])
+            let credential = try connection.first(
+                "SELECT credential FROM session_credentials WHERE session_id = ?1", [.integer(session.id)]
+            ) { try $0.string("credential") }
             return (session, credential)
         }
     }

@@ -54,8 +54,8 @@ extension AppDatabase {
     /// Every provider, by name.
     public func providers() async throws -> [ProviderRecord] {
         // Every sign-in page asks (for its buttons): a small table, read on the calling thread.
-        try readNow { db in
-            try ProviderRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM oauth_providers ORDER BY name"))
+        try hotReads.read { connection in
+            try connection.rows("SELECT * FROM oauth_providers ORDER BY name", [], ProviderRecord.init)
         }
     }
 }

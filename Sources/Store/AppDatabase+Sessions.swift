@@ -26,29 +26,44 @@ extension AppDatabase {
     /// The session whose token hashes to `tokenHash`, if it is neither revoked nor expired at `now`
     /// and, when `idleTimeout` is given, was used within that many seconds (`last_used_at`).
     public func activeSession(tokenHash: String, now: Date, idleTimeout: TimeInterval? = nil) async throws -> SessionRecord? {
-        try await pool.read { db in try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: idleTimeout) }
+        try hotReads.read { connection in
+            try connection.first(
+                Self.activeSessionSQL, Self.activeSessionArguments(tokenHash, now, idleTimeout), SessionRecord.init)
+        }
     }
 
+    /// `activeSession`'s rule inside a transaction (`db`).
     static func activeSession(_ db: Database, tokenHash: String, now: Date, idleTimeout: TimeInterval?) throws
         -> SessionRecord?
     {
-        // No idle rule: any last use after the distant past qualifies.
-        let usedSince = idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast
-        // Every signed-in request runs this: the statement is compiled once per connection.
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT * FROM sessions
-                WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
-                """)
-        return try SessionRecord.fetchOne(statement, arguments: [tokenHash, now, usedSince])
+        let arguments = activeSessionArguments(tokenHash, now, idleTimeout).map(\.databaseValue)
+        return try SessionRecord.fetchOne(db, sql: activeSessionSQL, arguments: StatementArguments(arguments))
     }
 
-    /// A live session and its account in one read (the embedded backend's every authenticated call).
+    /// A live session: not revoked, not expired at `?2`, last used after `?3` (both milliseconds
+    /// since 1970, compared as the stored text; see `HotArgument.date`).
+    static let activeSessionSQL = """
+        SELECT * FROM sessions
+        WHERE token_hash = ?1 AND revoked_at IS NULL
+          AND expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
+          AND last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
+        """
+
+    /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
+    static func activeSessionArguments(_ tokenHash: String, _ now: Date, _ idleTimeout: TimeInterval?) -> [HotArgument] {
+        [.text(tokenHash), .date(now), .date(idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast)]
+    }
+
+    /// A live session and its account (the embedded backend's every authenticated call).
     public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
-        try readNow { db in
-            guard let session = try Self.activeSession(db, tokenHash: tokenHash, now: now, idleTimeout: nil),
-                let user = try UserRecord.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [session.userID.rawValue])
+        // Two statements, each its own snapshot: a change between them is one a request a moment
+        // later would see anyway, and a deleted account reads as no session.
+        try hotReads.read { connection in
+            guard
+                let session = try connection.first(
+                    Self.activeSessionSQL, Self.activeSessionArguments(tokenHash, now, nil), SessionRecord.init),
+                let user = try connection.first(
+                    "SELECT * FROM users WHERE id = ?1", [.text(session.userID.rawValue)], UserRecord.init)
             else { return nil }
             return (session, user)
         }

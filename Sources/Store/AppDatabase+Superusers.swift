@@ -68,17 +68,18 @@ extension AppDatabase {
         -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)?
     {
         // Every superuser request runs this: a read on the calling thread, statements compiled once.
-        try readNow { db in
+        try hotReads.read { connection in
             guard
-                let session = try ConsoleSessionRecord.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT * FROM console_sessions
-                            WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
-                            """), arguments: [tokenHash, now, now.addingTimeInterval(-idleTimeout)]),
-                let superuser = try SuperuserRecord.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM superusers WHERE id = ?"),
-                    arguments: [session.superuserID])
+                let session = try connection.first(
+                    """
+                    SELECT * FROM console_sessions
+                    WHERE token_hash = ?1 AND revoked_at IS NULL
+                      AND expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
+                      AND last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
+                    """, [.text(tokenHash), .date(now), .date(now.addingTimeInterval(-idleTimeout))],
+                    ConsoleSessionRecord.init),
+                let superuser = try connection.first(
+                    "SELECT * FROM superusers WHERE id = ?1", [.text(session.superuserID)], SuperuserRecord.init)
             else { return nil }
             return (session, superuser)
         }

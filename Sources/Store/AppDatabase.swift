@@ -15,10 +15,11 @@ import GRDB
 public struct AppDatabase: Sendable {
     /// The connection pool: one writer, concurrent readers (WAL).
     let pool: DatabasePool
-    /// Read-only connections used only by `readNow`, on the calling thread. Kept apart from `pool`:
-    /// a task that awaits with one of `pool`'s readers held needs a thread of Swift's small pool to
-    /// give it back, and blocking those threads on `pool` could wait for it forever.
-    private let hotReads: DatabasePool
+    /// Read-only connections for the indexed reads every request makes, on the calling thread
+    /// (`HotReads`). Kept apart from `pool`: a task that awaits with one of `pool`'s readers held
+    /// needs a thread of Swift's small pool to give it back, and blocking those threads on `pool`
+    /// could wait for it forever.
+    let hotReads: HotReads
 
     /// Opens (creating if needed) the file at `path`, configures every connection and migrates.
     /// The file, its `-wal` and its `-shm` are readable by their owner only (SQLite gives the
@@ -27,21 +28,10 @@ public struct AppDatabase: Sendable {
         try Self.restrictPermissions(of: path)
         pool = try DatabasePool(path: path, configuration: Self.configuration())
         try Self.migrator.migrate(pool)
-        var readOnly = Self.configuration()
-        readOnly.readonly = true
-        hotReads = try DatabasePool(path: path, configuration: readOnly)
+        hotReads = HotReads(path: path)
         for companion in [path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: companion) {
             _ = chmod(companion, 0o600)
         }
-    }
-
-    /// A read on the calling thread, for the short indexed reads every request makes (the session
-    /// behind a cookie or token): GRDB's async `read` hops to a reader's queue and back, two thread
-    /// switches that cost more than the read. Never for scans or anything that may wait long. Its
-    /// connections are `hotReads`, whose holders never await, so a wait for one always ends. Each
-    /// read sees every write committed before it began (WAL), as `pool`'s readers do.
-    func readNow<T>(_ block: (Database) throws -> T) throws -> T {
-        try hotReads.read(block)
     }
 
     /// Creates `path` with mode 0600 when missing, and narrows an existing file to 0600.

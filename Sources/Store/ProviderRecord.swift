@@ -53,3 +53,29 @@ public struct ProviderRecord: Sendable, Equatable, Codable, FetchableRecord {
         case updatedAt = "updated_at"
     }
 }
+
+extension ProviderRecord {
+    /// Reads the columns by name, for GRDB's rows and the hot reads alike (every sign-in page
+    /// lists the providers).
+    public init(row: Row) throws {
+        try self.init(columns: row)
+    }
+
+    init(columns row: some ColumnValues) throws {
+        self.init(
+            name: try row.string(CodingKeys.name.rawValue),
+            type: try row.string(CodingKeys.type.rawValue),
+            mode: try row.string(CodingKeys.mode.rawValue),
+            displayName: try row.optionalString(CodingKeys.displayName.rawValue),
+            issuer: try row.optionalString(CodingKeys.issuer.rawValue),
+            authorizationURL: try row.optionalString(CodingKeys.authorizationURL.rawValue),
+            tokenURL: try row.optionalString(CodingKeys.tokenURL.rawValue),
+            userInfoURL: try row.optionalString(CodingKeys.userInfoURL.rawValue),
+            jwksURL: try row.optionalString(CodingKeys.jwksURL.rawValue),
+            clientId: try row.string(CodingKeys.clientId.rawValue),
+            clientSecretSealed: try row.optionalData(CodingKeys.clientSecretSealed.rawValue),
+            scopes: try row.string(CodingKeys.scopes.rawValue),
+            createdAt: try row.date(CodingKeys.createdAt.rawValue),
+            updatedAt: try row.date(CodingKeys.updatedAt.rawValue))
+    }
+}

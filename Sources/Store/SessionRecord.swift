@@ -43,16 +43,20 @@ extension SessionRecord {
     /// Reads the columns by name: GRDB's `Decodable` path costs a keyed decoder per row, and a
     /// session row is read on every signed-in request.
     public init(row: Row) throws {
-        id = row[CodingKeys.id.rawValue]
-        tokenHash = row[CodingKeys.tokenHash.rawValue]
-        refreshTokenHash = row[CodingKeys.refreshTokenHash.rawValue]
-        userID = UserID(row[CodingKeys.userID.rawValue] as String)
-        userAgent = row[CodingKeys.userAgent.rawValue]
-        ip = row[CodingKeys.ip.rawValue]
-        createdAt = row[CodingKeys.createdAt.rawValue]
-        lastUsedAt = row[CodingKeys.lastUsedAt.rawValue]
-        expiresAt = row[CodingKeys.expiresAt.rawValue]
-        revokedAt = row[CodingKeys.revokedAt.rawValue]
-        impersonator = row[CodingKeys.impersonator.rawValue]
+        try self.init(columns: row)
+    }
+
+    init(columns row: some ColumnValues) throws {
+        id = try row.int64(CodingKeys.id.rawValue)
+        tokenHash = try row.string(CodingKeys.tokenHash.rawValue)
+        refreshTokenHash = try row.optionalString(CodingKeys.refreshTokenHash.rawValue)
+        userID = UserID(try row.string(CodingKeys.userID.rawValue))
+        userAgent = try row.optionalString(CodingKeys.userAgent.rawValue)
+        ip = try row.optionalString(CodingKeys.ip.rawValue)
+        createdAt = try row.date(CodingKeys.createdAt.rawValue)
+        lastUsedAt = try row.date(CodingKeys.lastUsedAt.rawValue)
+        expiresAt = try row.date(CodingKeys.expiresAt.rawValue)
+        revokedAt = try row.optionalDate(CodingKeys.revokedAt.rawValue)
+        impersonator = try row.optionalString(CodingKeys.impersonator.rawValue)
     }
 }

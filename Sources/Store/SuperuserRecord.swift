@@ -44,3 +44,37 @@ public struct ConsoleSessionRecord: Codable, Sendable, Equatable, FetchableRecor
         case revokedAt = "revoked_at"
     }
 }
+
+extension SuperuserRecord {
+    /// Reads the columns by name, for GRDB's rows and the hot reads alike.
+    public init(row: Row) throws {
+        try self.init(columns: row)
+    }
+
+    init(columns row: some ColumnValues) throws {
+        id = try row.string(CodingKeys.id.rawValue)
+        email = try row.string(CodingKeys.email.rawValue)
+        passwordHash = try row.string(CodingKeys.passwordHash.rawValue)
+        createdAt = try row.date(CodingKeys.createdAt.rawValue)
+        updatedAt = try row.date(CodingKeys.updatedAt.rawValue)
+    }
+}
+
+extension ConsoleSessionRecord {
+    /// Reads the columns by name, for GRDB's rows and the hot reads alike (every console request).
+    public init(row: Row) throws {
+        try self.init(columns: row)
+    }
+
+    init(columns row: some ColumnValues) throws {
+        id = try row.int64(CodingKeys.id.rawValue)
+        tokenHash = try row.string(CodingKeys.tokenHash.rawValue)
+        superuserID = try row.string(CodingKeys.superuserID.rawValue)
+        userAgent = try row.optionalString(CodingKeys.userAgent.rawValue)
+        ip = try row.optionalString(CodingKeys.ip.rawValue)
+        createdAt = try row.date(CodingKeys.createdAt.rawValue)
+        lastUsedAt = try row.date(CodingKeys.lastUsedAt.rawValue)
+        expiresAt = try row.date(CodingKeys.expiresAt.rawValue)
+        revokedAt = try row.optionalDate(CodingKeys.revokedAt.rawValue)
+    }
+}

@@ -54,18 +54,21 @@ extension UserRecord {
     /// Reads the columns by name, the profile with `JSONValue(parsing:)`: GRDB's `Decodable` path
     /// builds a keyed decoder and a `JSONDecoder` per row, and a list page reads fifty rows.
     public init(row: Row) throws {
-        id = UserID(row[CodingKeys.id.rawValue] as String)
-        email = row[CodingKeys.email.rawValue]
-        emailNormalized = row[CodingKeys.emailNormalized.rawValue]
-        passwordHash = row[CodingKeys.passwordHash.rawValue]
-        verified = row[CodingKeys.verified.rawValue]
-        let profileText: String = row[CodingKeys.profile.rawValue]
-        guard case .object(let fields)? = JSONValue(parsing: profileText) else {
+        try self.init(columns: row)
+    }
+
+    init(columns row: some ColumnValues) throws {
+        id = UserID(try row.string(CodingKeys.id.rawValue))
+        email = try row.string(CodingKeys.email.rawValue)
+        emailNormalized = try row.string(CodingKeys.emailNormalized.rawValue)
+        passwordHash = try row.optionalString(CodingKeys.passwordHash.rawValue)
+        verified = try row.bool(CodingKeys.verified.rawValue)
+        guard case .object(let fields)? = JSONValue(parsing: try row.string(CodingKeys.profile.rawValue)) else {
             throw DatabaseError(message: "users.profile of \(id) is not a JSON object")
         }
         profile = Profile(fields)
-        disabled = row[CodingKeys.disabled.rawValue]
-        createdAt = row[CodingKeys.createdAt.rawValue]
-        updatedAt = row[CodingKeys.updatedAt.rawValue]
+        disabled = try row.bool(CodingKeys.disabled.rawValue)
+        createdAt = try row.date(CodingKeys.createdAt.rawValue)
+        updatedAt = try row.date(CodingKeys.updatedAt.rawValue)
     }
 }

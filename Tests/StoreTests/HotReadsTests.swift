@@ -1,0 +1,105 @@
+import AuthCore
+import Foundation
+import GRDB
+import Testing
+
+@testable import Store
+
+/// The per-request reads that bypass GRDB (`HotReads`) answer exactly as GRDB's reads of the same
+/// rows do: the same dates to the bit, the same boundaries, every write seen at once.
+@Suite struct HotReadsTests {
+    let test: TestDatabase
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let alice = UserID("alice0000000000")
+
+    init() throws { test = try TestDatabase() }
+
+    func newSession(_ tokenHash: String, createdAt: Date, expiresAt: Date) -> NewSession {
+        NewSession(
+            tokenHash: tokenHash, userID: alice, userAgent: "UA", ip: "127.0.0.1", createdAt: createdAt,
+            expiresAt: expiresAt)
+    }
+
+    /// GRDB's own reading of the session row, for comparison.
+    func grdbSession(_ tokenHash: String) async throws -> SessionRecord? {
+        try await test.database.pool.read { db in
+            try SessionRecord.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+        }
+    }
+
+    @Test func datesReadBackAsGRDBReadsThem() async throws {
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<300 {
+            // Any millisecond between 1970 and 2200, and some with sub-millisecond noise GRDB drops.
+            let created = Date(
+                timeIntervalSince1970: Double(Int64.random(in: 0..<7_258_118_400_000, using: &generator)) / 1000
+                    + (index.isMultiple(of: 3) ? Double.random(in: 0..<0.001) : 0))
+            let expires = Date(timeIntervalSince1970: 7_258_118_400 + Double(index) * 0.001)
+            _ = try await test.database.createSession(newSession("h\(index)", createdAt: created, expiresAt: expires))
+            let hot = try #require(
+                try await test.database.activeSession(tokenHash: "h\(index)", now: created, idleTimeout: nil))
+            #expect(hot == (try await grdbSession("h\(index)")))
+        }
+    }
+
+    @Test func expiryIsStrictToTheMillisecond() async throws {
+        let expires = now.addingTimeInterval(3600.123)
+        _ = try await test.database.createSession(newSession("t", createdAt: now, expiresAt: expires))
+        #expect(try await test.database.activeSession(tokenHash: "t", now: expires.addingTimeInterval(-0.001)) != nil)
+        #expect(try await test.database.activeSession(tokenHash: "t", now: expires) == nil)
+        // The same rule where it runs inside a write (the email-change confirmation).
+        let inside = try await test.database.pool.read { db in
+            try AppDatabase.activeSession(db, tokenHash: "t", now: expires, idleTimeout: nil)
+        }
+        #expect(inside == nil)
+    }
+
+    @Test func idleTimeoutCountsFromTheLastUse() async throws {
+        let session = try await test.database.createSession(
+            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(86_400)))
+        try await test.database.touchSession(id: session.id, at: now.addingTimeInterval(100.5))
+        let later = now.addingTimeInterval(700.5)
+        #expect(try await test.database.activeSession(tokenHash: "t", now: later, idleTimeout: 600.001) != nil)
+        #expect(try await test.database.activeSession(tokenHash: "t", now: later, idleTimeout: 600) == nil)
+        #expect(try await test.database.activeSessionWithCredential(tokenHash: "t", now: later, idleTimeout: 600) == nil)
+    }
+
+    @Test func aRevocationIsSeenByTheNextRead() async throws {
+        let session = try await test.database.createSession(
+            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        for _ in 0..<3 { #expect(try await test.database.activeSession(tokenHash: "t", now: now) != nil) }
+        try await test.database.revokeSession(id: session.id, at: now)
+        #expect(try await test.database.activeSession(tokenHash: "t", now: now) == nil)
+    }
+
+    @Test func aDateInAnotherSQLiteFormatStillReads() async throws {
+        _ = try await test.database.createSession(
+            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        // As someone editing the file in the sqlite3 shell might write it.
+        try await test.database.pool.write { db in
+            try db.execute(sql: "UPDATE sessions SET expires_at = '2100-01-01T10:00' WHERE token_hash = 't'")
+        }
+        let hot = try #require(try await test.database.activeSession(tokenHash: "t", now: now))
+        #expect(hot.expiresAt == Date(timeIntervalSince1970: 4_102_480_800))
+        #expect(hot == (try await grdbSession("t")))
+    }
+
+    @Test func concurrentReadersEachGetAConnection() async throws {
+        _ = try await test.database.createSession(
+            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        let database = test.database
+        let found = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var found = 0
+                    for _ in 0..<200 where (try? await database.activeSession(tokenHash: "t", now: self.now)) != nil {
+                        found += 1
+                    }
+                    return found
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(found == 1_600)
+    }
+}
