@@ -56,11 +56,17 @@ final class RequestState: @unchecked Sendable {
         }
     }
 
-    /// Suspends the connection (from the access handler) until `deliver` resumes it.
-    func suspend(_ connection: OpaquePointer) {
+    /// The response if it was delivered already; otherwise suspends the connection (under the
+    /// lock `deliver` takes, so a delivery can never slip in between) and returns nil.
+    func takeResponseOrSuspend(_ connection: OpaquePointer) -> Response? {
         handoff.withLock { state in
+            if state.delivered {
+                defer { state.response = nil }
+                return state.response
+            }
             MHD_suspend_connection(connection)
             state.connection = connection
+            return nil
         }
     }
 
@@ -69,16 +75,18 @@ final class RequestState: @unchecked Sendable {
         handoff.withLock { $0.task = task }
     }
 
-    /// Stores `response` and resumes the connection, once; later calls return false.
-    /// Resuming under the lock keeps a racing shutdown from stopping the daemon in between.
+    /// Stores `response` once (later calls return false) and resumes the connection when it is
+    /// suspended; while the MHD thread still runs the responder, that thread takes it
+    /// (`takeResponse`). Resuming under the lock keeps a racing shutdown from stopping the daemon
+    /// in between.
     @discardableResult
     func deliver(_ response: Response, cancellingTask: Bool = false) -> Bool {
         handoff.withLock { state in
-            guard !state.delivered, let connection = state.connection else { return false }
+            guard !state.delivered else { return false }
             state.delivered = true
             state.response = response
             if cancellingTask { state.task?.cancel() }
-            MHD_resume_connection(connection)
+            if let connection = state.connection { MHD_resume_connection(connection) }
             return true
         }
     }

@@ -5,7 +5,8 @@ extension ServerCore {
     /// The access handler's logic, called by MHD several times per request:
     /// 1. headers parsed: record them, reject bad targets (400) and oversized bodies (413);
     /// 2. once per body chunk: append it, rejecting a body that grows past the limit;
-    /// 3. body complete: suspend, run the responder in a task, which resumes the connection;
+    /// 3. body complete: run the responder, and queue its response when it answers at once
+    ///    (`dispatch`), or suspend until its task resumes the connection;
     /// 4. after resumption: queue the response.
     /// The first call never queues a success response: doing so turns keep-alive into close.
     func handle(
@@ -33,8 +34,7 @@ extension ServerCore {
         guard !state.dispatched, case .success(let target) = state.target else {
             return .YES
         }
-        dispatch(connection: connection, state: state, target: target)
-        return .YES
+        return dispatch(connection: connection, state: state, target: target)
     }
 
     private func readHeaders(connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
@@ -125,8 +125,10 @@ extension ServerCore {
         return queue(response, on: connection, state: state)
     }
 
-    /// Suspends the connection and runs the responder on Swift's concurrency pool.
-    private func dispatch(connection: OpaquePointer, state: RequestState, target: RequestTarget) {
+    /// Runs the responder in a task that starts on this MHD thread (`InlineFirstExecutor`). When it
+    /// answers without waiting, the response is queued at once; otherwise the connection is
+    /// suspended until the task delivers it, and MHD calls back to queue it.
+    private func dispatch(connection: OpaquePointer, state: RequestState, target: RequestTarget) -> MHD_Result {
         state.dispatched = true
         let request = Request(
             method: state.method,
@@ -137,18 +139,28 @@ extension ServerCore {
             isLoopbackPeer: state.isLoopbackPeer
         )
         state.body = []
-        state.suspend(connection)
-        guard registerSuspended(state) else {
-            state.deliver(Self.shuttingDown)
-            return
-        }
         let responder = self.responder
-        let task = Task {
+        let executor = InlineFirstExecutor()
+        let task = Task(executorPreference: executor) {
             let response = await responder(request)
             state.deliver(response)
             self.unregisterSuspended(state)
         }
         state.attach(task)
+        executor.drain()
+        if let response = state.takeResponse() {
+            return queue(response, on: connection, state: state)
+        }
+        guard registerSuspended(state) else {
+            state.deliver(Self.shuttingDown, cancellingTask: true)
+            return queue(state.takeResponse() ?? Self.shuttingDown, on: connection, state: state)
+        }
+        if let response = state.takeResponseOrSuspend(connection) {
+            // It came from another thread between the drain and now.
+            unregisterSuspended(state)
+            return queue(response, on: connection, state: state)
+        }
+        return .YES
     }
 }
 
