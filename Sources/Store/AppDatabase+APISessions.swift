@@ -87,14 +87,12 @@ extension AppDatabase {
         -> (SessionRecord, String?)?
     {
         try hotReads.read { connection in
-            guard
-                let session = try connection.first(
-                    Self.activeSessionSQL, Self.activeSessionArguments(tokenHash, now, idleTimeout), SessionRecord.init)
-            else { return nil }
-            let credential = try connection.first(
-                "SELECT credential FROM session_credentials WHERE session_id = ?1", [.integer(session.id)]
-            ) { try $0.string("credential") }
-            return (session, credential)
+            try connection.first(
+                """
+                SELECT s.*, c.credential FROM (\(Self.activeSessionSQL)) s
+                LEFT JOIN session_credentials c ON c.session_id = s.id
+                """, Self.activeSessionArguments(tokenHash, now, idleTimeout)
+            ) { row in (try SessionRecord(columns: row), try row.optionalString("credential")) }
         }
     }
 }

@@ -54,18 +54,14 @@ extension AppDatabase {
         [.text(tokenHash), .date(now), .date(idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast)]
     }
 
-    /// A live session and its account (the embedded backend's every authenticated call).
+    /// A live session and its account, in one statement (the embedded backend's every
+    /// authenticated call).
     public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
-        // Two statements, each its own snapshot: a change between them is one a request a moment
-        // later would see anyway, and a deleted account reads as no session.
         try hotReads.read { connection in
-            guard
-                let session = try connection.first(
-                    Self.activeSessionSQL, Self.activeSessionArguments(tokenHash, now, nil), SessionRecord.init),
-                let user = try connection.first(
-                    "SELECT * FROM users WHERE id = ?1", [.text(session.userID.rawValue)], UserRecord.init)
-            else { return nil }
-            return (session, user)
+            try connection.first(
+                "SELECT s.*, u.* FROM (\(Self.activeSessionSQL)) s JOIN users u ON u.id = s.user_id",
+                Self.activeSessionArguments(tokenHash, now, nil)
+            ) { row in (try SessionRecord(columns: row), try UserRecord(columns: row.joined)) }
         }
     }
 

@@ -67,21 +67,16 @@ extension AppDatabase {
     public func activeConsoleSession(tokenHash: String, now: Date, idleTimeout: TimeInterval) async throws
         -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)?
     {
-        // Every superuser request runs this: a read on the calling thread, statements compiled once.
+        // Every superuser request runs this: one statement on the calling thread (`HotReads`).
         try hotReads.read { connection in
-            guard
-                let session = try connection.first(
-                    """
-                    SELECT * FROM console_sessions
-                    WHERE token_hash = ?1 AND revoked_at IS NULL
-                      AND expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
-                      AND last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
-                    """, [.text(tokenHash), .date(now), .date(now.addingTimeInterval(-idleTimeout))],
-                    ConsoleSessionRecord.init),
-                let superuser = try connection.first(
-                    "SELECT * FROM superusers WHERE id = ?1", [.text(session.superuserID)], SuperuserRecord.init)
-            else { return nil }
-            return (session, superuser)
+            try connection.first(
+                """
+                SELECT c.*, u.* FROM console_sessions c JOIN superusers u ON u.id = c.superuser_id
+                WHERE c.token_hash = ?1 AND c.revoked_at IS NULL
+                  AND c.expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
+                  AND c.last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
+                """, [.text(tokenHash), .date(now), .date(now.addingTimeInterval(-idleTimeout))]
+            ) { row in (try ConsoleSessionRecord(columns: row), try SuperuserRecord(columns: row.joined)) }
         }
     }
 

@@ -103,18 +103,18 @@ final class HotReadConnection: @unchecked Sendable {
     }
 }
 
-/// A prepared statement and its result columns' positions by name, read once.
+/// A prepared statement and where each result column is, by name, read once.
 final class HotStatement {
     let handle: OpaquePointer
-    let columns: [String: Int32]
+    /// Every position of each name, in order: a join of two tables (`SELECT a.*, b.*`) repeats the
+    /// names they share.
+    let columns: [String: [Int32]]
 
     init(handle: OpaquePointer) {
         self.handle = handle
-        var columns: [String: Int32] = [:]
+        var columns: [String: [Int32]] = [:]
         for index in 0..<sqlite3_column_count(handle) {
-            let name = String(cString: sqlite3_column_name(handle, index))
-            // With `a.*, b.*` the first table's column keeps the name.
-            if columns[name] == nil { columns[name] = index }
+            columns[String(cString: sqlite3_column_name(handle, index)), default: []].append(index)
         }
         self.columns = columns
     }
@@ -154,12 +154,25 @@ enum HotArgument {
 /// SQLite's "copy the bytes now" destructor, which the C macro spells as a cast of -1.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// The current row of a hot statement, read by column name.
+/// The current row of a hot statement, read by column name. In a join of two tables
+/// (`SELECT a.*, b.*`), `joined` reads the second table's columns where a name is in both.
 struct HotRow: ColumnValues {
     fileprivate let statement: HotStatement
+    private var second = false
+
+    fileprivate init(statement: HotStatement) {
+        self.statement = statement
+    }
+
+    /// The same row, read as the second table of `SELECT a.*, b.*`.
+    var joined: HotRow {
+        var row = self
+        row.second = true
+        return row
+    }
 
     private func index(_ column: String) throws -> Int32 {
-        guard let index = statement.columns[column] else {
+        guard let indices = statement.columns[column], let index = second ? indices.last : indices.first else {
             throw DatabaseError(message: "no column \(column) in the result")
         }
         return index

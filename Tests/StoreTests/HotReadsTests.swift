@@ -84,6 +84,25 @@ import Testing
         #expect(hot == (try await grdbSession("t")))
     }
 
+    @Test func aSessionAndItsAccountReadInOneStatementKeepTheirOwnColumns() async throws {
+        let user = try await test.database.insertUser(
+            UserRecord(
+                id: alice, email: "alice@example.com", passwordHash: nil, verified: true,
+                profile: Profile(["name": .string("Alice")]), createdAt: now.addingTimeInterval(-86_400.25),
+                updatedAt: now.addingTimeInterval(-3_600.5)),
+            verificationToken: nil)
+        let session = try await test.database.createSession(
+            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        // `id`, `created_at` and `updated_at` are in both tables: each record gets its own.
+        let read = try #require(try await test.database.activeSessionWithUser(tokenHash: "t", now: now))
+        #expect(read.0 == session)
+        #expect(read.1 == user)
+        try await test.database.pool.write { db in
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [alice.rawValue])
+        }
+        #expect(try await test.database.activeSessionWithUser(tokenHash: "t", now: now) == nil)
+    }
+
     @Test func concurrentReadersEachGetAConnection() async throws {
         _ = try await test.database.createSession(
             newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
