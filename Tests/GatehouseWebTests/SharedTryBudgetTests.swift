@@ -50,30 +50,46 @@ import TwoFactor
         await gatehouse.stop()
     }
 
-    @Test func codeChecksOnTheCodePageUseUpInsForgesToo() async throws {
-        let gatehouse = try await TestGatehouse(verification: .code)
-        let email = "budget@example.com"
+    /// A verified account made through the InsForge API; returns a sign-in code mailed to it by
+    /// `request` (InsForge's `send-otp` or PocketBase's `request-otp`) and that request's answer.
+    private func codeMailed(
+        _ gatehouse: TestGatehouse, to email: String, by request: String
+    ) async throws -> (code: String, answer: TestResponse) {
         #expect(try await json(gatehouse, "/api/auth/users", ["email": email, "password": "correct horse battery"]).status == 200)
         let verify = try await gatehouse.latestCode(for: email)
         #expect(try await json(gatehouse, "/api/auth/email/verify", ["email": email, "otp": verify]).status == 200)
-        #expect(try await json(gatehouse, "/api/auth/email/send-otp", ["email": email]).status == 202)
-        let code = try await gatehouse.latestCode(for: email)
+        let answer = try await json(gatehouse, request, ["email": email])
+        #expect((200..<300).contains(answer.status), "\(answer.text)")
+        return (try await gatehouse.latestCode(for: email), answer)
+    }
+
+    @Test func codeChecksOnTheCodePageUseUpTheAPIsToo() async throws {
+        let gatehouse = try await TestGatehouse(verification: .code)
+        let insForge = try await codeMailed(gatehouse, to: "insforge@example.com", by: "/api/auth/email/send-otp")
+        let pocketBase = try await codeMailed(
+            gatehouse, to: "pocketbase@example.com", by: "/api/collections/users/request-otp")
+        let otpID = try #require(pocketBase.answer.json["otpId"] as? String, "\(pocketBase.answer.text)")
 
         let attacker = gatehouse.browser()
         _ = try await attacker.get("/auth/sign-in")
         for _ in 0..<Throttle.codeChecksPerIP.limit {
             let guess = try await attacker.post(
-                "/auth/sign-in/code/verify", [("otp", "made-up"), ("code", "000000"), ("email", email)])
+                "/auth/sign-in/code/verify", [("otp", "made-up"), ("code", "000000"), ("email", "insforge@example.com")])
             #expect(guess.status == 422)
         }
-        let signIn = ["method": "otp", "email": email, "otp": code]
-        let throttled = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", signIn)
-        #expect(throttled.status == 400 && throttled.json["error"] as? String == "AUTH_INVALID_OTP", "\(throttled.text)")
+        let insForgeSignIn = ["method": "otp", "email": "insforge@example.com", "otp": insForge.code]
+        let pocketBaseSignIn = ["otpId": otpID, "password": pocketBase.code]
+        let insForgeRefused = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", insForgeSignIn)
+        #expect(insForgeRefused.status == 400 && insForgeRefused.json["error"] as? String == "AUTH_INVALID_OTP")
+        let pocketBaseRefused = try await json(gatehouse, "/api/collections/users/auth-with-otp", pocketBaseSignIn)
+        #expect(pocketBaseRefused.status == 400 && pocketBaseRefused.json["message"] as? String == "Failed to authenticate.")
 
-        // The refusal spent none of the code's own tries: once the window has passed it signs in.
+        // The refusals spent none of the codes' own tries: once the window has passed they sign in.
         gatehouse.clock.advance(Throttle.codeChecksPerIP.window + 1)
-        let later = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", signIn)
-        #expect(later.status == 200 && later.json["accessToken"] is String, "\(later.text)")
+        let insForgeLater = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", insForgeSignIn)
+        #expect(insForgeLater.status == 200 && insForgeLater.json["accessToken"] is String, "\(insForgeLater.text)")
+        let pocketBaseLater = try await json(gatehouse, "/api/collections/users/auth-with-otp", pocketBaseSignIn)
+        #expect(pocketBaseLater.status == 200 && pocketBaseLater.json["token"] is String, "\(pocketBaseLater.text)")
         await gatehouse.stop()
     }
 }

@@ -4,12 +4,12 @@ import HTTPServer
 
 /// One check of a mailed sign-in code with Gatehouse's rules around the seam's
 /// `signIn(otpID:code:)`: the per-source limit (`Throttle.codeChecksPerIP`, one budget for the code
-/// page and the InsForge API, and for the other code checks that share it) and the audit trail
+/// page, the PocketBase and InsForge APIs, and the other code checks that share it) and the audit trail
 /// (`sign_in.completed`, or `sign_in.failed` with its reason). A throttled check, a wrong code and a
 /// code for an address that has none read the same; the backend keeps the code's own five tries.
 struct EmailCodeSignIn: Sendable {
     let env: PageEnvironment
-    /// Names the front-end in the audit data ("insforge-api"); nil for the hosted pages, whose
+    /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted pages, whose
     /// events have never carried one.
     let via: String?
 
@@ -25,9 +25,10 @@ struct EmailCodeSignIn: Sendable {
         case expired
     }
 
-    /// Checks `code` against the request `otpID` made for `email`; a nil `otpID` (no request known
-    /// for the address) is answered like a wrong code. Other backend failures are thrown on.
-    func attempt(otpID: String?, code: String, email: String, request: Request) async throws -> Outcome {
+    /// Checks `code` against the request `otpID` made for `email` (audited when the front-end knows
+    /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
+    /// answered like a wrong code. Other backend failures are thrown on.
+    func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> Outcome {
         if await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
             await failed(email: email, reason: "rate_limited", request: request)
             return .wrongCode
@@ -56,9 +57,9 @@ struct EmailCodeSignIn: Sendable {
         }
     }
 
-    private func failed(email: String, reason: String, request: Request) async {
-        await env.audit.record(
-            .signInFailed, request: request,
-            data: AuditTrail.data(["email": .string(email), "method": "email_code", "reason": .string(reason)], via: via))
+    private func failed(email: String?, reason: String, request: Request) async {
+        var data: [String: JSONValue] = ["method": "email_code", "reason": .string(reason)]
+        if let email { data["email"] = .string(email) }
+        await env.audit.record(.signInFailed, request: request, data: AuditTrail.data(data, via: via))
     }
 }
