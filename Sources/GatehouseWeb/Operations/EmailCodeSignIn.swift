@@ -4,13 +4,13 @@ import HTTPServer
 
 /// One check of a mailed sign-in code with Gatehouse's rules around the seam's
 /// `signIn(otpID:code:)`: the per-source limit (`Throttle.codeChecksPerIP`, one budget for the code
-/// page, the PocketBase and InsForge APIs, and the other code checks that share it) and the audit trail
-/// (`sign_in.completed`, or `sign_in.failed` with its reason). A throttled check, a wrong code and a
+/// page, the PocketBase and InsForge APIs, and the other code checks that share it) and the audit
+/// trail (`sign_in.completed`, or `sign_in.failed` with its reason). A throttled check, a wrong code and a
 /// code for an address that has none read the same; the backend keeps the code's own five tries.
 struct EmailCodeSignIn: Sendable {
     let env: PageEnvironment
-    /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted pages, whose
-    /// events have never carried one.
+    /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted
+    /// pages, whose events have never carried one.
     let via: String?
 
     /// What a front-end shows for the check.
