@@ -113,32 +113,23 @@ struct PasswordlessPages: Sendable {
             errors.add("code", "Enter the 6-digit code from the email.")
             return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
         }
-        let reason: String
-        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
-            // Throttled: answered exactly like a wrong code.
-            reason = "rate_limited"
-        } else {
-            do {
-                let session = try await env.pageBackend.signIn(otpID: otp, code: code)
-                return try await complete(session, method: "email_code", redirect: redirect, visit: visit)
-            } catch AuthError.mfaRequired(let challenge) {
+        do {
+            switch try await EmailCodeSignIn(env: env, via: nil).attempt(
+                otpID: otp, code: code, email: email, request: visit.request)
+            {
+            case .signedIn(let session):
+                return try await start(session, redirect: redirect, visit: visit)
+            case .secondStepRequired(let challenge):
                 return SecondStep.redirect(challenge, continueTo: redirect, secure: env.configuration.usesTLS)
-            } catch let error as AuthError {
-                switch error {
-                case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
-                    reason = "\(error)"
-                default:
-                    errors.add("code", error.pageMessage)
-                    return await renderCode(
-                        visit, otp: otp, email: email, redirect: redirect, errors: errors, status: Self.status(of: error))
-                }
+            case .wrongCode, .expired:
+                errors.add("code", VerificationPages.codeRefused)
+                return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
             }
+        } catch let error as AuthError {
+            errors.add("code", error.pageMessage)
+            return await renderCode(
+                visit, otp: otp, email: email, redirect: redirect, errors: errors, status: Self.status(of: error))
         }
-        await env.audit.record(
-            .signInFailed, request: visit.request,
-            data: ["email": .string(email), "method": "email_code", "reason": .string(reason)])
-        errors.add("code", VerificationPages.codeRefused)
-        return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
     }
 
     // MARK: Magic link
@@ -197,7 +188,7 @@ struct PasswordlessPages: Sendable {
         let nonce = visit.request.cookies[Self.magicCookieName].flatMap(Self.wellFormedNonce) ?? "none:" + SecureRandom.token()
         do {
             let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding(of: nonce))
-            return try await complete(session, method: "magic_link", redirect: "/account", visit: visit)
+            return try await completeLink(session, visit: visit)
         } catch AuthError.magicLinkOpenedElsewhere(let email) {
             return env.renderer.page(
                 .magicLink,
@@ -216,7 +207,7 @@ struct PasswordlessPages: Sendable {
         guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
         do {
             let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nil)
-            return try await complete(session, method: "magic_link", redirect: "/account", visit: visit)
+            return try await completeLink(session, visit: visit)
         } catch AuthError.mfaRequired(let challenge) {
             return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
         } catch let error as AuthError {
@@ -234,21 +225,25 @@ struct PasswordlessPages: Sendable {
 
     // MARK: Shared
 
-    /// Starts the browser session and records the sign-in.
-    private func complete(_ session: AuthSession, method: String, redirect: String, visit: Visit) async throws -> Response {
+    /// Records a magic-link sign-in, starts its browser session and spends the browser's nonce.
+    private func completeLink(_ session: AuthSession, visit: Visit) async throws -> Response {
         let user = session.user
         await env.audit.record(
             .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
-            data: ["method": .string(method)])
+            data: ["method": "magic_link"])
+        var response = try await start(session, redirect: "/account", visit: visit)
+        response.setCookie(
+            Cookie(
+                name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
+                secure: env.configuration.usesTLS, sameSite: .lax))
+        return response
+    }
+
+    /// Starts the browser session and continues to `redirect`.
+    private func start(_ session: AuthSession, redirect: String, visit: Visit) async throws -> Response {
         var response = Response.redirect(to: redirect)
         try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
-        if method == "magic_link" {
-            response.setCookie(
-                Cookie(
-                    name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
-                    secure: env.configuration.usesTLS, sameSite: .lax))
-        }
         return response
     }
 

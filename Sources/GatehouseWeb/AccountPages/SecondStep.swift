@@ -29,11 +29,8 @@ enum SecondStep {
 
 /// `GET/POST /auth/mfa`: the second sign-in step. Asks for the authenticator's 6-digit code, or one
 /// of the recovery codes (a second form, opened without JavaScript), finishes the sign-in through
-/// the seam, starts the browser session and continues to the local `redirect`.
-///
-/// Tries are throttled per source address here (`Throttle.secondStepPerIP`) and per account by the
-/// backend (the challenge's five tries, and a ceiling over the account's recent sign-ins); a
-/// throttled try answers exactly like a wrong code.
+/// `SecondStepSignIn` (its throttles and audit), starts the browser session and continues to the
+/// local `redirect`. A throttled try answers exactly like a wrong code.
 struct SecondStepPages: Sendable {
     let env: PageEnvironment
 
@@ -96,32 +93,22 @@ struct SecondStepPages: Sendable {
             }
             factor = .totp(code: digits)
         }
-        let method = recovery ? "recovery_code" : "totp"
         let request = visit.request
-        if await env.limiter.take("mfa:\(request.remoteAddress)", Throttle.secondStepPerIP, now: env.clock()) != nil {
-            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "rate_limited"])
-            return wrong(visit, redirect: redirect, recovery: recovery)
-        }
         do {
-            let session = try await env.pageBackend.completeMFA(challengeID: challengeID, with: factor)
-            let user = session.user
-            await env.audit.record(
-                .mfaCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: ["method": .string(method)])
-            await env.audit.record(
-                .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: ["secondStep": .string(method)])
-            var response = Response.redirect(to: redirect)
-            SecondStep.clear(&response, secure: env.configuration.usesTLS)
-            try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
-            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
-            return response
-        } catch AuthError.invalidCode {
-            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "invalid_code"])
-            return wrong(visit, redirect: redirect, recovery: recovery)
-        } catch AuthError.codeExpired {
-            await env.audit.record(.mfaFailed, request: request, data: ["method": .string(method), "reason": "expired"])
-            return restart(visit, redirect: redirect, notice: .mfaExpired)
+            switch try await SecondStepSignIn(env: env, via: nil).attempt(
+                challengeID: challengeID, factor: factor, request: request)
+            {
+            case .completed(let session):
+                var response = Response.redirect(to: redirect)
+                SecondStep.clear(&response, secure: env.configuration.usesTLS)
+                try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
+                env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+                return response
+            case .throttled, .wrongCode, .wrongMethod:
+                return wrong(visit, redirect: redirect, recovery: recovery)
+            case .expired:
+                return restart(visit, redirect: redirect, notice: .mfaExpired)
+            }
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return render(visit, redirect: redirect, recovery: recovery, errors: errors, status: 502)

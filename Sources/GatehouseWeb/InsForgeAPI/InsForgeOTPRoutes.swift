@@ -4,7 +4,8 @@ import HTTPServer
 
 /// InsForge's sign-in with a mailed code: `POST /api/auth/email/send-otp` `{email}` (202 and the same
 /// words for every address) then `POST /api/auth/sessions` `{method: "otp", email, otp}`. A thin
-/// adapter over the seam's passwordless codes with the sign-in page's throttles. InsForge names the
+/// adapter over the seam's passwordless codes: the mail throttles of the sign-in page, and its code
+/// check (`EmailCodeSignIn`). InsForge names the
 /// request by address where the seam signs in with the id its request returned, so the newest id
 /// per address is kept in Store (under the address's keyed hash); an address without one — never
 /// asked, unknown, expired — answers like a wrong code.
@@ -42,7 +43,8 @@ struct InsForgeOTPRoutes: Sendable {
 
     /// `POST /api/auth/sessions` with `method: "otp"`: a right code for the address's newest request
     /// signs in (and, with passwordless sign-up on, creates the account), as on the code page; an
-    /// optional `name` goes on an account that has none yet.
+    /// optional `name` goes on an account that has none yet. Refusals in InsForge's words for
+    /// `AuthError`: an expired code says so, anything else is a wrong code.
     func signIn(_ request: Request, body: [String: JSONValue]) async throws -> Response {
         let email = try InsForgeAPI.email(body)
         guard let otp = InsForgeAPI.text(body, "otp"), otp.count == 6, otp.allSatisfy({ $0.isASCII && $0.isNumber }) else {
@@ -51,33 +53,23 @@ struct InsForgeOTPRoutes: Sendable {
         let name = try InsForgeAPI.optionalText(body, "name")?.trimmingCharacters(in: .whitespacesAndNewlines)
         try requireOffered()
         let client = try InsForgeDelivery.clientType(request)
-        do {
-            // Throttled checks answer exactly like a wrong code, as on the code page.
-            guard await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) == nil,
-                let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
-            else { throw AuthError.invalidCode }
-            var session = try await env.pageBackend.signIn(otpID: otpID, code: otp)
+        let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
+        switch try await EmailCodeSignIn(env: env, via: "insforge-api").attempt(
+            otpID: otpID, code: otp, email: email, request: request)
+        {
+        case .signedIn(var session):
             if let name, !name.isEmpty, session.user.profile.name == nil {
                 // InsForge names an account made by its first code; a name already there stays.
                 session.user = try await env.pageBackend.setProfile(["name": .string(String(name.prefix(200)))], session: session)
             }
-            await env.audit.record(
-                .signInCompleted, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,
-                data: ["method": "email_code", "via": "insforge-api"])
             return try await api.delivery.response(
                 session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)
-        } catch let error as AuthError {
-            switch error {
-            case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
-                await env.audit.record(
-                    .signInFailed, request: request,
-                    data: [
-                        "email": .string(email), "method": "email_code", "via": "insforge-api", "reason": .string("\(error)")
-                    ])
-                throw error == .codeExpired ? error : AuthError.invalidCode
-            default:
-                throw error
-            }
+        case .secondStepRequired(let challenge):
+            throw AuthError.mfaRequired(challenge)
+        case .wrongCode:
+            throw AuthError.invalidCode
+        case .expired:
+            throw AuthError.codeExpired
         }
     }
 

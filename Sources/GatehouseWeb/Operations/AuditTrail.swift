@@ -38,4 +38,10 @@ struct AuditTrail: Sendable {
         let user = signedIn.user.id.rawValue
         await record(event, actor: user, subject: user, request: request, data: data)
     }
+
+    /// `data` naming the front-end that asked (`via`), when there is one to name.
+    static func data(_ data: [String: JSONValue], via: String?) -> [String: JSONValue] {
+        guard let via else { return data }
+        return data.merging(["via": .string(via)]) { $1 }
+    }
 }

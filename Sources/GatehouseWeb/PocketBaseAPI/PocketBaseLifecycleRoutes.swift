@@ -56,19 +56,17 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     request, mfaID: mfaID, otpID: PocketBaseAPI.text(body, "otpId") ?? "",
                     password: PocketBaseAPI.text(body, "password") ?? "")
             }
-            do {
-                let session = try await env.pageBackend.signIn(
-                    otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "")
-                await env.audit.record(
-                    .signInCompleted, actor: session.user.id.rawValue, subject: session.user.id.rawValue,
-                    request: request, data: ["method": "email_code", "via": "pocketbase-api"])
+            switch try await EmailCodeSignIn(env: env, via: "pocketbase-api").attempt(
+                otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "", email: nil,
+                request: request)
+            {
+            case .signedIn(let session):
                 return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
-            } catch AuthError.invalidCode, AuthError.codeExpired, AuthError.invalidCredentials {
-                await env.audit.record(.signInFailed, request: request, data: ["method": "email_code", "via": "pocketbase-api"])
-                throw PocketBaseAnswer(400, "Failed to authenticate.")
-            } catch AuthError.mfaRequired(let challenge) {
+            case .secondStepRequired(let challenge):
                 // The mailed code was the first step; the account's authenticator app is the second.
                 return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
+            case .wrongCode, .expired:
+                throw PocketBaseAnswer(400, "Failed to authenticate.")
             }
         }
         api.on(&router, .post, base + "/request-email-change") { request, parameters in

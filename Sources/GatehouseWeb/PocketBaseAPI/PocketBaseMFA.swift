@@ -2,9 +2,10 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// The second step of a PocketBase-API sign-in, on the seam's `completeMFA` (the operation the
-/// `/auth/mfa` page uses). PocketBase completes an `mfaId` with a second, different method; the
-/// SDK call that carries one is `authWithOTP(otpId, password, {mfaId})`, so that is the shape:
+/// The second step of a PocketBase-API sign-in: PocketBase's shape for `SecondStepSignIn` (the
+/// operation the `/auth/mfa` page uses, with its throttle and audit). PocketBase completes an
+/// `mfaId` with a second, different method; the SDK call that carries one is
+/// `authWithOTP(otpId, password, {mfaId})`, so that is the shape:
 ///
 /// - an account whose second step is its authenticator app (the embedded backend's TOTP) sends the
 ///   `mfaId` as `otpId` too, and the 6-digit authenticator code, or one recovery code, as
@@ -22,50 +23,31 @@ struct PocketBaseMFA: Sendable {
     func complete(_ request: Request, mfaID: String, otpID: String, password: String) async throws -> Response {
         let typed = password.trimmingCharacters(in: .whitespacesAndNewlines)
         let factor: SecondFactor
-        let method: String
         if otpID != mfaID {
-            (factor, method) = (.emailOTP(otpID: otpID, code: typed), "email_code")
+            factor = .emailOTP(otpID: otpID, code: typed)
         } else if typed.count == 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            (factor, method) = (.totp(code: typed), "totp")
+            factor = .totp(code: typed)
         } else {
             guard typed.count <= 64 else { throw Self.wrongCode }
-            (factor, method) = (.recoveryCode(typed), "recovery_code")
+            factor = .recoveryCode(typed)
         }
-        if await env.limiter.take("mfa:\(request.remoteAddress)", Throttle.secondStepPerIP, now: env.clock()) != nil {
-            await env.audit.record(
-                .mfaFailed, request: request, data: ["method": .string(method), "reason": "rate_limited", "via": "pocketbase-api"]
-            )
+        switch try await SecondStepSignIn(env: env, via: "pocketbase-api").attempt(
+            challengeID: mfaID, factor: factor, request: request)
+        {
+        case .completed(let session):
+            return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
+        case .throttled:
             throw PocketBaseAnswer(429, PocketBaseError.standardMessage(for: 429))
-        }
-        let session: AuthSession
-        do {
-            session = try await env.pageBackend.completeMFA(challengeID: mfaID, with: factor)
-        } catch AuthError.invalidCode, AuthError.invalidCredentials {
-            await env.audit.record(
-                .mfaFailed, request: request, data: ["method": .string(method), "reason": "invalid_code", "via": "pocketbase-api"]
-            )
+        case .wrongCode:
             throw Self.wrongCode
-        } catch AuthError.codeExpired {
-            await env.audit.record(
-                .mfaFailed, request: request, data: ["method": .string(method), "reason": "expired", "via": "pocketbase-api"])
+        case .expired:
             throw PocketBaseAnswer(400, "Invalid or expired MFA session.")
-        } catch AuthError.notSupported(.emailOTP) {
-            await env.audit.record(
-                .mfaFailed, request: request, data: ["method": .string(method), "reason": "wrong_method", "via": "pocketbase-api"]
-            )
+        case .wrongMethod:
             throw PocketBaseAnswer(
                 400,
                 "This account's second step is its authenticator app: send the mfaId as otpId and the authenticator "
                     + "or a recovery code as password.")
         }
-        let user = session.user
-        await env.audit.record(
-            .mfaCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["method": .string(method), "via": "pocketbase-api"])
-        await env.audit.record(
-            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["secondStep": .string(method), "via": "pocketbase-api"])
-        return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
     }
 
     private static var wrongCode: PocketBaseAnswer { PocketBaseAnswer(400, "Invalid or expired OTP.") }
