@@ -35,6 +35,55 @@ struct ConcurrencyTests {
         }
     }
 
+    /// Counts on an actor: a hop off the request's executor and back.
+    actor Counter {
+        var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
+    }
+
+    /// A responder starts on the MHD thread that read its request and stays there until it waits
+    /// (`InlineFirstExecutor`). This one answers at once for some requests, after a real wait for
+    /// others, and through an actor hop and a child task for others still.
+    static func mixed(_ counter: Counter) -> Responder {
+        { request in
+            let n = Int(request.query["n"] ?? "") ?? 0
+            if n % 3 == 0 { _ = await counter.next() }
+            if n % 2 == 1 { try? await Task.sleep(for: .milliseconds(2)) }
+            async let doubled = n * 2
+            return .text("answer \(n) \(await doubled)")
+        }
+    }
+
+    @Test func answersAtOnceAndAfterWaitsInterleavedOnKeptAliveConnections() async throws {
+        let counter = Counter()
+        try await withServer(responder: Self.mixed(counter)) { _, client in
+            let answers = try await withThrowingTaskGroup(of: [String].self) { group in
+                for connectionIndex in 0..<16 {
+                    group.addTask {
+                        let connection = try await client.connect()
+                        var texts: [String] = []
+                        for requestIndex in 0..<12 {
+                            let n = connectionIndex * 12 + requestIndex
+                            let response = try await connection.request("GET", "/?n=\(n)")
+                            #expect(response.status == 200)
+                            #expect(response.header("Connection")?.lowercased() != "close")
+                            texts.append(response.text)
+                        }
+                        return texts
+                    }
+                }
+                var all: [String] = []
+                for try await texts in group { all += texts }
+                return all
+            }
+            #expect(Set(answers) == Set((0..<192).map { "answer \($0) \($0 * 2)" }))
+            #expect(await counter.count == 64)
+        }
+    }
+
     @Test func twoRequestsOnOneConnection() async throws {
         try await withServer(responder: Self.sleepy) { _, client in
             let connection = try await client.connect()
