@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Gatehouse",
-    platforms: [.macOS(.v14)],
+    // macOS 15 for `Synchronization.Mutex` (AuthCore, HTTPServer) and task executors (HTTPServer).
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "gatehouse", targets: ["gatehouse"]),
         .library(name: "AuthCore", targets: ["AuthCore"])

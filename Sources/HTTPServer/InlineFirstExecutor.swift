@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// The executor a request's responder task prefers: it runs the task on the libmicrohttpd thread
 /// that read the request for as long as the task needs nothing from another thread, and on Swift's
@@ -16,7 +16,8 @@ final class InlineFirstExecutor: TaskExecutor {
         var draining = true
     }
 
-    private let queue = Locked(Queue())
+    /// A `Mutex` rather than `Locked`: one executor is made per request, and it needs no allocation.
+    private let queue = Mutex(Queue())
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
