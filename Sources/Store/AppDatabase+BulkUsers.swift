@@ -12,9 +12,10 @@ extension AppDatabase {
 
     /// Inserts `count` accounts made by `record(n)` (n from 1) in one write transaction, or none,
     /// through one prepared INSERT, calling `progress` with the rows written after each batch. Made for
-    /// a million rows: the records are made one at a time (never all held at once), and addresses are
-    /// not looked up before inserting; only when the UNIQUE index refuses a row are the taken ones
-    /// found → `StoreError.emailsTaken` with each of them.
+    /// a million rows: the records are made one at a time (never all held at once), the search index
+    /// and user count are brought up to date once per batch instead of by triggers per row
+    /// (`BulkUserIndexing`), and addresses are not looked up before inserting; only when the UNIQUE
+    /// index refuses a row are the taken ones found → `StoreError.emailsTaken` with each of them.
     public func insertUsers(
         count: Int, record: @escaping @Sendable (Int) -> UserRecord,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
@@ -30,6 +31,7 @@ extension AppDatabase {
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -524288")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                var indexing = try BulkUserIndexing(db)
                 let statement = try db.makeStatement(
                     sql: """
                         INSERT INTO users (id, email, email_normalized, password_hash, verified, profile, disabled,
@@ -40,6 +42,8 @@ extension AppDatabase {
                 var profiles: [Profile: String] = [:]
                 // Seeded accounts share one creation time: its text is made once.
                 var lastDate: (date: Date, value: DatabaseValue)?
+                // The rowid of the batch's first row: the batch is indexed as one range.
+                var batchStart: Int64 = 0
                 for n in 1...count {
                     let user = record(n)
                     let profile: String
@@ -62,8 +66,13 @@ extension AppDatabase {
                         user.disabled, created, updated
                     ])
                     ids.append(user.id)
-                    if n % Self.seedBatchSize == 0 || n == count { progress(n) }
+                    if (n - 1) % Self.seedBatchSize == 0 { batchStart = db.lastInsertedRowID }
+                    if n % Self.seedBatchSize == 0 || n == count {
+                        try indexing.index(rows: batchStart...db.lastInsertedRowID, in: db)
+                        progress(n)
+                    }
                 }
+                try indexing.restoreTriggers(in: db)
                 return ids
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {

@@ -126,14 +126,17 @@ extension AppDatabase {
                 return ("id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids), nil)
             }
         }
-        // The same text the trigram index holds (v2-console-user-search), so both ways match alike.
+        // The same text the trigram index holds, so both ways match alike.
         return (
-            """
-            (id = ? OR (email_normalized || ' ' || lower(coalesce(json_extract(profile, '$.name'), ''))) \
-            LIKE ? ESCAPE '\\')
-            """, [search, pattern], usesTrigramIndex(search) ? pattern : nil
+            "(id = ? OR (\(userSearchText)) LIKE ? ESCAPE '\\')", [search, pattern],
+            usesTrigramIndex(search) ? pattern : nil
         )
     }
+
+    /// A `users` row's text in the trigram index (email and name, lower case), as an SQL expression
+    /// over the row's columns: what the v2-console-user-search triggers write, also written by a
+    /// bulk insert (`BulkUserIndexing`) and tested row by row by a search the index cannot serve.
+    static let userSearchText = "email_normalized || ' ' || lower(coalesce(json_extract(profile, '$.name'), ''))"
 
     /// Whether `text` reads the same inside any JSON string: printable ASCII without the quote,
     /// backslash or slash that encoders may escape (non-ASCII may be written as `\uXXXX`).

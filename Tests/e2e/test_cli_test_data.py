@@ -9,9 +9,10 @@ import pty
 import sqlite3
 import subprocess
 import urllib.error
+import urllib.parse
 import urllib.request
 
-from conftest import Browserless, unique_email
+from conftest import Browserless, pb_call, unique_email
 
 SEED_PASSWORD = "seeded-password-123"
 
@@ -97,6 +98,51 @@ def test_seed_export_import_round_trip(binary, tmp_path, start_server):
     assert sign_in(server, "cli+7@example.com", "imported-password-123") == 400
     server = start_server(db_path=target, verification="none")
     assert sign_in(server, "cli+7@example.com", "imported-password-123") == 200
+
+
+def test_seeded_and_imported_users_are_searched_and_counted_like_users_made_one_by_one(binary, tmp_path, start_server):
+    """Seed and import keep the search index and user count a batch at a time instead of by a trigger
+    per row (issue 13): a server already running on the file finds them by address and name, counts
+    them with the user made through the API, and keeps doing so for the writes that follow."""
+    db_path = tmp_path / "bulk.sqlite"
+    server = start_server(db_path=db_path, verification="none")
+    bearer = "Bearer " + server.superuser_token()
+
+    def users(query: str = "") -> dict:
+        return pb_call(server.url, "GET", "/_/api/users?limit=50" + query, bearer)
+
+    def found(term: str) -> list[str]:
+        return [user["email"] for user in users("&q=" + urllib.parse.quote(term))["items"]]
+
+    pb_call(server.url, "POST", "/_/api/users", bearer, {"email": "first@example.com", "name": "Ada Firstcomer"})
+    # Two batches (10,000 rows each), written while the server reads the same file.
+    done = cli(binary, "users", "seed", 10_005, "--pattern", "bulk+{n}@example.com", "--db", db_path)
+    assert done.returncode == 0, done.stderr.decode()
+    people = tmp_path / "people.csv"
+    people.write_text("email,name,password\ngrace@example.com,Grace Importer,imported-password-123\n"
+                      "alan@example.com,Alan Importer,imported-password-123\n")
+    done = cli(binary, "users", "import", people, "--db", db_path)
+    assert done.returncode == 0, done.stderr.decode()
+
+    assert found("bulk+7@") == ["bulk+7@example.com"]
+    assert found("bulk+10004@") == ["bulk+10004@example.com"]
+    assert found("Grace Imp") == ["grace@example.com"]
+    assert sorted(found("importer")) == ["alan@example.com", "grace@example.com"]
+    assert found("firstcomer") == ["first@example.com"]
+    assert users()["totalItems"] == 1 + 10_005 + 2
+
+    # A user made one at a time afterwards is found and counted too.
+    pb_call(server.url, "POST", "/_/api/users", bearer, {"email": "later@example.com", "name": "Lin Latecomer"})
+    assert found("latecomer") == ["later@example.com"]
+    assert users()["totalItems"] == 1 + 10_005 + 2 + 1
+
+    # Deleting a seeded and an imported user takes them out of search and the count.
+    for term in ("bulk+10003@", "alan@"):
+        [user] = users("&q=" + urllib.parse.quote(term))["items"]
+        pb_call(server.url, "DELETE", f"/_/api/users/{user['id']}", bearer)
+        assert found(term) == []
+    assert users()["totalItems"] == 1 + 10_005 + 2 + 1 - 2
+    assert sign_in(server, "grace@example.com", "imported-password-123") == 200
 
 
 def test_seed_refuses_taken_addresses_and_writes_nothing(binary, tmp_path):

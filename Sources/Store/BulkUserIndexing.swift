@@ -1,0 +1,62 @@
+import GRDB
+
+/// What the `users` INSERT triggers keep (the trigram search index, v2-console-user-search, and
+/// the user count, v5-userlist-count), kept for a bulk insert by a few set-based statements per
+/// batch instead of a trigger program per row (issue 13: the triggers were ~47 % of seeding a
+/// million users, each row's FTS5 insert flushed as its own tiny segment and then merged).
+///
+/// Lives inside one write transaction: `init` drops the two triggers, remembering their exact
+/// definitions, and `restoreTriggers` creates them again from those, so readers and every later
+/// write see the schema unchanged; if anything in between fails, the rollback brings them back with
+/// the rows. Other triggers on `users` are left alone and fire as usual.
+struct BulkUserIndexing {
+    /// The triggers whose per-row work `index(rows:in:)` does for a whole batch.
+    static let replacedTriggers = ["users_search_insert", "user_count_insert"]
+
+    /// The `CREATE TRIGGER` statements as the migrations wrote them (from `sqlite_master`).
+    private let definitions: [String]
+    /// The search index key the next indexed row gets, counted up as batches are indexed.
+    private var nextSearchRowID: Int64
+
+    init(_ db: Database) throws {
+        definitions = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?) ORDER BY name",
+            arguments: StatementArguments(Self.replacedTriggers))
+        // Without IF EXISTS: a trigger that is not there fails the insert rather than being skipped.
+        for name in Self.replacedTriggers {
+            try db.execute(sql: "DROP TRIGGER \(name)")
+        }
+        // FTS5 serves a descending rowid scan with LIMIT 1 from its content table's key: no full scan.
+        nextSearchRowID = (try Int64.fetchOne(db, sql: "SELECT rowid FROM users_search ORDER BY rowid DESC LIMIT 1") ?? 0) + 1
+    }
+
+    /// Adds the `users` rows with rowids in `rows` (just inserted, in this transaction) to the
+    /// search index and the count, as the triggers would have: the same text, a fresh index key
+    /// per user mapped in `users_search_keys`. SQLite gives each new row the largest rowid plus one
+    /// (sqlite.org/autoinc.html), and the write lock keeps others out, so a batch's rows are
+    /// exactly that range.
+    mutating func index(rows: ClosedRange<Int64>, in db: Database) throws {
+        let offset = nextSearchRowID - rows.lowerBound
+        let arguments: StatementArguments = [offset, rows.lowerBound, rows.upperBound]
+        try db.execute(
+            sql: """
+                INSERT INTO users_search (rowid, user_id, text)
+                    SELECT rowid + ?, id, \(AppDatabase.userSearchText) FROM users WHERE rowid BETWEEN ? AND ?
+                """, arguments: arguments)
+        // In key order, so the index's B-tree is written page after page rather than at random.
+        try db.execute(
+            sql: """
+                INSERT INTO users_search_keys (user_id, search_rowid)
+                    SELECT id, rowid + ? FROM users WHERE rowid BETWEEN ? AND ? ORDER BY id
+                """, arguments: arguments)
+        try db.execute(sql: "UPDATE user_count SET n = n + ? WHERE id = 1", arguments: [rows.count])
+        nextSearchRowID += Int64(rows.count)
+    }
+
+    /// Creates the dropped triggers again, exactly as they were defined.
+    func restoreTriggers(in db: Database) throws {
+        for definition in definitions {
+            try db.execute(sql: definition)
+        }
+    }
+}
