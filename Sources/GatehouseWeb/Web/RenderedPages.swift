@@ -56,9 +56,11 @@ struct RenderedPage: Sendable {
 
 /// An unambiguous writing of a page's template and context, compared and hashed as bytes: each
 /// value is a tag byte, then strings and lists with their length and dictionaries with their keys
-/// sorted. Each value writes itself (`PageKeyValue`), so a value costs one dynamic cast, not a cast
-/// to each candidate type in turn (which was most of the cost); a value of any other type, or an
-/// absent optional, makes the page one that is rendered every time.
+/// sorted. The types contexts are made of are recognised by their exact type and written without
+/// boxing their elements (a dynamic cast of each value to each candidate type in turn, and a
+/// `[String: Bool]` converted into a `[String: Any]`, were most of the cost); anything else falls
+/// back to those casts, which also see through optionals. A value of another type makes the page
+/// one that is rendered every time.
 struct PageKey: Hashable, Sendable {
     private(set) var bytes: [UInt8] = []
 
@@ -73,13 +75,7 @@ struct PageKey: Hashable, Sendable {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    /// Appends `value`; false for a type it does not know (the page is then rendered every time).
-    mutating func write(_ value: Any) -> Bool {
-        guard let value = value as? any PageKeyValue else { return false }
-        return value.write(to: &self)
-    }
-
-    fileprivate enum Tag {
+    private enum Tag {
         static let string = UInt8(ascii: "s")
         static let yes = UInt8(ascii: "T")
         static let no = UInt8(ascii: "F")
@@ -89,88 +85,94 @@ struct PageKey: Hashable, Sendable {
         static let list = UInt8(ascii: "[")
     }
 
-    fileprivate mutating func write(tag: UInt8) {
-        bytes.append(tag)
+    /// Appends `value`; false for a type it does not know (the page is then rendered every time).
+    mutating func write(_ value: Any) -> Bool {
+        let type = Swift.type(of: value)
+        if type == String.self {
+            write(string: value as! String)
+        } else if type == Bool.self {
+            write(flag: value as! Bool)
+        } else if type == [String: Any].self {
+            return write(fields: value as! [String: Any]) { $0.write($1) }
+        } else if type == [String: String].self {
+            return write(fields: value as! [String: String]) { $0.write(string: $1) }
+        } else if type == [String: Bool].self {
+            return write(fields: value as! [String: Bool]) { $0.write(flag: $1) }
+        } else if type == [[String: Any]].self {
+            return write(items: value as! [[String: Any]]) { key, fields in key.write(fields: fields) { $0.write($1) } }
+        } else if type == [[String: String]].self {
+            return write(items: value as! [[String: String]]) { key, fields in key.write(fields: fields) { $0.write(string: $1) }
+            }
+        } else if type == Int.self {
+            write(integer: value as! Int)
+        } else {
+            return writeCasting(value)
+        }
+        return true
     }
 
-    fileprivate mutating func write(number: Int) {
+    private mutating func write(number: Int) {
         withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    fileprivate mutating func write(string: String) {
+    @discardableResult
+    private mutating func write(string: String) -> Bool {
         bytes.append(Tag.string)
         write(number: string.utf8.count)
         bytes.append(contentsOf: string.utf8)
-    }
-}
-
-/// A value a page's context may hold, as it writes itself into a `PageKey`; false when it cannot
-/// (the page is then rendered every time).
-protocol PageKeyValue {
-    func write(to key: inout PageKey) -> Bool
-}
-
-extension String: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        key.write(string: self)
         return true
     }
-}
 
-extension Bool: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        key.write(tag: self ? PageKey.Tag.yes : PageKey.Tag.no)
+    @discardableResult
+    private mutating func write(flag: Bool) -> Bool {
+        bytes.append(flag ? Tag.yes : Tag.no)
         return true
     }
-}
 
-extension Int: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        key.write(tag: PageKey.Tag.integer)
-        key.write(number: self)
+    @discardableResult
+    private mutating func write(integer: Int) -> Bool {
+        bytes.append(Tag.integer)
+        write(number: integer)
         return true
     }
-}
 
-extension Double: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        key.write(tag: PageKey.Tag.double)
-        key.write(number: Int(truncatingIfNeeded: bitPattern))
-        return true
-    }
-}
-
-extension Optional: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        guard let value = self else { return false }
-        return key.write(value)
-    }
-}
-
-extension Dictionary: PageKeyValue where Key == String {
-    /// Keys in sorted order, as two equal dictionaries may list their entries in different orders.
-    func write(to key: inout PageKey) -> Bool {
-        key.write(tag: PageKey.Tag.fields)
-        key.write(number: count)
-        if count == 1, let (name, value) = first {
-            key.write(string: name)
-            return key.write(value)
+    /// Entries in key order: two equal dictionaries may list them in different orders.
+    private mutating func write<Value>(fields: [String: Value], each: (inout PageKey, Value) -> Bool) -> Bool {
+        bytes.append(Tag.fields)
+        write(number: fields.count)
+        if fields.count == 1, let (name, value) = fields.first {
+            write(string: name)
+            return each(&self, value)
         }
-        for (name, value) in sorted(by: { $0.key < $1.key }) {
-            key.write(string: name)
-            guard key.write(value) else { return false }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            write(string: name)
+            guard each(&self, value) else { return false }
         }
         return true
     }
-}
 
-extension Array: PageKeyValue {
-    func write(to key: inout PageKey) -> Bool {
-        key.write(tag: PageKey.Tag.list)
-        key.write(number: count)
-        for item in self {
-            guard key.write(item) else { return false }
+    private mutating func write<Item>(items: [Item], each: (inout PageKey, Item) -> Bool) -> Bool {
+        bytes.append(Tag.list)
+        write(number: items.count)
+        for item in items {
+            guard each(&self, item) else { return false }
         }
         return true
+    }
+
+    /// The general case: any value that casts to one of the known types.
+    private mutating func writeCasting(_ value: Any) -> Bool {
+        switch value {
+        case let text as String: return write(string: text)
+        case let flag as Bool: return write(flag: flag)
+        case let number as Int: return write(integer: number)
+        case let number as Double:
+            bytes.append(Tag.double)
+            write(number: Int(truncatingIfNeeded: number.bitPattern))
+            return true
+        case let fields as [String: Any]: return write(fields: fields) { $0.write($1) }
+        case let items as [Any]: return write(items: items) { $0.write($1) }
+        default: return false
+        }
     }
 }
