@@ -49,36 +49,47 @@ public struct Cookie: Sendable, Equatable {
     /// quotes, controls, non-ASCII) are percent-encoded; `SameSite=None` always gets `Secure`,
     /// which browsers require.
     public var headerValue: String {
-        var parts = ["\(Self.encode(name, allowed: Self.isTokenByte))=\(Self.encode(value, allowed: Self.isCookieOctet))"]
-        parts.append("Path=\(Self.encode(path, allowed: Self.isAttributeByte))")
+        var field: [UInt8] = []
+        field.reserveCapacity(name.utf8.count + value.utf8.count + path.utf8.count + 64)
+        Self.encode(name, allowed: Self.isTokenByte, into: &field)
+        field.append(UInt8(ascii: "="))
+        Self.encode(value, allowed: Self.isCookieOctet, into: &field)
+        field.append(contentsOf: "; Path=".utf8)
+        Self.encode(path, allowed: Self.isAttributeByte, into: &field)
         if let domain {
-            parts.append("Domain=\(Self.encode(domain, allowed: Self.isAttributeByte))")
+            field.append(contentsOf: "; Domain=".utf8)
+            Self.encode(domain, allowed: Self.isAttributeByte, into: &field)
         }
         if let maxAge {
-            parts.append("Max-Age=\(max(0, maxAge))")
+            field.append(contentsOf: "; Max-Age=".utf8)
+            field.append(contentsOf: String(max(0, maxAge)).utf8)
         }
         if httpOnly {
-            parts.append("HttpOnly")
+            field.append(contentsOf: "; HttpOnly".utf8)
         }
         if secure || sameSite == .none {
-            parts.append("Secure")
+            field.append(contentsOf: "; Secure".utf8)
         }
-        parts.append("SameSite=\(sameSite.rawValue)")
-        return parts.joined(separator: "; ")
+        field.append(contentsOf: "; SameSite=".utf8)
+        field.append(contentsOf: sameSite.rawValue.utf8)
+        return String(decoding: field, as: UTF8.self)
     }
 
-    private static func encode(_ text: String, allowed: (UInt8) -> Bool) -> String {
-        var result = ""
+    /// Appends `text`'s bytes, each one `allowed` refuses as `%XX`. Byte by byte: a page sets a
+    /// cookie for every new visitor.
+    private static func encode(_ text: String, allowed: (UInt8) -> Bool, into field: inout [UInt8]) {
         for byte in text.utf8 {
             if allowed(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                field.append(byte)
             } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += byte < 16 ? "%0\(hex)" : "%\(hex)"
+                field.append(UInt8(ascii: "%"))
+                field.append(hexDigits[Int(byte >> 4)])
+                field.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return result
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// RFC 6265 cookie-octet (also excluding `%` so encoding stays unambiguous).
     private static func isCookieOctet(_ byte: UInt8) -> Bool {

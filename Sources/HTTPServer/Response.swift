@@ -17,7 +17,12 @@ public struct Response: Sendable {
 
     /// An HTML page (`text/html; charset=utf-8`).
     public static func html(_ html: String, status: Int = 200) -> Response {
-        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(html.utf8))
+        .html(bytes: Array(html.utf8), status: status)
+    }
+
+    /// An HTML page already encoded as UTF-8.
+    public static func html(bytes: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: bytes)
     }
 
     /// Plain text (`text/plain; charset=utf-8`).

@@ -23,6 +23,9 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// Which routes can match a path, by method and first segment, so a request is not matched
+    /// against every route (`bestMatch`).
+    private var candidates = RouteCandidates()
     private var families: [ErrorFamily] = []
     private let logger: Logger
     /// Renders 404, 405, `RequestError` and 500 pages outside every error family; plain text by default.
@@ -44,8 +47,14 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it.
     public mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
         let pattern = RoutePattern(path)
+        let count = routes.count
         routes.removeAll { $0.method == method && $0.pattern == pattern }
         routes.append(Route(method: method, pattern: pattern, handler: handler))
+        if routes.count > count {
+            candidates.add(count, method, pattern)
+        } else {
+            candidates = RouteCandidates(routes.map { ($0.method, $0.pattern) })
+        }
     }
 
     /// Everything under `prefix` (e.g. `/api/auth`) renders its errors with `renderer`: handler
@@ -123,7 +132,8 @@ public struct Router: Sendable {
 
     private func bestMatch(method: HTTPMethod, segments: [String]) -> RouteMatch? {
         var best: (route: Route, parameters: PathParameters)?
-        for route in routes where route.method == method {
+        for index in candidates.routes(for: method, firstSegment: segments.first) {
+            let route = routes[index]
             guard let parameters = route.pattern.match(segments) else { continue }
             if let current = best, !route.pattern.isMoreSpecific(than: current.route.pattern) { continue }
             best = (route, parameters)

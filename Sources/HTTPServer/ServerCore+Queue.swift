@@ -43,15 +43,17 @@ extension ServerCore {
     /// An MHD response with a copy of the body (or reading the stream) and every header MHD does
     /// not manage itself.
     private static func makeMHDResponse(_ response: Response, connection: OpaquePointer) -> OpaquePointer? {
-        var body = response.body
         let created =
             if let stream = response.stream { makeStreamingBody(stream, connection: connection) } else {
-                body.withUnsafeMutableBytes { buffer in
-                    MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
+                // MHD copies the bytes (MUST_COPY) and never writes through the pointer, so the
+                // body is lent as it is rather than copied once more to make it mutable.
+                response.body.withUnsafeBytes { buffer in
+                    MHD_create_response_from_buffer(
+                        buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
                 }
             }
         guard let created else { return nil }
-        for (name, value) in response.headers where !managedByMHD.contains(name.lowercased()) {
+        for (name, value) in response.headers where !isManagedByMHD(name) {
             guard MHD_add_response_header(created, name, value) == .YES else {
                 MHD_destroy_response(created)
                 return nil
@@ -60,8 +62,18 @@ extension ServerCore {
         return created
     }
 
-    /// Framing headers MHD computes from the body; a handler's copy could contradict it.
-    private static let managedByMHD: Set<String> = ["content-length", "transfer-encoding", "date"]
+    /// Framing headers MHD computes from the body; a handler's copy could contradict it. Compared
+    /// byte by byte, without lowercasing each header of each response.
+    private static let managedByMHD = ["content-length", "transfer-encoding", "date"].map { Array($0.utf8) }
+
+    private static func isManagedByMHD(_ name: String) -> Bool {
+        managedByMHD.contains { managed in
+            name.utf8.count == managed.count
+                && zip(name.utf8, managed).allSatisfy { byte, lower in
+                    byte == lower || ((0x41...0x5A).contains(byte) && byte | 0x20 == lower)
+                }
+        }
+    }
 
     /// Rejects names that are not tokens and values with CR, LF or NUL (response splitting).
     static func headersAreValid(_ headers: HTTPHeaders) -> Bool {

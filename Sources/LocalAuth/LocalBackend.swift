@@ -31,13 +31,14 @@ public struct LocalBackend: AuthAPI {
     var clock: @Sendable () -> Date { accounts.clock }
     var logger: Logger { accounts.logger }
 
-    public var capabilities: Set<Capability> {
-        [
-            .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
-            .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa,
-            .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange
-        ]
-    }
+    public var capabilities: Set<Capability> { Self.capabilities }
+
+    /// Built once: pages ask for capabilities on every request.
+    private static let capabilities: Set<Capability> = [
+        .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
+        .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa,
+        .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange
+    ]
 
     public var verificationMode: VerificationMode { accounts.verificationMode }
 

@@ -102,6 +102,18 @@ struct RequestParsingTests {
         }
     }
 
+    /// Spaces and tabs around names and values go, empty and nameless pairs are skipped, `=` may
+    /// appear in a value, quotes around a value go, and the first line's cookie wins over a later one.
+    @Test func cookiePairsAreTrimmedUnquotedAndSkippedWhenMalformed() throws {
+        let request = try Request(
+            method: .get, target: "/",
+            headers: HTTPHeaders([
+                ("Cookie", " ; a = 1 ;;\tb\t=x=y; =nameless; novalue; c=\"\"; d=\"q; e=\u{e9}t\u{e9} "),
+                ("Cookie", "a=2; f=\"quoted value\"")
+            ]))
+        #expect(request.cookies == ["a": "1", "b": "x=y", "c": "", "d": "\"q", "e": "\u{e9}t\u{e9}", "f": "quoted value"])
+    }
+
     @Test func jsonNeedsAJSONContentType() throws {
         struct Login: Decodable, Equatable {
             let email: String

@@ -92,4 +92,48 @@ struct RoutingTests {
         #expect(router.route(try Request(method: .head, target: "/users/me"))?.pattern == "/users/me")
         #expect(router.route(try Request(method: .put, target: "/users/9")) == nil)
     }
+
+    /// Routes are looked up by their first segment; routes that start with a parameter or a
+    /// wildcard are candidates for every path, whenever they were registered, and the usual
+    /// precedence (literal over parameter over wildcard) still decides between them.
+    @Test func routesStartingWithAParameterCompeteWithLiteralOnes() throws {
+        var router = Self.router()
+        router.get("/:tenant/home") { _, _ in .text("tenant home") }
+        router.get("/late/:x") { _, _ in .text("late") }
+        router.get("/:tenant/late") { _, _ in .text("tenant late") }
+        router.get("/*") { _, _ in .text("anything") }
+        func pattern(_ target: String) throws -> String? { router.route(try Request(method: .get, target: target))?.pattern }
+        #expect(try pattern("/users/me") == "/users/me")
+        #expect(try pattern("/users/home") == "/users/:id")
+        #expect(try pattern("/acme/home") == "/:tenant/home")
+        #expect(try pattern("/late/x") == "/late/:x")
+        #expect(try pattern("/acme/late") == "/:tenant/late")
+        #expect(try pattern("/files/a/b") == "/files/*")
+        #expect(try pattern("/nothing/else/here") == "/*")
+        // Registering a route again replaces it and keeps every other route findable.
+        router.get("/users/me") { _, _ in .text("me again") }
+        #expect(try pattern("/users/me") == "/users/me")
+        #expect(try pattern("/acme/home") == "/:tenant/home")
+        #expect(try pattern("/nothing") == "/*")
+        #expect(router.route(try Request(method: .post, target: "/users/3"))?.pattern == "/users/:id")
+    }
+
+    /// The framing headers are MHD's own, in whatever case a handler writes them; others pass.
+    @Test func aHandlersFramingHeadersGiveWayToTheTrueOnes() async throws {
+        var router = Router()
+        router.get("/") { _, _ in
+            Response(
+                status: 200,
+                headers: ["CONTENT-length": "999", "Transfer-Encoding": "chunked", "date": "yesterday", "X-Kept": "1"],
+                body: Array("hello".utf8))
+        }
+        try await withServer(router: router) { _, client in
+            let response = try await client.request("GET", "/")
+            #expect(response.header("Content-Length") == "5")
+            #expect(response.header("Transfer-Encoding") == nil)
+            #expect(response.header("Date") != "yesterday")
+            #expect(response.header("X-Kept") == "1")
+            #expect(response.text == "hello")
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Secrets
 import Testing
 
@@ -41,5 +42,18 @@ import Testing
         #expect(Base64URL.encode(Array("f".utf8)) == "Zg")
         #expect(Base64URL.encode(Array("foob".utf8)) == "Zm9vYg")
         #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
+    }
+
+    /// Every remainder length and every byte value: the table encoder says what Foundation's base64
+    /// says, made url-safe and unpadded, and decodes back to the bytes.
+    @Test func base64URLAgreesWithFoundationForEveryLengthAndByte() {
+        let samples = (0...66).map { SecureRandom.bytes($0) } + [(0...255).map(UInt8.init)]
+        for bytes in samples {
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
     }
 }

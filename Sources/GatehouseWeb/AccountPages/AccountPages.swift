@@ -79,9 +79,13 @@ struct AccountPages: Sendable {
 
 /// Display helpers for the account page.
 enum DisplayDate {
+    /// The day, e.g. "November 23, 2026"; remembered per date, as formatting goes through ICU and
+    /// the account page shows one on every request.
     static func format(_ date: Date) -> String {
-        date.formatted(.dateTime.year().month(.wide).day())
+        days.value(for: date) { date.formatted(.dateTime.year().month(.wide).day()) } ?? ""
     }
+
+    private static let days = BoundedMemo<Date, String>(capacity: 4096)
 
     /// Date and time to the second, for tables of events and sessions.
     static func dateTime(_ date: Date) -> String {
@@ -92,8 +96,28 @@ enum DisplayDate {
 enum Initials {
     /// Up to two letters for the avatar circle: from the name's words, else the email's first letter.
     static func of(name: String, email: String) -> String {
+        if let letters = ofASCII(name: name, email: email) { return letters }
         let words = name.split(whereSeparator: \.isWhitespace).prefix(2)
         let letters = words.compactMap(\.first).map { String($0).uppercased() }.joined()
         return letters.isEmpty ? String(email.prefix(1)).uppercased() : letters
+    }
+
+    /// The same for an ASCII name and email, byte by byte (the account page asks on every request);
+    /// nil for anything else.
+    private static func ofASCII(name: String, email: String) -> String? {
+        guard name.utf8.allSatisfy({ $0 < 0x80 }), email.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var letters: [UInt8] = []
+        var atWordStart = true
+        for byte in name.utf8 where letters.count < 2 {
+            if isSpace(byte) {
+                atWordStart = true
+            } else if atWordStart {
+                letters.append(byte)
+                atWordStart = false
+            }
+        }
+        if letters.isEmpty, let first = email.utf8.first { letters.append(first) }
+        return String(decoding: letters.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -5,8 +5,9 @@ import Secrets
 import Store
 
 /// What the provider, test-provider, hosted-page and Apple handlers share. Built once when
-/// `OAuthSettings` are given.
-struct OAuthFeature: Sendable {
+/// `OAuthSettings` are given; a class, so the handlers share the one instance instead of copying
+/// (and retaining) each of its many fields on every request.
+final class OAuthFeature: Sendable {
     let env: PageEnvironment
     let settings: OAuthSettings
     let registry: ProviderRegistry
@@ -16,6 +17,19 @@ struct OAuthFeature: Sendable {
     let hasher: KeyedHash
     /// Signs the test provider's id_tokens and access tokens; its key lives in the `secrets` table.
     let testSigner: ES256Signer
+
+    init(
+        env: PageEnvironment, settings: OAuthSettings, registry: ProviderRegistry, client: ProviderClient,
+        tokens: InsForgeTokens, hasher: KeyedHash, testSigner: ES256Signer
+    ) {
+        self.env = env
+        self.settings = settings
+        self.registry = registry
+        self.client = client
+        self.tokens = tokens
+        self.hasher = hasher
+        self.testSigner = testSigner
+    }
 
     /// How long a provider round trip may take.
     static let flowLifetime: TimeInterval = 600

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Values that are a pure function of their string key, remembered so they are computed once.
+/// Values that are a pure function of their key, remembered so they are computed once.
 /// Bounded: emptied when full, so memory stays flat whatever the keys. Safe from any thread.
-final class BoundedMemo<Value: Sendable>: @unchecked Sendable {
+final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     let capacity: Int
     /// Guarded by `lock` (`Synchronization.Mutex` needs macOS 15).
-    private var values: [String: Value] = [:]
+    private var values: [Key: Value] = [:]
     private let lock = NSLock()
 
     init(capacity: Int) {
@@ -13,7 +13,7 @@ final class BoundedMemo<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The value remembered for `key`, else `make()`'s, remembered unless it is nil.
-    func value(for key: String, make: () -> Value?) -> Value? {
+    func value(for key: Key, make: () -> Value?) -> Value? {
         if let known = lock.withLock({ values[key] }) { return known }
         guard let value = make() else { return nil }
         lock.withLock {

@@ -34,7 +34,7 @@ struct SessionBindings: Sendable {
     /// cannot keep a revoked session alive: every request still reads its row — revocation, expiry,
     /// idleness and the sealed text itself — and the backend still checks the session it names; a
     /// changed credential is different text and opens afresh.
-    private let opened = BoundedMemo<AuthSession>(capacity: 4096)
+    private let opened = BoundedMemo<String, AuthSession>(capacity: 4096)
 
     init(database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.database = database

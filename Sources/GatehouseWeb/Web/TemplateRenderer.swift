@@ -57,8 +57,8 @@ public struct TemplateRenderer: Sendable {
 
     /// Renders a page template into an HTML response.
     func page(_ template: Template, _ context: [String: Any], status: Int = 200) -> Response {
-        let html = rendered.page(template.rawValue, context) { library.render($0, withTemplate: template.rawValue) ?? "" }
-        return .html(html, status: status)
+        let body = rendered.page(template.rawValue, context) { library.render($0, withTemplate: template.rawValue) ?? "" }
+        return .html(bytes: body, status: status)
     }
 }
 

@@ -26,22 +26,26 @@ struct Visit: Sendable {
         try request.query.single(name)
     }
 
-    /// The layout's keys (title, csrf, current user, notice) under the page's own keys.
+    /// The layout's keys (title, csrf, current user, notice) under the page's own keys, in one
+    /// dictionary made large enough at once, as this runs on every page served.
     func context(title: String, _ page: [String: Any] = [:]) -> [String: Any] {
-        var context: [String: Any] = [
-            "title": title,
-            "csrf": csrfToken,
-            "assetVersion": assetVersion
-        ]
+        var context = [String: Any](minimumCapacity: page.count + 6)
+        for (key, value) in page { context[key] = value }
+        func layout(_ key: String, _ value: Any) {
+            if context.index(forKey: key) == nil { context[key] = value }
+        }
+        layout("title", title)
+        layout("csrf", csrfToken)
+        layout("assetVersion", assetVersion)
         if let user {
-            context["currentUser"] = ["email": user.email, "name": user.profile.name ?? ""]
+            layout("currentUser", ["email": user.email, "name": user.profile.name ?? ""])
         }
         if let user, let actor = signedIn?.session.impersonator {
-            context["impersonation"] = ["subject": user.email, "actor": actor]
+            layout("impersonation", ["subject": user.email, "actor": actor])
         }
         if let code = try? request.query.single("notice"), let notice = Notice(rawValue: code) {
-            context["notice"] = notice.message
+            layout("notice", notice.message)
         }
-        return context.merging(page) { _, new in new }
+        return context
     }
 }
