@@ -18,15 +18,18 @@ final class RenderedPages: Sendable {
     private let pages = BoundedMemo<PageKey, RenderedPage>(capacity: 256)
 
     /// The page for `context` as UTF-8 bytes, from `render` on first sight of these inputs.
+    /// The key is written with the marker in the token's place, so the context is copied (to put
+    /// the marker in) only when the page is rendered.
     func page(_ template: String, _ original: [String: Any], render: ([String: Any]) -> String) -> [UInt8] {
-        var context = original
         let csrf = original["csrf"] as? String
-        if csrf != nil { context["csrf"] = marker }
         var key = PageKey(template)
-        guard key.write(context) else { return Array(render(original).utf8) }
-        guard let page = pages.value(for: key, make: { RenderedPage(render(context), holesAt: marker) }) else {
-            return Array(render(original).utf8)
+        guard key.write(context: original, csrfAs: csrf == nil ? nil : marker) else { return Array(render(original).utf8) }
+        let page = pages.value(for: key) {
+            var context = original
+            if csrf != nil { context["csrf"] = marker }
+            return RenderedPage(render(context), holesAt: marker)
         }
+        guard let page else { return Array(render(original).utf8) }
         return page.filled(with: csrf ?? "")
     }
 }
@@ -85,6 +88,13 @@ struct PageKey: Hashable, Sendable {
         static let list = UInt8(ascii: "[")
     }
 
+    /// Appends a page's whole context, its `csrf` entry written as `marker` when one is given; false
+    /// when it holds a value of a type this does not know.
+    mutating func write(context: [String: Any], csrfAs marker: String?) -> Bool {
+        guard let marker else { return write(context) }
+        return write(fields: context) { key, name, value in name == "csrf" ? key.write(string: marker) : key.write(value) }
+    }
+
     /// Appends `value`; false for a type it does not know (the page is then rendered every time).
     mutating func write(_ value: Any) -> Bool {
         let type = Swift.type(of: value)
@@ -93,15 +103,18 @@ struct PageKey: Hashable, Sendable {
         } else if type == Bool.self {
             write(flag: value as! Bool)
         } else if type == [String: Any].self {
-            return write(fields: value as! [String: Any]) { $0.write($1) }
+            return write(fields: value as! [String: Any]) { key, _, value in key.write(value) }
         } else if type == [String: String].self {
-            return write(fields: value as! [String: String]) { $0.write(string: $1) }
+            return write(fields: value as! [String: String]) { key, _, text in key.write(string: text) }
         } else if type == [String: Bool].self {
-            return write(fields: value as! [String: Bool]) { $0.write(flag: $1) }
+            return write(fields: value as! [String: Bool]) { key, _, flag in key.write(flag: flag) }
         } else if type == [[String: Any]].self {
-            return write(items: value as! [[String: Any]]) { key, fields in key.write(fields: fields) { $0.write($1) } }
+            return write(items: value as! [[String: Any]]) { key, fields in
+                key.write(fields: fields) { key, _, value in key.write(value) }
+            }
         } else if type == [[String: String]].self {
-            return write(items: value as! [[String: String]]) { key, fields in key.write(fields: fields) { $0.write(string: $1) }
+            return write(items: value as! [[String: String]]) { key, fields in
+                key.write(fields: fields) { key, _, text in key.write(string: text) }
             }
         } else if type == Int.self {
             write(integer: value as! Int)
@@ -137,16 +150,16 @@ struct PageKey: Hashable, Sendable {
     }
 
     /// Entries in key order: two equal dictionaries may list them in different orders.
-    private mutating func write<Value>(fields: [String: Value], each: (inout PageKey, Value) -> Bool) -> Bool {
+    private mutating func write<Value>(fields: [String: Value], each: (inout PageKey, String, Value) -> Bool) -> Bool {
         bytes.append(Tag.fields)
         write(number: fields.count)
         if fields.count == 1, let (name, value) = fields.first {
             write(string: name)
-            return each(&self, value)
+            return each(&self, name, value)
         }
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             write(string: name)
-            guard each(&self, value) else { return false }
+            guard each(&self, name, value) else { return false }
         }
         return true
     }
@@ -170,8 +183,8 @@ struct PageKey: Hashable, Sendable {
             bytes.append(Tag.double)
             write(number: Int(truncatingIfNeeded: number.bitPattern))
             return true
-        case let fields as [String: Any]: return write(fields: fields) { $0.write($1) }
-        case let items as [Any]: return write(items: items) { $0.write($1) }
+        case let fields as [String: Any]: return write(fields: fields) { key, _, value in key.write(value) }
+        case let items as [Any]: return write(items: items) { key, item in key.write(item) }
         default: return false
         }
     }
