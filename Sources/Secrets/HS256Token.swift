@@ -30,11 +30,15 @@ public struct HS256Token: Sendable {
     /// The payload's JSON bytes when `token` is an HS256 token signed with this key, else nil
     /// (another algorithm, another key, an altered part, or not a token at all).
     public func verify(_ token: String) -> Data? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == Self.header, let signature = Base64URL.decode(parts[2]),
-            signature.count == Int(crypto_auth_hmacsha256_BYTES), let payload = Base64URL.decode(parts[1])
+        // Split as bytes: `String.split` walks grapheme clusters, which was a twentieth of an
+        // auth-refresh.
+        let bytes = token.utf8
+        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].elementsEqual(Self.header.utf8),
+            let signature = Base64URL.decode(Substring(parts[2])),
+            signature.count == Int(crypto_auth_hmacsha256_BYTES), let payload = Base64URL.decode(Substring(parts[1]))
         else { return nil }
-        let signingInput = Array((parts[0] + "." + parts[1]).utf8)
+        let signingInput = Array(bytes[..<parts[1].endIndex])
         let valid = crypto_auth_hmacsha256_verify(signature, signingInput, UInt64(signingInput.count), key) == 0
         return valid ? Data(payload) : nil
     }
