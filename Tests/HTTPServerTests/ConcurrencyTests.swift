@@ -9,27 +9,33 @@ struct ConcurrencyTests {
         return .text("answer \(request.query["n"] ?? "")")
     }
 
+    /// `GET /?n=…` for every n below `connections × perConnection`, each kept-alive connection
+    /// asking for its own run of n one after another, all connections at once; the answers' texts.
+    static func askEveryN(_ client: HTTPTestClient, connections: Int, perConnection: Int) async throws -> [String] {
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for connectionIndex in 0..<connections {
+                group.addTask {
+                    let connection = try await client.connect()
+                    var texts: [String] = []
+                    for requestIndex in 0..<perConnection {
+                        let response = try await connection.request(
+                            "GET", "/?n=\(connectionIndex * perConnection + requestIndex)")
+                        #expect(response.status == 200)
+                        #expect(response.header("Connection")?.lowercased() != "close")
+                        texts.append(response.text)
+                    }
+                    return texts
+                }
+            }
+            var all: [String] = []
+            for try await texts in group { all += texts }
+            return all
+        }
+    }
+
     @Test func manyConcurrentRequestsOverKeptAliveConnections() async throws {
         try await withServer(responder: Self.sleepy) { _, client in
-            let answers = try await withThrowingTaskGroup(of: [String].self) { group in
-                for connectionIndex in 0..<20 {
-                    group.addTask {
-                        let connection = try await client.connect()
-                        var texts: [String] = []
-                        for requestIndex in 0..<10 {
-                            let n = connectionIndex * 10 + requestIndex
-                            let response = try await connection.request("GET", "/?n=\(n)")
-                            #expect(response.status == 200)
-                            #expect(response.header("Connection")?.lowercased() != "close")
-                            texts.append(response.text)
-                        }
-                        return texts
-                    }
-                }
-                var all: [String] = []
-                for try await texts in group { all += texts }
-                return all
-            }
+            let answers = try await Self.askEveryN(client, connections: 20, perConnection: 10)
             #expect(answers.count == 200)
             #expect(Set(answers) == Set((0..<200).map { "answer \($0)" }))
         }
@@ -60,25 +66,7 @@ struct ConcurrencyTests {
     @Test func answersAtOnceAndAfterWaitsInterleavedOnKeptAliveConnections() async throws {
         let counter = Counter()
         try await withServer(responder: Self.mixed(counter)) { _, client in
-            let answers = try await withThrowingTaskGroup(of: [String].self) { group in
-                for connectionIndex in 0..<16 {
-                    group.addTask {
-                        let connection = try await client.connect()
-                        var texts: [String] = []
-                        for requestIndex in 0..<12 {
-                            let n = connectionIndex * 12 + requestIndex
-                            let response = try await connection.request("GET", "/?n=\(n)")
-                            #expect(response.status == 200)
-                            #expect(response.header("Connection")?.lowercased() != "close")
-                            texts.append(response.text)
-                        }
-                        return texts
-                    }
-                }
-                var all: [String] = []
-                for try await texts in group { all += texts }
-                return all
-            }
+            let answers = try await Self.askEveryN(client, connections: 16, perConnection: 12)
             #expect(Set(answers) == Set((0..<192).map { "answer \($0) \($0 * 2)" }))
             #expect(await counter.count == 64)
         }
