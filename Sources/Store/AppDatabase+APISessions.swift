@@ -88,13 +88,16 @@ extension AppDatabase {
     {
         try hotReads.read { connection in
             try connection.first(
-                """
-                SELECT s.*, c.credential FROM (\(Self.activeSessionSQL)) s
-                LEFT JOIN session_credentials c ON c.session_id = s.id
-                """, Self.activeSessionArguments(tokenHash, now, idleTimeout)
+                Self.activeSessionWithCredentialSQL, Self.activeSessionArguments(tokenHash, now, idleTimeout)
             ) { row in (try SessionRecord(columns: row), try row.optionalString("credential")) }
         }
     }
+
+    /// `activeSessionSQL` with the credential kept beside the session, if any.
+    private static let activeSessionWithCredentialSQL = """
+        SELECT s.*, c.credential FROM (\(activeSessionSQL)) s
+        LEFT JOIN session_credentials c ON c.session_id = s.id
+        """
 }
 
 extension AppDatabase {

@@ -45,9 +45,13 @@ extension AppDatabase {
     static let activeSessionSQL = """
         SELECT * FROM sessions
         WHERE token_hash = ?1 AND revoked_at IS NULL
-          AND expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
-          AND last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
+          AND expires_at > \(HotArgument.storedDate(parameter: 2))
+          AND last_used_at > \(HotArgument.storedDate(parameter: 3))
         """
+
+    /// `activeSessionSQL` with the session's account (`SELECT s.*, u.*`).
+    private static let activeSessionWithUserSQL =
+        "SELECT s.*, u.* FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
     static func activeSessionArguments(_ tokenHash: String, _ now: Date, _ idleTimeout: TimeInterval?) -> [HotArgument] {
@@ -59,8 +63,7 @@ extension AppDatabase {
     public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
         try hotReads.read { connection in
             try connection.first(
-                "SELECT s.*, u.* FROM (\(Self.activeSessionSQL)) s JOIN users u ON u.id = s.user_id",
-                Self.activeSessionArguments(tokenHash, now, nil)
+                Self.activeSessionWithUserSQL, Self.activeSessionArguments(tokenHash, now, nil)
             ) { row in (try SessionRecord(columns: row), try UserRecord(columns: row.joined)) }
         }
     }

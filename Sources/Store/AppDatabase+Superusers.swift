@@ -70,15 +70,20 @@ extension AppDatabase {
         // Every superuser request runs this: one statement on the calling thread (`HotReads`).
         try hotReads.read { connection in
             try connection.first(
-                """
-                SELECT c.*, u.* FROM console_sessions c JOIN superusers u ON u.id = c.superuser_id
-                WHERE c.token_hash = ?1 AND c.revoked_at IS NULL
-                  AND c.expires_at > strftime('%Y-%m-%d %H:%M:%f', ?2 / 1000.0, 'unixepoch')
-                  AND c.last_used_at > strftime('%Y-%m-%d %H:%M:%f', ?3 / 1000.0, 'unixepoch')
-                """, [.text(tokenHash), .date(now), .date(now.addingTimeInterval(-idleTimeout))]
+                Self.activeConsoleSessionSQL,
+                [.text(tokenHash), .date(now), .date(now.addingTimeInterval(-idleTimeout))]
             ) { row in (try ConsoleSessionRecord(columns: row), try SuperuserRecord(columns: row.joined)) }
         }
     }
+
+    /// A live console session (not revoked, not expired at `?2`, last used after `?3`) with its
+    /// superuser (`SELECT c.*, u.*`).
+    private static let activeConsoleSessionSQL = """
+        SELECT c.*, u.* FROM console_sessions c JOIN superusers u ON u.id = c.superuser_id
+        WHERE c.token_hash = ?1 AND c.revoked_at IS NULL
+          AND c.expires_at > \(HotArgument.storedDate(parameter: 2))
+          AND c.last_used_at > \(HotArgument.storedDate(parameter: 3))
+        """
 
     public func touchConsoleSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in

@@ -124,10 +124,15 @@ final class HotStatement {
 enum HotArgument {
     case text(String)
     case integer(Int64)
-    /// Whole milliseconds since 1970: statements compare stored dates against
-    /// `strftime('%Y-%m-%d %H:%M:%f', ? / 1000.0, 'unixepoch')`, which is the stored text format
-    /// (`AppDatabase`) truncated to the millisecond as GRDB's arguments are.
+    /// Whole milliseconds since 1970, which statements compare with stored dates through
+    /// `storedDate(parameter:)`.
     case date(Date)
+
+    /// The SQL for parameter `?n` bound as `.date`, in the stored text format (`AppDatabase`),
+    /// truncated to the millisecond as GRDB's date arguments are.
+    static func storedDate(parameter n: Int) -> String {
+        "strftime('%Y-%m-%d %H:%M:%f', ?\(n) / 1000.0, 'unixepoch')"
+    }
 
     fileprivate func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
