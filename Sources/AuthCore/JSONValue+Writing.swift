@@ -27,12 +27,13 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
-            let keys = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            // Sorted as pairs: no second lookup of each key.
+            let pairs = fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (index, pair) in pairs.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.write(string: key, to: &output)
+                Self.write(string: pair.key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                fields[key]!.write(to: &output)
+                pair.value.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -42,9 +43,25 @@ extension JSONValue {
     /// Non-finite numbers have no JSON form; `null` stands in (a profile never holds one).
     private static func write(number: Double, to output: inout [UInt8]) {
         guard number.isFinite else { return output.append(contentsOf: "null".utf8) }
+        // Whole numbers below 10^15 (times, counts) read the same as integers, without
+        // `description`'s string.
+        if number.rounded(.towardZero) == number, abs(number) < 1e15, !(number.isZero && number.sign == .minus) {
+            return write(integer: Int(number), to: &output)
+        }
         var text = number.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         output.append(contentsOf: text.utf8)
+    }
+
+    private static func write(integer: Int, to output: inout [UInt8]) {
+        if integer < 0 { output.append(UInt8(ascii: "-")) }
+        let start = output.endIndex
+        var rest = integer.magnitude
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        output[start...].reverse()
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -29,44 +29,54 @@ public struct HostAllowList: Sendable, Equatable {
     }
 
     /// The name of `name[:port]` (lower-cased, no trailing dot) and whether it is an IP literal;
-    /// nil when the value is not a host as RFC 3986 §3.2.2 writes one.
+    /// nil when the value is not a host as RFC 3986 §3.2.2 writes one. Read as bytes: every request
+    /// is checked, and names are ASCII (a non-ASCII byte is refused, never case-folded into ASCII).
     static func hostName(_ value: String) -> (String, Bool)? {
-        var host = Substring(value)
-        if host.hasPrefix("[") {
+        var bytes = Array(value.utf8)[...]
+        if bytes.first == UInt8(ascii: "[") {
             // An IPv6 literal: `[…]` with an optional port after it.
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let literal = host[host.index(after: host.startIndex)..<close]
-            let rest = host[host.index(after: close)...]
-            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }), isPort(rest) else {
-                return nil
-            }
-            return ("[" + literal.lowercased() + "]", true)
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let literal = bytes[(bytes.startIndex + 1)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }),
+                isPort(bytes[(close + 1)...])
+            else { return nil }
+            return ("[" + String(decoding: literal.map(lowercased), as: UTF8.self) + "]", true)
         }
-        if let colon = host.lastIndex(of: ":") {
-            guard isPort(host[colon...]) else { return nil }
-            host = host[..<colon]
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+            guard isPort(bytes[colon...]) else { return nil }
+            bytes = bytes[..<colon]
         }
-        let name = normalized(String(host))
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard !name.isEmpty, name.utf8.count <= 253,
-            labels.allSatisfy({ label in
-                !label.isEmpty && label.utf8.count <= 63
-                    && label.unicodeScalars.allSatisfy(isNameScalar)
-            })
+        if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard !bytes.isEmpty, bytes.count <= 253,
+            labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy(isNameByte) })
         else { return nil }
-        let isIPv4 = labels.count == 4 && labels.allSatisfy { $0.allSatisfy(\.isNumber) && (UInt8($0) != nil) }
-        return (name, isIPv4)
+        let isIPv4 = labels.count == 4 && labels.allSatisfy(isOctet)
+        return (String(decoding: bytes.map(lowercased), as: UTF8.self), isIPv4)
     }
 
-    private static func isPort(_ text: Substring) -> Bool {
+    /// `:` and up to five digits, or nothing.
+    private static func isPort(_ text: ArraySlice<UInt8>) -> Bool {
         guard let first = text.first else { return true }
         let digits = text.dropFirst()
-        return first == ":" && digits.count <= 5 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        return first == UInt8(ascii: ":") && digits.count <= 5 && digits.allSatisfy(isDigit)
     }
 
-    private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+    /// Decimal digits worth at most 255 (leading zeros allowed, as `UInt8("007")` reads them).
+    private static func isOctet(_ label: ArraySlice<UInt8>) -> Bool {
+        label.allSatisfy(isDigit) && label.reduce(0) { min($0 * 10 + Int($1 - 0x30), 256) } <= 255
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (0x61...0x66).contains(lowercased(byte)) }
+
+    /// A letter, digit, `-` or `_`, either case.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x61...0x7A).contains(lowercased(byte)) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
     private static func normalized(_ name: String) -> String {
         var name = name.lowercased()

@@ -45,16 +45,10 @@ enum PercentDecoding {
     /// Parses `a=1&b=2` pairs (empty pieces skipped, a piece without `=` has an empty value).
     static func parsePairs(_ text: Substring) throws(RequestError) -> Parameters {
         var result = Parameters()
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let name: Substring
-            let value: Substring
-            if let equals = piece.firstIndex(of: "=") {
-                name = piece[..<equals]
-                value = piece[piece.index(after: equals)...]
-            } else {
-                name = piece
-                value = ""
-            }
+        for piece in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: UInt8(ascii: "="))
+            let name = Substring(piece[..<(equals ?? piece.endIndex)])
+            let value = equals.map { Substring(piece[piece.index(after: $0)...]) } ?? ""
             result.append(try decode(name, plusAsSpace: true), try decode(value, plusAsSpace: true))
         }
         return result

@@ -10,21 +10,18 @@ struct RequestTarget: Sendable, Equatable {
     let query: Parameters
 
     /// Parses an origin-form target (`/path?query`); anything else is rejected (RFC 9112 §3.2).
+    /// Split as UTF-8 bytes (`/`, `?` and `&` are ASCII): splitting the `String` walked grapheme
+    /// clusters, on every request.
     init(parsing target: String) throws(RequestError) {
-        guard target.utf8.first == UInt8(ascii: "/") else { throw .malformedTarget }
-        let rawPath: Substring
-        let rawQuery: Substring
-        if let mark = target.firstIndex(of: "?") {
-            rawPath = target[..<mark]
-            rawQuery = target[target.index(after: mark)...]
-        } else {
-            rawPath = target[...]
-            rawQuery = ""
-        }
+        let utf8 = target.utf8
+        guard utf8.first == UInt8(ascii: "/") else { throw .malformedTarget }
+        let mark = utf8.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = Substring(utf8[..<(mark ?? utf8.endIndex)])
+        let rawQuery = mark.map { Substring(utf8[utf8.index(after: $0)...]) } ?? ""
         guard !rawPath.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { throw .malformedTarget }
         var segments: [String] = []
-        for segment in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
-            segments.append(try PercentDecoding.decode(segment, plusAsSpace: false))
+        for segment in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            segments.append(try PercentDecoding.decode(Substring(segment), plusAsSpace: false))
         }
         self.rawPath = String(rawPath)
         self.path = try PercentDecoding.decode(rawPath, plusAsSpace: false)

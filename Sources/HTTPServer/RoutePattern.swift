@@ -36,22 +36,29 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         self.description = path
     }
 
+    /// Whether `path` (decoded segments) matches, capturing nothing (routing tries several
+    /// patterns per request and captures only the winner's parameters).
+    func matches(_ path: [String]) -> Bool {
+        let isOpen = segments.last == .wildcard
+        guard isOpen ? path.count >= segments.count - 1 : path.count == segments.count else { return false }
+        for (index, segment) in segments.enumerated() {
+            if case .literal(let text) = segment, path[index] != text { return false }
+        }
+        return true
+    }
+
     /// The captured parameters when `path` (decoded segments) matches, else nil.
     func match(_ path: [String]) -> PathParameters? {
+        guard matches(path) else { return nil }
         var parameters = PathParameters()
         for (index, segment) in segments.enumerated() {
             switch segment {
-            case .wildcard:
-                parameters.set("*", path[index...].joined(separator: "/"))
-                return parameters
-            case .literal(let text):
-                guard index < path.count, path[index] == text else { return nil }
-            case .parameter(let name):
-                guard index < path.count else { return nil }
-                parameters.set(name, path[index])
+            case .wildcard: parameters.set("*", path[index...].joined(separator: "/"))
+            case .parameter(let name): parameters.set(name, path[index])
+            case .literal: break
             }
         }
-        return segments.count == path.count ? parameters : nil
+        return parameters
     }
 
     /// Whether this pattern should win over `other` when both match: the first differing

@@ -131,21 +131,18 @@ public struct Router: Sendable {
     }
 
     private func bestMatch(method: HTTPMethod, segments: [String]) -> RouteMatch? {
-        var best: (route: Route, parameters: PathParameters)?
-        for index in candidates.routes(for: method, firstSegment: segments.first) {
-            let route = routes[index]
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if let current = best, !route.pattern.isMoreSpecific(than: current.route.pattern) { continue }
-            best = (route, parameters)
+        var best: Int?
+        for index in candidates.routes(for: method, firstSegment: segments.first) where routes[index].pattern.matches(segments) {
+            if let current = best, !routes[index].pattern.isMoreSpecific(than: routes[current].pattern) { continue }
+            best = index
         }
-        return best.map {
-            RouteMatch(pattern: $0.route.pattern.description, parameters: $0.parameters, handler: $0.route.handler)
-        }
+        guard let best, let parameters = routes[best].pattern.match(segments) else { return nil }
+        return RouteMatch(pattern: routes[best].pattern.description, parameters: parameters, handler: routes[best].handler)
     }
 
     /// 404 when no route has this path; otherwise 405 (or 204 for OPTIONS) with `Allow`.
     private func unrouted(_ request: Request) -> Response {
-        var allowed = Set(routes.filter { $0.pattern.match(request.pathSegments) != nil }.map(\.method))
+        var allowed = Set(routes.filter { $0.pattern.matches(request.pathSegments) }.map(\.method))
         guard !allowed.isEmpty else {
             return renderer(for: request)(404, "Not Found")
         }

@@ -26,27 +26,31 @@ public enum Timestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         guard (1...9999).contains(year) else { return nil }
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(24)
         func append(_ value: Int64, digits: Int) {
-            let written = String(value)
-            text += String(repeating: "0", count: max(0, digits - written.count)) + written
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
         append(year, digits: 4)
-        text += "-"
+        text.append(UInt8(ascii: "-"))
         append(month, digits: 2)
-        text += "-"
+        text.append(UInt8(ascii: "-"))
         append(dayOfMonth, digits: 2)
-        text.append(separator)
+        text.append(contentsOf: String(separator).utf8)
         append(time / 3_600_000, digits: 2)
-        text += ":"
+        text.append(UInt8(ascii: ":"))
         append(time / 60_000 % 60, digits: 2)
-        text += ":"
+        text.append(UInt8(ascii: ":"))
         append(time / 1000 % 60, digits: 2)
-        text += "."
+        text.append(UInt8(ascii: "."))
         append(time % 1000, digits: 3)
-        text += "Z"
-        return text
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses what `iso8601` writes, and the same without fractional seconds.

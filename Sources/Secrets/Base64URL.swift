@@ -4,7 +4,13 @@ public enum Base64URL {
     /// and for every new visitor's CSRF secret.
     public static func encode(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
-        text.reserveCapacity((bytes.count * 4 + 2) / 3)
+        encode(bytes, appendingTo: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the encoding of `bytes` to `text` (a token is built as one byte buffer).
+    public static func encode(_ bytes: [UInt8], appendingTo text: inout [UInt8]) {
+        text.reserveCapacity(text.count + (bytes.count * 4 + 2) / 3)
         var index = 0
         while index + 3 <= bytes.count {
             let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
@@ -21,8 +27,7 @@ public enum Base64URL {
             text.append(alphabet[Int(group >> 12 & 0x3F)])
             if rest == 2 { text.append(alphabet[Int(group >> 6 & 0x3F)]) }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

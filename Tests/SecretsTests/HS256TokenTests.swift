@@ -26,6 +26,14 @@ import Testing
         #expect(signer.verify([none, parts[1], ""].joined(separator: ".")) == nil, "alg none")
         #expect(signer.verify("not a token") == nil)
         #expect(signer.verify(token + ".extra") == nil)
+        #expect(signer.verify(token + ".") == nil)
+        #expect(signer.verify(parts[0] + "." + parts[1]) == nil, "no signature part")
+        // The signature's last character carries 4 unused bits: flipping one names the same bytes
+        // to a lenient decoder, and is still refused here.
+        let last = parts[2].last!
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let twin = alphabet[alphabet.firstIndex(of: last)! ^ 1]
+        #expect(signer.verify(parts[0] + "." + parts[1] + "." + parts[2].dropLast() + String(twin)) == nil, "non-canonical signature")
         #expect(throws: SecretsError.invalidKeyLength(5)) { try HS256Token(key: [1, 2, 3, 4, 5]) }
     }
 }

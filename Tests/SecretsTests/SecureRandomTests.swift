@@ -56,4 +56,17 @@ import Testing
             #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
         }
     }
+
+    /// One spelling per byte string: a last character with unused bits set, a lone sextet, or a
+    /// character outside the alphabet is refused; padding is tolerated.
+    @Test func base64URLRefusesNonCanonicalAndForeignText() {
+        #expect(Base64URL.decode("QQ") == [0x41])
+        #expect(Base64URL.decode("QQ==") == [0x41])
+        #expect(Base64URL.decode("QR") == nil, "unused low bits set")
+        #expect(Base64URL.decode("QUE") == [0x41, 0x41])
+        #expect(Base64URL.decode("QUF") == nil, "unused low bits set")
+        #expect(Base64URL.decode("QUFBQ") == nil, "a lone sextet")
+        for foreign in ["QU+B", "QU/B", "QU B", "QUé", "QU.B"] { #expect(Base64URL.decode(foreign) == nil, "\(foreign)") }
+        #expect(Base64URL.decode("") == [])
+    }
 }

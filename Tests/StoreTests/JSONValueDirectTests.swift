@@ -11,7 +11,7 @@ import Testing
             "name": "Zoë \"Z\" O'Brien", "path": "a/b\\c", "controls": .string("\u{1}\u{8}\u{c}\n\r\t\u{1f}\u{7f}"),
             "separators": "\u{2028}\u{2029}", "emoji": "👩‍💻", "é": .number(1), "A": .number(2), "_": .number(3), "z": .null,
             "numbers": .array(
-                [0, -0.0, 1, -1, 0.1, 1e21, 1e16, 1e15, 5e-7, 123_456_789_012.5, 1.5e300, 9_007_199_254_740_992].map(
+                [0, -0.0, 1, -1, -42, 1_764_000_000, 999_999_999_999_999, -999_999_999_999_999, 0.1, 1e21, 1e16, 1e15, 5e-7, 123_456_789_012.5, 1.5e300, 9_007_199_254_740_992].map(
                     JSONValue.number)),
             "nested": .object(["deep": .array([.object(["x": .bool(true)]), .array([])])])
         ])
