@@ -76,7 +76,8 @@ struct FramingAndHostTests {
         #expect(calls.value == 0)
     }
 
-    @Test(arguments: ["evil.example", "evil.example:8080", "127.0.0.1.nip.io", "localhost.evil.example", "007.0.0.1.evil.example"])
+    @Test(arguments: ["evil.example", "evil.example:8080", "127.0.0.1.nip.io", "localhost.evil.example", "007.0.0.1.evil.example"]
+    )
     func aRebindingHostIs421(host: String) async throws {
         let calls = Counter()
         let reply = try await exchange(
@@ -95,8 +96,10 @@ struct FramingAndHostTests {
         #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(host): \(reply)")
     }
 
-    @Test(arguments: ["", "a b", "[::1", "host:port", "two.example\r\nHost: second.example", "ex..ample",
-        "\u{212A}.example", "gatehouse.tes\u{212A}", "a.b:123456", "[fe80::1%eth0]", "256.0.0.1:x"])
+    @Test(arguments: [
+        "", "a b", "[::1", "host:port", "two.example\r\nHost: second.example", "ex..ample",
+        "\u{212A}.example", "gatehouse.tes\u{212A}", "a.b:123456", "[fe80::1%eth0]", "256.0.0.1:x"
+    ])
     func aMissingOrGarbledHostIs400(host: String) async throws {
         let calls = Counter()
         let reply = try await exchange("GET / HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n", counting: calls)

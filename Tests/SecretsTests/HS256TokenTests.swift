@@ -33,7 +33,8 @@ import Testing
         let last = parts[2].last!
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         let twin = alphabet[alphabet.firstIndex(of: last)! ^ 1]
-        #expect(signer.verify(parts[0] + "." + parts[1] + "." + parts[2].dropLast() + String(twin)) == nil, "non-canonical signature")
+        #expect(
+            signer.verify(parts[0] + "." + parts[1] + "." + parts[2].dropLast() + String(twin)) == nil, "non-canonical signature")
         #expect(throws: SecretsError.invalidKeyLength(5)) { try HS256Token(key: [1, 2, 3, 4, 5]) }
     }
 }
