@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // glibc's <malloc.h> (malloc_trim), for giving freed memory back after a burst.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Structured header values with parameters, shared by HTTP uploads and MIME mail.
@@ -97,6 +99,7 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]),

@@ -65,6 +65,9 @@ public final class HTTPServer: Sendable {
     /// Requests received and not yet completed (what shutdown waits for).
     public var activeRequestCount: Int { core.inFlightCount }
 
+    /// Requests completed since the server started (how a caller tells busy from idle).
+    public var completedRequestCount: Int { core.completedCount }
+
     /// Stops accepting connections, lets requests in flight finish for up to `gracePeriod`,
     /// answers any still running with 503, then stops. Safe to call more than once or concurrently;
     /// every call returns once the server has stopped.

@@ -13,6 +13,8 @@ final class ServerCore: Sendable {
     private struct Tracking {
         /// Requests between their request line and NOTIFY_COMPLETED.
         var inFlight = 0
+        /// Requests completed since start.
+        var completed = 0
         /// Requests suspended while their responder runs, by identity.
         var suspended: [ObjectIdentifier: RequestState] = [:]
         /// Set when shutdown stops waiting: late suspensions are answered 503 at once.
@@ -38,6 +40,7 @@ final class ServerCore: Sendable {
     }
 
     var inFlightCount: Int { tracking.withLock { $0.inFlight } }
+    var completedCount: Int { tracking.withLock { $0.completed } }
     var isDraining: Bool { tracking.withLock { $0.draining } }
 
     /// Creates the state for a new request (called from MHD's URI log callback).
@@ -53,7 +56,10 @@ final class ServerCore: Sendable {
     /// Forgets a request (called from NOTIFY_COMPLETED).
     func endRequest(_ state: RequestState) {
         state.isCompleted = true
-        tracking.withLock { $0.inFlight -= 1 }
+        tracking.withLock { tracking in
+            tracking.inFlight -= 1
+            tracking.completed += 1
+        }
     }
 
     /// Records a suspended request; false when shutdown already stopped waiting.

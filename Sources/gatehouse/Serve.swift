@@ -296,7 +296,9 @@ struct Serve: AsyncParsableCommand {
                     "the SMTP mail catcher accepts mail from the network; anyone who can reach it can fill the mailbox")
             }
         }
+        let memoryRelease = Task.detached(priority: .background) { await IdleMemoryRelease.run(watching: server) }
         let signal = await waitForTerminationSignal()
+        memoryRelease.cancel()
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
         await catcher?.shutdown()
         await server.shutdown(gracePeriod: .seconds(10))

@@ -92,6 +92,17 @@ struct LimitsTests {
         #expect(called.value == 0)
     }
 
+    /// What `gatehouse serve` reads to tell a burst from a quiet spell (it trims the heap after one).
+    @Test func completedRequestsAreCounted() async throws {
+        try await withServer(responder: { _ in .text("ok") }) { server, client in
+            #expect(server.completedRequestCount == 0)
+            for _ in 0..<3 { _ = try await client.request("GET", "/") }
+            for _ in 0..<100 where server.completedRequestCount < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.completedRequestCount == 3)
+            #expect(server.activeRequestCount == 0)
+        }
+    }
+
     @Test func accessLogHasNoQueryCookiesOrAuthorization() async throws {
         let recorder = LogRecorder()
         try await withServer(recorder: recorder, responder: { _ in .text("ok") }) { _, client in
