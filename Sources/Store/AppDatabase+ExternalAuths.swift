@@ -108,7 +108,7 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO external_auths (user_id, provider, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now])
+                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now.storedText])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ExternalAuthError.alreadyLinked
         }

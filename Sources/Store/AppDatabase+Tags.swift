@@ -8,7 +8,7 @@ extension AppDatabase {
         try await pool.write { db in
             let statement = try db.makeStatement(
                 sql: "INSERT OR IGNORE INTO user_tags (user_id, tag, created_at) VALUES (?, ?, ?)")
-            for id in userIDs { try statement.execute(arguments: [id.rawValue, tag, now]) }
+            for id in userIDs { try statement.execute(arguments: [id.rawValue, tag, now.storedText]) }
         }
     }
 
