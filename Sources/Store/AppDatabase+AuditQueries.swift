@@ -71,7 +71,7 @@ extension AppDatabase {
                     GROUP BY hour ORDER BY hour
                     """, arguments: [start.storedText])
             return rows.compactMap { row in
-                guard let hour = row["hour"] as Date? else { return nil }
+                guard let hour = row.storedDate("hour") else { return nil }
                 return HourlySignIns(hour: hour, completed: row["completed"], failed: row["failed"])
             }
         }

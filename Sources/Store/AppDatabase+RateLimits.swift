@@ -43,7 +43,7 @@ extension AppDatabase {
         let row = try Row.fetchOne(
             db, sql: "SELECT count(*) AS n, min(at) AS oldest, max(at) AS newest FROM rate_limit_events WHERE key = ? AND at > ?",
             arguments: [key, since.storedText])
-        return RateWindow(count: row?["n"] ?? 0, oldest: row?["oldest"], newest: row?["newest"])
+        return RateWindow(count: row?["n"] ?? 0, oldest: row?.storedDate("oldest"), newest: row?.storedDate("newest"))
     }
 
     private static func insertRateEvent(_ db: Database, key: String, at now: Date) throws {

@@ -313,19 +313,19 @@ extension AppDatabase {
         }
     }
 
-    private static func credential(_ row: Row) -> TOTPCredential {
+    private static func credential(_ row: Row) throws -> TOTPCredential {
         TOTPCredential(
             userID: UserID(row["user_id"] as String),
             secretSealed: (row["secret_sealed"] as Data?).map(Array.init),
             pendingSecretSealed: (row["pending_secret_sealed"] as Data?).map(Array.init),
-            pendingCreatedAt: row["pending_created_at"], enabled: row["enabled"],
+            pendingCreatedAt: try row.optionalDate("pending_created_at"), enabled: row["enabled"],
             lastUsedStep: row["last_used_step"])
     }
 
-    private static func challenge(_ row: Row) -> MFAChallengeRecord {
+    private static func challenge(_ row: Row) throws -> MFAChallengeRecord {
         MFAChallengeRecord(
             idHash: row["id_hash"], userID: UserID(row["user_id"] as String), firstMethod: row["first_method"],
-            attempts: row["attempts"], createdAt: row["created_at"], expiresAt: row["expires_at"],
-            consumedAt: row["consumed_at"])
+            attempts: row["attempts"], createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            consumedAt: try row.optionalDate("consumed_at"))
     }
 }

@@ -64,7 +64,7 @@ extension AppDatabase {
             var result: [UserID: Date] = [:]
             for row in rows {
                 let userID: String = row["user_id"]
-                if let last: Date = row["last"] { result[UserID(userID)] = last }
+                if let last = row.storedDate("last") { result[UserID(userID)] = last }
             }
             return result
         }

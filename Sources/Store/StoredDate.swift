@@ -31,6 +31,15 @@ enum StoredDate {
     }
 }
 
+extension StoredDate {
+    /// The date GRDB would read from `value`: the stored shape by hand, anything else (a number,
+    /// a hand-edited row) through GRDB's general conversion.
+    static func date(from value: DatabaseValue) -> Date? {
+        if case .string(var text) = value.storage, let date = text.withUTF8({ parse($0) }) { return date }
+        return Date.fromDatabaseValue(value)
+    }
+}
+
 extension Date {
     /// This date as a statement argument in Gatehouse's stored text (`StoredDate`), for every
     /// `Date` handed to GRDB: GRDB's own conversion would format it with ICU.
@@ -39,17 +48,38 @@ extension Date {
     }
 }
 
-/// A record whose `Date` properties are encoded as `StoredDate` text rather than through GRDB's
-/// `DateFormatter` (which loads ICU into the server); every persistable record with dates
-/// conforms.
-public protocol StoredDateRecord: EncodableRecord {}
+/// A record whose `Date` properties GRDB encodes or decodes through `Codable`, as `StoredDate`
+/// text: GRDB's own conversion formats with a `DateFormatter` and reads through `Calendar`, and
+/// both load ICU into the server. Records that read their columns by name (`ColumnValues`) read
+/// dates by hand already.
+public protocol StoredDateRecord {}
 
-extension StoredDateRecord {
+extension StoredDateRecord where Self: EncodableRecord {
     public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
         .custom { $0.storedText }
     }
 }
 
+extension StoredDateRecord where Self: FetchableRecord {
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .custom(StoredDate.date(from:))
+    }
+}
+
+// Every record with dates that goes through `Codable` (the others read by name).
 extension UserRecord: StoredDateRecord {}
 extension VerificationTokenRecord: StoredDateRecord {}
 extension SignInTokenRecord: StoredDateRecord {}
+extension AuditEventRecord: StoredDateRecord {}
+extension AppRecord: StoredDateRecord {}
+extension AppCodeRecord: StoredDateRecord {}
+extension OAuthFlowRecord: StoredDateRecord {}
+extension MailRecord: StoredDateRecord {}
+extension TestIdentityRecord: StoredDateRecord {}
+
+extension Row {
+    /// The date in `column` read as `StoredDate` does; nil for NULL or a value that is no date.
+    func storedDate(_ column: String) -> Date? {
+        StoredDate.date(from: self[column])
+    }
+}

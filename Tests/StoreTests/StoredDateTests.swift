@@ -35,18 +35,30 @@ import Testing
         }
     }
 
-    /// Persisted records take the same path (`StoredDateRecord`), not GRDB's default
-    /// (`deferredToDate`, its formatter): the text alone could not tell them apart.
-    @Test func persistedRecordsEncodeDatesByHand() {
-        for strategy in [
-            UserRecord.databaseDateEncodingStrategy(for: "created"),
-            VerificationTokenRecord.databaseDateEncodingStrategy(for: "expires_at"),
-            SignInTokenRecord.databaseDateEncodingStrategy(for: "expires_at")
-        ] {
-            guard case .custom = strategy else {
-                Issue.record("\(strategy) is not the stored-text strategy")
-                continue
-            }
+    /// Stored text reads back to the same instant GRDB's own reading gives, to the bit.
+    @Test func readsWhatGRDBReads() {
+        var generator = SystemRandomNumberGenerator()
+        let fixed = ["1970-01-01 00:00:00.000", "2024-02-29 23:59:59.999", "2038-01-19 03:14:07.5", "2026-11-23T12:14:07"]
+        let random = (0..<3000).map { _ in
+            String.fromDatabaseValue(
+                Date(timeIntervalSince1970: Double.random(in: 0..<4_133_980_800, using: &generator)).storedText) ?? ""
         }
+        for text in fixed + random {
+            #expect(StoredDate.date(from: text.databaseValue) == Date.fromDatabaseValue(text.databaseValue), "\(text)")
+        }
+    }
+
+    /// Records that go through `Codable` take the same paths (`StoredDateRecord`), not GRDB's
+    /// defaults (`deferredToDate`, its formatter and calendar): the text alone could not tell.
+    @Test func codableRecordsReadAndWriteDatesByHand() {
+        let strategies = [
+            "\(UserRecord.databaseDateEncodingStrategy(for: "created"))",
+            "\(VerificationTokenRecord.databaseDateEncodingStrategy(for: "expires_at"))",
+            "\(SignInTokenRecord.databaseDateEncodingStrategy(for: "expires_at"))",
+            "\(UserRecord.databaseDateDecodingStrategy(for: "created"))",
+            "\(AuditEventRecord.databaseDateDecodingStrategy(for: "created_at"))",
+            "\(MailRecord.databaseDateDecodingStrategy(for: "created_at"))"
+        ]
+        for strategy in strategies { #expect(strategy.hasPrefix("custom"), "\(strategy)") }
     }
 }
