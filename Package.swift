@@ -30,10 +30,12 @@ let package = Package(
         .target(name: "HeaderParameters"),
         // PocketBase's filter and sort syntax compiled to bound SQLite SQL over declared fields.
         .target(name: "PocketBaseFilter"),
+        // UTC calendar text written and read by hand, so the server never loads ICU's calendars.
+        .target(name: "CivilTime"),
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CMicroHTTPD", "HeaderParameters",
+                "CMicroHTTPD", "HeaderParameters", "CivilTime",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "Secrets", "PocketBaseFilter",
+                "AuthCore", "Secrets", "PocketBaseFilter", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
@@ -76,7 +78,7 @@ let package = Package(
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor",
+                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),

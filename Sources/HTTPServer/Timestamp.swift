@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// Gatehouse's one date format on the wire: ISO 8601 in UTC with milliseconds
@@ -8,54 +9,41 @@ public enum Timestamp {
     }
 
     /// `yyyy-MM-dd<separator>HH:mm:ss.SSSZ` in UTC, milliseconds truncated as Foundation's styles
-    /// do; nil outside years 1–9999. Written by hand: a format style costs more than the rest of
-    /// an API answer (a list of fifty records has a hundred dates).
+    /// do; nil outside years 1–9999. Written by hand (`CivilTime`): a format style costs more than
+    /// the rest of an API answer (a list of fifty records has a hundred dates).
     public static func utc(_ date: Date, separator: Character) -> String? {
         // A millionth of a millisecond up: a stored `.287` reads back as `.28699999…` seconds.
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000 + 1e-6).rounded(.down))
-        let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (day, time) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
-        // Civil date from days since 1970-01-01 (H. Hinnant, "chrono-compatible low-level date algorithms").
-        let shifted = day + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        guard (1...9999).contains(year) else { return nil }
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        func append(_ value: Int64, digits: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        append(year, digits: 4)
-        text.append(UInt8(ascii: "-"))
-        append(month, digits: 2)
-        text.append(UInt8(ascii: "-"))
-        append(dayOfMonth, digits: 2)
-        text.append(contentsOf: String(separator).utf8)
-        append(time / 3_600_000, digits: 2)
-        text.append(UInt8(ascii: ":"))
-        append(time / 60_000 % 60, digits: 2)
-        text.append(UInt8(ascii: ":"))
-        append(time / 1000 % 60, digits: 2)
-        text.append(UInt8(ascii: "."))
-        append(time % 1000, digits: 3)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        guard let separator = separator.asciiValue else { return nil }
+        return CivilTime.text(milliseconds: milliseconds, separator: separator, suffix: "Z")
     }
 
-    /// Parses what `iso8601` writes, and the same without fractional seconds.
+    /// Parses what `iso8601` writes, and the same without fractional seconds or with up to nine
+    /// fraction digits, ending in `Z` (or `z`) or a `±HH:MM` / `±HHMM` offset. By hand, as
+    /// `utc` writes: Foundation's ISO 8601 parser loads ICU's calendars.
     public static func parse(_ text: String) -> Date? {
-        (try? style.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let (reading, length) = CivilTime.read(bytes, separators: [UInt8(ascii: "T")]),
+                let offset = offsetSeconds(bytes, from: length)
+            else { return nil }
+            let seconds = Double(reading.seconds - offset - 978_307_200)
+            var scale = 1.0
+            for _ in 0..<reading.fractionDigits { scale *= 10 }
+            return Date(timeIntervalSinceReferenceDate: seconds + Double(reading.fraction) / scale)
+        }
+    }
+
+    /// The zone offset that ends `text` at `start`, in seconds east of UTC; nil for anything else.
+    private static func offsetSeconds(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int64? {
+        let rest = text.count - start
+        if rest == 1, text[start] | 0x20 == UInt8(ascii: "z") { return 0 }
+        guard rest == 5 || rest == 6, text[start] == UInt8(ascii: "+") || text[start] == UInt8(ascii: "-"),
+            rest == 5 || text[start + 3] == UInt8(ascii: ":"),
+            let hours = CivilTime.number(text, start + 1, 2), let minutes = CivilTime.number(text, text.count - 2, 2),
+            hours < 24, minutes < 60
+        else { return nil }
+        return (text[start] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

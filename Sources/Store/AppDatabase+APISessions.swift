@@ -25,15 +25,16 @@ extension AppDatabase {
                 db,
                 sql: """
                     SELECT * FROM sessions WHERE refresh_token_hash = ? AND revoked_at IS NULL AND created_at > ?
-                    """, arguments: [refreshTokenHash, createdAfter])
+                    """, arguments: [refreshTokenHash, createdAfter.storedText])
             {
                 try db.execute(
                     sql: "INSERT INTO rotated_refresh_tokens (token_hash, session_id, rotated_at) VALUES (?, ?, ?)",
-                    arguments: [refreshTokenHash, session.id, now])
+                    arguments: [refreshTokenHash, session.id, now.storedText])
                 try db.execute(
                     sql: """
                         UPDATE sessions SET token_hash = ?, refresh_token_hash = ?, expires_at = ?, last_used_at = ? WHERE id = ?
-                        """, arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt, now, session.id])
+                        """,
+                    arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt.storedText, now.storedText, session.id])
                 session.tokenHash = newTokenHash
                 session.refreshTokenHash = newRefreshTokenHash
                 session.expiresAt = accessExpiresAt
@@ -46,7 +47,7 @@ extension AppDatabase {
             {
                 try db.execute(
                     sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                    arguments: [now, sessionID])
+                    arguments: [now.storedText, sessionID])
                 return .reused
             }
             return .refused
@@ -59,7 +60,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
-                arguments: [now, tokenHash])
+                arguments: [now.storedText, tokenHash])
             return db.changesCount > 0
         }
     }

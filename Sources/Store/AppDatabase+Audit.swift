@@ -7,7 +7,8 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO audit_events (type, actor, subject, ip, created_at, data) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [event.type, event.actor, event.subject, event.ip, event.at, try Self.json(event.data)])
+                    """,
+                arguments: [event.type, event.actor, event.subject, event.ip, event.at.storedText, try Self.json(event.data)])
         }
     }
 

@@ -43,8 +43,8 @@ extension AppDatabase {
             if let type = filter.type { request = request.filter(Column.type == type) }
             if let actor = filter.actor { request = request.filter(Column.actor == actor) }
             if let subject = filter.subject { request = request.filter(Column.subject == subject) }
-            if let from = filter.from { request = request.filter(Column.createdAt >= from) }
-            if let to = filter.to { request = request.filter(Column.createdAt < to) }
+            if let from = filter.from { request = request.filter(Column.createdAt >= from.storedText) }
+            if let to = filter.to { request = request.filter(Column.createdAt < to.storedText) }
             if let beforeID = filter.beforeID { request = request.filter(Column.id < beforeID) }
             return try request.fetchAll(db)
         }
@@ -69,9 +69,9 @@ extension AppDatabase {
                     FROM audit_events
                     WHERE created_at >= ? AND type IN ('sign_in.completed', 'sign_in.failed')
                     GROUP BY hour ORDER BY hour
-                    """, arguments: [start])
+                    """, arguments: [start.storedText])
             return rows.compactMap { row in
-                guard let hour = row["hour"] as Date? else { return nil }
+                guard let hour = row.storedDate("hour") else { return nil }
                 return HourlySignIns(hour: hour, completed: row["completed"], failed: row["failed"])
             }
         }

@@ -57,10 +57,10 @@ extension AppDatabase {
                     if let lastDate, lastDate.date == user.createdAt {
                         created = lastDate.value
                     } else {
-                        created = user.createdAt.databaseValue
+                        created = user.createdAt.storedText
                         lastDate = (user.createdAt, created)
                     }
-                    let updated = user.updatedAt == user.createdAt ? created : user.updatedAt.databaseValue
+                    let updated = user.updatedAt == user.createdAt ? created : user.updatedAt.storedText
                     try statement.execute(arguments: [
                         user.id.rawValue, user.email, user.emailNormalized, user.passwordHash, user.verified, profile,
                         user.disabled, created, updated
@@ -127,7 +127,7 @@ extension AppDatabase {
                     DELETE FROM user_tags;
                     DELETE FROM users_search;
                     DELETE FROM users_search_keys;
-                    """, arguments: [now])
+                    """, arguments: [now.storedText])
             try db.execute(sql: "DELETE FROM users")
             return db.changesCount
         }
@@ -146,7 +146,7 @@ extension AppDatabase {
             let arguments = StatementArguments(chunk)
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (\(marks))",
-                arguments: [now] + arguments)
+                arguments: [now.storedText] + arguments)
             try db.execute(sql: "DELETE FROM user_tags WHERE user_id IN (\(marks))", arguments: arguments)
         }
     }

@@ -57,7 +57,7 @@ extension AppDatabase {
                 sql: """
                     UPDATE verification_tokens SET consumed_at = ?
                     WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
-                    """, arguments: [now, tokenID, VerificationTokenRecord.Purpose.changeEmail, now])
+                    """, arguments: [now.storedText, tokenID, VerificationTokenRecord.Purpose.changeEmail, now.storedText])
             guard db.changesCount == 1,
                 let token = try VerificationTokenRecord.fetchOne(db, key: tokenID),
                 let request = try Row.fetchOne(
@@ -70,13 +70,14 @@ extension AppDatabase {
                     sql: """
                         UPDATE users SET email = ?, email_normalized = ?, verified = 1, updated_at = ? WHERE id = ?
                         """,
-                    arguments: [request["new_email"] as String, request["new_email_normalized"] as String, now, userID])
+                    arguments: [request["new_email"] as String, request["new_email_normalized"] as String, now.storedText, userID]
+                )
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw AuthError.emailExists
             }
             try db.execute(
                 sql: "UPDATE verification_tokens SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL",
-                arguments: [now, userID])
+                arguments: [now.storedText, userID])
             let kept =
                 try keepingTokenHash.map { hash in
                     try Self.activeSession(db, tokenHash: hash, now: now, idleTimeout: nil)?.userID == token.userID
@@ -85,7 +86,7 @@ extension AppDatabase {
                 sql: """
                     UPDATE sessions SET revoked_at = ?
                     WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?
-                    """, arguments: [now, userID, kept ? keepingTokenHash : nil])
+                    """, arguments: [now.storedText, userID, kept ? keepingTokenHash : nil])
             guard let user = try UserRecord.fetchOne(db, key: userID) else { throw AuthError.userNotFound }
             return AppliedEmailChange(user: user, keptSession: kept)
         }

@@ -30,18 +30,18 @@ extension AppDatabase {
                         SELECT * FROM external_auths WHERE user_id IN (\(databaseQuestionMarks(count: chunk.count)))
                         ORDER BY id
                         """, arguments: StatementArguments(chunk))
-                for link in rows.map(Self.externalAuth) { result[link.userID, default: []].append(link) }
+                for link in try rows.map(Self.externalAuth) { result[link.userID, default: []].append(link) }
             }
             return result
         }
     }
 
-    private static func externalAuth(_ row: Row) -> ExternalAuth {
+    private static func externalAuth(_ row: Row) throws -> ExternalAuth {
         let id: Int64 = row["id"]
         let userID: String = row["user_id"]
         return ExternalAuth(
             id: String(id), userID: UserID(userID), provider: row["provider"], providerID: row["subject"],
-            createdAt: row["created_at"])
+            createdAt: try row.date("created_at"))
     }
 
     /// Resolves a provider sign-in in one write transaction (so two concurrent first sign-ins
@@ -108,7 +108,7 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO external_auths (user_id, provider, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now])
+                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now.storedText])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ExternalAuthError.alreadyLinked
         }

@@ -11,7 +11,8 @@ extension AppDatabase {
                 sql: """
                     INSERT INTO mails (recipient, recipient_normalized, subject, text, html, code, link, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [mail.to, normalized, mail.subject, mail.text, mail.html, mail.code, mail.link, now])
+                    """,
+                arguments: [mail.to, normalized, mail.subject, mail.text, mail.html, mail.code, mail.link, now.storedText])
             return MailRecord(
                 id: db.lastInsertedRowID, recipient: mail.to, recipientNormalized: normalized, subject: mail.subject,
                 text: mail.text, html: mail.html, code: mail.code, link: mail.link, createdAt: now)

@@ -12,11 +12,11 @@ extension AppDatabase {
                 sql: """
                     UPDATE sign_in_tokens SET consumed_at = ?
                     WHERE email_normalized = ? AND kind = ? AND consumed_at IS NULL
-                    """, arguments: [token.createdAt, token.emailNormalized, token.kind])
+                    """, arguments: [token.createdAt.storedText, token.emailNormalized, token.kind])
             // Dead rows are kept a day for support, then dropped.
             try db.execute(
                 sql: "DELETE FROM sign_in_tokens WHERE expires_at < ?",
-                arguments: [token.createdAt.addingTimeInterval(-24 * 3600)])
+                arguments: [token.createdAt.addingTimeInterval(-24 * 3600).storedText])
             var inserted = token
             try inserted.insert(db)
             return inserted
@@ -57,7 +57,7 @@ extension AppDatabase {
                 sql: """
                     UPDATE sign_in_tokens SET consumed_at = ?
                     WHERE id = ? AND consumed_at IS NULL AND expires_at > ?
-                    """, arguments: [now, id, now])
+                    """, arguments: [now.storedText, id, now.storedText])
             guard db.changesCount == 1, let token = try SignInTokenRecord.fetchOne(db, key: id) else { return .dead }
             var created = false
             var user: UserRecord
@@ -81,7 +81,7 @@ extension AppDatabase {
             if !user.verified {
                 try db.execute(
                     sql: "UPDATE users SET verified = 1, password_hash = NULL, updated_at = ? WHERE id = ?",
-                    arguments: [now, user.id.rawValue])
+                    arguments: [now.storedText, user.id.rawValue])
                 user.verified = true
                 user.passwordHash = nil
                 user.updatedAt = now

@@ -45,12 +45,12 @@ extension AppDatabase {
             else { return nil }
             try db.execute(
                 sql: "UPDATE users SET password_hash = ?, verified = 1, updated_at = ? WHERE id = ? AND disabled = 0",
-                arguments: [passwordHash, now, userID])
+                arguments: [passwordHash, now.storedText, userID])
             guard db.changesCount == 1 else { return nil }
             try Self.consumeLiveResetTokens(db, userID: UserID(userID), at: now)
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now, userID])
+                arguments: [now.storedText, userID])
             return try UserRecord.fetchOne(db, key: userID)
         }
     }
@@ -68,14 +68,14 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
-                arguments: [newHash, now, userID.rawValue, currentHash])
+                arguments: [newHash, now.storedText, userID.rawValue, currentHash])
             guard db.changesCount == 1 else { return false }
             try db.execute(
                 sql: """
                     UPDATE sessions SET revoked_at = ?
                     WHERE user_id = ? AND id != ? AND revoked_at IS NULL
                       AND (? = 0 OR id NOT IN (SELECT session_id FROM session_credentials))
-                    """, arguments: [now, userID.rawValue, kept, leavingBrowserSessions])
+                    """, arguments: [now.storedText, userID.rawValue, kept, leavingBrowserSessions])
             return true
         }
     }
@@ -90,7 +90,7 @@ extension AppDatabase {
                 UPDATE verification_tokens SET consumed_at = ?
                 WHERE id = ? AND purpose = ? AND kind = ? AND consumed_at IS NULL AND expires_at > ?
                 """,
-            arguments: [now, id, VerificationTokenRecord.Purpose.resetPassword, kind, now])
+            arguments: [now.storedText, id, VerificationTokenRecord.Purpose.resetPassword, kind, now.storedText])
         return db.changesCount == 1
     }
 
@@ -99,6 +99,6 @@ extension AppDatabase {
             sql: """
                 UPDATE verification_tokens SET consumed_at = ?
                 WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
-                """, arguments: [now, userID.rawValue, VerificationTokenRecord.Purpose.resetPassword])
+                """, arguments: [now.storedText, userID.rawValue, VerificationTokenRecord.Purpose.resetPassword])
     }
 }

@@ -21,7 +21,7 @@ extension AppDatabase {
                     record.name, record.type, record.mode, record.displayName, record.issuer,
                     record.authorizationURL, record.tokenURL, record.userInfoURL, record.jwksURL,
                     record.clientId, record.clientSecretSealed, record.scopes,
-                    record.createdAt, record.updatedAt
+                    record.createdAt.storedText, record.updatedAt.storedText
                 ])
         }
     }
@@ -32,7 +32,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE oauth_providers SET mode = ?, updated_at = ? WHERE name = ?",
-                arguments: [mode, now, name])
+                arguments: [mode, now.storedText, name])
             return db.changesCount == 1
         }
     }

@@ -14,7 +14,8 @@ extension AppDatabase {
     /// (they no longer count) and everyone's older than the retention.
     public func recordRateEvent(key: String, at now: Date, keepingSince: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM rate_limit_events WHERE key = ? AND at <= ?", arguments: [key, keepingSince])
+            try db.execute(
+                sql: "DELETE FROM rate_limit_events WHERE key = ? AND at <= ?", arguments: [key, keepingSince.storedText])
             try Self.insertRateEvent(db, key: key, at: now)
         }
     }
@@ -41,13 +42,14 @@ extension AppDatabase {
     private static func rateWindow(_ db: Database, key: String, since: Date) throws -> RateWindow {
         let row = try Row.fetchOne(
             db, sql: "SELECT count(*) AS n, min(at) AS oldest, max(at) AS newest FROM rate_limit_events WHERE key = ? AND at > ?",
-            arguments: [key, since])
-        return RateWindow(count: row?["n"] ?? 0, oldest: row?["oldest"], newest: row?["newest"])
+            arguments: [key, since.storedText])
+        return RateWindow(count: row?["n"] ?? 0, oldest: row?.storedDate("oldest"), newest: row?.storedDate("newest"))
     }
 
     private static func insertRateEvent(_ db: Database, key: String, at now: Date) throws {
         try db.execute(
-            sql: "DELETE FROM rate_limit_events WHERE at < ?", arguments: [now.addingTimeInterval(-rateEventRetention)])
-        try db.execute(sql: "INSERT INTO rate_limit_events (key, at) VALUES (?, ?)", arguments: [key, now])
+            sql: "DELETE FROM rate_limit_events WHERE at < ?", arguments: [now.addingTimeInterval(-rateEventRetention).storedText]
+        )
+        try db.execute(sql: "INSERT INTO rate_limit_events (key, at) VALUES (?, ?)", arguments: [key, now.storedText])
     }
 }

@@ -14,7 +14,7 @@ extension AppDatabase {
                     """,
                 arguments: [
                     new.tokenHash, new.refreshTokenHash, new.userID.rawValue, new.userAgent, new.ip,
-                    new.createdAt, new.createdAt, new.expiresAt, new.impersonator
+                    new.createdAt.storedText, new.createdAt.storedText, new.expiresAt.storedText, new.impersonator
                 ])
             return SessionRecord(
                 id: db.lastInsertedRowID, tokenHash: new.tokenHash, refreshTokenHash: new.refreshTokenHash,
@@ -70,7 +70,7 @@ extension AppDatabase {
 
     public func touchSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
+            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now.storedText, id])
         }
     }
 
@@ -79,7 +79,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                arguments: [now, id])
+                arguments: [now.storedText, id])
         }
     }
 
@@ -88,7 +88,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET expires_at = max(expires_at, ?) WHERE id = ? AND revoked_at IS NULL",
-                arguments: [expiresAt, id])
+                arguments: [expiresAt.storedText, id])
         }
     }
 
@@ -97,7 +97,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
-                arguments: [now, id, userID.rawValue])
+                arguments: [now.storedText, id, userID.rawValue])
             return db.changesCount > 0
         }
     }
@@ -112,7 +112,7 @@ extension AppDatabase {
                     UPDATE sessions SET revoked_at = ?
                     WHERE user_id = ? AND id != ? AND revoked_at IS NULL AND user_agent IS NOT ?
                     """,
-                arguments: [now, userID.rawValue, kept, NewSession.browserBackingUserAgent])
+                arguments: [now.storedText, userID.rawValue, kept, NewSession.browserBackingUserAgent])
             return db.changesCount
         }
     }
@@ -124,10 +124,10 @@ extension AppDatabase {
             let live = try SessionRecord.fetchAll(
                 db,
                 sql: "SELECT * FROM sessions WHERE impersonator = ? AND revoked_at IS NULL AND expires_at > ?",
-                arguments: [impersonator, now])
+                arguments: [impersonator, now.storedText])
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE impersonator = ? AND revoked_at IS NULL AND expires_at > ?",
-                arguments: [now, impersonator, now])
+                arguments: [now.storedText, impersonator, now.storedText])
             return live
         }
     }
@@ -138,7 +138,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now, userID.rawValue])
+                arguments: [now.storedText, userID.rawValue])
             return db.changesCount
         }
     }

@@ -12,7 +12,7 @@ extension AppDatabase {
                     sql: """
                         INSERT INTO superusers (id, email, email_normalized, password_hash, created_at, updated_at)
                         VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [id, email, EmailAddress.normalize(email), passwordHash, now, now])
+                        """, arguments: [id, email, EmailAddress.normalize(email), passwordHash, now.storedText, now.storedText])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw AuthError.emailExists
             }
@@ -25,7 +25,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE superusers SET password_hash = ?, updated_at = ? WHERE email_normalized = ?",
-                arguments: [passwordHash, now, EmailAddress.normalize(email)])
+                arguments: [passwordHash, now.storedText, EmailAddress.normalize(email)])
             return db.changesCount == 1
         }
     }
@@ -59,7 +59,7 @@ extension AppDatabase {
                 sql: """
                     INSERT INTO console_sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [tokenHash, superuserID, userAgent, ip, now, now, expiresAt])
+                    """, arguments: [tokenHash, superuserID, userAgent, ip, now.storedText, now.storedText, expiresAt.storedText])
         }
     }
 
@@ -87,7 +87,7 @@ extension AppDatabase {
 
     public func touchConsoleSession(id: Int64, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE console_sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
+            try db.execute(sql: "UPDATE console_sessions SET last_used_at = ? WHERE id = ?", arguments: [now.storedText, id])
         }
     }
 
@@ -95,7 +95,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                arguments: [now, id])
+                arguments: [now.storedText, id])
         }
     }
 }

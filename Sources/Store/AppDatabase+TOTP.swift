@@ -84,7 +84,7 @@ extension AppDatabase {
                         pending_secret_sealed = excluded.pending_secret_sealed,
                         pending_created_at = excluded.pending_created_at
                     WHERE enabled = 0
-                    """, arguments: [userID.rawValue, Data(sealed), now])
+                    """, arguments: [userID.rawValue, Data(sealed), now.storedText])
             return db.changesCount == 1
         }
     }
@@ -102,7 +102,7 @@ extension AppDatabase {
                     SET secret_sealed = pending_secret_sealed, pending_secret_sealed = NULL, pending_created_at = NULL,
                         enabled = 1, last_used_step = ?, enabled_at = ?
                     WHERE user_id = ? AND enabled = 0 AND pending_secret_sealed = ?
-                    """, arguments: [step, now, userID.rawValue, Data(pendingSealed)])
+                    """, arguments: [step, now.storedText, userID.rawValue, Data(pendingSealed)])
             guard db.changesCount == 1 else { return false }
             try Self.replaceRecoveryCodes(db, userID: userID, hashes: recoveryCodeHashes, at: now)
             return true
@@ -162,8 +162,8 @@ extension AppDatabase {
                     VALUES (?, ?, ?, 0, ?, ?)
                     """,
                 arguments: [
-                    challenge.idHash, challenge.userID.rawValue, challenge.firstMethod, challenge.createdAt,
-                    challenge.expiresAt
+                    challenge.idHash, challenge.userID.rawValue, challenge.firstMethod, challenge.createdAt.storedText,
+                    challenge.expiresAt.storedText
                 ])
         }
     }
@@ -188,7 +188,7 @@ extension AppDatabase {
                     sql: """
                         SELECT COALESCE(SUM(attempts - (consumed_at IS NOT NULL)), 0) FROM mfa_challenges
                         WHERE user_id = ? AND created_at > ?
-                        """, arguments: [challenge.userID.rawValue, failuresSince]) ?? 0
+                        """, arguments: [challenge.userID.rawValue, failuresSince.storedText]) ?? 0
             guard failures < maxAccountFailures else { return .accountThrottled }
             try db.execute(sql: "UPDATE mfa_challenges SET attempts = attempts + 1 WHERE id_hash = ?", arguments: [idHash])
             var claimed = challenge
@@ -216,12 +216,12 @@ extension AppDatabase {
                         UPDATE recovery_codes SET used_at = ?
                         WHERE user_id = ? AND code_hash = ? AND used_at IS NULL
                           AND EXISTS (SELECT 1 FROM totp_credentials WHERE user_id = ? AND enabled = 1)
-                        """, arguments: [now, challenge.userID.rawValue, hash, challenge.userID.rawValue])
+                        """, arguments: [now.storedText, challenge.userID.rawValue, hash, challenge.userID.rawValue])
                 guard db.changesCount == 1 else { return .factorRefused }
             }
             try db.execute(
                 sql: "UPDATE mfa_challenges SET consumed_at = ? WHERE id_hash = ? AND consumed_at IS NULL",
-                arguments: [now, idHash])
+                arguments: [now.storedText, idHash])
             return .completed
         }
     }
@@ -229,7 +229,7 @@ extension AppDatabase {
     /// Forgets challenges that ended long ago (they only count toward the account's recent failures).
     public func deleteMFAChallenges(expiredBefore cutoff: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM mfa_challenges WHERE expires_at < ?", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM mfa_challenges WHERE expires_at < ?", arguments: [cutoff.storedText])
         }
     }
 
@@ -264,7 +264,7 @@ extension AppDatabase {
                     UPDATE superusers SET totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = NULL,
                         totp_last_used_step = ?, updated_at = ?
                     WHERE id = ? AND totp_secret_sealed IS NULL AND totp_pending_sealed = ?
-                    """, arguments: [step, now, id, Data(pendingSealed)])
+                    """, arguments: [step, now.storedText, id, Data(pendingSealed)])
             return db.changesCount == 1
         }
     }
@@ -276,7 +276,7 @@ extension AppDatabase {
                     UPDATE superusers SET totp_secret_sealed = NULL, totp_pending_sealed = NULL, totp_last_used_step = NULL,
                         updated_at = ?
                     WHERE id = ?
-                    """, arguments: [now, id])
+                    """, arguments: [now.storedText, id])
         }
     }
 
@@ -309,23 +309,23 @@ extension AppDatabase {
         for hash in hashes {
             try db.execute(
                 sql: "INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)",
-                arguments: [userID.rawValue, hash, now])
+                arguments: [userID.rawValue, hash, now.storedText])
         }
     }
 
-    private static func credential(_ row: Row) -> TOTPCredential {
+    private static func credential(_ row: Row) throws -> TOTPCredential {
         TOTPCredential(
             userID: UserID(row["user_id"] as String),
             secretSealed: (row["secret_sealed"] as Data?).map(Array.init),
             pendingSecretSealed: (row["pending_secret_sealed"] as Data?).map(Array.init),
-            pendingCreatedAt: row["pending_created_at"], enabled: row["enabled"],
+            pendingCreatedAt: try row.optionalDate("pending_created_at"), enabled: row["enabled"],
             lastUsedStep: row["last_used_step"])
     }
 
-    private static func challenge(_ row: Row) -> MFAChallengeRecord {
+    private static func challenge(_ row: Row) throws -> MFAChallengeRecord {
         MFAChallengeRecord(
             idHash: row["id_hash"], userID: UserID(row["user_id"] as String), firstMethod: row["first_method"],
-            attempts: row["attempts"], createdAt: row["created_at"], expiresAt: row["expires_at"],
-            consumedAt: row["consumed_at"])
+            attempts: row["attempts"], createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            consumedAt: try row.optionalDate("consumed_at"))
     }
 }

@@ -8,7 +8,7 @@ extension AppDatabase {
         try await pool.write { db in
             let statement = try db.makeStatement(
                 sql: "INSERT OR IGNORE INTO user_tags (user_id, tag, created_at) VALUES (?, ?, ?)")
-            for id in userIDs { try statement.execute(arguments: [id.rawValue, tag, now]) }
+            for id in userIDs { try statement.execute(arguments: [id.rawValue, tag, now.storedText]) }
         }
     }
 
@@ -64,7 +64,7 @@ extension AppDatabase {
             var result: [UserID: Date] = [:]
             for row in rows {
                 let userID: String = row["user_id"]
-                if let last: Date = row["last"] { result[UserID(userID)] = last }
+                if let last = row.storedDate("last") { result[UserID(userID)] = last }
             }
             return result
         }

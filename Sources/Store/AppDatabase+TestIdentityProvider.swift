@@ -45,7 +45,7 @@ extension AppDatabase {
                     INSERT INTO test_idp_accounts (provider, subject, email, email_verified, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (provider, subject) DO UPDATE SET email = excluded.email,
                         email_verified = excluded.email_verified, name = excluded.name
-                    """, arguments: [provider, subject, email, emailVerified, name, now])
+                    """, arguments: [provider, subject, email, emailVerified, name, now.storedText])
             guard
                 let row = try TestIdentityRecord.fetchOne(
                     db, sql: "SELECT * FROM test_idp_accounts WHERE provider = ? AND subject = ?", arguments: [provider, subject])
@@ -73,7 +73,10 @@ extension AppDatabase {
                 sql: """
                     INSERT INTO test_idp_codes (code_hash, provider, account_id, redirect_uri, code_challenge, nonce, created_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [codeHash, provider, identityID, redirectURI, codeChallenge, nonce, now, expiresAt])
+                    """,
+                arguments: [
+                    codeHash, provider, identityID, redirectURI, codeChallenge, nonce, now.storedText, expiresAt.storedText
+                ])
         }
     }
 
@@ -83,7 +86,7 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     UPDATE test_idp_codes SET consumed_at = ? WHERE code_hash = ? AND provider = ? AND consumed_at IS NULL AND expires_at > ?
-                    """, arguments: [now, codeHash, provider, now])
+                    """, arguments: [now.storedText, codeHash, provider, now.storedText])
             guard db.changesCount == 1,
                 let code = try Row.fetchOne(db, sql: "SELECT * FROM test_idp_codes WHERE code_hash = ?", arguments: [codeHash]),
                 let identity = try TestIdentityRecord.fetchOne(

@@ -25,7 +25,7 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now, id.rawValue])
+                arguments: [now.storedText, id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id.rawValue])
             guard db.changesCount == 1 else { throw AuthError.userNotFound }
         }

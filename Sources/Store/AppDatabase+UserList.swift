@@ -76,8 +76,8 @@ extension AppDatabase {
                 pageFilter += " AND (\(order.column), id) \(order.after) (?, ?)"
                 pageArguments += [
                     order.isDate
-                        ? Date(timeIntervalSince1970: cursor.date) as DatabaseValueConvertible
-                        : cursor.text, cursor.id
+                        ? Date(timeIntervalSince1970: cursor.date).storedText
+                        : cursor.text.databaseValue, cursor.id
                 ]
             }
             // Without a cursor, `page` still works (offset paging, as PocketBase's API does).

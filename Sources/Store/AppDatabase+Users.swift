@@ -41,7 +41,7 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?
-                    """, arguments: [new, now, userID.rawValue, old])
+                    """, arguments: [new, now.storedText, userID.rawValue, old])
             return db.changesCount == 1
         }
     }

@@ -46,7 +46,7 @@ extension AppDatabase {
             sql: """
                 UPDATE verification_tokens SET consumed_at = ?
                 WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL
-                """, arguments: [token.createdAt, token.userID.rawValue, token.purpose])
+                """, arguments: [token.createdAt.storedText, token.userID.rawValue, token.purpose])
         var inserted = token
         try inserted.insert(db)
         return inserted
@@ -69,7 +69,7 @@ extension AppDatabase {
                 sql: """
                     UPDATE \(table) SET attempts = attempts + 1
                     WHERE id = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
-                    """, arguments: [tokenID, maxAttempts, now])
+                    """, arguments: [tokenID, maxAttempts, now.storedText])
             return db.changesCount == 1
         }
     }
@@ -86,13 +86,13 @@ extension AppDatabase {
                 sql: """
                     UPDATE verification_tokens SET consumed_at = ?
                     WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
-                    """, arguments: [now, id, VerificationTokenRecord.Purpose.verifyEmail, now])
+                    """, arguments: [now.storedText, id, VerificationTokenRecord.Purpose.verifyEmail, now.storedText])
             guard db.changesCount == 1 else { return nil }
             try db.execute(
                 sql: """
                     UPDATE users SET verified = 1, updated_at = ?
                     WHERE id = (SELECT user_id FROM verification_tokens WHERE id = ?) AND verified = 0
-                    """, arguments: [now, id])
+                    """, arguments: [now.storedText, id])
             return try UserRecord.fetchOne(
                 db,
                 sql: """

@@ -79,7 +79,8 @@ extension AppDatabase {
                     INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, callback_urls = excluded.callback_urls,
                         legacy_callback = excluded.legacy_callback, updated_at = excluded.updated_at
-                    """, arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt, app.updatedAt])
+                    """,
+                arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt.storedText, app.updatedAt.storedText])
         }
     }
 
@@ -113,7 +114,7 @@ extension AppDatabase {
                     """,
                 arguments: [
                     code.codeHash, code.appID, code.userID.rawValue, code.codeChallenge, code.clientType,
-                    code.callbackURL, code.createdAt, code.expiresAt
+                    code.callbackURL, code.createdAt.storedText, code.expiresAt.storedText
                 ])
         }
     }
@@ -125,7 +126,7 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     UPDATE oauth_app_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL AND expires_at > ?
-                    """, arguments: [now, codeHash, now])
+                    """, arguments: [now.storedText, codeHash, now.storedText])
             guard db.changesCount == 1 else { return nil }
             return try AppCodeRecord.fetchOne(db, sql: "SELECT * FROM oauth_app_codes WHERE code_hash = ?", arguments: [codeHash])
         }

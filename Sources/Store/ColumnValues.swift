@@ -38,5 +38,5 @@ extension Row: ColumnValues {
     func optionalString(_ column: String) throws -> String? { self[column] }
     func optionalInt64(_ column: String) throws -> Int64? { self[column] }
     func optionalData(_ column: String) throws -> Data? { self[column] }
-    func optionalDate(_ column: String) throws -> Date? { self[column] }
+    func optionalDate(_ column: String) throws -> Date? { storedDate(column) }
 }

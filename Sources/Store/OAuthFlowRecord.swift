@@ -65,7 +65,7 @@ extension AppDatabase {
                     """,
                 arguments: [
                     flow.stateHash, flow.browserHash, flow.provider, flow.purpose, flow.userID?.rawValue,
-                    flow.codeVerifier, flow.nonce, flow.appRequest, flow.createdAt, flow.expiresAt
+                    flow.codeVerifier, flow.nonce, flow.appRequest, flow.createdAt.storedText, flow.expiresAt.storedText
                 ])
         }
     }
@@ -90,10 +90,11 @@ extension AppDatabase {
             if flow.consumedAt == nil {
                 try db.execute(
                     sql: "UPDATE oauth_flows SET consumed_at = ? WHERE state_hash = ? AND consumed_at IS NULL",
-                    arguments: [now, stateHash])
+                    arguments: [now.storedText, stateHash])
             }
             // Old flows are of no use to anyone: drop those older than a day.
-            try db.execute(sql: "DELETE FROM oauth_flows WHERE expires_at < ?", arguments: [now.addingTimeInterval(-86_400)])
+            try db.execute(
+                sql: "DELETE FROM oauth_flows WHERE expires_at < ?", arguments: [now.addingTimeInterval(-86_400).storedText])
             return flow
         }
     }

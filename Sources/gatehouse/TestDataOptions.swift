@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthCore
 import Foundation
 import GatehouseWeb
 import LocalAuth
@@ -57,10 +58,10 @@ final class ProgressReport: @unchecked Sendable {
             let filled = min(width, done * width / total)
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             let percent = min(100, done * 100 / total)
-            write("\r\(label) \(bar) \(percent)% \(done.formatted())/\(total.formatted())")
+            write("\r\(label) \(bar) \(percent)% \(CountText.grouped(done))/\(CountText.grouped(total))")
         } else if done - lastPlain >= plainEvery || done == total {
             lastPlain = done
-            write("\(label): \(done.formatted())/\(total.formatted())\n")
+            write("\(label): \(CountText.grouped(done))/\(CountText.grouped(total))\n")
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthCore
 import Foundation
 import GatehouseWeb
 
@@ -48,7 +49,7 @@ struct UsersCommand: AsyncParsableCommand {
                 throw CommandLineTestData.Refusal(description: "Nothing was created.\n\(refusal)")
             }
             progress.finish()
-            print("Created \(outcome.created.formatted()) users in \(String(format: "%.1f", outcome.seconds)) s.")
+            print("Created \(CountText.grouped(outcome.created)) users in \(String(format: "%.1f", outcome.seconds)) s.")
         }
     }
 
@@ -77,7 +78,7 @@ struct UsersCommand: AsyncParsableCommand {
                 bytes = Array(data)
             }
             let outcome = try await options.testData().importFile(bytes: bytes, filename: file == "-" ? "" : file)
-            print("Imported \(outcome.created.formatted()) users in \(String(format: "%.1f", outcome.seconds)) s.")
+            print("Imported \(CountText.grouped(outcome.created)) users in \(String(format: "%.1f", outcome.seconds)) s.")
         }
     }
 
@@ -148,7 +149,7 @@ struct ResetCommand: AsyncParsableCommand {
         let mails = summary.rows["mails"] ?? 0
         let events = summary.rows["audit_events"] ?? 0
         print(
-            "Deleted \(summary.users.formatted()) users, \(sessions.formatted()) sessions, \(mails.formatted()) mails and \(events.formatted()) audit events. Superusers, providers and apps are kept."
+            "Deleted \(CountText.grouped(summary.users)) users, \(CountText.grouped(sessions)) sessions, \(CountText.grouped(mails)) mails and \(CountText.grouped(events)) audit events. Superusers, providers and apps are kept."
         )
     }
 }

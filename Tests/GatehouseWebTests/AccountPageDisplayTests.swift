@@ -4,7 +4,7 @@ import Testing
 @testable import GatehouseWeb
 
 /// What the account page shows beside the profile: the avatar's initials and the day the account
-/// was made, both computed on every request (ASCII byte by byte, dates remembered).
+/// was made, both computed on every request (ASCII byte by byte, dates by hand).
 @Suite struct AccountPageDisplayTests {
     @Test func initialsAreTheFirstLettersOfTwoWordsElseOfTheEmail() {
         #expect(Initials.of(name: "Ada Lovelace", email: "ada@example.com") == "AL")
@@ -18,13 +18,21 @@ import Testing
         #expect(Initials.of(name: "1st 2nd", email: "a@example.com") == "12")
     }
 
-    @Test func theSameDayReadsTheSameEveryTime() {
-        let date = Date(timeIntervalSince1970: 1_795_000_000)
-        let expected = date.formatted(.dateTime.year().month(.wide).day())
-        #expect(DisplayDate.format(date) == expected)
-        #expect(DisplayDate.format(date) == expected)
-        let later = date.addingTimeInterval(86_400 * 40)
-        #expect(DisplayDate.format(later) == later.formatted(.dateTime.year().month(.wide).day()))
-        #expect(DisplayDate.format(later) != expected)
+    /// By hand since issue 13 (no ICU in the server): what the English format styles wrote in UTC.
+    @Test func datesReadAsTheEnglishFormatStylesWroteThem() {
+        let locale = Locale(identifier: "en_001")
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        var day = Date.FormatStyle(locale: locale, timeZone: utc).year().month(.wide).day()
+        var dateTime = Date.FormatStyle(date: .abbreviated, time: .standard, locale: locale, timeZone: utc)
+        day.timeZone = utc
+        dateTime.timeZone = utc
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [Double] = [0, -1, 43_199.999, 43_200, 86_399.999, 951_782_400, 1_795_436_047.287]
+        let random = (0..<2000).map { _ in Double.random(in: -2_208_988_800...4_102_444_800, using: &generator) }
+        for seconds in fixed + random {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(DisplayDate.format(date) == date.formatted(day), "\(seconds)")
+            #expect(DisplayDate.dateTime(date) == date.formatted(dateTime), "\(seconds)")
+        }
     }
 }

@@ -40,7 +40,8 @@ public struct UserSeed: Sendable, Hashable {
     public var problems: [FieldError] {
         var problems: [FieldError] = []
         if !(1...Self.maximumCount).contains(count) {
-            problems.append(FieldError(field: "count", message: "Choose a number from 1 to \(Self.maximumCount.formatted())."))
+            problems.append(
+                FieldError(field: "count", message: "Choose a number from 1 to \(CountText.grouped(Self.maximumCount))."))
         }
         if !pattern.contains(Self.placeholder) {
             problems.append(

@@ -1,4 +1,5 @@
 import AuthCore
+import CivilTime
 import Foundation
 import HTTPServer
 
@@ -77,19 +78,37 @@ struct AccountPages: Sendable {
     }
 }
 
-/// Display helpers for the account page.
+/// Dates as the pages show them, in UTC and in the server's default English (`23 November 2026`,
+/// `23 Nov 2026 at 12:14:07 PM`, as the format styles wrote them), written by hand: a format
+/// style loads ICU's calendars into the server, for the account page on every request.
 enum DisplayDate {
-    /// The day, e.g. "November 23, 2026"; remembered per date, as formatting goes through ICU and
-    /// the account page shows one on every request.
+    /// The day, e.g. "23 November 2026".
     static func format(_ date: Date) -> String {
-        days.value(for: date) { date.formatted(.dateTime.year().month(.wide).day()) } ?? ""
+        let (year, month, day, _) = components(date)
+        return "\(day) \(months[Int(month) - 1]) \(year)"
     }
-
-    private static let days = BoundedMemo<Date, String>(capacity: 4096)
 
     /// Date and time to the second, for tables of events and sessions.
     static func dateTime(_ date: Date) -> String {
-        date.formatted(date: .abbreviated, time: .standard)
+        let (year, month, day, millisecond) = components(date)
+        let second = millisecond / 1000
+        let hour = second / 3600
+        let clock = "\((hour + 11) % 12 + 1):\(twoDigits(second / 60 % 60)):\(twoDigits(second % 60))"
+        // The narrow no-break space English puts before the day period.
+        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year) at \(clock)\u{202F}\(hour < 12 ? "AM" : "PM")"
+    }
+
+    private static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December"
+    ]
+
+    private static func components(_ date: Date) -> (year: Int64, month: Int64, day: Int64, millisecondOfDay: Int64) {
+        CivilTime.components(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    private static func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 }
 

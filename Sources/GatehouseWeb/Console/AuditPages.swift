@@ -147,6 +147,6 @@ struct AuditEntry: Encodable {
 enum LocalDateTime {
     static func parse(_ text: String) -> Date? {
         let withSeconds = text.count == 16 ? text + ":00" : text
-        return try? Date(withSeconds + "Z", strategy: .iso8601)
+        return Timestamp.parse(withSeconds + "Z")
     }
 }

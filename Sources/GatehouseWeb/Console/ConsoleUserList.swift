@@ -54,9 +54,9 @@ struct ConsoleUserList: Sendable {
                 return row
             }
             page["empty"] = result.users.isEmpty
-            let total = result.totalItems.formatted() + (result.totalIsLowerBound ? "+" : "")
+            let total = CountText.grouped(result.totalItems) + (result.totalIsLowerBound ? "+" : "")
             page["totalText"] = result.totalItems == 1 && !result.totalIsLowerBound ? "1 user" : "\(total) users"
-            page["pageInfo"] = "Showing \(result.users.count.formatted()) of \(total)"
+            page["pageInfo"] = "Showing \(CountText.grouped(result.users.count)) of \(total)"
             if let next = result.nextCursor {
                 page["nextURL"] = URLQuery.path("/_/users", filters.queryItems + [("after", next)])
             }

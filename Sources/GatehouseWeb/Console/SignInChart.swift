@@ -1,3 +1,5 @@
+import AuthCore
+import CivilTime
 import Foundation
 import Store
 
@@ -26,8 +28,8 @@ struct SignInChart {
 
     var summary: String {
         let (completed, failed) = totals
-        let signIns = completed == 1 ? "1 sign-in" : "\(completed.formatted()) sign-ins"
-        let failures = failed == 1 ? "1 failure" : "\(failed.formatted()) failures"
+        let signIns = completed == 1 ? "1 sign-in" : "\(CountText.grouped(completed)) sign-ins"
+        let failures = failed == 1 ? "1 failure" : "\(CountText.grouped(failed)) failures"
         return "\(signIns), \(failures) in the last 7 days"
     }
 
@@ -62,16 +64,22 @@ struct SignInChart {
                         width: slot - 1, height: failedHeight))
             }
         }
-        var dayFormat = Date.FormatStyle().weekday(.abbreviated).day()
-        dayFormat.timeZone = TimeZone(identifier: "UTC") ?? .current
         for day in 0..<7 {
             let x = Double(day * 24) * slot
-            let label = start.addingTimeInterval(Double(day * 24) * 3600).formatted(dayFormat)
+            let label = Self.dayLabel(start.addingTimeInterval(Double(day * 24) * 3600))
             parts.append(#"<line class="chart-grid" x1="\#(x)" y1="\#(Self.plotTop)" x2="\#(x)" y2="\#(Self.plotBottom)"/>"#)
             parts.append(#"<text class="chart-label" x="\#(x + 3)" y="\#(Self.plotBottom + 18)">\#(label)</text>"#)
         }
         parts.append("</svg>")
         return parts.joined()
+    }
+
+    /// The UTC weekday and day of the month (`Mon 23`), as the English format style writes them,
+    /// without the calendar that style loads.
+    static func dayLabel(_ date: Date) -> String {
+        let days = Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int((days % 7 + 7) % 7)]
+        return "\(weekday) \(CivilTime.civilDate(daysSince1970: days).day)"
     }
 
     private static func bar(_ className: String, x: Double, y: Double, width: Double, height: Double) -> String {

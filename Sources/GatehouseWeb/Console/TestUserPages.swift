@@ -69,7 +69,7 @@ struct TestUserPages: Sendable {
             let outcome = try await operations(visit, staff).seed(seed, tag: tag.isEmpty ? nil : tag)
             var done = State()
             done.result =
-                "Created \(outcome.ids.count.formatted()) \(outcome.ids.count == 1 ? "user" : "users")"
+                "Created \(CountText.grouped(outcome.ids.count)) \(outcome.ids.count == 1 ? "user" : "users")"
                 + (tag.isEmpty ? "" : " tagged \(tag)") + " in \(outcome.duration)."
             done.form["seed"] = ["tag": tag]
             return render(visit, staff, done)
@@ -91,7 +91,7 @@ struct TestUserPages: Sendable {
             let file = try UserImportFile(bytes: upload.bytes, filename: upload.filename, format: format)
             let outcome = try await operations(visit, staff).importFile(file, via: "console")
             state.result =
-                "Imported \(outcome.ids.count.formatted()) \(outcome.ids.count == 1 ? "user" : "users") from "
+                "Imported \(CountText.grouped(outcome.ids.count)) \(outcome.ids.count == 1 ? "user" : "users") from "
                 + "\(upload.filename.isEmpty ? "the file" : upload.filename) in \(outcome.duration)."
             return render(visit, staff, state)
         } catch let unreadable as UserImportFile.Unreadable {
@@ -122,7 +122,7 @@ struct TestUserPages: Sendable {
             let outcome = try await operations(visit, staff).deleteTagged(tag)
             var done = State()
             done.result =
-                "Deleted \(outcome.ids.count.formatted()) \(outcome.ids.count == 1 ? "user" : "users") tagged \(tag) "
+                "Deleted \(CountText.grouped(outcome.ids.count)) \(outcome.ids.count == 1 ? "user" : "users") tagged \(tag) "
                 + "and signed them out, in \(outcome.duration)."
             return render(visit, staff, done)
         } catch let error as AuthError {

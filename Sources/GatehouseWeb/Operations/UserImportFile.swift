@@ -44,7 +44,7 @@ struct UserImportFile {
         }
         guard !rows.isEmpty || !problems.isEmpty else { throw Unreadable(message: "The file has no users in it.") }
         guard rows.count + problems.count <= Self.maximumRows else {
-            throw Unreadable(message: "Import at most \(Self.maximumRows.formatted()) users at a time.")
+            throw Unreadable(message: "Import at most \(CountText.grouped(Self.maximumRows)) users at a time.")
         }
     }
 
