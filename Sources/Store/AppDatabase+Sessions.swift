@@ -40,13 +40,13 @@ extension AppDatabase {
         return try SessionRecord.fetchOne(db, sql: activeSessionSQL, arguments: StatementArguments(arguments))
     }
 
-    /// A live session: not revoked, not expired at `?2`, last used after `?3` (both milliseconds
-    /// since 1970, compared as the stored text; see `HotArgument.date`).
+    /// A live session: not revoked, not expired at `?2`, last used after `?3` (both dates bound
+    /// as stored text and compared as text; see `HotArgument.date`).
     static let activeSessionSQL = """
         SELECT * FROM sessions
         WHERE token_hash = ?1 AND revoked_at IS NULL
-          AND expires_at > \(HotArgument.storedDate(parameter: 2))
-          AND last_used_at > \(HotArgument.storedDate(parameter: 3))
+          AND expires_at > ?2
+          AND last_used_at > ?3
         """
 
     /// `activeSessionSQL` with the session's account (`SELECT s.*, u.*`).

@@ -81,8 +81,8 @@ extension AppDatabase {
     private static let activeConsoleSessionSQL = """
         SELECT c.*, u.* FROM console_sessions c JOIN superusers u ON u.id = c.superuser_id
         WHERE c.token_hash = ?1 AND c.revoked_at IS NULL
-          AND c.expires_at > \(HotArgument.storedDate(parameter: 2))
-          AND c.last_used_at > \(HotArgument.storedDate(parameter: 3))
+          AND c.expires_at > ?2
+          AND c.last_used_at > ?3
         """
 
     public func touchConsoleSession(id: Int64, at now: Date) async throws {

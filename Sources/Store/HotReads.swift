@@ -124,21 +124,15 @@ final class HotStatement {
 enum HotArgument {
     case text(String)
     case integer(Int64)
-    /// Whole milliseconds since 1970, which statements compare with stored dates through
-    /// `storedDate(parameter:)`.
+    /// A date, bound as its stored text (`Date.storedText`, the text every stored date is), so a
+    /// statement compares it with a stored date as it is: no date function runs per request.
     case date(Date)
 
-    /// The SQL for parameter `?n` bound as `.date`, in the stored text format (`AppDatabase`),
-    /// truncated to the millisecond as GRDB's date arguments are.
-    static func storedDate(parameter n: Int) -> String {
-        "strftime('%Y-%m-%d %H:%M:%f', ?\(n) / 1000.0, 'unixepoch')"
-    }
-
     fileprivate func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        switch self {
-        case .text(let text): sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
-        case .integer(let value): sqlite3_bind_int64(statement, index, value)
-        case .date(let date): sqlite3_bind_int64(statement, index, Self.milliseconds(date))
+        switch databaseValue.storage {
+        case .string(let text): sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
+        case .int64(let value): sqlite3_bind_int64(statement, index, value)
+        default: sqlite3_bind_null(statement, index)
         }
     }
 
@@ -147,12 +141,8 @@ enum HotArgument {
         switch self {
         case .text(let text): text.databaseValue
         case .integer(let value): value.databaseValue
-        case .date(let date): Self.milliseconds(date).databaseValue
+        case .date(let date): date.storedText
         }
-    }
-
-    private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }
 
