@@ -55,7 +55,7 @@ extension AppDatabase {
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
     static func activeSessionArguments(_ tokenHash: String, _ now: Date, _ idleTimeout: TimeInterval?) -> [HotArgument] {
-        [.text(tokenHash), .date(now), .date(idleTimeout.map { now.addingTimeInterval(-$0) } ?? .distantPast)]
+        [.text(tokenHash), .date(now), .date(idleTimeout.map { now.addingTimeInterval(-$0) } ?? StoredDate.earliest)]
     }
 
     /// A live session and its account, in one statement (the embedded backend's every

@@ -7,10 +7,14 @@ import GRDB
 /// GRDB's conversion runs a `DateFormatter` per date, which loads ICU's calendar data into the
 /// server, and the hot reads decode several dates per request.
 enum StoredDate {
+    /// 0001-01-01 00:00:00.000, the earliest date with a stored text (`Date.distantPast`, in year 0
+    /// of the proleptic calendar, has none and would go to GRDB's formatter).
+    static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+
     /// The stored text for `date`, byte for byte what GRDB's `DateFormatter` wrote: Foundation
     /// hands ICU the milliseconds since 1970 plus a half, which ICU rounds down, so this is the
-    /// nearest millisecond (not the truncation `HotArgument` binds; the two differ by under a
-    /// millisecond). Nil outside years 1–9999, which GRDB converts.
+    /// nearest millisecond (`HotArgument` binds dates the same way). Nil outside years 1–9999,
+    /// which GRDB converts.
     static func text(_ date: Date) -> String? {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down))
         return CivilTime.text(milliseconds: milliseconds, separator: UInt8(ascii: " "))

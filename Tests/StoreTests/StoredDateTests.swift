@@ -35,7 +35,10 @@ import Testing
         }
     }
 
-    /// Stored text reads back to the same instant GRDB's own reading gives, to the bit.
+    /// Stored text reads back to the instant GRDB's own reading gives. Within a microsecond, not
+    /// to the bit: near 2001 (Foundation's reference date) GRDB's calendar arithmetic and this
+    /// parser's round the last binary digit differently, one random date in a few thousand. Either
+    /// reading writes back as the same text (`writesWhatGRDBsFormatterWrites`).
     @Test func readsWhatGRDBReads() {
         var generator = SystemRandomNumberGenerator()
         let fixed = ["1970-01-01 00:00:00.000", "2024-02-29 23:59:59.999", "2038-01-19 03:14:07.5", "2026-11-23T12:14:07"]
@@ -44,7 +47,13 @@ import Testing
                 Date(timeIntervalSince1970: Double.random(in: 0..<4_133_980_800, using: &generator)).storedText) ?? ""
         }
         for text in fixed + random {
-            #expect(StoredDate.date(from: text.databaseValue) == Date.fromDatabaseValue(text.databaseValue), "\(text)")
+            let mine = StoredDate.date(from: text.databaseValue)
+            let grdbs = Date.fromDatabaseValue(text.databaseValue)
+            #expect(mine != nil && grdbs != nil, "\(text)")
+            if let mine, let grdbs {
+                #expect(abs(mine.timeIntervalSince(grdbs)) < 1e-6, "\(text)")
+                #expect(mine.storedText == grdbs.storedText, "\(text)")
+            }
         }
     }
 
@@ -60,5 +69,11 @@ import Testing
             "\(MailRecord.databaseDateDecodingStrategy(for: "created_at"))"
         ]
         for strategy in strategies { #expect(strategy.hasPrefix("custom"), "\(strategy)") }
+    }
+
+    /// The hot reads bind it when a session has no idle rule: it must have a stored text of its
+    /// own (a fallback to GRDB's formatter would load ICU into the server on every such request).
+    @Test func theEarliestDateHasAStoredText() {
+        #expect(StoredDate.text(StoredDate.earliest) == "0001-01-01 00:00:00.000")
     }
 }
