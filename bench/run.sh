@@ -5,9 +5,9 @@
 #
 # Starts .build/release/gatehouse on a free loopback port with a temp SQLite file (--verification none,
 # --no-rate-limits), creates a user and a superuser, then measures with wrk:
-#   static CSS, GET /auth/sign-in, signed-in GET /account; GET /auth/sign-in while HASH_LOOPS loops sign in
-#   (one argon2id hash each); POST auth-with-password at 1 and HASH_LOOPS connections (one hash's time and
-#   sign-ins per second); with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
+#   static CSS, GET /auth/sign-in, signed-in GET /account; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
+#   page sign-ins in flight (one argon2id hash each); POST auth-with-password at 1 and HASH_LOOPS connections, in BENCH_HASH_ROUNDS
+#   alternating pairs of windows (one hash's time and sign-ins per second); with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
 #   PocketBase-compatible auth-refresh and records?perPage=50; with BENCH_SEED_USERS (100,000) users in all,
 #   the console search GET /_/users?q=test%2B4242 at one connection. PocketBase (pocketbase on PATH) gets
 #   the same calls over the same 10,000 users, inserted into its SQLite file before it starts; a second
@@ -22,7 +22,7 @@
 #
 # Everything listens on 127.0.0.1; every loop is bounded; every process started here is stopped on exit.
 # Knobs (environment): GATEHOUSE_BENCH_BIN, BENCH_THREADS (2), BENCH_CONNECTIONS (32), BENCH_DURATION (10s),
-# BENCH_HASH_LOOPS (8), BENCH_STRICT=1 (exit 1 when a goal is missed), BENCH_POCKETBASE=0 (skip PocketBase),
+# BENCH_HASH_LOOPS (8), BENCH_HASH_ROUNDS (2), BENCH_STRICT=1 (exit 1 when a goal is missed), BENCH_POCKETBASE=0 (skip PocketBase),
 # BENCH_SEED_USERS (100000), BENCH_PB_SEED_USERS (10000), BENCH_MILLION (1000000; 0 skips), BENCH_LABEL
 # (e.g. "debug" when run against a debug build), BENCH_RESULTS, BENCH_CHART.
 set -euo pipefail
@@ -191,6 +191,8 @@ run_wrk() {
   LAST_P99="$p99"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p99" "$max" "$((status_errors + socket_errors))" >>"$WORK/cases.tsv"
   LAST_ERRORS="$((status_errors + socket_errors))"
+  LAST_REQUESTS="$total"
+  LAST_SECONDS="$(python3 -c "print($total / max(0.001, $rps))")"
   echo "  done: $label ($rps req/s, p99 $p99 ms)" >&2
 }
 
@@ -205,63 +207,80 @@ GH_ACCOUNT_P99="$LAST_P99"
 GH_ACCOUNT_ROW=$(( ${#ROWS[@]} - 1 ))
 
 # ---------------------------------------------------------------------------------------------------
-# Hashing load: HASH_LOOPS curl loops signing in (right password, one argon2id hash each) while wrk
-# measures GET /auth/sign-in. Sign-in is throttled per IP (30 per 5 min); unless the binary offers a
-# flag to switch that off, each loop spreads its tries over source addresses in 127.0.0.0/8 (all
-# loopback) so the throttle does not turn the hashes into cheap 429s. The loops count what they got.
+# Hashing load: a second wrk keeps HASH_LOOPS page sign-ins in flight (the sign-in form with the right
+# password, one argon2id hash each) while the first measures GET /auth/sign-in. The form's CSRF token is
+# a keyed hash of the browser's gh_csrf cookie, so one cookie and its token serve every post; the
+# throttle is off. (Loops of curl in bash spent more CPU starting processes than the server spent on
+# anything but hashing, and their gaps left fewer than HASH_LOOPS sign-ins in flight.)
 # ---------------------------------------------------------------------------------------------------
-sign_in_loop() {
-  local n="$1" deadline="$2" i=0 source jar token code
-  while [ "$i" -lt 100000 ] && [ "$(date +%s)" -lt "$deadline" ]; do
-    if [ -n "$THROTTLE_FLAG" ]; then source=127.0.0.1; else source="127.0.$((10 + n)).$(( (i / 25) % 250 + 2 ))"; fi
-    jar="$WORK/loop-$n.jar"
-    rm -f "$jar"
-    token="$(curl -s --interface "$source" -c "$jar" "$GH/auth/sign-in" | csrf_of || true)"
-    code="$(curl -s -o /dev/null -w '%{http_code}' --interface "$source" -b "$jar" -c "$jar" \
-      --data-urlencode "_csrf=$token" --data-urlencode "email=$EMAIL" --data-urlencode "password=$PASSWORD" \
-      "$GH/auth/sign-in" || true)"
-    echo "$code" >>"$WORK/loop-$n.codes"
-    i=$((i + 1))
-  done
-}
-
-HASH_START="$(date +%s)"
-HASH_DEADLINE=$((HASH_START + DURATION_S + 3))
-LOOP_PIDS=()
-for n in $(seq 1 "$HASH_LOOPS"); do
-  sign_in_loop "$n" "$HASH_DEADLINE" &
-  PIDS+=($!)
-  LOOP_PIDS+=($!)
-done
-# Let the hashing queue fill before measuring (bounded: wait for the first completed sign-ins).
-for _ in $(seq 1 50); do
-  [ "$(cat "$WORK"/loop-*.codes 2>/dev/null | wc -l)" -ge "$HASH_LOOPS" ] && break
-  sleep 0.1
-done
-HASH_MEASURE_START="$(cat "$WORK"/loop-*.codes 2>/dev/null | wc -l)"
-T0="$(date +%s.%N)"
-run_wrk "GET /auth/sign-in during $HASH_LOOPS sign-in loops" "$GH/auth/sign-in" GET
-T1="$(date +%s.%N)"
-HASH_MEASURE_END="$(cat "$WORK"/loop-*.codes 2>/dev/null | wc -l)"
+[ -n "$THROTTLE_FLAG" ] || die "$BIN serve has no flag to switch off the sign-in throttle"
+HASH_JAR="$WORK/hashing.jar"
+HASH_CSRF="$(curl -s -c "$HASH_JAR" "$GH/auth/sign-in" | csrf_of)"
+HASH_COOKIE="$(cookie_of "$HASH_JAR" gh_csrf)"
+[ -n "$HASH_CSRF" ] && [ -n "$HASH_COOKIE" ] || die "no _csrf token or gh_csrf cookie from /auth/sign-in"
+cat >"$WORK/signins.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Cookie"] = "gh_csrf=$HASH_COOKIE"
+wrk.body = "_csrf=$HASH_CSRF&email=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$EMAIL")&password=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$PASSWORD")"
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) signed_in = 0; other = 0 end
+function response(status, headers, body)
+  if status == 303 then signed_in = signed_in + 1 else other = other + 1 end
+end
+function done(summary, latency, requests)
+  local s, o = 0, 0
+  for _, thread in ipairs(threads) do s = s + thread:get("signed_in"); o = o + thread:get("other") end
+  io.write(string.format("SIGNINS %d %d %.2f\\n", s, o, summary.duration / 1e6))
+end
+LUA
+wrk -t1 -c"$HASH_LOOPS" -d"$((DURATION_S + 4))s" --timeout 10s -s "$WORK/signins.lua" "$GH/auth/sign-in" \
+  >"$WORK/signins.out" 2>&1 &
+HASH_PID=$!
+PIDS+=("$HASH_PID")
+sleep 2 # every loop has a sign-in queued or hashing
+run_wrk "GET /auth/sign-in during $HASH_LOOPS sign-ins" "$GH/auth/sign-in" GET
 HASH_P99="$LAST_P99"
-for pid in "${LOOP_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-SIGNED_IN="$(cat "$WORK"/loop-*.codes 2>/dev/null | grep -c '^303$' || true)"
-THROTTLED="$(cat "$WORK"/loop-*.codes 2>/dev/null | grep -c '^429$' || true)"
-OTHER="$(cat "$WORK"/loop-*.codes 2>/dev/null | grep -vc '^\(303\|429\)$' || true)"
-HASH_RATE="$(python3 -c "print(f'{($HASH_MEASURE_END - $HASH_MEASURE_START) / max(0.001, $T1 - $T0):.1f}')")"
+wait "$HASH_PID" || { cat "$WORK/signins.out" >&2; die "the sign-in load's wrk failed"; }
+read -r _ SIGNED_IN OTHER HASH_SECONDS <<<"$(grep '^SIGNINS ' "$WORK/signins.out" | tail -n1)"
+[ -n "${HASH_SECONDS:-}" ] || { cat "$WORK/signins.out" >&2; die "no result from the sign-in load's wrk"; }
+[ "$SIGNED_IN" -gt 0 ] || die "the sign-in load signed nobody in ($OTHER other answers)"
+HASH_RATE="$(python3 -c "print(f'{$SIGNED_IN / max(0.001, $HASH_SECONDS):.1f}')")"
 
 # ---------------------------------------------------------------------------------------------------
 # One hash's time and sign-ins per second: the PocketBase-compatible password sign-in (one argon2id hash
-# each, no page around it) at one connection, then at HASH_LOOPS connections. The throttle is off.
+# each, no page around it) at one connection and at HASH_LOOPS connections. The throttle is off. The two
+# are measured in HASH_ROUNDS pairs of windows in ABBA order (-c1, -cN, -cN, -c1, ...), so a drift in the
+# shared machine's speed during the run falls on both sides alike; each side's rate is its requests over
+# its seconds, summed over its windows. (Single back-to-back windows put the ratio anywhere in 0.81–0.92
+# on a quiet machine.)
 # ---------------------------------------------------------------------------------------------------
 AUTH_BODY="{\"identity\":\"$EMAIL\",\"password\":\"$PASSWORD\"}"
-WRK_BODY="$AUTH_BODY" THREADS=1 CONNECTIONS=1 run_wrk "Gatehouse POST users/auth-with-password (-c1: one hash)" \
-  "$GH/api/collections/users/auth-with-password" POST
-ONE_HASH_RPS="$LAST_RPS"
-ONE_HASH_P50="$LAST_P50"
-WRK_BODY="$AUTH_BODY" CONNECTIONS="$HASH_LOOPS" run_wrk "Gatehouse POST users/auth-with-password (-c$HASH_LOOPS)" \
-  "$GH/api/collections/users/auth-with-password" POST
-GH_PASSWORD_RPS="$LAST_RPS"
+HASH_ROUNDS="${BENCH_HASH_ROUNDS:-2}"
+ONE_HASH_REQUESTS=0 ONE_HASH_SECONDS=0 MANY_HASH_REQUESTS=0 MANY_HASH_SECONDS=0 ONE_HASH_P50S=()
+# hash_window 1|N ROUND: one wrk window on auth-with-password, added to that side's totals.
+hash_window() {
+  if [ "$1" = 1 ]; then
+    WRK_BODY="$AUTH_BODY" THREADS=1 CONNECTIONS=1 run_wrk "Gatehouse POST users/auth-with-password (-c1: one hash, round $2)" \
+      "$GH/api/collections/users/auth-with-password" POST
+    ONE_HASH_REQUESTS=$((ONE_HASH_REQUESTS + LAST_REQUESTS))
+    ONE_HASH_SECONDS="$(python3 -c "print($ONE_HASH_SECONDS + $LAST_SECONDS)")"
+    ONE_HASH_P50S+=("$LAST_P50")
+  else
+    WRK_BODY="$AUTH_BODY" CONNECTIONS="$HASH_LOOPS" run_wrk "Gatehouse POST users/auth-with-password (-c$HASH_LOOPS, round $2)" \
+      "$GH/api/collections/users/auth-with-password" POST
+    MANY_HASH_REQUESTS=$((MANY_HASH_REQUESTS + LAST_REQUESTS))
+    MANY_HASH_SECONDS="$(python3 -c "print($MANY_HASH_SECONDS + $LAST_SECONDS)")"
+  fi
+}
+for round in $(seq 1 "$HASH_ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then hash_window 1 "$round"; hash_window N "$round"
+  else hash_window N "$round"; hash_window 1 "$round"; fi
+done
+ONE_HASH_RPS="$(python3 -c "print(f'{$ONE_HASH_REQUESTS / max(0.001, $ONE_HASH_SECONDS):.2f}')")"
+ONE_HASH_P50="$(printf '%s\n' "${ONE_HASH_P50S[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+GH_PASSWORD_RPS="$(python3 -c "print(f'{$MANY_HASH_REQUESTS / max(0.001, $MANY_HASH_SECONDS):.2f}')")"
 
 # ---------------------------------------------------------------------------------------------------
 # Seeding through the console's API: PB_SEED_USERS users first (the PocketBase comparison runs over the
@@ -489,7 +508,7 @@ echo "Gatehouse benchmark${LABEL:+ ($LABEL build)} — $MACHINE, wrk -t$THREADS 
 printf '%-64s %10s %9s %9s %9s %8s\n' "case" "req/s" "p50 ms" "p99 ms" "max ms" "errors"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "hashing load: $SIGNED_IN sign-ins (303), $THROTTLED throttled (429), $OTHER other; ~$HASH_RATE sign-ins/s while the page was measured"
+echo "hashing load: $SIGNED_IN page sign-ins (303) and $OTHER other answers in $HASH_SECONDS s (~$HASH_RATE sign-ins/s), around the page's measurement"
 echo "seeding: $SEED_USERS users through POST /_/api/users/seed in $SEED_SECONDS s ($SEED_RATE users/s)"
 [ -n "${PB_SEED_SECONDS:-}" ] && echo "PocketBase: $PB_SEED_USERS users inserted into its SQLite file in $PB_SEED_SECONDS s before it started"
 if [ -n "${PROXY_ACCOUNT_RPS:-}" ]; then
