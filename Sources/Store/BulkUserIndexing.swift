@@ -5,27 +5,19 @@ import GRDB
 /// batch instead of a trigger program per row (issue 13: the triggers were ~47 % of seeding a
 /// million users, each row's FTS5 insert flushed as its own tiny segment and then merged).
 ///
-/// Lives inside one write transaction: `init` drops the two triggers, remembering their exact
-/// definitions, and `restoreTriggers` creates them again from those, so readers and every later
-/// write see the schema unchanged; if anything in between fails, the rollback brings them back with
-/// the rows. Other triggers on `users` are left alone and fire as usual.
+/// Lives inside one write transaction: `init` suspends the two triggers and `restoreTriggers`
+/// creates them again (`SuspendedTriggers`). Other triggers on `users` are left alone and fire as
+/// usual.
 struct BulkUserIndexing {
     /// The triggers whose per-row work `index(rows:in:)` does for a whole batch.
     static let replacedTriggers = ["users_search_insert", "user_count_insert"]
 
-    /// The `CREATE TRIGGER` statements as the migrations wrote them (from `sqlite_master`).
-    private let definitions: [String]
+    private let triggers: SuspendedTriggers
     /// The search index key the next indexed row gets, counted up as batches are indexed.
     private var nextSearchRowID: Int64
 
     init(_ db: Database) throws {
-        definitions = try String.fetchAll(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?) ORDER BY name",
-            arguments: StatementArguments(Self.replacedTriggers))
-        // Without IF EXISTS: a trigger that is not there fails the insert rather than being skipped.
-        for name in Self.replacedTriggers {
-            try db.execute(sql: "DROP TRIGGER \(name)")
-        }
+        triggers = try SuspendedTriggers(Self.replacedTriggers, in: db)
         // FTS5 serves a descending rowid scan with LIMIT 1 from its content table's key: no full scan.
         nextSearchRowID = (try Int64.fetchOne(db, sql: "SELECT rowid FROM users_search ORDER BY rowid DESC LIMIT 1") ?? 0) + 1
     }
@@ -53,10 +45,8 @@ struct BulkUserIndexing {
         nextSearchRowID += Int64(rows.count)
     }
 
-    /// Creates the dropped triggers again, exactly as they were defined.
+    /// Creates the suspended triggers again, exactly as they were defined.
     func restoreTriggers(in db: Database) throws {
-        for definition in definitions {
-            try db.execute(sql: definition)
-        }
+        try triggers.restore(in: db)
     }
 }

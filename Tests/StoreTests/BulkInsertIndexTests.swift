@@ -7,8 +7,9 @@ import Testing
 @testable import Store
 
 /// A bulk insert (seed, import) keeps the search index and the user count itself, a batch at a
-/// time, instead of through the per-row triggers (issue 13): afterwards every reader sees what the
-/// per-row path would have written, and the triggers are back for every later write.
+/// time, instead of through the per-row triggers (issue 13), and deleting every user (reset,
+/// delete all) empties them at once: afterwards every reader sees what the per-row path would
+/// have left, and the schema, the triggers and foreign keys are back for every later write.
 @Suite struct BulkInsertIndexTests {
     /// Account `n` of a batch: `prefix+N@example.com`, named "`name` N", ids `prefix-N`.
     private func record(_ prefix: String, _ n: Int, name: String) -> UserRecord {
@@ -142,6 +143,70 @@ import Testing
         #expect(try await search(store, "latecomer").users.map(\.id) == [UserID("late-1")])
         #expect(try await total(store) == 2)
         try await expectConsistentIndex(store, users: 2)
+    }
+
+    /// Every table, index and trigger as SQLite holds them.
+    private func schema(_ store: TestDatabase) async throws -> [String] {
+        try await store.database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+        }
+    }
+
+    private func rowCount(_ store: TestDatabase, _ table: String) async throws -> Int {
+        try await store.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+
+    @Test func deletingEveryUserEmptiesWhatCascadesAndLeavesTheSchemaAndForeignKeysAsTheyWere() async throws {
+        let store = try TestDatabase()
+        let ids = try await bulkInsert(store, "seed", count: 30, name: "Seeded Person")
+        try await insertOne(store, record("one", 1, name: "Single User"))
+        for (n, id) in ids.prefix(3).enumerated() {
+            _ = try await store.database.linkExternal(
+                ExternalIdentity(provider: "github", subject: "gh-\(n)", email: nil, emailVerified: false), to: id, at: Date())
+        }
+        let before = try await schema(store)
+
+        #expect(try await store.database.deleteAllUsers(at: Date()) == 31)
+
+        #expect(try await schema(store) == before, "the search table and the suspended triggers are back as they were")
+        for table in ["users", "users_search", "users_search_keys", "external_auths"] {
+            #expect(try await rowCount(store, table) == 0, "\(table) is empty")
+        }
+        #expect(try await total(store) == 0)
+        let keysOn = try await store.database.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        #expect(keysOn == 1, "the writer enforces foreign keys again")
+        await #expect(throws: DatabaseError.self, "a row naming an account that is gone is refused") {
+            try await store.database.pool.write { db in
+                try db.execute(sql: "CREATE TABLE probe (user_id TEXT REFERENCES users(id))")
+                try db.execute(sql: "INSERT INTO probe (user_id) VALUES (?)", arguments: [ids[0].rawValue])
+            }
+        }
+
+        // Later writes index and count through the restored triggers.
+        try await insertOne(store, record("late", 1, name: "Latecomer"))
+        _ = try await bulkInsert(store, "again", count: 4, name: "Again")
+        #expect(try await search(store, "latecomer").users.map(\.id) == [UserID("late-1")])
+        try await store.database.deleteUser(id: UserID("again-2"), at: Date())
+        #expect(try await total(store) == 4)
+        try await expectConsistentIndex(store, users: 4)
+    }
+
+    @Test func deletingEveryUserWhileATableRefersToThemWithoutCascadeIsRefusedAndLosesNothing() async throws {
+        let store = try TestDatabase()
+        let ids = try await bulkInsert(store, "seed", count: 5, name: "Seeded Person")
+        // A table whose rows must not vanish with their account: SQLite refuses the delete.
+        try await store.database.pool.write { db in
+            try db.execute(sql: "CREATE TABLE keepers (user_id TEXT NOT NULL REFERENCES users(id))")
+            try db.execute(sql: "INSERT INTO keepers (user_id) VALUES (?)", arguments: [ids[1].rawValue])
+        }
+        let before = try await indexState(store)
+
+        await #expect(throws: DatabaseError.self) { _ = try await store.database.deleteAllUsers(at: Date()) }
+
+        let after = try await indexState(store)
+        #expect(after.rows == before.rows && after.count == 5 && after.triggers == before.triggers)
+        #expect(try await search(store, "seed+2@").users.map(\.id) == [ids[1]])
+        try await expectConsistentIndex(store, users: 5)
     }
 }
 
