@@ -67,7 +67,9 @@ let package = Package(
                 "AuthCore", "Secrets", "PocketBaseFilter", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
-                .product(name: "GRDBSQLite", package: "GRDB.swift")
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // malloc_trim, for `ProcessMemory`.
+                .target(name: "CMalloc", condition: .when(platforms: [.linux]))
             ]),
         .target(
             name: "LocalAuth",
@@ -101,7 +103,6 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
-                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -119,7 +120,8 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift")
+                "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
             name: "LocalAuthTests",

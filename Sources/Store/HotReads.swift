@@ -34,6 +34,14 @@ final class HotReads: Sendable {
         }
         return try body(connection)
     }
+
+    /// Frees the page caches of the idle connections (`sqlite3_db_release_memory`); their prepared
+    /// statements stay. A connection in use keeps its cache.
+    func releaseMemory() {
+        idle.withLock { connections in
+            for connection in connections { connection.releaseMemory() }
+        }
+    }
 }
 
 /// One read-only connection and the statements it has prepared, by SQL text. Used by one thread at
@@ -58,6 +66,11 @@ final class HotReadConnection: @unchecked Sendable {
     deinit {
         for statement in prepared.values { sqlite3_finalize(statement.handle) }
         sqlite3_close_v2(handle)
+    }
+
+    /// Frees what SQLite holds for this connection that it can read again (its page cache).
+    func releaseMemory() {
+        _ = sqlite3_db_release_memory(handle)
     }
 
     /// The first row `sql` yields for `arguments`, decoded by `decode`; nil when there is none.

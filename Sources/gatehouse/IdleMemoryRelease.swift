@@ -1,34 +1,30 @@
-import Foundation
 import HTTPServer
+import Store
 
-#if canImport(CMalloc)
-    import CMalloc
-#endif
-
-/// Gives the heap memory a burst of work freed back to the system once the server falls quiet.
+/// Gives the memory a burst of work used back to the system once the server falls quiet.
 ///
-/// glibc keeps freed memory in its per-thread arenas for reuse; after a burst (a 100,000-user seed,
-/// a load test) that is megabytes of resident memory nobody uses. `malloc_trim` returns the free
-/// pages; it takes the arenas' locks while it walks them, so it runs only after a quiet spell, once
-/// per burst, never under load.
+/// After a burst (a 100,000-user seed, a load test) SQLite's connections keep their page caches
+/// full and glibc keeps the freed heap in its per-thread arenas for reuse: megabytes of resident
+/// memory nobody uses. Once the server is quiet, the caches are released and `malloc_trim` returns
+/// the free pages; trimming takes the arenas' locks while it walks them, so this runs only after a
+/// quiet spell, once per burst, never under load.
 enum IdleMemoryRelease {
-    /// Polls `server` every `interval`; trims once after a poll that saw requests is followed by
-    /// one that saw none. Runs until the task is cancelled.
-    static func run(watching server: HTTPServer, interval: Duration = .seconds(2)) async {
-        #if canImport(CMalloc)
-            var seen = server.completedRequestCount
-            var busySinceTrim = true  // start-up's own garbage counts as a burst
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                let completed = server.completedRequestCount
-                if completed != seen {
-                    busySinceTrim = true
-                } else if busySinceTrim, server.activeRequestCount == 0 {
-                    malloc_trim(0)
-                    busySinceTrim = false
-                }
-                seen = completed
+    /// Polls `server` every `interval`; releases once after a poll that saw requests is followed
+    /// by one that saw none. Runs until the task is cancelled.
+    static func run(watching server: HTTPServer, database: AppDatabase, interval: Duration = .seconds(2)) async {
+        var seen = server.completedRequestCount
+        var busySinceRelease = true  // start-up's own garbage counts as a burst
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            let completed = server.completedRequestCount
+            if completed != seen {
+                busySinceRelease = true
+            } else if busySinceRelease, server.activeRequestCount == 0 {
+                await database.releaseMemory()
+                ProcessMemory.returnFreed()
+                busySinceRelease = false
             }
-        #endif
+            seen = completed
+        }
     }
 }

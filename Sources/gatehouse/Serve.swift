@@ -190,6 +190,7 @@ struct Serve: AsyncParsableCommand {
     static let keyedHashSecret = "keyed-hash"
 
     func run() async throws {
+        ProcessMemory.limitArenas(to: ProcessInfo.processInfo.activeProcessorCount)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel
@@ -296,7 +297,9 @@ struct Serve: AsyncParsableCommand {
                     "the SMTP mail catcher accepts mail from the network; anyone who can reach it can fill the mailbox")
             }
         }
-        let memoryRelease = Task.detached(priority: .background) { await IdleMemoryRelease.run(watching: server) }
+        let memoryRelease = Task.detached(priority: .background) {
+            await IdleMemoryRelease.run(watching: server, database: database)
+        }
         let signal = await waitForTerminationSignal()
         memoryRelease.cancel()
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
