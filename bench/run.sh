@@ -479,9 +479,6 @@ fi
 # A million users: `gatehouse users seed` into a third file (timed), then a Gatehouse on it: the console
 # search at one connection (a narrow term, and a broad one every user matches) and the list's first page.
 # ---------------------------------------------------------------------------------------------------
-GH_RSS_KB="$(awk '/^VmRSS:/ { print $2 }' "/proc/$GH_PID/status" 2>/dev/null || echo 0)"
-PB_RSS_KB=""
-[ -n "${PB_PID:-}" ] && PB_RSS_KB="$(awk '/^VmRSS:/ { print $2 }' "/proc/$PB_PID/status" 2>/dev/null || echo "")"
 MILLION_SEED_SECONDS=""
 MILLION_TEXT="$(python3 -c "print(f'{$MILLION:,}')")"
 if [ "$MILLION" -gt 0 ]; then
@@ -514,6 +511,12 @@ if [ "$MILLION" -gt 0 ]; then
   THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users (first page, $MILLION users, -c1)" "$GHM/_/users" GET -H "Cookie: $M_COOKIE"
   MILLION_LIST_P99="$LAST_P99"
 fi
+
+# Resident memory of the main Gatehouse and of PocketBase, read last, when both have been idle since
+# PocketBase's part of the run (about a minute, with the million-user part): after the whole bench.
+GH_RSS_KB="$(awk '/^VmRSS:/ { print $2 }' "/proc/$GH_PID/status" 2>/dev/null || echo 0)"
+PB_RSS_KB=""
+[ -n "${PB_PID:-}" ] && PB_RSS_KB="$(awk '/^VmRSS:/ { print $2 }' "/proc/$PB_PID/status" 2>/dev/null || echo "")"
 
 # ---------------------------------------------------------------------------------------------------
 # Report: every case, then each goal of issue 13 with its figure; the same as JSON, drawn as an SVG chart.
