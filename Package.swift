@@ -67,9 +67,7 @@ let package = Package(
                 "AuthCore", "Secrets", "PocketBaseFilter", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                // malloc_trim, for `ProcessMemory`.
-                .target(name: "CMalloc", condition: .when(platforms: [.linux]))
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .target(
             name: "LocalAuth",
@@ -103,6 +101,7 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]),

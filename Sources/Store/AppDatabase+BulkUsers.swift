@@ -21,9 +21,6 @@ extension AppDatabase {
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws -> [UserID] {
         guard count > 0 else { return [] }
-        // The batch's page cache and records are freed at the end, but the C allocator keeps freed
-        // memory for reuse: hand it back, or a server that seeded once holds it for good.
-        defer { ProcessMemory.returnFreed() }
         do {
             return try await pool.write { db in
                 // A page cache large enough for the whole batch, so pages are written once, at commit,
