@@ -1,34 +1,60 @@
 internal import CSodium
 
-/// libsodium's argon2id string format (`$argon2id$v=19$m=…,t=…,p=1$salt$hash`) at the INTERACTIVE
-/// limits: t=2 and m=64 MiB, above OWASP's m=19 MiB, t=2, p=1 floor. Blocking: call from a
-/// `BlockingWorkPool` thread.
+/// Password hashes in the argon2 string format libsodium and PocketBase-era tools write
+/// (`$argon2id$v=19$m=65536,t=2,p=1$SALT$TAG`, unpadded base64), made at libsodium's INTERACTIVE
+/// limits: t=2 and m=64 MiB, above OWASP's m=19 MiB, t=2, p=1 floor. Verifies argon2id and argon2i
+/// within `StoredPasswordHash.Bounds`. Blocking: call from a `BlockingWorkPool` thread.
 enum Argon2id {
-    private static let opsLimit = UInt64(crypto_pwhash_opslimit_interactive())
-    private static let memLimit = crypto_pwhash_memlimit_interactive()
+    static let parameters = Argon2.Parameters(
+        variant: .argon2id, memoryKiB: crypto_pwhash_memlimit_interactive() / 1024,
+        iterations: Int(crypto_pwhash_opslimit_interactive()), parallelism: 1)
+    private static let saltLength = 16
+    private static let tagLength = 32
 
-    /// True for hashes this verifier understands (libsodium verifies argon2i and argon2id).
-    static func recognises(_ hash: String) -> Bool {
-        hash.hasPrefix("$argon2id$") || hash.hasPrefix("$argon2i$")
+    static func hash(_ password: String, memory: Argon2Memory) throws(SecretsError) -> String {
+        let salt = SecureRandom.bytes(saltLength)
+        let tag = try Argon2.tag(
+            password: Array(password.utf8), salt: salt, tagLength: tagLength, parameters: parameters, memory: memory)
+        return "$argon2id$v=19$m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)$"
+            + base64(salt) + "$" + base64(tag)
     }
 
-    static func hash(_ password: String) throws(SecretsError) -> String {
-        Sodium.ready()
-        var output = [CChar](repeating: 0, count: crypto_pwhash_strbytes())
-        // The explicit length keeps every byte of the password, even after an embedded NUL.
-        let status = crypto_pwhash_str(&output, password, UInt64(password.utf8.count), opsLimit, memLimit)
-        guard status == 0 else { throw .hashingFailed }
-        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// True when `password` gives `hash`'s tag. `hash` must already have passed
+    /// `StoredPasswordHash.parse`, which read `parameters` from it and held them to its bounds.
+    static func verify(
+        _ password: String, against hash: String, parameters: Argon2.Parameters, memory: Argon2Memory
+    ) -> Bool {
+        let fields = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard fields.count == 6, let salt = decodeBase64(fields[4]), let expected = decodeBase64(fields[5]),
+            let tag = try? Argon2.tag(
+                password: Array(password.utf8), salt: salt, tagLength: expected.count, parameters: parameters,
+                memory: memory)
+        else { return false }
+        return KeyedHash.constantTimeEquals(tag, expected)
     }
 
-    static func verify(_ password: String, against hash: String) -> Bool {
-        Sodium.ready()
-        return crypto_pwhash_str_verify(hash, password, UInt64(password.utf8.count)) == 0
+    /// Standard base64 without padding, as libsodium writes salts and tags.
+    private static func base64(_ bytes: [UInt8]) -> String {
+        let variant = sodium_base64_VARIANT_ORIGINAL_NO_PADDING
+        var text = [CChar](repeating: 0, count: sodium_base64_encoded_len(bytes.count, variant))
+        _ = sodium_bin2base64(&text, text.count, bytes, bytes.count, variant)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// True when `hash` was made with other (older, weaker) parameters or is malformed.
-    static func needsRehash(_ hash: String) -> Bool {
-        Sodium.ready()
-        return crypto_pwhash_str_needs_rehash(hash, opsLimit, memLimit) != 0
+    /// libsodium's strict decoding: nil unless every character is in the alphabet (no padding)
+    /// and the leftover bits are zero.
+    private static func decodeBase64(_ text: Substring) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        var bytes = [UInt8](repeating: 0, count: characters.count * 3 / 4 + 1)
+        var length = 0
+        let status = characters.withUnsafeBufferPointer { characters in
+            characters.withMemoryRebound(to: CChar.self) {
+                sodium_base642bin(
+                    &bytes, bytes.count, $0.baseAddress, $0.count, nil, &length, nil,
+                    sodium_base64_VARIANT_ORIGINAL_NO_PADDING)
+            }
+        }
+        guard status == 0 else { return nil }
+        return Array(bytes.prefix(length))
     }
 }

@@ -298,7 +298,7 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let memoryRelease = Task.detached(priority: .background) {
-            await IdleMemoryRelease.run(watching: server, database: database)
+            await IdleMemoryRelease.run(watching: server, database: database, passwords: passwords)
         }
         let signal = await waitForTerminationSignal()
         memoryRelease.cancel()
