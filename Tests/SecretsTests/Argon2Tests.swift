@@ -1,4 +1,5 @@
 import CSodium
+import Foundation
 import Testing
 
 @testable import Secrets
@@ -7,6 +8,18 @@ import Testing
 /// and the memory it keeps between hashes.
 @Suite struct Argon2Tests {
     static let kernels: [Argon2.Kernel] = [.fastest, .portable]
+
+    /// On a CPU with AVX2 the fastest kernel is the AVX2 one, so the kernel tests below cover it
+    /// rather than running the portable kernel twice.
+    @Test func fastestKernelIsAVX2WhereTheCPUHasIt() throws {
+        #if arch(x86_64) && os(Linux)
+            let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
+            #expect(Argon2.fastestKernel == (flags.split(separator: " ").contains("avx2") ? "avx2" : "portable"))
+        #else
+            #expect(Argon2.fastestKernel == "portable")
+        #endif
+    }
 
     /// RFC 9106 section 5: m=32 KiB, t=3, p=4 lanes, with a secret and associated data.
     @Test(arguments: kernels)
