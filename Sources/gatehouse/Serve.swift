@@ -74,7 +74,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder with static assets. (GATEHOUSE_PUBLIC)")
     var assets: String = Environment.value("PUBLIC") ?? "Public"
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (GATEHOUSE_LOG_LEVEL)")
+    @Option(
+        help: "Log level: trace, debug, info, notice, warning, error, critical. (GATEHOUSE_LOG_LEVEL)",
+        transform: Serve.logLevel(named:))
     var logLevel: Logger.Level = Environment.value("LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
 
     @Option(help: "Largest request body accepted, in bytes; larger ones get 413. (GATEHOUSE_MAX_BODY)")
@@ -316,7 +318,17 @@ enum BackendKind: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension VerificationMode: ExpressibleByArgument {}
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension Serve {
+    /// `--log-level`'s value, read without a retroactive conformance of swift-log's type to the
+    /// argument parser's protocol.
+    static func logLevel(named name: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: name) else {
+            throw ValidationError("'\(name)' is not a log level: use trace, debug, info, notice, warning, error or critical.")
+        }
+        return level
+    }
+}
 
 /// Reads `GATEHOUSE_*` environment variables.
 enum Environment {

@@ -1,0 +1,38 @@
+"""`gatehouse serve`'s options, run as the real binary: a bad value is refused before anything starts,
+with a message that says what is allowed."""
+
+from __future__ import annotations
+
+import subprocess
+
+from conftest import ASSETS, TEMPLATES
+
+
+def test_an_unknown_log_level_is_refused_naming_the_levels(binary, tmp_path):
+    db_path = tmp_path / "never.sqlite"
+    done = subprocess.run([str(binary), "serve", "--port", "0", "--db", str(db_path), "--log-level", "loud"],
+                          capture_output=True, timeout=60)
+    assert done.returncode != 0
+    message = done.stderr.decode()
+    assert "'loud' is not a log level" in message
+    assert "trace, debug, info, notice, warning, error or critical" in message
+    assert not db_path.exists(), "nothing is created for a command line that was refused"
+
+
+def test_a_known_log_level_is_taken_from_the_environment(binary, tmp_path):
+    """GATEHOUSE_LOG_LEVEL=warning: the server starts quietly (at the default, info, it logs a notice
+    that it is listening)."""
+    process = subprocess.Popen([str(binary), "serve", "--port", "0", "--db", str(tmp_path / "quiet.sqlite"),
+                                "--templates", str(TEMPLATES), "--assets", str(ASSETS)],
+                               env={"GATEHOUSE_LOG_LEVEL": "warning", "PATH": "/usr/bin:/bin"},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        try:
+            process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            pass
+        assert process.poll() is None, process.stderr.read().decode()
+    finally:
+        process.terminate()
+        _, stderr = process.communicate(timeout=30)
+    assert "listening" not in stderr.decode()
