@@ -1,16 +1,16 @@
 import GRDB
 
-/// What the `users` INSERT triggers keep (the trigram search index, v2-console-user-search, and
-/// the user count, v5-userlist-count), kept for a bulk insert by a few set-based statements per
+/// What the `users` INSERT triggers keep (the trigram search index, v2-console-user-search, the
+/// user count, v5-userlist-count, and the change log, v6-user-changes), kept for a bulk insert by a few set-based statements per
 /// batch instead of a trigger program per row (issue 13: the triggers were ~47 % of seeding a
 /// million users, each row's FTS5 insert flushed as its own tiny segment and then merged).
 ///
-/// Lives inside one write transaction: `init` suspends the two triggers and `restoreTriggers`
+/// Lives inside one write transaction: `init` suspends the three triggers and `restoreTriggers`
 /// creates them again (`SuspendedTriggers`). Other triggers on `users` are left alone and fire as
 /// usual.
 struct BulkUserIndexing {
     /// The triggers whose per-row work `index(rows:in:)` does for a whole batch.
-    static let replacedTriggers = ["users_search_insert", "user_count_insert"]
+    static let replacedTriggers = ["users_search_insert", "user_count_insert", "user_changes_insert"]
 
     private let triggers: SuspendedTriggers
     /// The search index key the next indexed row gets, counted up as batches are indexed.
@@ -23,7 +23,7 @@ struct BulkUserIndexing {
     }
 
     /// Adds the `users` rows with rowids in `rows` (just inserted, in this transaction) to the
-    /// search index and the count, as the triggers would have: the same text, a fresh index key
+    /// search index, the count and the change log, as the triggers would have: the same text, a fresh index key
     /// per user mapped in `users_search_keys`. SQLite gives each new row the largest rowid plus one
     /// (sqlite.org/autoinc.html), and the write lock keeps others out, so a batch's rows are
     /// exactly that range.
@@ -42,6 +42,9 @@ struct BulkUserIndexing {
                     SELECT id, rowid + ? FROM users WHERE rowid BETWEEN ? AND ? ORDER BY id
                 """, arguments: arguments)
         try db.execute(sql: "UPDATE user_count SET n = n + ? WHERE id = 1", arguments: [rows.count])
+        try db.execute(
+            sql: "INSERT INTO user_changes (user_id, action) SELECT id, 'create' FROM users WHERE rowid BETWEEN ? AND ?",
+            arguments: [rows.lowerBound, rows.upperBound])
         nextSearchRowID += Int64(rows.count)
     }
 
