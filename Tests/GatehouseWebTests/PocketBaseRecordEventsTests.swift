@@ -52,6 +52,14 @@ import Testing
             #expect((try RecordEventsPeer.data(event)["record"] as? [String: Any])?["name"] as? String == name)
         }
 
+        // With no subscriptions nothing arrives; a change made before subscribing again is not sent.
+        try await peer.subscribe(aliceEvents, [], token: aliceToken)
+        try await peer.update(alice, ["name": "Alice Unseen"])
+        try await peer.subscribe(aliceEvents, ["users/\(alice)"], token: aliceToken)
+        try await peer.update(alice, ["name": "Alice Five"])
+        let resumed = try await aliceEvents.stream.next()
+        #expect((try RecordEventsPeer.data(resumed)["record"] as? [String: Any])?["name"] as? String == "Alice Five")
+
         // A `filter` option narrows the events to matching records.
         let filtered = "users/*?options=" + RecordEventsPeer.encoded(#"{"query":{"filter":"name = 'Match'"}}"#)
         try await peer.subscribe(aliceEvents, [filtered], token: aliceToken)
@@ -108,6 +116,96 @@ import Testing
     }
 }
 
+/// What only Gatehouse has: accounts changed through any of its front-ends reach PocketBase
+/// realtime subscribers, and a subscriber's token is checked again at each delivery.
+@Suite struct PocketBaseRecordEventsFrontEndTests {
+    @Test func changesFromEveryFrontEndReachSubscribers() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let peer = try await RecordEventsPeer.start(gatehouse)
+        let staff = try await peer.stream()
+        try await peer.subscribe(staff, ["users/*"], token: peer.superuserToken)
+        let admin = try await gatehouse.adminToken()
+        func adminCall(_ method: String, _ path: String, _ json: [String: Any]? = nil) async throws -> TestResponse {
+            var headers = [("Authorization", "Bearer \(admin)")]
+            var body: [UInt8] = []
+            if let json {
+                headers.append(("Content-Type", "application/json"))
+                body = Array(try JSONSerialization.data(withJSONObject: json))
+            }
+            return try await HTTPTestClient(port: gatehouse.port).request(method, path, headers: headers, body: body)
+        }
+        func next(_ action: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+            let event = try await staff.stream.next()
+            let data = try RecordEventsPeer.data(event)
+            #expect(event["event"] == "users/*" && data["action"] as? String == action, sourceLocation: sourceLocation)
+            return try #require(data["record"] as? [String: Any], sourceLocation: sourceLocation)
+        }
+
+        // The account pages' sign-up.
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-up")
+        let signUp = try await browser.post(
+            "/auth/sign-up", [("email", "page@example.com"), ("password", "password-123"), ("name", "From Page")])
+        #expect(signUp.status == 303)
+        let fromPage = try await next("create")
+        #expect(fromPage["email"] as? String == "page@example.com" && fromPage["name"] as? String == "From Page")
+        // InsForge's sign-up.
+        let insForge = try await HTTPTestClient(port: gatehouse.port).request(
+            "POST", "/api/auth/users", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"email":"insforge@example.com","password":"password-123"}"#.utf8))
+        #expect(insForge.status == 200, "\(insForge.text)")
+        #expect(try await next("create")["email"] as? String == "insforge@example.com")
+        // The admin JSON API's update and delete.
+        let id = try #require(fromPage["id"] as? String)
+        #expect(try await adminCall("PATCH", "/_/api/users/\(id)", ["profile": ["name": "Renamed"]]).status == 200)
+        #expect(try await next("update")["name"] as? String == "Renamed")
+        // The test-user seed (a bulk insert) and deleting the batch by its tag.
+        let seeded = try await adminCall(
+            "POST", "/_/api/users/seed", ["count": 2, "pattern": "seed{n}@example.com", "password": "password-123", "tag": "batch"])
+        #expect(seeded.status == 201, "\(seeded.text)")
+        let seededEmails = [try await next("create")["email"] as? String, try await next("create")["email"] as? String]
+        #expect(Set(seededEmails.compactMap { $0 }) == ["seed1@example.com", "seed2@example.com"])
+        #expect(try await adminCall("DELETE", "/_/api/users?tag=batch").status == 200)
+        let deletedEmails = [try await next("delete")["email"] as? String, try await next("delete")["email"] as? String]
+        #expect(Set(deletedEmails.compactMap { $0 }) == ["seed1@example.com", "seed2@example.com"])
+        #expect(try await adminCall("DELETE", "/_/api/users/\(id)").status == 204)
+        #expect(try await next("delete")["email"] as? String == "page@example.com")
+        staff.stream.hangUp()
+        await gatehouse.stop()
+    }
+
+    @Test func aRevokedTokenStopsEventsAndBadOptionsAreNoError() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let peer = try await RecordEventsPeer.start(gatehouse)
+        let dana = try await peer.createUser("dana@example.com")
+        let danaToken = try await peer.token("dana@example.com")
+        // Options that do not parse are no options; a filter that cannot be read matches nothing.
+        let events = try await peer.stream()
+        let topics = [
+            "users/*?options=not-json", "users/*?options=%ZZ", #"users/*?options={"query":"x"}"#,
+            "users/*?options=" + RecordEventsPeer.encoded(#"{"query":{"filter":"((("}}"#), "@oauth2"
+        ]
+        try await peer.subscribe(events, topics, token: danaToken)
+        try await peer.update(dana, ["name": "Dana Two"])
+        let received = [try await events.stream.next(), try await events.stream.next(), try await events.stream.next()]
+        #expect(received.map { $0["event"] } == Array(topics.prefix(3)))
+
+        // Once Dana's sessions are revoked, her token no longer shows her record.
+        let admin = try await gatehouse.adminToken()
+        let revoked = try await HTTPTestClient(port: gatehouse.port).request(
+            "DELETE", "/_/api/users/\(dana)/sessions", headers: [("Authorization", "Bearer \(admin)")])
+        #expect((200..<300).contains(revoked.status), "\(revoked.text)")
+        try await peer.update(dana, ["name": "Dana Three"])
+        // Her next message is the `@oauth2` one sent after that change.
+        let redirect = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/api/oauth2-redirect?state=\(events.id)&code=abc")
+        #expect(redirect.status == 200)
+        #expect(try await events.stream.next()["event"] == "@oauth2")
+        events.stream.hangUp()
+        await gatehouse.stop()
+    }
+}
+
 /// The next `count` events of `stream`, by event name (each event's `id` and decoded data).
 private func events(_ stream: TestEventStream, count: Int) async throws -> [String: (id: String?, data: [String: Any])] {
     var result: [String: (id: String?, data: [String: Any])] = [:]
@@ -137,7 +235,11 @@ final class RecordEventsPeer: Sendable {
             return RecordEventsPeer(
                 port: pocketBase.port, superuserToken: try await pocketBase.superuserToken(), stop: { await pocketBase.stop() })
         }
-        let gatehouse = try await TestGatehouse(verification: .none)
+        return try await start(try await TestGatehouse(verification: .none))
+    }
+
+    /// Gatehouse, with a superuser signed in on its PocketBase API.
+    static func start(_ gatehouse: TestGatehouse) async throws -> RecordEventsPeer {
         try await gatehouse.createSuperuser("root@example.com", password: "superuser-password-1")
         let signIn = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/api/collections/_superusers/auth-with-password", headers: [("Content-Type", "application/json")],
