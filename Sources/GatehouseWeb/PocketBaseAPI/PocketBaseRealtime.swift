@@ -147,6 +147,14 @@ actor PocketBaseRealtime {
             client.lastMessage = .now
             clients[id] = client
         }
+        // Like PocketBase, a client whose user was deleted is a guest from then on.
+        for change in changes where change.action == .delete {
+            for (id, client) in clients where client.owner == change.user.id {
+                clients[id]?.authID = nil
+                clients[id]?.token = nil
+                clients[id]?.owner = nil
+            }
+        }
     }
 
     /// Who calls, as PocketBase compares callers between subscription requests.
