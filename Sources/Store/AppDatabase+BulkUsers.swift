@@ -174,7 +174,8 @@ extension AppDatabase {
         try db.execute(
             sql: """
                 INSERT INTO user_changes (user_id, action, record)
-                    SELECT id, 'delete', \(loggedRow("")) FROM (SELECT * FROM users ORDER BY rowid DESC LIMIT ?) ORDER BY rowid
+                    SELECT id, 'delete', \(loggedRow("")) FROM (SELECT rowid AS position, * FROM users ORDER BY rowid DESC LIMIT ?)
+                    ORDER BY position
                 """, arguments: [keptUserChanges])
         try db.execute(sql: "DELETE FROM users")
         let deleted = db.changesCount
