@@ -13,8 +13,8 @@ extension AppDatabase {
     /// Inserts `count` accounts made by `record(n)` (n from 1) in one write transaction, or none,
     /// through one prepared INSERT, calling `progress` with the rows written after each batch. Made for
     /// a million rows: the records are made one at a time (never all held at once), the search index
-    /// and user count are brought up to date once per batch instead of by triggers per row
-    /// (`BulkUserIndexing`), and addresses are not looked up before inserting; only when the UNIQUE
+    /// and user count are brought up to date once per batch and the change log once at the end,
+    /// instead of by triggers per row (`BulkUserIndexing`), and addresses are not looked up before inserting; only when the UNIQUE
     /// index refuses a row are the taken ones found → `StoreError.emailsTaken` with each of them.
     public func insertUsers(
         count: Int, record: @escaping @Sendable (Int) -> UserRecord,
@@ -41,6 +41,7 @@ extension AppDatabase {
                 var lastDate: (date: Date, value: DatabaseValue)?
                 // The rowid of the batch's first row: the batch is indexed as one range.
                 var batchStart: Int64 = 0
+                var firstRow: Int64 = 0
                 for n in 1...count {
                     let user = record(n)
                     let profile: String
@@ -64,11 +65,13 @@ extension AppDatabase {
                     ])
                     ids.append(user.id)
                     if (n - 1) % Self.seedBatchSize == 0 { batchStart = db.lastInsertedRowID }
+                    if n == 1 { firstRow = db.lastInsertedRowID }
                     if n % Self.seedBatchSize == 0 || n == count {
                         try indexing.index(rows: batchStart...db.lastInsertedRowID, in: db)
                         progress(n)
                     }
                 }
+                try indexing.logCreates(rows: firstRow...db.lastInsertedRowID, in: db)
                 try indexing.restoreTriggers(in: db)
                 return ids
             }
