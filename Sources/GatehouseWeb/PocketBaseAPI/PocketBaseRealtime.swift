@@ -78,7 +78,7 @@ actor PocketBaseRealtime {
         client.topics = topics.filter { !$0.isEmpty && seen.insert($0).inserted }.map(PocketBaseTopic.init)
         client.since = since ?? client.since
         clients[clientID] = client
-        followUsersWhileNeeded(from: client.since)
+        if client.followsUsers { followUsers(from: client.since) } else { stopFollowingUsersUnlessNeeded() }
         return .done
     }
 
@@ -98,22 +98,22 @@ actor PocketBaseRealtime {
 
     private func forget(_ id: String) {
         clients.removeValue(forKey: id)?.idleWatch?.cancel()
-        followUsersWhileNeeded(from: UserChangePosition(0))
+        stopFollowingUsersUnlessNeeded()
     }
 
-    /// Starts reading the feed (from `position`) when a client follows `users` and nobody reads
-    /// it yet; stops when no client follows `users` any more.
-    private func followUsersWhileNeeded(from position: UserChangePosition) {
-        guard let records else { return }
-        let needed = clients.values.contains(where: \.followsUsers)
-        if needed, pump == nil {
-            pumpRun += 1
-            let run = pumpRun
-            pump = Task { [weak self] in await self?.pumpChanges(records, from: position, run: run) }
-        } else if !needed, let running = pump {
-            running.cancel()
-            pump = nil
-        }
+    /// Starts reading the feed after `position` unless it is read already.
+    private func followUsers(from position: UserChangePosition) {
+        guard let records, pump == nil else { return }
+        pumpRun += 1
+        let run = pumpRun
+        pump = Task { [weak self] in await self?.pumpChanges(records, from: position, run: run) }
+    }
+
+    /// Stops reading the feed once no client follows `users`.
+    private func stopFollowingUsersUnlessNeeded() {
+        guard let running = pump, !clients.values.contains(where: \.followsUsers) else { return }
+        running.cancel()
+        pump = nil
     }
 
     private func pumpChanges(_ records: PocketBaseRecordEvents, from start: UserChangePosition, run: Int) async {

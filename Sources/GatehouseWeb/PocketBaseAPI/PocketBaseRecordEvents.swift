@@ -24,13 +24,14 @@ struct PocketBaseRecordEvents: Sendable {
 
     /// The events `subscriber` gets for `changes`, in order: the topic (the event's name) and data.
     func events(for changes: [UserChange], to subscriber: Subscriber) async -> [(topic: String, data: String)] {
-        let recent = changes.filter { $0.position > subscriber.since }
-        guard !recent.isEmpty else { return [] }
-        let caller = await tokens.caller(token: subscriber.token)
+        // The token is looked up once, and only when a change is about one of the topics.
+        var caller: PocketBaseCaller?
         var events: [(topic: String, data: String)] = []
-        for change in recent {
+        for change in changes where change.position > subscriber.since {
             let topics = PocketBaseTopic.recordTopics(of: change.user.id)
             for topic in subscriber.topics where topics.contains(where: topic.isTo) {
+                if caller == nil { caller = await tokens.caller(token: subscriber.token) }
+                guard let caller else { continue }
                 if await delivers(change, to: topic, caller: caller, owner: subscriber.owner) {
                     events.append((topic.name, Self.data(change, fields: topic.fields)))
                 }
