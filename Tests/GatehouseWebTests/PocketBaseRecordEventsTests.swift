@@ -121,7 +121,7 @@ import Testing
 @Suite struct PocketBaseRecordEventsFrontEndTests {
     @Test func changesFromEveryFrontEndReachSubscribers() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
-        let peer = try await RecordEventsPeer.start(gatehouse)
+        let peer = try await RecordEventsPeer.start(gatehouse, stop: { await gatehouse.stop() })
         let staff = try await peer.stream()
         try await peer.subscribe(staff, ["users/*"], token: peer.superuserToken)
         let admin = try await gatehouse.adminToken()
@@ -176,7 +176,7 @@ import Testing
 
     @Test func aRevokedTokenStopsEventsAndBadOptionsAreNoError() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
-        let peer = try await RecordEventsPeer.start(gatehouse)
+        let peer = try await RecordEventsPeer.start(gatehouse, stop: { await gatehouse.stop() })
         let dana = try await peer.createUser("dana@example.com")
         let danaToken = try await peer.token("dana@example.com")
         // Options that do not parse are no options; a filter that cannot be read matches nothing.
@@ -203,6 +203,26 @@ import Testing
         #expect(try await events.stream.next()["event"] == "@oauth2")
         events.stream.hangUp()
         await gatehouse.stop()
+    }
+}
+
+/// Proxy mode has no feed of account changes (`PocketBaseBackend` lacks `.userChanges`): record
+/// subscriptions are accepted and stay silent, as the docs say.
+@Suite struct PocketBaseRecordEventsProxyTests {
+    @Test func inProxyModeRecordSubscriptionsStaySilent() async throws {
+        try await ProxyGatehouse.run(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
+            _, gatehouse in
+            let peer = try await RecordEventsPeer.start(gatehouse, stop: {})
+            let staff = try await peer.stream()
+            try await peer.subscribe(staff, ["users/*", "@oauth2"], token: peer.superuserToken)
+            _ = try await peer.createUser("proxied@example.com")
+            // The account was made in PocketBase; the next message is the `@oauth2` one sent after it.
+            let redirect = try await HTTPTestClient(port: peer.port).request(
+                "GET", "/api/oauth2-redirect?state=\(staff.id)&code=abc")
+            #expect(redirect.status == 200)
+            #expect(try await staff.stream.next()["event"] == "@oauth2")
+            staff.stream.hangUp()
+        }
     }
 }
 
@@ -235,17 +255,20 @@ final class RecordEventsPeer: Sendable {
             return RecordEventsPeer(
                 port: pocketBase.port, superuserToken: try await pocketBase.superuserToken(), stop: { await pocketBase.stop() })
         }
-        return try await start(try await TestGatehouse(verification: .none))
+        let gatehouse = try await TestGatehouse(verification: .none)
+        return try await start(gatehouse, stop: { await gatehouse.stop() })
     }
 
-    /// Gatehouse, with a superuser signed in on its PocketBase API.
-    static func start(_ gatehouse: TestGatehouse) async throws -> RecordEventsPeer {
+    /// Gatehouse (on any backend), with a superuser signed in on its PocketBase API.
+    static func start(_ gatehouse: some ConsoleHarness & Sendable, stop: @escaping @Sendable () async -> Void) async throws
+        -> RecordEventsPeer
+    {
         try await gatehouse.createSuperuser("root@example.com", password: "superuser-password-1")
         let signIn = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/api/collections/_superusers/auth-with-password", headers: [("Content-Type", "application/json")],
             body: Array(#"{"identity":"root@example.com","password":"superuser-password-1"}"#.utf8))
         let token = try #require(signIn.json["token"] as? String, "\(signIn.text)")
-        return RecordEventsPeer(port: gatehouse.port, superuserToken: token, stop: { await gatehouse.stop() })
+        return RecordEventsPeer(port: gatehouse.port, superuserToken: token, stop: stop)
     }
 
     func stop() async { await stopping() }
