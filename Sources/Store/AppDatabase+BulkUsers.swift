@@ -14,8 +14,9 @@ extension AppDatabase {
     /// through one prepared INSERT, calling `progress` with the rows written after each batch. Made for
     /// a million rows: the records are made one at a time (never all held at once), the search index
     /// and user count are brought up to date once per batch and the change log once at the end,
-    /// instead of by triggers per row (`BulkUserIndexing`), and addresses are not looked up before inserting; only when the UNIQUE
-    /// index refuses a row are the taken ones found → `StoreError.emailsTaken` with each of them.
+    /// instead of by triggers per row (`BulkUserIndexing`), and addresses are not looked up before
+    /// inserting; only when the UNIQUE index refuses a row are the taken ones found →
+    /// `StoreError.emailsTaken` with each of them.
     public func insertUsers(
         count: Int, record: @escaping @Sendable (Int) -> UserRecord,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
@@ -177,8 +178,8 @@ extension AppDatabase {
         try db.execute(
             sql: """
                 INSERT INTO user_changes (user_id, action, record)
-                    SELECT id, 'delete', \(loggedRow("")) FROM (SELECT rowid AS position, * FROM users ORDER BY rowid DESC LIMIT ?)
-                    ORDER BY position
+                    SELECT id, 'delete', \(loggedRow(""))
+                    FROM (SELECT rowid AS position, * FROM users ORDER BY rowid DESC LIMIT ?) ORDER BY position
                 """, arguments: [keptUserChanges])
         try db.execute(sql: "DELETE FROM users")
         let deleted = db.changesCount

@@ -161,7 +161,8 @@ import Testing
         #expect(try await next("update")["name"] as? String == "Renamed")
         // The test-user seed (a bulk insert) and deleting the batch by its tag.
         let seeded = try await adminCall(
-            "POST", "/_/api/users/seed", ["count": 2, "pattern": "seed{n}@example.com", "password": "password-123", "tag": "batch"])
+            "POST", "/_/api/users/seed",
+            ["count": 2, "pattern": "seed{n}@example.com", "password": "password-123", "tag": "batch"])
         #expect(seeded.status == 201, "\(seeded.text)")
         let seededEmails = [try await next("create")["email"] as? String, try await next("create")["email"] as? String]
         #expect(Set(seededEmails.compactMap { $0 }) == ["seed1@example.com", "seed2@example.com"])

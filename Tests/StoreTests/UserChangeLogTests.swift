@@ -29,7 +29,8 @@ import Testing
         let (changes, through) = try await store.database.userChanges(after: start, limit: 100)
         #expect(changes.map(\.action) == [.create, .update, .update, .delete])
         #expect(changes.map(\.user.profile.name) == ["Ann", "Ann Two", "Ann Three", "Ann Three"])
-        #expect(changes.allSatisfy { $0.user.email == "ann@example.com" && $0.user.createdAt == record("ann", name: "").createdAt })
+        #expect(
+            changes.allSatisfy { $0.user.email == "ann@example.com" && $0.user.createdAt == record("ann", name: "").createdAt })
         let last = try await store.database.lastUserChange()
         #expect(through == changes.last?.position.sequence && through == last)
         #expect(try await store.database.userChanges(after: through, limit: 100).changes.isEmpty)

@@ -136,7 +136,11 @@ actor PocketBaseRealtime {
     private func deliver(_ changes: [UserChange], _ records: PocketBaseRecordEvents, run: Int) async {
         guard !changes.isEmpty else { return }
         let subscribers = clients.filter { $0.value.followsUsers }.map { id, client in
-            (id, PocketBaseRecordEvents.Subscriber(token: client.token, owner: client.owner, topics: client.topics, since: client.since))
+            (
+                id,
+                PocketBaseRecordEvents.Subscriber(
+                    token: client.token, owner: client.owner, topics: client.topics, since: client.since)
+            )
         }
         for (id, subscriber) in subscribers {
             let events = await records.events(for: changes, to: subscriber)

@@ -24,7 +24,9 @@ struct PocketBaseTopic: Sendable, Hashable {
     /// Whether this may be a topic of `users` record events (by the collection's name or id).
     var isAboutUsers: Bool {
         let collection = PocketBaseCollection.users
-        return [collection.rawValue, collection.id].contains { name == $0 || name.hasPrefix($0 + "/") || name.hasPrefix($0 + "?") }
+        return [collection.rawValue, collection.id].contains {
+            name == $0 || name.hasPrefix($0 + "/") || name.hasPrefix($0 + "?")
+        }
     }
 
     /// The `fields` option as `PocketBaseRecord.picking` takes it; nil when absent.
