@@ -33,6 +33,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case mfa
     /// A person lists and ends their own sessions.
     case sessionList
+    /// Account changes can be followed as they happen (`AuthAdminAPI.userChanges()`), whoever made them.
+    case userChanges
 }
 
 extension Capability {
@@ -57,6 +59,7 @@ extension Capability {
         case .totp: return "Two-step sign-in with an authenticator app"
         case .mfa: return "Two-step sign-in"
         case .sessionList: return "Listing your sessions"
+        case .userChanges: return "Following account changes live"
         }
     }
 }

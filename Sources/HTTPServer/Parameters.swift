@@ -60,3 +60,11 @@ public struct Parameters: Sendable, Sequence, Equatable, ExpressibleByDictionary
         pairs.lazy.map { (name: $0.name, value: $0.value) }.makeIterator()
     }
 }
+
+extension Parameters {
+    /// The pairs of an `application/x-www-form-urlencoded` text (a query string), decoded as a
+    /// request's query is: for query strings carried inside other values.
+    public init(urlEncoded text: Substring) throws(RequestError) {
+        self = try PercentDecoding.parsePairs(text)
+    }
+}

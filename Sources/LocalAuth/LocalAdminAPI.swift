@@ -143,6 +143,10 @@ struct LocalAdminAPI: AuthAdminAPI {
         return ids
     }
 
+    func userChanges() throws -> any UserChangeFeed {
+        LocalUserChanges(database: accounts.database)
+    }
+
     func deleteAllUsers() async throws -> Int {
         let count = try await accounts.database.deleteAllUsers(at: accounts.clock())
         accounts.logger.notice("every account deleted by admin", metadata: ["count": "\(count)"])

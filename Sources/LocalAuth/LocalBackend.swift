@@ -37,7 +37,7 @@ public struct LocalBackend: AuthAPI {
     private static let capabilities: Set<Capability> = [
         .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
         .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa,
-        .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange
+        .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange, .userChanges
     ]
 
     public var verificationMode: VerificationMode { accounts.verificationMode }

@@ -13,9 +13,10 @@ extension AppDatabase {
     /// Inserts `count` accounts made by `record(n)` (n from 1) in one write transaction, or none,
     /// through one prepared INSERT, calling `progress` with the rows written after each batch. Made for
     /// a million rows: the records are made one at a time (never all held at once), the search index
-    /// and user count are brought up to date once per batch instead of by triggers per row
-    /// (`BulkUserIndexing`), and addresses are not looked up before inserting; only when the UNIQUE
-    /// index refuses a row are the taken ones found → `StoreError.emailsTaken` with each of them.
+    /// and user count are brought up to date once per batch and the change log once at the end,
+    /// instead of by triggers per row (`BulkUserIndexing`), and addresses are not looked up before
+    /// inserting; only when the UNIQUE index refuses a row are the taken ones found →
+    /// `StoreError.emailsTaken` with each of them.
     public func insertUsers(
         count: Int, record: @escaping @Sendable (Int) -> UserRecord,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
@@ -41,6 +42,7 @@ extension AppDatabase {
                 var lastDate: (date: Date, value: DatabaseValue)?
                 // The rowid of the batch's first row: the batch is indexed as one range.
                 var batchStart: Int64 = 0
+                var firstRow: Int64 = 0
                 for n in 1...count {
                     let user = record(n)
                     let profile: String
@@ -64,11 +66,13 @@ extension AppDatabase {
                     ])
                     ids.append(user.id)
                     if (n - 1) % Self.seedBatchSize == 0 { batchStart = db.lastInsertedRowID }
+                    if n == 1 { firstRow = db.lastInsertedRowID }
                     if n % Self.seedBatchSize == 0 || n == count {
                         try indexing.index(rows: batchStart...db.lastInsertedRowID, in: db)
                         progress(n)
                     }
                 }
+                try indexing.logCreates(rows: firstRow...db.lastInsertedRowID, in: db)
                 try indexing.restoreTriggers(in: db)
                 return ids
             }
@@ -119,7 +123,8 @@ extension AppDatabase {
     ///
     /// Set-based, not per row (a million accounts took 15 s, now about 5): the search index is
     /// recreated empty (deleting from an FTS5 table re-tokenizes every row), each cascading table is
-    /// emptied whole, the per-row delete triggers are suspended, and foreign keys are switched off on
+    /// emptied whole, the per-row delete triggers are suspended (the change log gets the deletes it
+    /// keeps in one statement), and foreign keys are switched off on
     /// the writer for the length of the transaction so SQLite truncates `users` instead of checking
     /// every child table per row. When a table refers to `users` without `ON DELETE CASCADE`, keys
     /// stay on and SQLite enforces that rule row by row as usual.
@@ -168,7 +173,14 @@ extension AppDatabase {
         for table in cascading {
             try db.execute(sql: "DELETE FROM \(table)")
         }
-        let triggers = try SuspendedTriggers(["user_count_delete", "users_search_delete"], in: db)
+        // The change log keeps only its newest `keptUserChanges`: only that many deletes are logged.
+        let triggers = try SuspendedTriggers(["user_count_delete", "users_search_delete", "user_changes_delete"], in: db)
+        try db.execute(
+            sql: """
+                INSERT INTO user_changes (user_id, action, record)
+                    SELECT id, 'delete', \(loggedRow(""))
+                    FROM (SELECT rowid AS position, * FROM users ORDER BY rowid DESC LIMIT ?) ORDER BY position
+                """, arguments: [keptUserChanges])
         try db.execute(sql: "DELETE FROM users")
         let deleted = db.changesCount
         try db.execute(sql: "UPDATE user_count SET n = 0 WHERE id = 1")

@@ -121,6 +121,7 @@ extension AppDatabase {
         registerPasswordlessMigrations(&migrator)
         registerInsForgeMigrations(&migrator)
         registerUserListMigrations(&migrator)
+        registerUserChangeMigrations(&migrator)
         return migrator
     }
 }

@@ -1,16 +1,17 @@
 import GRDB
 
-/// What the `users` INSERT triggers keep (the trigram search index, v2-console-user-search, and
-/// the user count, v5-userlist-count), kept for a bulk insert by a few set-based statements per
-/// batch instead of a trigger program per row (issue 13: the triggers were ~47 % of seeding a
-/// million users, each row's FTS5 insert flushed as its own tiny segment and then merged).
+/// What the `users` INSERT triggers keep (the trigram search index, v2-console-user-search, the
+/// user count, v5-userlist-count, and the change log, v6-user-changes), kept for a bulk insert by
+/// a few set-based statements per batch (the log: once, at the end) instead of a trigger program
+/// per row (issue 13: the triggers were ~47 % of seeding a million users, each row's FTS5 insert
+/// flushed as its own tiny segment and then merged).
 ///
-/// Lives inside one write transaction: `init` suspends the two triggers and `restoreTriggers`
+/// Lives inside one write transaction: `init` suspends the three triggers and `restoreTriggers`
 /// creates them again (`SuspendedTriggers`). Other triggers on `users` are left alone and fire as
 /// usual.
 struct BulkUserIndexing {
-    /// The triggers whose per-row work `index(rows:in:)` does for a whole batch.
-    static let replacedTriggers = ["users_search_insert", "user_count_insert"]
+    /// The triggers whose per-row work `index(rows:in:)` and `logCreates(rows:in:)` do for many rows.
+    static let replacedTriggers = ["users_search_insert", "user_count_insert", "user_changes_insert"]
 
     private let triggers: SuspendedTriggers
     /// The search index key the next indexed row gets, counted up as batches are indexed.
@@ -43,6 +44,17 @@ struct BulkUserIndexing {
                 """, arguments: arguments)
         try db.execute(sql: "UPDATE user_count SET n = n + ? WHERE id = 1", arguments: [rows.count])
         nextSearchRowID += Int64(rows.count)
+    }
+
+    /// Logs the creation of the `users` rows with rowids in `rows` (the whole insert, once at its
+    /// end), without their state (readers take them as they are). The write is one transaction, so
+    /// no reader sees the log between batches: only the newest `keptUserChanges` are logged, the
+    /// ones the log would keep.
+    func logCreates(rows: ClosedRange<Int64>, in db: Database) throws {
+        let first = max(rows.lowerBound, rows.upperBound - Int64(AppDatabase.keptUserChanges) + 1)
+        try db.execute(
+            sql: "INSERT INTO user_changes (user_id, action) SELECT id, 'create' FROM users WHERE rowid BETWEEN ? AND ?",
+            arguments: [first, rows.upperBound])
     }
 
     /// Creates the suspended triggers again, exactly as they were defined.

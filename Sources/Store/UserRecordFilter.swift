@@ -14,11 +14,16 @@ struct UserRecordFilter {
     ]
 
     /// The users table with the record fields as columns; SQLite flattens it into the outer query.
-    private static let recordView = """
+    private static let recordView = recordView(of: "users")
+
+    /// `table` (the users table, or rows with its columns) with the record fields as columns.
+    static func recordView(of table: String) -> String {
+        """
         (SELECT *, created_at || 'Z' AS created, updated_at || 'Z' AS updated,
             json_extract(profile, '$.name') AS name, json_extract(profile, '$.avatar_url') AS avatar,
-            coalesce(json_extract(profile, '$.emailVisibility'), 0) AS emailVisibility FROM users) AS users
+            coalesce(json_extract(profile, '$.emailVisibility'), 0) AS emailVisibility FROM \(table)) AS users
         """
+    }
 
     let filter: CompiledFilter?
     /// The ORDER BY clause (without the keywords), ending with `id` so pages are stable.

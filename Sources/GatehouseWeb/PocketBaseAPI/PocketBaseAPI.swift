@@ -10,9 +10,18 @@ struct PocketBaseAPI: Sendable {
     let env: PageEnvironment
     let tokens: PocketBaseTokens
     /// Provider sign-in, when Gatehouse has providers at all.
-    var oauth: OAuthFeature? = nil
-    /// The realtime clients, for the all-in-one OAuth2 flow's `@oauth2` message.
-    let realtime = PocketBaseRealtime()
+    let oauth: OAuthFeature?
+    /// The realtime clients: the all-in-one OAuth2 flow's `@oauth2` message, and record events
+    /// when the backend has a feed of account changes.
+    let realtime: PocketBaseRealtime
+
+    init(env: PageEnvironment, tokens: PocketBaseTokens, oauth: OAuthFeature? = nil) {
+        self.env = env
+        self.tokens = tokens
+        self.oauth = oauth
+        let feed = env.backend.capabilities.contains(.userChanges) ? try? env.backend.admin.userChanges() : nil
+        realtime = PocketBaseRealtime(records: feed.map { PocketBaseRecordEvents(feed: $0, tokens: tokens) })
+    }
 
     func register(on router: inout Router) {
         PocketBaseAuthRoutes(api: self).register(on: &router)

@@ -2,12 +2,13 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// `/api/realtime` and `/api/oauth2-redirect`: the SDKs' all-in-one OAuth2 flow
-/// (`authWithOAuth2({provider})`). The app opens the realtime stream, subscribes its client id to
+/// `/api/realtime` and `/api/oauth2-redirect`. Record subscriptions (`users/*`, `users/ID`, with
+/// `?options=`) get `users` record events from the backend's feed of account changes
+/// (`PocketBaseRealtime`, `PocketBaseRecordEvents`). The SDKs' all-in-one OAuth2 flow
+/// (`authWithOAuth2({provider})`): the app opens the realtime stream, subscribes its client id to
 /// `@oauth2`, and sends the person to the provider with that id as `state`; the provider returns to
 /// `/api/oauth2-redirect`, which hands `{state, code}` to that client and shows a close-this-window
-/// page; the app then posts the code to `auth-with-oauth2`. Record events are not sent: Gatehouse's
-/// only collection changes are accounts, which PocketBase's default rules show to their owner alone.
+/// page; the app then posts the code to `auth-with-oauth2`.
 struct PocketBaseRealtimeRoutes: Sendable {
     let api: PocketBaseAPI
     var realtime: PocketBaseRealtime { api.realtime }
@@ -65,7 +66,10 @@ struct PocketBaseRealtimeRoutes: Sendable {
                     "status": .number(400)
                 ], status: 400)
         }
-        switch await realtime.subscribe(clientID: clientID, to: topics, authID: await authID(request)) {
+        let caller = await api.tokens.caller(request)
+        switch await realtime.subscribe(
+            clientID: clientID, to: topics, caller: caller, token: PocketBaseTokens.token(in: request))
+        {
         case .done: return .empty()
         case .unknownClient: throw PocketBaseAnswer(404, "Missing or invalid client id.")
         case .otherCaller: throw PocketBaseAnswer(403, "The current and the previous request authorization don't match.")
@@ -94,15 +98,6 @@ struct PocketBaseRealtimeRoutes: Sendable {
             if !byIndex.isEmpty { problems["subscriptions"] = .object(byIndex) }
         }
         return problems.isEmpty ? nil : problems
-    }
-
-    /// Who calls, as PocketBase compares callers between subscription requests.
-    private func authID(_ request: Request) async -> String? {
-        switch await api.tokens.caller(request) {
-        case .guest: nil
-        case .user(let signedIn, _): "users:" + signedIn.user.id.rawValue
-        case .superuser(let staff): "_superusers:" + staff.superuser.id
-        }
     }
 
     /// Hands the provider's answer to the client named by `state`, then shows PocketBase's page.

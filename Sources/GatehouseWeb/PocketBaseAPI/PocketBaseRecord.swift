@@ -64,6 +64,11 @@ enum PocketBaseRecord {
                     timeZone: .gmt, calendar: Calendar(identifier: .gregorian)))
     }
 
+    /// The names in a `fields` value (`a, b`).
+    static func fieldNames(_ text: String) -> Set<String> {
+        Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
     /// Only the fields a `fields=a,b` query asks for (PocketBase's `fields`); all when none.
     static func picking(_ record: [String: JSONValue], fields: Set<String>?) -> [String: JSONValue] {
         guard let fields, !fields.isEmpty, !fields.contains("*") else { return record }

@@ -3,7 +3,8 @@ import Foundation
 import HTTPServer
 
 /// `users` records with PocketBase's default rules for that collection: anyone may create (sign-up),
-/// a user lists, views, updates and deletes only their own record, superusers bypass every rule.
+/// a user lists, views, updates and deletes only their own record, superusers bypass every rule
+/// (`PocketBaseCaller+Visibility`).
 struct PocketBaseRecordRoutes: Sendable {
     /// The most records one page returns (PocketBase's own cap is 1,000).
     static let maximumPerPage = 500
@@ -55,8 +56,7 @@ struct PocketBaseRecordRoutes: Sendable {
         }
     }
 
-    /// One page of the records the caller may see. A guest sees none (PocketBase's list rule for
-    /// `users` is `id = @request.auth.id`); a user sees at most their own; superusers see all.
+    /// One page of the records the caller may see (`PocketBaseCaller.scoped`).
     private func list(_ request: Request, caller: PocketBaseCaller, countOnly: Bool = false) async throws
         -> (ListBody, [User])
     {
@@ -69,19 +69,9 @@ struct PocketBaseRecordRoutes: Sendable {
         let skipTotal = try query.single("skipTotal") ?? ""
         userQuery.skipTotal = !countOnly && ["true", "1"].contains(skipTotal)
         if countOnly { userQuery.perPage = 1 }
-        switch caller {
-        case .guest:
-            userQuery.ids = []
-        case .user(let signedIn, _):
-            userQuery.ids = [signedIn.user.id]
-            userQuery.filterAuthID = signedIn.user.id.rawValue
-            userQuery.emailFilterNeedsVisibility = true
-        case .superuser(let staff):
-            userQuery.filterAuthID = staff.superuser.id
-        }
         let page: UserPage
         do {
-            page = try await env.backend.admin.listUsers(userQuery)
+            page = try await env.backend.admin.listUsers(caller.scoped(userQuery))
         } catch AuthError.validation(let problems) {
             // PocketBase says only "Something went wrong"; Gatehouse names the part it cannot read.
             throw PocketBaseAnswer(400, problems.map(\.message).joined(separator: " "))
@@ -206,15 +196,13 @@ struct PocketBaseRecordRoutes: Sendable {
 
     /// The record when the caller may see it; PocketBase answers 404 (not 403) for hidden ones.
     private func visibleUser(_ id: UserID, caller: PocketBaseCaller) async throws -> User {
-        switch caller {
-        case .user(let signedIn, _) where signedIn.user.id == id: return signedIn.user
-        case .superuser: return try await env.backend.admin.user(id)
-        default: throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
-        }
+        guard caller.mayView(id) else { throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404)) }
+        if case .user(let signedIn, _) = caller { return signedIn.user }
+        return try await env.backend.admin.user(id)
     }
 
     private func fields(_ request: Request) throws -> Set<String>? {
-        try request.query.single("fields").map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        try request.query.single("fields").map(PocketBaseRecord.fieldNames)
     }
 }
 

@@ -72,7 +72,13 @@ struct PocketBaseTokens: Sendable {
     /// The caller behind `Authorization` (raw, as PocketBase SDKs send it, or `Bearer`). A missing,
     /// empty, malformed, expired or revoked token is a guest, as PocketBase treats it.
     func caller(_ request: Request) async -> PocketBaseCaller {
-        guard let token = Self.token(in: request), let payload = signer.verify(token),
+        await caller(token: Self.token(in: request))
+    }
+
+    /// The caller behind a token as `caller(_:)` reads it from a request; realtime checks a
+    /// subscriber's token again before each delivery, so a revoked one stops its events.
+    func caller(token: String?) async -> PocketBaseCaller {
+        guard let token, let payload = signer.verify(token),
             let claims = Claims(json: payload), claims.type == "auth",
             claims.exp > Int(env.clock().timeIntervalSince1970)
         else { return .guest }

@@ -1,0 +1,34 @@
+import AuthCore
+import Testing
+
+@testable import GatehouseWeb
+
+/// A realtime topic read as PocketBase reads it: `?` ends the topic proper, `options` carries the
+/// query as JSON (values cast to text), anything unreadable is no options.
+@Suite struct PocketBaseTopicTests {
+    @Test func aTopicIsItsNameOrItsNameWithOptions() {
+        let id = UserID("abc123def456ghi")
+        let topics = PocketBaseTopic.recordTopics(of: id)
+        #expect(
+            Set(topics) == [
+                "users/abc123def456ghi", "users/*", "users", "_pb_users_auth_/abc123def456ghi", "_pb_users_auth_/*",
+                "_pb_users_auth_"
+            ])
+        #expect(PocketBaseTopic("users/abc123def456ghi?options=x").isTo("users/abc123def456ghi"))
+        #expect(!PocketBaseTopic("users/abc123def456ghiX").isTo("users/abc123def456ghi"))
+        #expect(!PocketBaseTopic("users/*").isTo("users"), "the bare collection is a topic of its own")
+        #expect(PocketBaseTopic("_pb_users_auth_?options=%7B%7D").isAboutUsers)
+        #expect(!PocketBaseTopic("usersx/*").isAboutUsers && !PocketBaseTopic("@oauth2").isAboutUsers)
+    }
+
+    @Test func optionsGiveTheQueryAsText() {
+        let topic = PocketBaseTopic(
+            "users/*?options=%7B%22query%22%3A%7B%22fields%22%3A%22id%2C%20name%22%2C%22page%22%3A2%2C%22x%22%3Atrue%7D%2C%22headers%22%3A%7B%22X-Token%22%3A1%7D%7D"
+        )
+        #expect(topic.query == ["fields": "id, name", "page": "2", "x": "true"])
+        #expect(topic.fields == ["id", "name"])
+        for unreadable in ["users/*?options=%ZZ", "users/*?options=[1]", #"users/*?options={"query":"x"}"#, "users/*"] {
+            #expect(PocketBaseTopic(unreadable).query.isEmpty, "\(unreadable)")
+        }
+    }
+}
