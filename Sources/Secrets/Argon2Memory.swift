@@ -12,8 +12,9 @@ import Synchronization
 /// hashing thread stays mapped. Regions are aligned to 2 MiB and advised as transparent huge pages:
 /// 64 MiB is then 32 pages rather than 16,384, which makes filling faster, and a kept region costs
 /// the kernel no populating or zeroing on the next hash. `release()` unmaps the idle regions when
-/// the server falls quiet. Only regions of `keptByteCount` are kept; another size (verifying an
-/// imported hash with other parameters) is mapped for that one hash.
+/// the server falls quiet, and the memory's owner going away unmaps them all. Only regions of
+/// `keptByteCount` are kept; another size (verifying an imported hash with other parameters) is
+/// mapped for that one hash.
 ///
 /// A kept region still holds the blocks of the last hash until the next overwrites them; they are
 /// excluded from core dumps, and like libsodium (which unmaps without wiping) it is not zeroed.
@@ -32,6 +33,10 @@ public final class Argon2Memory: Sendable {
     init(keptByteCount: Int) {
         self.keptByteCount = keptByteCount
     }
+
+    /// A hash holds its region only inside `withRegion`, which keeps this object alive, so by now
+    /// every region is idle: unmapping them is what gives a dropped `PasswordHasher`'s memory back.
+    deinit { release() }
 
     /// Runs `body` with `byteCount` bytes of memory that no other caller is using.
     func withRegion<T>(
