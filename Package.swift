@@ -109,10 +109,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
 
+        // The `.stopsWhatItStarts` trait: every server or peer a test starts is stopped when it ends.
+        .target(name: "TestScope", path: "Tests/TestScope"),
         // A raw-socket HTTP/1.1 client the suites use to talk to the real server.
         .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
         // Starts the real PocketBase binary (from PATH) with an SMTP sink, for the client-core suites.
-        .target(name: "PocketBaseTestSupport", path: "Tests/PocketBaseTestSupport"),
+        .target(name: "PocketBaseTestSupport", dependencies: ["TestScope"], path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         // libsodium directly, to check Gatehouse's argon2 against it byte for byte.
         .testTarget(name: "SecretsTests", dependencies: ["Secrets", "CSodium"]),
@@ -136,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "MailCatcherTests",
             dependencies: [
-                "MailCatcher", "AuthCore", "Store", "HTTPTestClient",
+                "MailCatcher", "AuthCore", "Store", "HTTPTestClient", "TestScope",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -144,7 +146,7 @@ let package = Package(
             name: "GatehouseWebTests",
             dependencies: [
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
-                "PocketBaseTestSupport", "OAuth", "TwoFactor",
+                "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift")
@@ -152,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "ClientCoreTests",
             dependencies: [
-                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "GatehouseWeb", "HTTPServer", "TwoFactor",
+                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb", "HTTPServer",
+                "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -1,9 +1,10 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// Seeding, importing and bulk deletion through `AuthAdminAPI`, on every backend.
-@Suite(.serialized) struct BulkAdminTests {
+@Suite(.serialized, .stopsWhatItStarts) struct BulkAdminTests {
     /// bcrypt (cost 4) of "imported pw 1", as PocketBase stores passwords.
     static let bcryptHash = "$2b$04$1wcXefDMGpYnaQqt8bzkg.lFOlIH5bWNn8DvqNztOA6Gp1It7OLEm"
 

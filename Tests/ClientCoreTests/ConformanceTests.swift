@@ -1,12 +1,13 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// One suite, the same assertions, through `AuthClient` against every backend: the embedded one in
 /// process and a real PocketBase binary. Where backends differ by design (code vs link
 /// verification) the test branches on the declared capability and asserts it — it never skips.
 // Serialized: each case starts its own PocketBase, and the machines have two cores.
-@Suite(.serialized) struct ConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct ConformanceTests {
     @Test(arguments: BackendKind.allCases)
     func signUpVerifySignInProfileRefreshSignOut(_ kind: BackendKind) async throws {
         try await withFixture(kind) { fixture in

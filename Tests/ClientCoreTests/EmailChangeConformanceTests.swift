@@ -1,10 +1,11 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// Email change through the seam, the same assertions on the embedded backend and a real
 /// PocketBase: request with the password, the token read from the mail the backend sent, confirm.
-@Suite(.serialized) struct EmailChangeConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct EmailChangeConformanceTests {
     private static let password = "change password 1"
 
     /// The token of the newest email-change link mailed to `email`, as that backend mails it.

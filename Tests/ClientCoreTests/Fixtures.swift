@@ -6,6 +6,7 @@ import PocketBaseTestSupport
 import Secrets
 import Store
 import Synchronization
+import TestScope
 import Testing
 
 /// The backends the conformance suite runs against; every test takes each in turn.
@@ -47,12 +48,11 @@ enum Mailed: Equatable {
     }
 }
 
-/// One backend ready for the suite, with a way to read what it mailed.
-protocol Fixture: Sendable {
+/// One backend ready for the suite, with a way to read what it mailed; it stops with the test.
+protocol Fixture: Stoppable {
     var api: any AuthAPI { get }
     /// The newest verification secret mailed to `email`, as that backend mails it.
     func mailedVerification(to email: String) async throws -> Mailed
-    func stop() async
 }
 
 extension Fixture {
@@ -100,6 +100,7 @@ final class LocalFixture: MailboxFixture {
             keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
             logger: logger)
         localAPI = LocalBackend(accounts: backend, accessTokenLifetime: accessTokenLifetime)
+        try stopsWithTest()
     }
 
     func mailedVerification(to email: String) async throws -> Mailed {
@@ -142,16 +143,9 @@ final class PocketBaseFixture: Fixture {
     func stop() async { await server.stop() }
 }
 
-/// Runs `body` with a fresh fixture and always stops it.
+/// Runs `body` with a fresh fixture; it stops with the test (`.stopsWhatItStarts`).
 func withFixture(_ kind: BackendKind, _ body: (Fixture) async throws -> Void) async throws {
-    let fixture = try await kind.start()
-    do {
-        try await body(fixture)
-    } catch {
-        await fixture.stop()
-        throw error
-    }
-    await fixture.stop()
+    try await body(try await kind.start())
 }
 
 /// The `AuthError` thrown by `body`, or nil.

@@ -6,6 +6,7 @@ import LocalAuth
 import Logging
 import Secrets
 import Store
+import TestScope
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -53,6 +54,10 @@ final class GatehouseAPIFixture: MailboxFixture {
             logger: logger)
         let server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
+        try atTestEnd {
+            await server.shutdown(gracePeriod: .seconds(5))
+            try? FileManager.default.removeItem(at: directory)
+        }
         _ = try await database.createSuperuser(
             id: SecureRandom.userID(), email: superuser.0, passwordHash: try await passwords.hash(superuser.1), at: Date())
         let baseURL = URL(string: "http://127.0.0.1:\(server.port)")!

@@ -1,12 +1,13 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 import TwoFactor
 
 /// The second sign-in step through the seam on both backends: the embedded store asks for an
 /// authenticator code (TOTP, or a recovery code); PocketBase, with MFA on for its collection, asks
 /// for a second, different method — a mailed one-time code carrying the `mfaId` — as its API does.
-@Suite(.serialized) struct MFAConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct MFAConformanceTests {
     private static let password = "mfa password 1"
 
     @Test(arguments: [BackendKind.local, .pocketbase])

@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// Password reset and change through the seam, the same assertions against the embedded backend and
 /// a real PocketBase. Where they differ by design (codes) the test asks `verificationMode`.
 // Serialized: each case starts its own PocketBase.
-@Suite(.serialized) struct PasswordConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct PasswordConformanceTests {
     /// A verified account with `password`.
     private func verifiedAccount(_ fixture: Fixture, _ email: String, password: String) async throws {
         _ = try await fixture.api.signUp(SignUpRequest(email: email, password: password, name: nil))

@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
 import LocalAuth
+import TestScope
 import Testing
 
 /// Sign-in with a mailed one-time code, the same assertions against the embedded backend, a real
 /// PocketBase and Gatehouse's own PocketBase API (the code read from what each one mailed).
-@Suite(.serialized) struct PasswordlessConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct PasswordlessConformanceTests {
     /// The newest sign-in code mailed to `email`, as the fixture's backend mailed it.
     private func mailedSignInCode(_ fixture: Fixture, to email: String) async throws -> String {
         if let local = fixture as? LocalFixture {

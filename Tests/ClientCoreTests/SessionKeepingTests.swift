@@ -1,9 +1,10 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// The client's session machinery and the embedded backend's refresh-token rotation.
-@Suite struct SessionKeepingTests {
+@Suite(.stopsWhatItStarts) struct SessionKeepingTests {
     private func signedInClient(
         _ fixture: LocalFixture, storage: any SessionStorage = InMemorySessionStorage(),
         refreshMargin: TimeInterval = 60

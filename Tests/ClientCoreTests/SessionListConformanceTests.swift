@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// The account's own sessions through `AuthClient` (issue 10, item 8): listed with this one marked,
 /// one ended, everyone else signed out, everyone signed out. PocketBase's tokens are stateless, so it
 /// declares no `.sessionList` and refuses with `.notSupported` — asserted, never skipped.
-@Suite(.serialized) struct SessionListConformanceTests {
+@Suite(.serialized, .stopsWhatItStarts) struct SessionListConformanceTests {
     /// A verified account signed in on `count` clients.
     private func signedIn(_ fixture: Fixture, count: Int) async throws -> [AuthClient] {
         let email = uniqueEmail("sessions")

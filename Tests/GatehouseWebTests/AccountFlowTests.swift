@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// The whole account journey over HTTP against the real server, as a person would take it.
-@Suite struct AccountFlowTests {
+@Suite(.stopsWhatItStarts) struct AccountFlowTests {
     @Test func signUpVerifySignInProfileSignOutAndRestart() async throws {
         let gatehouse = try await TestGatehouse()
         let browser = gatehouse.browser()

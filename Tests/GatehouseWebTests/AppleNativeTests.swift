@@ -4,10 +4,11 @@ import HTTPServer
 import HTTPTestClient
 import OAuth
 import Secrets
+import TestScope
 import Testing
 
 /// `POST /api/auth/apple/native` with ES256 identity tokens made here and a JWKS served on loopback.
-@Suite struct AppleNativeTests {
+@Suite(.stopsWhatItStarts) struct AppleNativeTests {
     let key = P256.Signing.PrivateKey()
 
     private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.Signing.PrivateKey? = nil) throws

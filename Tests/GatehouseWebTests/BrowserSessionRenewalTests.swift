@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HTTPTestClient
+import TestScope
 import Testing
 
 @testable import Store
@@ -8,7 +9,7 @@ import Testing
 /// Browser sessions hold the backend's own session (issue 8). The embedded backend's access tokens
 /// last an hour and renew with a rotating refresh token, whose reuse revokes the session — so
 /// pages loaded in parallel after expiry must renew once between them, not once each.
-@Suite struct BrowserSessionRenewalTests {
+@Suite(.stopsWhatItStarts) struct BrowserSessionRenewalTests {
     private func signedIn(_ gatehouse: TestGatehouse) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")

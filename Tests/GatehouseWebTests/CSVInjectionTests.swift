@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 5: an exported CSV opened in a spreadsheet must not run anything a user typed.
-@Suite struct CSVInjectionTests {
+@Suite(.stopsWhatItStarts) struct CSVInjectionTests {
     static let dangerous = ["=HYPERLINK(\"http://evil.example\",\"Click\")", "+1+1", "-2+3", "@SUM(1)", "\tTab", "\rReturn"]
 
     @Test func exportedFieldsNeverStartAFormulaAndComeBackOnImport() async throws {

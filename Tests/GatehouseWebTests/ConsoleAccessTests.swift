@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Who reaches the console and its API, and how they are refused.
-@Suite struct ConsoleAccessTests {
+@Suite(.stopsWhatItStarts) struct ConsoleAccessTests {
     @Test func anonymousVisitorsGoToConsoleSignInAndAPICallersGet401() async throws {
         let gatehouse = try await TestGatehouse()
         let client = HTTPTestClient(port: gatehouse.port)

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 10: a user's avatar URL is any https address its owner chose; staff opening the
 /// user in the console must not load it (it would tell the owner who looked, and when).
-@Suite struct ConsoleImageTests {
+@Suite(.stopsWhatItStarts) struct ConsoleImageTests {
     @Test func theConsoleNeverLoadsAUsersAvatarFromElsewhere() async throws {
         let gatehouse = try await TestGatehouse()
         let token = try await gatehouse.adminToken()

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
+import TestScope
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +11,7 @@ import Testing
 
 /// The staff console in proxy mode: the same pages list, search, edit, verify, impersonate,
 /// unlink and delete accounts on a real PocketBase binary, and PocketBase's own API sees it.
-@Suite struct ConsoleProxyModeTests {
+@Suite(.stopsWhatItStarts) struct ConsoleProxyModeTests {
     private static let superuser = (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)
 
     /// Creates an account through PocketBase's own API and returns its id.

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Support staff managing users through the console pages and the JSON admin API.
-@Suite struct ConsoleUserTests {
+@Suite(.stopsWhatItStarts) struct ConsoleUserTests {
     /// Creates a verified user through the admin API and returns its id.
     private func createUser(
         _ gatehouse: TestGatehouse, token: String, email: String, name: String = "",

@@ -2,10 +2,11 @@ import AuthCore
 import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
+import TestScope
 import Testing
 
 /// Issue 10, item 2: a signed-in person moves the account to a new address, confirmed from it.
-@Suite struct EmailChangeTests {
+@Suite(.stopsWhatItStarts) struct EmailChangeTests {
     private static let password = "password-123"
     private static let refusedPassword = "That password isn&#39;t right."
 

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 6: the account pages answer every kind of address alike — new or taken, pending or
 /// verified or unknown — in what they say and in when they say it.
-@Suite struct EnumerationTests {
+@Suite(.stopsWhatItStarts) struct EnumerationTests {
     private func signUp(_ gatehouse: TestGatehouse, _ email: String) async throws -> TestResponse {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")

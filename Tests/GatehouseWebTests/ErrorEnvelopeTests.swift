@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 8: each API family answers in its own error envelope — for a malformed body, an unknown
 /// route under its prefix and a wrong method — chosen by the routes that own the path, not by a
 /// guess from the URL. Before, POST /api/auth/oauth/exchange answered Gatehouse's envelope for a bad body.
-@Suite struct ErrorEnvelopeTests {
+@Suite(.stopsWhatItStarts) struct ErrorEnvelopeTests {
     private func json(_ response: TestResponse) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "not JSON: \(response.text)")
     }

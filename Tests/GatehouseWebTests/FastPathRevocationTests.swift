@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestClient
 import Store
+import TestScope
 import Testing
 
 /// Issue 13: the request path reads less and remembers more (prepared statements, opened backend
@@ -8,7 +9,7 @@ import Testing
 /// Each test uses a browser session and a PocketBase-API token a few times first, so whatever the
 /// server remembers about them is warm, then ends them one way and expects the very next request
 /// to be refused.
-@Suite struct FastPathRevocationTests {
+@Suite(.stopsWhatItStarts) struct FastPathRevocationTests {
     private let email = "fast@example.com"
     private let password = "password-123"
 

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 4: imported password hashes are untrusted. A huge cost is refused at import with
 /// its row named; a bcrypt hash never matches a password past 72 bytes.
-@Suite struct HashImportTests {
+@Suite(.stopsWhatItStarts) struct HashImportTests {
     static let bcryptCost31 = "$2b$31$abcdefghijklmnopqrstuu.AxEupKavEYn/qbKcS65ybi7dE06iZS"
     static let argon2FourGiB =
         "$argon2id$v=19$m=4194304,t=100,p=1$JsjAqzYnDHqRFHpC114PPA$G5p4mmuaMCbsHfJaytUfml20MAGn7IZG2PtbxrQdPQA"

@@ -2,10 +2,11 @@ import Foundation
 import HTTPServer
 import HTTPTestClient
 import OAuth
+import TestScope
 import Testing
 
 /// The hosted sign-in page for apps (InsForge SDK's `signInWithDefaultView` + `handleAuthCallback`).
-@Suite struct HostedSignInTests {
+@Suite(.stopsWhatItStarts) struct HostedSignInTests {
     static let verifier = "test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
     static let challenge = PKCE.challenge(for: verifier)
 

@@ -2,10 +2,11 @@ import AuthCore
 import Foundation
 import HTTPTestClient
 import Secrets
+import TestScope
 import Testing
 
 /// While a superuser views the pages as a user, the user's sign-in methods cannot be changed.
-@Suite struct ImpersonationCredentialTests {
+@Suite(.stopsWhatItStarts) struct ImpersonationCredentialTests {
     @Test func linkingAndUnlinkingProvidersIsRefusedWhileImpersonating() async throws {
         let gatehouse = try await OAuthGatehouse()
         let user = Browser(port: gatehouse.port)

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
 import Store
+import TestScope
 import Testing
 
 /// Issue 9, item 8: an impersonation ends everywhere its superuser leaves, every act inside it names
 /// both people, and however it ends, `impersonation.stopped` names the actor as `started` did.
-@Suite struct ImpersonationEndingTests {
+@Suite(.stopsWhatItStarts) struct ImpersonationEndingTests {
     private func userWithStaff() async throws -> (TestGatehouse, Browser, String) {
         let gatehouse = try await TestGatehouse()
         let token = try await gatehouse.adminToken()

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// The InsForge-compatible auth API (issue 12) as InsForge's Swift SDK drives it: the anon key as
 /// `Bearer` on signed-out calls, `client_type=mobile` with the refresh token in the body (snake
 /// case on refresh), or `web` with the refresh cookie and its CSRF token.
-@Suite struct InsForgeAPITests {
+@Suite(.stopsWhatItStarts) struct InsForgeAPITests {
     static let anon = "anon_local_app_key"
     static let password = "correct horse battery"
 

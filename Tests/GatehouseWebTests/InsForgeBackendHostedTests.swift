@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
+import TestScope
 import Testing
 
 /// The client core's `InsForgeBackend` through Gatehouse's hosted sign-in page, as an app on
 /// InsForge's Swift SDK does it: `signInWithDefaultView` → the page → back to the app with
 /// `insforge_code` → `handleAuthCallback` → a session the client core refreshes and ends.
-@Suite struct InsForgeBackendHostedTests {
+@Suite(.stopsWhatItStarts) struct InsForgeBackendHostedTests {
     static let callback = "yourapp://auth/callback"
 
     private func setUp() async throws -> (OAuthGatehouse, InsForgeBackend) {

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Bad input on every `/api/auth` route — unreadable bodies, wrong types, missing fields, huge
 /// values, bad, expired and reused tokens — answers 4xx in InsForge's envelope
 /// `{error, message, statusCode}` and never a 5xx. One table, every route.
-@Suite struct InsForgeBadInputTests {
+@Suite(.stopsWhatItStarts) struct InsForgeBadInputTests {
     /// A route and the JSON fields it reads.
     struct Route {
         var method: String

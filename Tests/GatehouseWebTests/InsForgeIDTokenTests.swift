@@ -4,12 +4,13 @@ import HTTPServer
 import HTTPTestClient
 import OAuth
 import Secrets
+import TestScope
 import Testing
 import _CryptoExtras
 
 /// `POST /api/auth/id-token` with RS256 ID tokens signed by RSA keys made here and published in a
 /// JWKS on loopback, as Google and Apple publish theirs.
-@Suite struct InsForgeIDTokenTests {
+@Suite(.stopsWhatItStarts) struct InsForgeIDTokenTests {
     static let googleClient = "1234-web.apps.googleusercontent.com"
     let key: _RSA.Signing.PrivateKey
 

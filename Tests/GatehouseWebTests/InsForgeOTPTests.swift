@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// InsForge's sign-in with a mailed code: `POST /api/auth/email/send-otp` then `POST
 /// /api/auth/sessions` with `{method: "otp", email, otp}`, as an app on InsForge's SDKs sends them.
-@Suite struct InsForgeOTPTests {
+@Suite(.stopsWhatItStarts) struct InsForgeOTPTests {
     static let password = "correct horse battery"
 
     private func post(_ gatehouse: TestGatehouse, _ path: String, _ json: [String: Any]) async throws -> TestResponse {

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 9: limits that used to help an attacker — a lock-out anyone could trigger from
 /// anywhere, counters a restart wiped, and sessions that never went idle.
-@Suite struct LimitsTests {
+@Suite(.stopsWhatItStarts) struct LimitsTests {
     private func account(_ gatehouse: TestGatehouse, _ email: String, password: String) async throws {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")

@@ -8,9 +8,10 @@ import Logging
 import OAuth
 import Secrets
 import Store
+import TestScope
 
 /// The real server with providers, the test provider, the hosted page and Apple switched on.
-final class OAuthGatehouse: @unchecked Sendable {
+final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     let directory: URL
     let clock = TestClock()
     let server: HTTPServer
@@ -53,6 +54,7 @@ final class OAuthGatehouse: @unchecked Sendable {
         server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port
+        try stopsWithTest()
     }
 
     func stop() async {
@@ -104,7 +106,7 @@ final class OAuthGatehouse: @unchecked Sendable {
 }
 
 /// A tiny HTTP server on loopback for a test's peer (a JWKS URL, a sample app).
-final class LoopbackPeer: @unchecked Sendable {
+final class LoopbackPeer: Stoppable, @unchecked Sendable {
     let server: HTTPServer
     var port: Int { server.port }
 
@@ -115,6 +117,7 @@ final class LoopbackPeer: @unchecked Sendable {
         logger.logLevel = .critical
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, responder: router.responder)
         try server.start()
+        try stopsWithTest()
     }
 
     func stop() async { await server.shutdown(gracePeriod: .seconds(2)) }

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 
 /// The real `oidc-provider-mock` (PyPI, Python ≥ 3.12) started on a free loopback port.
 /// Missing Python or package fails the test with the command that installs it.
-final class OIDCProviderMock: @unchecked Sendable {
+final class OIDCProviderMock: Stoppable, @unchecked Sendable {
     let port: Int
     private let process: Process
     var issuer: String { "http://127.0.0.1:\(port)" }
@@ -23,6 +24,7 @@ final class OIDCProviderMock: @unchecked Sendable {
         process.standardError = handle
         try process.run()
         self.process = process
+        try stopsWithTest()
         for _ in 0..<100 {
             if let response = try? await HTTPTestClient(port: port, timeout: .seconds(1)).request(
                 "GET", "/.well-known/openid-configuration"),

@@ -2,10 +2,11 @@ import Foundation
 import HTTPServer
 import HTTPTestClient
 import OAuth
+import TestScope
 import Testing
 
 /// Sign-in, linking and the security refusals against the real `oidc-provider-mock` over HTTP.
-@Suite(.serialized) struct OIDCProviderTests {
+@Suite(.serialized, .stopsWhatItStarts) struct OIDCProviderTests {
     /// A Gatehouse with provider "mock" pointing at a fresh oidc-provider-mock.
     private func setUp(_ extra: [String: Any] = [:]) async throws -> (OAuthGatehouse, OIDCProviderMock) {
         let mock = try await OIDCProviderMock()
@@ -232,7 +233,7 @@ final class MockHolder: @unchecked Sendable {
 /// PocketBase's OAuth2 code flow through Gatehouse's PocketBase API (issue 11): the app takes the
 /// provider's `authURL` from `auth-methods`, appends its redirect URL, and posts the code back with
 /// the verifier — against the real oidc-provider-mock.
-@Suite struct PocketBaseOAuth2Tests {
+@Suite(.stopsWhatItStarts) struct PocketBaseOAuth2Tests {
     @Test func authMethodsListTheProviderAndTheCodeSignsIn() async throws {
         let mock = try await OIDCProviderMock()
         defer { mock.stop() }

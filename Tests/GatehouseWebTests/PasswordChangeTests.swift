@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 10, item 5: `/account/security` replaces the password after checking the current one; this
 /// browser stays signed in, every other session ends.
-@Suite struct PasswordChangeTests {
+@Suite(.stopsWhatItStarts) struct PasswordChangeTests {
     private let email = "changer@example.com"
 
     /// Signs the account up ("password-123", no verification) and returns its browser.

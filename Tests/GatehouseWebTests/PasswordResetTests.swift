@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 10, item 1: "Forgot password?" — the mailed link (and code), used once, within 30 minutes,
 /// for its own account only; every old session ends and the person is signed in afresh.
-@Suite struct PasswordResetTests {
+@Suite(.stopsWhatItStarts) struct PasswordResetTests {
     /// Signs `email` up with "password-123", verifies it by code and returns the signed-in browser.
     private func account(_ gatehouse: TestGatehouse, _ email: String) async throws -> Browser {
         let browser = gatehouse.browser()

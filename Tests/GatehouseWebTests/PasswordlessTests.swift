@@ -4,11 +4,12 @@ import GatehouseWeb
 import HTTPTestClient
 import PocketBaseTestSupport
 import Store
+import TestScope
 import Testing
 
 /// Passwordless sign-in on the hosted pages: the mailed code and the magic link, their refusals,
 /// and the flags that turn them off or let them create accounts.
-@Suite struct PasswordlessTests {
+@Suite(.stopsWhatItStarts) struct PasswordlessTests {
     /// An account made directly in the store (no sign-up mail in the mailbox).
     @discardableResult
     private func account(

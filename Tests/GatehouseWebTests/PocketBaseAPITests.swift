@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Bad input on the PocketBase-compatible API (issue 11): every refusal is a 4xx in PocketBase's
 /// `{status, message, data}` shape, never a 5xx, and nothing is half-written. The happy paths run
 /// against the real PocketBase side by side in Tests/e2e/test_pocketbase_api.py.
-@Suite struct PocketBaseAPITests {
+@Suite(.stopsWhatItStarts) struct PocketBaseAPITests {
     private func call(
         _ gatehouse: TestGatehouse, _ method: String, _ path: String, raw: String? = nil, json: Any? = nil, token: String? = nil
     ) async throws -> TestResponse {

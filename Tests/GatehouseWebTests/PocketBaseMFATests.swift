@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestClient
 import LocalAuth
+import TestScope
 import Testing
 import TwoFactor
 
@@ -8,7 +9,7 @@ import TwoFactor
 /// `auth-with-password` answers 401 `{mfaId}`, and `auth-with-otp` with that `mfaId` (sent as
 /// `otpId` too) and the authenticator or a recovery code completes it (PocketBaseMFA). The
 /// refusals answer in PocketBase's words; a mailed code never stands in for the app.
-@Suite struct PocketBaseMFATests {
+@Suite(.stopsWhatItStarts) struct PocketBaseMFATests {
     private func post(_ gatehouse: TestGatehouse, _ path: String, _ json: [String: Any]) async throws -> TestResponse {
         try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/api/collections/users/" + path, headers: [("Content-Type", "application/json")],

@@ -3,12 +3,13 @@ import Logging
 import MailCatcher
 import PocketBaseTestSupport
 import Store
+import TestScope
 import Testing
 
 /// The SMTP mail catcher with PocketBase's own mails: a real `pocketbase` binary (0.40.6 checked)
 /// sends its verification and OTP mails to a `MailCatcher`, and they land in the dev mailbox with
 /// the link and the code pulled out. A missing binary fails the test (never a skip).
-@Suite struct PocketBaseMailCatcherTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseMailCatcherTests {
     /// A catcher on 127.0.0.1 (port 0) over a temp `AppDatabase`, and a PocketBase whose SMTP
     /// settings point at it; both are stopped whatever `body` does.
     private func withCatchingPocketBase(

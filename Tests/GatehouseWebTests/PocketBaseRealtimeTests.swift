@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 @testable import GatehouseWeb
@@ -8,7 +9,7 @@ import Testing
 /// step by step as the JS SDK takes it, against the real oidc-provider-mock: realtime stream,
 /// `@oauth2` subscription, the provider's redirect to `/api/oauth2-redirect`, the code to
 /// `auth-with-oauth2`.
-@Suite struct PocketBaseRealtimeTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseRealtimeTests {
     @Test func theAllInOneOAuth2FlowSignsIn() async throws {
         let mock = try await OIDCProviderMock()
         defer { mock.stop() }
@@ -111,7 +112,7 @@ import Testing
 
 /// The realtime hub on its own: a client that gets no message for the idle timeout is closed, as
 /// PocketBase closes forgotten connections (its SDKs reconnect).
-@Suite struct PocketBaseRealtimeHubTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseRealtimeHubTests {
     @Test func anIdleClientIsClosed() async throws {
         let hub = PocketBaseRealtime(idleTimeout: .milliseconds(50))
         let stream = await hub.connect()

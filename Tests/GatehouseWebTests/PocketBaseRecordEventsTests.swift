@@ -1,13 +1,14 @@
 import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
+import TestScope
 import Testing
 
 /// PocketBase realtime record subscriptions (`users/*`, `users/ID`, `?options=`): the same
 /// assertions against Gatehouse and the real PocketBase binary. An event that must not arrive is
 /// shown not to by the next event on that stream, which is one made after it (a stream delivers
 /// in order), never by waiting.
-@Suite struct PocketBaseRecordEventsTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseRecordEventsTests {
     @Test(arguments: ["gatehouse", "pocketbase"])
     func recordEventsReachOnlyWhoMayViewTheRecord(server: String) async throws {
         let peer = try await RecordEventsPeer.start(server)
@@ -118,7 +119,7 @@ import Testing
 
 /// What only Gatehouse has: accounts changed through any of its front-ends reach PocketBase
 /// realtime subscribers, and a subscriber's token is checked again at each delivery.
-@Suite struct PocketBaseRecordEventsFrontEndTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseRecordEventsFrontEndTests {
     @Test func changesFromEveryFrontEndReachSubscribers() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         let peer = try await RecordEventsPeer.start(gatehouse, stop: { await gatehouse.stop() })
@@ -209,7 +210,7 @@ import Testing
 
 /// Proxy mode has no feed of account changes (`PocketBaseBackend` lacks `.userChanges`): record
 /// subscriptions are accepted and stay silent, as the docs say.
-@Suite struct PocketBaseRecordEventsProxyTests {
+@Suite(.stopsWhatItStarts) struct PocketBaseRecordEventsProxyTests {
     @Test func inProxyModeRecordSubscriptionsStaySilent() async throws {
         try await ProxyGatehouse.run(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
             _, gatehouse in

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTestClient
 import Secrets
 import Store
+import TestScope
 import Testing
 
 /// `/_/providers`: providers and apps managed from the console, and the JSON API taking a superuser token.
-@Suite struct ProviderConsoleTests {
+@Suite(.stopsWhatItStarts) struct ProviderConsoleTests {
     private static let password = "staff-password-1"
 
     /// A gatehouse with a superuser, and a browser signed in to the console on the providers page.

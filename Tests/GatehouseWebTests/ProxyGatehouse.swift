@@ -7,10 +7,11 @@ import Logging
 import PocketBaseTestSupport
 import Secrets
 import Store
+import TestScope
 
 /// The real server wired as `gatehouse serve --backend pocketbase` wires it: pages, console and APIs
 /// all through `PocketBaseBackend` (browser sessions hold PocketBase's own tokens).
-final class ProxyGatehouse: @unchecked Sendable {
+final class ProxyGatehouse: Stoppable, @unchecked Sendable {
     let directory: URL
     let server: HTTPServer
     let database: AppDatabase
@@ -37,6 +38,7 @@ final class ProxyGatehouse: @unchecked Sendable {
         server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port
+        try stopsWithTest()
         if superuser != nil {
             try await remote.prepareCollection(verificationLinkBase: "http://127.0.0.1:\(server.port)")
         }
@@ -47,22 +49,9 @@ final class ProxyGatehouse: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `body` with a fresh PocketBase and Gatehouse in front of it, and always stops both.
+    /// Runs `body` with a fresh PocketBase and Gatehouse in front of it; both stop with the test.
     static func run(superuser: (String, String)?, _ body: (PocketBaseServer, ProxyGatehouse) async throws -> Void) async throws {
         let pocketBase = try await PocketBaseServer.start()
-        do {
-            let gatehouse = try await ProxyGatehouse(pocketBase: pocketBase, superuser: superuser)
-            do {
-                try await body(pocketBase, gatehouse)
-            } catch {
-                await gatehouse.stop()
-                throw error
-            }
-            await gatehouse.stop()
-        } catch {
-            await pocketBase.stop()
-            throw error
-        }
-        await pocketBase.stop()
+        try await body(pocketBase, try await ProxyGatehouse(pocketBase: pocketBase, superuser: superuser))
     }
 }

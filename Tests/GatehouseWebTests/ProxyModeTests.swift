@@ -7,11 +7,12 @@ import Logging
 import PocketBaseTestSupport
 import Secrets
 import Store
+import TestScope
 import Testing
 
 /// Gatehouse in proxy mode in front of a real PocketBase binary: the hosted pages run the whole
 /// journey on PocketBase through the client core, and PocketBase's own API sees the result.
-@Suite struct ProxyModeTests {
+@Suite(.stopsWhatItStarts) struct ProxyModeTests {
     /// Runs `body` with a fresh PocketBase and Gatehouse in front of it, and always stops both.
     private func withProxy(
         superuser: (String, String)?,

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
+import TestScope
 import Testing
 
 /// Password change and reset through the pages in front of a real PocketBase: PocketBase ends every
 /// token of the account, Gatehouse keeps this browser on the fresh one and ends its other browsers.
-@Suite struct ProxyPasswordTests {
+@Suite(.stopsWhatItStarts) struct ProxyPasswordTests {
     @Test func changeThenResetOnARealPocketBase() async throws {
         try await ProxyGatehouse.run(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
             pocketBase, gatehouse in

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPTestClient
 import PocketBaseTestSupport
+import TestScope
 import Testing
 
 /// Issue 8: what a backend can do is declared once and is true. PocketBase cannot take a provider
 /// identity from Gatehouse's OAuth flows, so in proxy mode no page offers a provider button, a
 /// flow cannot even start (before, the callback answered 501 after the person signed in at the
 /// provider), and the providers screen says why.
-@Suite struct ProxyProviderTests {
+@Suite(.stopsWhatItStarts) struct ProxyProviderTests {
     @Test func aConfiguredProviderIsNotOfferedWhereTheBackendCannotTakeIt() async throws {
         try await ProxyGatehouse.run(superuser: (PocketBaseServer.superuserEmail, PocketBaseServer.superuserPassword)) {
             _, gatehouse in

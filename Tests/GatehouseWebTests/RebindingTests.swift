@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 9, item 1: a page on a name that rebinds to 127.0.0.1 is same-origin with Gatehouse unless
 /// the server refuses hosts it does not know. These are the attack's requests, as its page makes them.
-@Suite struct RebindingTests {
+@Suite(.stopsWhatItStarts) struct RebindingTests {
     @Test func aRebindingPageCannotReadTheMailboxOrSubmitACode() async throws {
         let gatehouse = try await TestGatehouse(verification: .code)
         let browser = gatehouse.browser()

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 @testable import GatehouseWeb
 
 /// Pages are remembered by the whole of their context (`RenderedPages`, issue 13): two contexts
 /// share a page only when everything in them is equal, and each serving carries its own CSRF token.
-@Suite struct RenderedPagesTests {
+@Suite(.stopsWhatItStarts) struct RenderedPagesTests {
     /// Two people signed in at once, with the same name: each account page, rendered once and then
     /// served from memory, shows that person's own email and never the other's, and a visitor who
     /// is not signed in is shown neither.

@@ -3,10 +3,11 @@ import HTTPTestClient
 import Logging
 import MailCatcher
 import Store
+import TestScope
 import Testing
 
 /// Mail a real backend sends over SMTP shows up in the dev mailbox API of the running server.
-@Suite struct SMTPMailboxTests {
+@Suite(.stopsWhatItStarts) struct SMTPMailboxTests {
     @Test func mailCaughtOverSMTPAppearsInTheMailboxAPI() async throws {
         let gatehouse = try await TestGatehouse()
         var logger = Logger(label: "mail-catcher-test")

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// The attacks DESIGN.md lists, each tried against the real server.
-@Suite struct SecurityTests {
+@Suite(.stopsWhatItStarts) struct SecurityTests {
     private func signedUpVerified(_ gatehouse: TestGatehouse, _ email: String, password: String = "password-123")
         async throws -> Browser
     {

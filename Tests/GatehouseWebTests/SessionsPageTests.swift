@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Issue 10, item 6: the person sees where they are signed in and signs out of one, the others, or all.
-@Suite struct SessionsPageTests {
+@Suite(.stopsWhatItStarts) struct SessionsPageTests {
     private func signIn(_ gatehouse: TestGatehouse, agent: String) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")

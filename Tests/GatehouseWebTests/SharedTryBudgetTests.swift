@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 import TwoFactor
 
@@ -8,7 +9,7 @@ import TwoFactor
 /// An attacker who spreads guesses over the front-ends gets no more of them: the hosted pages and
 /// the compatible APIs spend one per-address budget for the second sign-in step
 /// (`SecondStepSignIn`) and one for sign-in codes (`EmailCodeSignIn`).
-@Suite struct SharedTryBudgetTests {
+@Suite(.stopsWhatItStarts) struct SharedTryBudgetTests {
     private func json(_ gatehouse: TestGatehouse, _ path: String, _ body: [String: Any]) async throws -> TestResponse {
         try await HTTPTestClient(port: gatehouse.port).request(
             "POST", path, headers: [("Content-Type", "application/json"), ("Authorization", "Bearer anon_app_key")],

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTestClient
 import OAuth
+import TestScope
 import Testing
 import TwoFactor
 
 /// Issue 10, item 4: two-step sign-in with an authenticator app and recovery codes, as a person
 /// meets it in the browser — enrolment on `/account/security`, the second step on `/auth/mfa`.
-@Suite struct TOTPPageTests {
+@Suite(.stopsWhatItStarts) struct TOTPPageTests {
     static let email = "two@example.com"
     static let password = "password-123"
 

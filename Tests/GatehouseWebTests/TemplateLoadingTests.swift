@@ -1,10 +1,11 @@
 import AuthCore
 import Foundation
 import GatehouseWeb
+import TestScope
 import Testing
 
 /// A broken template stops start-up and the error names the file.
-@Suite struct TemplateLoadingTests {
+@Suite(.stopsWhatItStarts) struct TemplateLoadingTests {
     @Test func brokenTemplateStopsStartUpNamingTheFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.copyItem(atPath: TestGatehouse.repositoryRoot + "/Templates", toPath: folder.path)

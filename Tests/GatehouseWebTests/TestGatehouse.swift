@@ -7,6 +7,7 @@ import LocalAuth
 import Logging
 import Secrets
 import Store
+import TestScope
 
 /// A clock tests move forward by hand (code expiry, cool-downs).
 final class TestClock: @unchecked Sendable {
@@ -21,7 +22,7 @@ final class TestClock: @unchecked Sendable {
 }
 
 /// The real Gatehouse server on 127.0.0.1 with an ephemeral port and a temp SQLite file.
-final class TestGatehouse: @unchecked Sendable {
+final class TestGatehouse: Stoppable, @unchecked Sendable {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
@@ -56,6 +57,7 @@ final class TestGatehouse: @unchecked Sendable {
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
             anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
+        try stopsWithTest()
     }
 
     static func makeServer(

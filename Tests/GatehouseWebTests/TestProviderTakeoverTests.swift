@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
 import OAuth
+import TestScope
 import Testing
 
 /// Issue 9, item 2: anyone at the test provider's chooser can claim any address as verified. Such an
 /// identity must never reach an existing account by email; only a signed-in "link" attaches it.
-@Suite struct TestProviderTakeoverTests {
+@Suite(.stopsWhatItStarts) struct TestProviderTakeoverTests {
     /// Walks the test provider's chooser as `browser`, adding an account with `email` (ticked
     /// "verified"), and returns the callback's answer.
     private func signInAsMadeUpPerson(_ gatehouse: OAuthGatehouse, _ browser: Browser, email: String, link: Bool = false)

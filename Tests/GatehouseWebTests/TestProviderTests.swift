@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTestClient
 import OAuth
+import TestScope
 import Testing
 
 /// The built-in test provider over HTTP, the hosted page through a provider button, and the admin token.
-@Suite struct TestProviderTests {
+@Suite(.stopsWhatItStarts) struct TestProviderTests {
     private func setUp() async throws -> OAuthGatehouse {
         try await OAuthGatehouse()
     }

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Seeding, importing, exporting and bulk-deleting test users through the JSON admin API.
-@Suite struct TestUserAPITests {
+@Suite(.stopsWhatItStarts) struct TestUserAPITests {
     /// A superuser's call to the admin API with a JSON (or other) body.
     struct AdminCaller {
         let port: Int

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// The console's test-users page as support staff use it in a browser.
-@Suite struct TestUserPageTests {
+@Suite(.stopsWhatItStarts) struct TestUserPageTests {
     private func signIn(_ gatehouse: TestGatehouse, _ email: String, _ password: String) async throws -> TestResponse {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")

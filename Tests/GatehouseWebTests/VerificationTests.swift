@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 /// Codes and links: wrong, expired, reused, brute-forced, resent.
-@Suite struct VerificationTests {
+@Suite(.stopsWhatItStarts) struct VerificationTests {
     /// Signs up `email` and returns the browser, sitting on the verify page.
     private func signUp(_ gatehouse: TestGatehouse, _ email: String) async throws -> Browser {
         let browser = gatehouse.browser()

@@ -3,9 +3,10 @@ import Logging
 import MailCatcher
 import NIOCore
 import Store
+import TestScope
 
 /// A started `MailCatcher` on 127.0.0.1 (port 0) that stores into a real SQLite file in a temp dir.
-final class CatcherHarness: Sendable {
+final class CatcherHarness: Stoppable {
     let directory: URL
     let database: AppDatabase
     let catcher: MailCatcher
@@ -21,6 +22,7 @@ final class CatcherHarness: Sendable {
             host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger,
             limits: limits, idleTimeout: idleTimeout)
         try await catcher.start()
+        try stopsWithTest()
     }
 
     func stop() async {

