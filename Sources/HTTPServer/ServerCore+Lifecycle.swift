@@ -99,6 +99,7 @@ extension ServerCore {
         if listener >= 0 {
             close(listener)
         }
+        releaseHandlers()
     }
 
     private static func startError(errno code: Int32, log: [String], host: String, port: Int) -> HTTPServerError {

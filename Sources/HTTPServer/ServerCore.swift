@@ -6,9 +6,15 @@ import Logging
 final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let logger: Logger
-    let responder: Responder
-    /// Renders the errors answered before the responder runs (`HTTPServer.init`).
-    let rejections: RejectionRenderer
+    /// The application's handlers, dropped once the daemon has stopped: a stopped server then no
+    /// longer keeps what the application holds (its database, its threads, its hashing memory).
+    private let handlers: Locked<Handlers?>
+
+    private struct Handlers {
+        let responder: Responder
+        /// Renders the errors answered before the responder runs (`HTTPServer.init`).
+        let rejections: RejectionRenderer
+    }
 
     private struct Tracking {
         /// Requests between their request line and NOTIFY_COMPLETED.
@@ -35,9 +41,19 @@ final class ServerCore: Sendable {
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.responder = responder
-        self.rejections = rejections ?? { status, message, _ in .text(message + "\n", status: status) }
+        self.handlers = Locked(Handlers(responder: responder, rejections: rejections ?? Self.plainRejections))
     }
+
+    /// The handler for a request; after `releaseHandlers()`, one that answers 503.
+    var responder: Responder { handlers.withLock { $0?.responder } ?? Self.stopped }
+    /// How errors found before the responder runs are rendered; plain text after `releaseHandlers()`.
+    var rejections: RejectionRenderer { handlers.withLock { $0?.rejections } ?? Self.plainRejections }
+
+    private static let stopped: Responder = { _ in .text("The server has stopped.\n", status: 503) }
+    private static let plainRejections: RejectionRenderer = { status, message, _ in .text(message + "\n", status: status) }
+
+    /// Lets go of the application's handlers (called once the daemon has stopped).
+    func releaseHandlers() { handlers.withLock { $0 = nil } }
 
     var inFlightCount: Int { tracking.withLock { $0.inFlight } }
     var completedCount: Int { tracking.withLock { $0.completed } }
