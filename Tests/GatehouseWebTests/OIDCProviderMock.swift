@@ -15,7 +15,11 @@ final class OIDCProviderMock: Stoppable, @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [Self.python, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", String(port)]
         var environment = ProcessInfo.processInfo.environment
-        if environment["PYENV_VERSION"] == nil, let version = Self.pyenv312 { environment["PYENV_VERSION"] = version }
+        // A pyenv shim that started this process (python running `swift test`) leaves its own version
+        // in PYENV_VERSION; python3.12 needs a 3.12 one.
+        if let version = Self.pyenv312, environment["PYENV_VERSION"]?.hasPrefix("3.12") != true {
+            environment["PYENV_VERSION"] = version
+        }
         process.environment = environment
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-mock-\(port).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
