@@ -32,9 +32,6 @@ struct CSRFGuard: Sendable {
             return site == "same-origin" || site == "none"
         }
         guard let origin = request.headers["Origin"] else { return true }
-        // Chromium sends `Origin: null` on a form post from a page reached through a redirect chain
-        // (the test provider's chooser); `Sec-Fetch-Site` is set by the browser alone and vouches for it.
-        if origin == "null", request.headers["Sec-Fetch-Site"]?.lowercased() == "same-origin" { return true }
         guard let host = request.headers["Host"]?.lowercased(),
             let url = URL(string: origin), var originHost = url.host?.lowercased()
         else { return false }
