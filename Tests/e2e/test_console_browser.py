@@ -7,12 +7,19 @@ import subprocess
 
 from selenium.webdriver.common.by import By
 
+from conftest import Browserless
+
 from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
     browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
 )
 
 STAFF_EMAIL = "staff@example.com"
 STAFF_PASSWORD = "staff password 1"
+
+
+def active_sessions(driver) -> int:
+    """How many sessions the console's user page lists as active."""
+    return len(driver.find_elements(By.CSS_SELECTOR, "#sec-sessions .cx-status--active"))
 
 
 def accept_confirmations(driver) -> None:
@@ -67,11 +74,23 @@ def test_console_seed_edit_impersonate_revoke_and_bulk_delete(browser, start_ser
     stop.click()
     wait_for_path(driver, "/_/")
 
+    # The user signs in on a phone of their own; the console lists that session as active.
+    phone = Browserless(server.url)
+    status, headers, _ = phone.form_post("/auth/sign-in", "/auth/sign-in",
+                                         {"email": "e2e+7@example.com", "password": "shared password 1"})
+    assert status == 303 and headers["Location"] == "/account", (status, headers["Location"])
+    assert phone.get("/account")[0] == 200
     driver.get(user_page)
+    assert active_sessions(driver) == 1
+
     accept_confirmations(driver)
     revoke = driver.find_element(By.XPATH, "//button[contains(., 'Revoke all sessions')]")
     submit_form_of(driver, revoke)
     wait_for_path(driver, "/_/users/")
+    assert active_sessions(driver) == 0
+    screenshot(driver, screenshots_dir, "console-sessions-revoked")
+    status, headers, _ = phone.get("/account")
+    assert status == 303 and headers["Location"].startswith("/auth/sign-in"), "a revoked session still opens /account"
 
     driver.get(server.url + "/_/test-users")
     type_into(driver.find_element(By.ID, "bulk-tag"), "e2e")
