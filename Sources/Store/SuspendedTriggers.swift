@@ -13,7 +13,10 @@ struct SuspendedTriggers {
     init(_ names: [String], in db: Database) throws {
         definitions = try String.fetchAll(
             db,
-            sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(databaseQuestionMarks(count: names.count))) ORDER BY name",
+            sql: """
+                SELECT sql FROM sqlite_master
+                WHERE type = 'trigger' AND name IN (\(databaseQuestionMarks(count: names.count))) ORDER BY name
+                """,
             arguments: StatementArguments(names))
         for name in names {
             try db.execute(sql: "DROP TRIGGER \(name)")

@@ -57,13 +57,16 @@ import Testing
         expectPocketBaseError(badEmail, 400)
         let badVisibility = try await call(
             gatehouse, "POST", "/api/collections/users/records",
-            json: ["email": "v@example.com", "password": "password-123", "passwordConfirm": "password-123", "emailVisibility": "yes"])
+            json: [
+                "email": "v@example.com", "password": "password-123", "passwordConfirm": "password-123", "emailVisibility": "yes"
+            ])
         expectPocketBaseError(badVisibility, 400)
         // Nothing was written by any of them: the addresses are still free.
         let token = try await userToken(gatehouse, "v@example.com")
         #expect(!token.isEmpty)
         let huge = String(repeating: "x", count: 300_000)
-        let tooLong = try await call(gatehouse, "POST", "/api/collections/users/auth-with-password", json: ["identity": huge, "password": huge])
+        let tooLong = try await call(
+            gatehouse, "POST", "/api/collections/users/auth-with-password", json: ["identity": huge, "password": huge])
         #expect((400..<500).contains(tooLong.status), "\(tooLong.status)")
         await gatehouse.stop()
     }
@@ -86,7 +89,8 @@ import Testing
         #expect(none.status == 200 && none.json["totalItems"] as? Int == 0, "the quote is a value, not SQL")
         let long = String(repeating: "id = 'x' || ", count: 400) + "id = 'x'"
         let longQuery = long.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        expectPocketBaseError(try await call(gatehouse, "GET", "/api/collections/users/records?filter=\(longQuery)", token: token), 400)
+        expectPocketBaseError(
+            try await call(gatehouse, "GET", "/api/collections/users/records?filter=\(longQuery)", token: token), 400)
         await gatehouse.stop()
     }
 
@@ -97,11 +101,13 @@ import Testing
         #expect(capped.status == 200 && capped.json["perPage"] as? Int == 500 && capped.json["page"] as? Int == 1)
         let skip = try await call(gatehouse, "GET", "/api/collections/users/records?skipTotal=true", token: token)
         #expect(skip.json["totalItems"] as? Int == -1 && skip.json["totalPages"] as? Int == -1)
-        expectPocketBaseError(try await call(gatehouse, "GET", "/api/collections/users/records?sort=-nosuchfield", token: token), 400)
+        expectPocketBaseError(
+            try await call(gatehouse, "GET", "/api/collections/users/records?sort=-nosuchfield", token: token), 400)
         let unknownCollection = try await call(gatehouse, "GET", "/api/collections/nope/records", token: token)
         expectPocketBaseError(unknownCollection, 404)
         #expect(unknownCollection.json["message"] as? String == "Missing collection context.")
-        expectPocketBaseError(try await call(gatehouse, "GET", "/api/collections/users/records/zzzzzzzzzzzzzzz", token: token), 404)
+        expectPocketBaseError(
+            try await call(gatehouse, "GET", "/api/collections/users/records/zzzzzzzzzzzzzzz", token: token), 404)
         // A token that is not one, an expired one, an empty header: a guest, as on PocketBase.
         for bad in ["garbage", "Bearer ", "eyJhbGciOiJIUzI1NiJ9.e30.sig"] {
             let guest = try await call(gatehouse, "GET", "/api/collections/users/records", token: bad)
@@ -118,16 +124,19 @@ import Testing
         let ann = try await userToken(gatehouse, "ann@example.com")
         let bob = try await userToken(gatehouse, "bob@example.com")
         let bobID = try #require(
-            (try await call(gatehouse, "POST", "/api/collections/users/auth-refresh", token: bob).json["record"] as? [String: Any])?["id"]
+            (try await call(gatehouse, "POST", "/api/collections/users/auth-refresh", token: bob).json["record"] as? [String: Any])?[
+                "id"]
                 as? String)
         expectPocketBaseError(try await call(gatehouse, "GET", "/api/collections/users/records/\(bobID)", token: ann), 404)
         expectPocketBaseError(
             try await call(gatehouse, "PATCH", "/api/collections/users/records/\(bobID)", json: ["name": "x"], token: ann), 404)
         expectPocketBaseError(try await call(gatehouse, "DELETE", "/api/collections/users/records/\(bobID)", token: ann), 404)
         expectPocketBaseError(
-            try await call(gatehouse, "PATCH", "/api/collections/users/records/\(bobID)", json: ["verified": true], token: bob), 400)
+            try await call(gatehouse, "PATCH", "/api/collections/users/records/\(bobID)", json: ["verified": true], token: bob),
+            400)
         expectPocketBaseError(
-            try await call(gatehouse, "PATCH", "/api/collections/users/records/\(bobID)", json: ["email": "new@example.com"], token: bob),
+            try await call(
+                gatehouse, "PATCH", "/api/collections/users/records/\(bobID)", json: ["email": "new@example.com"], token: bob),
             400)
         let wrongOld = try await call(
             gatehouse, "PATCH", "/api/collections/users/records/\(bobID)",

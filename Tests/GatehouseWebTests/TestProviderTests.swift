@@ -85,14 +85,18 @@ import Testing
     /// one (which a DNS-rebinding page is) gets 401, and cannot switch a provider into test mode.
     @Test func theAdminAPIWantsASuperuserTokenEvenFromLoopback() async throws {
         let gatehouse = try await setUp()
-        let body: [String: Any] = ["name": "acme", "type": "oidc", "mode": "live", "clientId": "t", "issuer": "https://idp.example"]
+        let body: [String: Any] = [
+            "name": "acme", "type": "oidc", "mode": "live", "clientId": "t", "issuer": "https://idp.example"
+        ]
         #expect(try await postJSON(gatehouse, "/_/api/providers", body).status == 401)
         #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: "wrong").status == 401)
         let token = try await gatehouse.superuserToken()
         #expect(try await postJSON(gatehouse, "/_/api/providers", body, token: token).status == 201)
         #expect(
-            try await postJSON(gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"], token: token)
-                .status == 400)
+            try await postJSON(
+                gatehouse, "/_/api/providers", ["name": "Bad Name!", "type": "oidc", "clientId": "x"], token: token
+            )
+            .status == 400)
         // The rebinding attack: flip the live provider to the fake one without a token.
         #expect(try await postJSON(gatehouse, "/_/api/providers/acme/mode", ["mode": "test"]).status == 401)
         #expect(try await gatehouse.database.provider(named: "acme")?.mode == "live")

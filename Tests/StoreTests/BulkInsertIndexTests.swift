@@ -148,7 +148,8 @@ import Testing
     /// Every table, index and trigger as SQLite holds them.
     private func schema(_ store: TestDatabase) async throws -> [String] {
         try await store.database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
         }
     }
 
