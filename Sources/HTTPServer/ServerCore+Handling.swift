@@ -39,6 +39,7 @@ extension ServerCore {
 
     private func readHeaders(connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
         state.headersSeen = true
+        connections.requestStarted(Int(bitPattern: connection))
         state.method = HTTPMethod(rawValue: method)
         withUnsafeMutablePointer(to: &state.headers) { headers in
             _ = gh_request_headers(connection, collectHeader, headers)

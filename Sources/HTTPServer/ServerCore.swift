@@ -28,6 +28,8 @@ final class ServerCore: Sendable {
     private let tracking = Locked(Tracking())
     /// Streamed responses still open (`ServerCore+Streaming`).
     let streams = StreamRegistry()
+    /// Open connections, for the header deadline and making room for newcomers.
+    let connections: ConnectionRegistry
 
     init(
         configuration: HTTPServer.Configuration, logger: Logger, responder: @escaping Responder,
@@ -37,6 +39,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         self.responder = responder
         self.rejections = rejections ?? { status, message, _ in .text(message + "\n", status: status) }
+        self.connections = ConnectionRegistry(limits: configuration.slowConnectionLimits)
     }
 
     var inFlightCount: Int { tracking.withLock { $0.inFlight } }
@@ -50,6 +53,7 @@ final class ServerCore: Sendable {
         let address =
             kind < 0 ? "unknown" : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         tracking.withLock { $0.inFlight += 1 }
+        connections.requestLineReceived(Int(bitPattern: connection))
         return RequestState(rawTarget: rawTarget, remoteAddress: address, isLoopbackPeer: kind == 1)
     }
 
