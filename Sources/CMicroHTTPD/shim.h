@@ -142,6 +142,12 @@ static inline int gh_connection_socket(struct MHD_Connection *connection) {
     return info == NULL ? -1 : (int)info->connect_fd;
 }
 
+/** Bytes of the request line and header fields as received, blank line included; 0 before they are complete. */
+static inline size_t gh_request_head_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /** Iterates the request's header fields (binary-safe lengths). */
 static inline int gh_request_headers(struct MHD_Connection *connection,
                                      MHD_KeyValueIteratorN iterator, void *cls) {

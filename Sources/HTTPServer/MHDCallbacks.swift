@@ -22,7 +22,8 @@ let uriLogCallback: gh_uri_log_callback = { cls, uri, connection in
 }
 
 /// MHD's access handler: see `ServerCore.handle`.
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadDataSize, requestContext in
+let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, _, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let method, let uploadDataSize, let stateRaw = requestContext?.pointee else {
         return .NO
     }
@@ -31,7 +32,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, 
     return core.handle(
         connection: connection,
         state: state,
-        method: String(cString: method),
+        method: method,
+        version: version,
         uploadData: uploadData,
         uploadDataSize: uploadDataSize
     )
