@@ -51,6 +51,7 @@ static inline struct MHD_Daemon *gh_start_daemon(const gh_daemon_settings *setti
                                                  MHD_AccessHandlerCallback handler,
                                                  MHD_RequestCompletedCallback completed,
                                                  gh_uri_log_callback uri_logger,
+                                                 MHD_NotifyConnectionCallback connection_notifier,
                                                  MHD_LogCallback logger,
                                                  void *cls) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME
@@ -72,14 +73,16 @@ static inline struct MHD_Daemon *gh_start_daemon(const gh_daemon_settings *setti
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_limit, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls },
         { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, cls },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notifier, cls },
         { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)gh_keep_raw_unescaper, NULL },
         /* Must stay last: replaced by the end marker when no pool is wanted. */
         { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)settings->thread_pool_size, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
     if (settings->thread_pool_size <= 1) {
-        options[9].option = MHD_OPTION_END;
-        options[9].value = 0;
+        size_t pool = sizeof(options) / sizeof(options[0]) - 2;
+        options[pool].option = MHD_OPTION_END;
+        options[pool].value = 0;
     }
     /* Port 0 here: the real port comes from the bound address. */
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
@@ -131,6 +134,18 @@ static inline int gh_client_address(struct MHD_Connection *connection, char *buf
 /** Sets one connection's idle timeout (MHD_set_connection_option is variadic). 0 on success. */
 static inline int gh_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
     return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds) == MHD_YES ? 0 : -1;
+}
+
+/** The connection's socket, or -1. */
+static inline int gh_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/** Bytes of the request line and header fields as received, blank line included; 0 before they are complete. */
+static inline size_t gh_request_head_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
 }
 
 /** Iterates the request's header fields (binary-safe lengths). */

@@ -11,10 +11,13 @@ extension HTTPServer {
         /// Threads polling connections; handlers themselves run on Swift's concurrency pool.
         public var threadCount: Int
         /// Idle seconds before a connection is closed once a request's headers are in, and between
-        /// keep-alive requests (MHD's default, 0, lets slowloris hold it).
+        /// keep-alive requests (MHD's default, 0, lets slowloris hold it). A kept-alive connection
+        /// must also have finished its next request's head this long after the last response.
         public var connectionTimeout: Int
-        /// Idle seconds allowed before a request's headers are complete, and while a chunked body
-        /// streams in: short, so slow or stalled senders cannot hold connections for long.
+        /// Seconds a client has to send a whole request head, however it trickles it (counted from
+        /// the connection's start, or the request line on a kept-alive one), and idle seconds allowed
+        /// while a chunked body streams in. 10: a real client sends its head in one packet, and a
+        /// slow-header attacker gets a connection for at most this long.
         public var headerTimeout: Int
         /// Largest accepted request body; larger ones get 413 without being read.
         public var maxBodyBytes: Int
@@ -22,8 +25,10 @@ extension HTTPServer {
         /// requests whose headers do not fit are answered by MHD itself with 431.
         public var maxHeaderBytes: Int
         /// Simultaneous connections overall: far above what slow clients from one address may hold
-        /// (`maxConnectionsPerIP`), so a few dozen addresses holding connections open cannot lock
-        /// everyone else out. The open-file limit is raised to fit at start.
+        /// (`maxConnectionsPerIP`). Past 15/16 of it, each new connection closes the one that has
+        /// waited longest without a request in progress, so however many addresses hold slow
+        /// connections, a newcomer is let in at once (`ConnectionRegistry`). The open-file limit is
+        /// raised to fit at start.
         public var maxConnections: Int
         /// Simultaneous connections from one IP address.
         public var maxConnectionsPerIP: Int
@@ -62,5 +67,18 @@ extension HTTPServer {
             self.maxStreamsPerIP = maxStreamsPerIP
             self.allowedHosts = allowedHosts
         }
+    }
+}
+
+extension HTTPServer.Configuration {
+    /// The slow-client limits `ConnectionRegistry` enforces. Making room starts at 15/16 of
+    /// `maxConnections` (3,840 of 4,096): the last sixteenth is headroom, because a cut connection
+    /// keeps its MHD slot until MHD's poll sees it go and MHD splits the limit across its threads,
+    /// and a thread at its share stops accepting.
+    var slowConnectionLimits: ConnectionRegistry.Limits {
+        ConnectionRegistry.Limits(
+            headerDeadline: .seconds(headerTimeout),
+            keepAliveDeadline: .seconds(connectionTimeout),
+            evictionThreshold: maxConnections - max(1, maxConnections / 16))
     }
 }

@@ -97,6 +97,7 @@ public final class HTTPServer: Sendable {
             _ = core.abandonSuspended()
             core.streams.finishAll()
             MHD_stop_daemon(daemon)
+            core.connections.stopSweeping()
         }
     }
 }

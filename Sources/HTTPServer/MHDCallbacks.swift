@@ -22,7 +22,8 @@ let uriLogCallback: gh_uri_log_callback = { cls, uri, connection in
 }
 
 /// MHD's access handler: see `ServerCore.handle`.
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadDataSize, requestContext in
+let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, _, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let method, let uploadDataSize, let stateRaw = requestContext?.pointee else {
         return .NO
     }
@@ -31,19 +32,35 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, 
     return core.handle(
         connection: connection,
         state: state,
-        method: String(cString: method),
+        method: method,
+        version: version,
         uploadData: uploadData,
         uploadDataSize: uploadDataSize
     )
 }
 
 /// Releases the request's state once MHD is done with it, however the request ended.
-let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
-    guard let cls, let requestContext, let stateRaw = requestContext.pointee else { return }
-    requestContext.pointee = nil
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
+    guard let cls else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { core.connections.requestEnded(Int(bitPattern: connection)) }
+    guard let requestContext, let stateRaw = requestContext.pointee else { return }
+    requestContext.pointee = nil
     let state = Unmanaged<RequestState>.fromOpaque(stateRaw).takeRetainedValue()
     core.endRequest(state)
+}
+
+/// Tracks connections as MHD opens and closes them (`ConnectionRegistry`); CLOSED comes before
+/// MHD closes the socket.
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let registry = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().connections
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        registry.opened(Int(bitPattern: connection), socket: gh_connection_socket(connection))
+    case .CONNECTION_NOTIFY_CLOSED:
+        registry.closed(Int(bitPattern: connection))
+    }
 }
 
 /// Formats MHD's printf-style error log and passes it to swift-log.

@@ -22,6 +22,9 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
     case ambiguousFraming
     /// A transfer coding other than `chunked` (RFC 9112 §6.1: 501).
     case unsupportedTransferCoding
+    /// A request head RFC 9112 says to reject (§2.2 bare LF, §5.1 whitespace before a colon, §5.2
+    /// obs-fold) or with a byte no field may hold (RFC 9110 §5.5: NUL, CR, other controls).
+    case malformedHead
     /// A path parameter that names nothing (`/users/not-a-number/sessions`).
     case noSuchResource
     /// No usable `Host` header (RFC 9112 §3.2).
@@ -33,7 +36,7 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
     public var status: Int {
         switch self {
         case .malformedEncoding, .malformedTarget, .malformedMultipart, .duplicateField, .missingField,
-            .invalidJSON, .ambiguousFraming, .malformedHost:
+            .invalidJSON, .ambiguousFraming, .malformedHost, .malformedHead:
             400
         case .misdirected:
             421
@@ -62,6 +65,7 @@ public enum RequestError: HTTPResponseError, Sendable, Equatable {
         case .ambiguousFraming:
             "The request's length is ambiguous: Content-Length values that differ, or Content-Length with Transfer-Encoding."
         case .unsupportedTransferCoding: "Only the chunked transfer coding is supported."
+        case .malformedHead: "The request's header section is malformed."
         case .malformedHost: "The request needs exactly one valid Host header."
         case .noSuchResource: "There is nothing at this address."
         case .misdirected(let host):

@@ -13,6 +13,8 @@ final class RequestState: @unchecked Sendable {
     let target: Result<RequestTarget, RequestError>
     /// The path as sent (up to `?`), even when it cannot be decoded: picks the shape of an early error.
     let rawPath: String
+    /// Bytes in the request-target as MHD read it (`StrictHead` locates the fields after it).
+    let rawTargetLength: Int
 
     // Reading phase: only the connection's MHD thread touches these.
     var headersSeen = false
@@ -40,6 +42,7 @@ final class RequestState: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         self.isLoopbackPeer = isLoopbackPeer
         self.rawPath = String(decoding: rawTarget.prefix { $0 != UInt8(ascii: "?") }, as: UTF8.self)
+        self.rawTargetLength = rawTarget.count
         // A request-target is visible ASCII only (RFC 9112 §3.2, RFC 3986 §2).
         if rawTarget.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), let text = UTF8Text.string(rawTarget) {
             self.target = Result { () throws(RequestError) in try RequestTarget(parsing: text) }

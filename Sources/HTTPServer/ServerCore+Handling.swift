@@ -12,12 +12,13 @@ extension ServerCore {
     func handle(
         connection: OpaquePointer,
         state: RequestState,
-        method: String,
+        method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         if !state.headersSeen {
-            return readHeaders(connection: connection, state: state, method: method)
+            return readHeaders(connection: connection, state: state, method: method, version: version)
         }
         if uploadDataSize.pointee > 0 {
             return readBody(connection: connection, state: state, data: uploadData, size: uploadDataSize)
@@ -37,12 +38,22 @@ extension ServerCore {
         return dispatch(connection: connection, state: state, target: target)
     }
 
-    private func readHeaders(connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
+    private func readHeaders(
+        connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?
+    ) -> MHD_Result {
         state.headersSeen = true
-        state.method = HTTPMethod(rawValue: method)
-        withUnsafeMutablePointer(to: &state.headers) { headers in
-            _ = gh_request_headers(connection, collectHeader, headers)
+        connections.requestStarted(Int(bitPattern: connection))
+        state.method = HTTPMethod(rawValue: String(cString: method))
+        guard let version else { return reject(.malformedHead, on: connection, state: state) }
+        var head = HeadReading(
+            head: StrictHead(
+                method: method, version: version, targetLength: state.rawTargetLength,
+                headSize: gh_request_head_size(connection)))
+        withUnsafeMutablePointer(to: &head) { head in
+            _ = gh_request_headers(connection, readField, head)
         }
+        state.headers = head.headers
+        guard head.head.isStrict else { return reject(.malformedHead, on: connection, state: state) }
         if case .failure(let error) = state.target {
             return reject(error, on: connection, state: state)
         }
@@ -73,16 +84,21 @@ extension ServerCore {
 
     /// The declared body length, or why the framing cannot be trusted (RFC 9112 §6): a request
     /// smuggled behind an ambiguous one would otherwise be read differently by a proxy and by us.
+    ///
+    /// `Transfer-Encoding` must be one field whose value is `chunked` in any ASCII letter case and
+    /// nothing else, not even trailing whitespace (which RFC 9110 §5.5 would strip): libmicrohttpd
+    /// dechunks exactly that and reads any other value as a body that ends when the connection
+    /// does, so accepting `chunked<TAB>` or `chunked<NBSP>` left the connection hanging.
     static func framing(of headers: HTTPHeaders) -> Result<UInt64?, RequestError> {
         let codings = headers.values(for: "Transfer-Encoding")
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let lengths = headers.values(for: "Content-Length")
             .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         if !codings.isEmpty {
             guard lengths.isEmpty else { return .failure(.ambiguousFraming) }
-            guard codings == ["chunked"] else { return .failure(.unsupportedTransferCoding) }
+            guard codings.count == 1, codings[0].utf8.map({ $0 | 0x20 }).elementsEqual("chunked".utf8) else {
+                return .failure(.unsupportedTransferCoding)
+            }
             return .success(nil)
         }
         guard let first = lengths.first else { return .success(nil) }
@@ -164,10 +180,18 @@ extension ServerCore {
     }
 }
 
-/// Appends one request header to the `HTTPHeaders` that `cls` points to.
-private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+/// The fields read so far and the check of their framing, filled by `readField`.
+private struct HeadReading {
+    var headers = HTTPHeaders()
+    var head: StrictHead
+}
+
+/// Appends one request header to the `HeadReading` that `cls` points to and checks its framing.
+private let readField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+    let reading = cls.assumingMemoryBound(to: HeadReading.self)
+    reading.pointee.head.field(
+        name: UnsafeRawPointer(key), nameCount: keySize, value: value.map(UnsafeRawPointer.init), valueCount: valueSize)
     let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
         String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
     }
@@ -177,6 +201,6 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
                 String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
             }
         } ?? ""
-    headers.pointee.add(name, text)
+    reading.pointee.headers.add(name, text)
     return .YES
 }

@@ -42,7 +42,8 @@ extension ServerCore {
                 per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
                 connection_memory_limit: configuration.maxHeaderBytes
             )
-            return gh_start_daemon(&settings, accessHandler, requestCompleted, uriLogCallback, mhdLogger, cls)
+            return gh_start_daemon(
+                &settings, accessHandler, requestCompleted, uriLogCallback, connectionNotified, mhdLogger, cls)
         }
         let failure = errno
         let log = captureStartupLog(false)
@@ -50,6 +51,10 @@ extension ServerCore {
             throw Self.startError(errno: failure, log: log, host: configuration.host, port: configuration.port)
         }
         let bound = Int(gh_bound_port(daemon))
+        let logger = self.logger
+        connections.startSweeping(every: .milliseconds(250)) { expired, evicted in
+            logger.notice("slow connections closed", metadata: ["past_deadline": "\(expired)", "made_room": "\(evicted)"])
+        }
         return (daemon, bound > 0 ? bound : configuration.port)
     }
 
@@ -96,6 +101,7 @@ extension ServerCore {
             try? await Task.sleep(for: .milliseconds(5))
         }
         MHD_stop_daemon(daemon)
+        connections.stopSweeping()
         if listener >= 0 {
             close(listener)
         }

@@ -34,6 +34,8 @@ final class ServerCore: Sendable {
     private let tracking = Locked(Tracking())
     /// Streamed responses still open (`ServerCore+Streaming`).
     let streams = StreamRegistry()
+    /// Open connections, for the header deadline and making room for newcomers.
+    let connections: ConnectionRegistry
 
     init(
         configuration: HTTPServer.Configuration, logger: Logger, responder: @escaping Responder,
@@ -42,6 +44,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.handlers = Locked(Handlers(responder: responder, rejections: rejections ?? Self.plainRejections))
+        self.connections = ConnectionRegistry(limits: configuration.slowConnectionLimits)
     }
 
     /// The handler for a request; after `releaseHandlers()`, one that answers 503.
@@ -66,6 +69,7 @@ final class ServerCore: Sendable {
         let address =
             kind < 0 ? "unknown" : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         tracking.withLock { $0.inFlight += 1 }
+        connections.requestLineReceived(Int(bitPattern: connection))
         return RequestState(rawTarget: rawTarget, remoteAddress: address, isLoopbackPeer: kind == 1)
     }
 

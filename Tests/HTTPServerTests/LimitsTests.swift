@@ -86,8 +86,7 @@ struct LimitsTests {
             let longTarget = try await client.request("GET", "/" + huge)
             #expect(longTarget.status == 414)
             // Every request MHD rejected itself was still completed and released.
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(server.activeRequestCount == 0)
+            try await waitUntil("the rejected requests to complete") { server.activeRequestCount == 0 }
         }
         #expect(called.value == 0)
     }
@@ -97,7 +96,7 @@ struct LimitsTests {
         try await withServer(responder: { _ in .text("ok") }) { server, client in
             #expect(server.completedRequestCount == 0)
             for _ in 0..<3 { _ = try await client.request("GET", "/") }
-            for _ in 0..<100 where server.completedRequestCount < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil("three completed requests") { server.completedRequestCount >= 3 }
             #expect(server.completedRequestCount == 3)
             #expect(server.activeRequestCount == 0)
         }

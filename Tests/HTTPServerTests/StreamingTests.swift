@@ -83,8 +83,7 @@ struct StreamingTests {
             // The keep-alive's next write finds the client gone.
             #expect(await streams.waitForEnded(1) == 1)
             #expect(streams.all.first?.isOpen == false)
-            for _ in 0..<500 where server.activeRequestCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(server.activeRequestCount == 0)
+            try await waitUntil("the stream's request to complete") { server.activeRequestCount == 0 }
         }
     }
 
@@ -94,19 +93,21 @@ struct StreamingTests {
         let server = HTTPServer(
             configuration: .init(port: 0, threadCount: 2), logger: recorder.logger, responder: Self.eventStream(streams))
         try server.start()
-        let client = HTTPTestClient(port: server.port)
-        let first = try await client.openEventStream("/a")
-        let second = try await client.openEventStream("/b")
-        _ = try await first.next()
-        _ = try await second.next()
-        async let firstEnd = first.readToEnd()
-        async let secondEnd = second.readToEnd()
-        await server.shutdown(gracePeriod: .seconds(60))
-        // Each stream got its last chunk (a clean end), and shutdown never had to give up on it.
-        #expect(try await firstEnd == 0)
-        #expect(try await secondEnd == 0)
-        #expect(streams.endedCount == 2)
-        #expect(!recorder.entries.contains { $0.message == "shutdown grace period over" })
+        try await stoppingAfterwards(server) {
+            let client = HTTPTestClient(port: server.port)
+            let first = try await client.openEventStream("/a")
+            let second = try await client.openEventStream("/b")
+            _ = try await first.next()
+            _ = try await second.next()
+            async let firstEnd = first.readToEnd()
+            async let secondEnd = second.readToEnd()
+            await server.shutdown(gracePeriod: .seconds(60))
+            // Each stream got its last chunk (a clean end), and shutdown never had to give up on it.
+            #expect(try await firstEnd == 0)
+            #expect(try await secondEnd == 0)
+            #expect(streams.endedCount == 2)
+            #expect(!recorder.entries.contains { $0.message == "shutdown grace period over" })
+        }
     }
 
     @Test func streamsAreBoundedPerAddressAndAFinishedOneFreesItsPlace() async throws {

@@ -72,6 +72,19 @@ func withServer<T>(
     }
 }
 
+/// Runs `body` and then shuts `servers` down, also when `body` throws: for tests that start and
+/// stop servers by hand because stopping is what they check (`shutdown` is idempotent).
+func stoppingAfterwards<T>(_ servers: HTTPServer..., body: () async throws -> T) async throws -> T {
+    do {
+        let result = try await body()
+        for server in servers { await server.shutdown(gracePeriod: .seconds(1)) }
+        return result
+    } catch {
+        for server in servers { await server.shutdown(gracePeriod: .seconds(1)) }
+        throw error
+    }
+}
+
 /// Same, with a router.
 func withServer<T>(
     router: Router,
