@@ -13,13 +13,11 @@ struct FramingAndHostTests {
 
     /// Sends `raw` and reads everything until the server closes: one response, or none.
     private func exchange(_ raw: String, counting calls: Counter) async throws -> String {
-        try await withServer(
-            configuration: Self.strict,
-            responder: { request in
-                calls.increment()
-                return .text("served \(request.path)")
-            }
-        ) { _, client in
+        let responder: Responder = { request in
+            calls.increment()
+            return .text("served \(request.path)")
+        }
+        return try await withServer(configuration: Self.strict, responder: responder) { _, client in
             String(decoding: try await client.sendAndReadAll(Array(raw.utf8)), as: UTF8.self)
         }
     }

@@ -17,13 +17,11 @@ struct LimitsTests {
 
     @Test func contentLengthOverTheLimitIs413WithoutReadingTheBody() async throws {
         let called = Counter()
-        try await withServer(
-            configuration: Self.small,
-            responder: { _ in
-                called.increment()
-                return .text("reached")
-            }
-        ) { _, client in
+        let responder: Responder = { _ in
+            called.increment()
+            return .text("reached")
+        }
+        try await withServer(configuration: Self.small, responder: responder) { _, client in
             // Only the head is sent: the answer must come without waiting for the 10 MB.
             let response = try await client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
             #expect(response.status == 413)
@@ -72,13 +70,11 @@ struct LimitsTests {
 
     @Test func oversizedHeadersAreRejectedByMHD() async throws {
         let called = Counter()
-        try await withServer(
-            configuration: Self.small,
-            responder: { _ in
-                called.increment()
-                return .text("reached")
-            }
-        ) { server, client in
+        let responder: Responder = { _ in
+            called.increment()
+            return .text("reached")
+        }
+        try await withServer(configuration: Self.small, responder: responder) { server, client in
             let huge = String(repeating: "a", count: 16 * 1024)
             let response = try await client.request("GET", "/", headers: [("X-Huge", huge)])
             #expect(response.status == 431)
@@ -93,7 +89,8 @@ struct LimitsTests {
 
     /// What `gatehouse serve` reads to tell a burst from a quiet spell (it trims the heap after one).
     @Test func completedRequestsAreCounted() async throws {
-        try await withServer(responder: { _ in .text("ok") }) { server, client in
+        let responder: Responder = { _ in .text("ok") }
+        try await withServer(responder: responder) { server, client in
             #expect(server.completedRequestCount == 0)
             for _ in 0..<3 { _ = try await client.request("GET", "/") }
             try await waitUntil("three completed requests") { server.completedRequestCount >= 3 }
@@ -104,7 +101,8 @@ struct LimitsTests {
 
     @Test func accessLogHasNoQueryCookiesOrAuthorization() async throws {
         let recorder = LogRecorder()
-        try await withServer(recorder: recorder, responder: { _ in .text("ok") }) { _, client in
+        let responder: Responder = { _ in .text("ok") }
+        try await withServer(recorder: recorder, responder: responder) { _, client in
             _ = try await client.request(
                 "GET", "/cb?token=secret123",
                 headers: [

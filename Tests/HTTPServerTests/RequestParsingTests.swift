@@ -32,10 +32,11 @@ struct RequestParsingTests {
     ])
     func malformedPercentEncodingIs400BeforeTheResponder(target: String) async throws {
         let called = Counter()
-        try await withServer(responder: { _ in
+        let responder: Responder = { _ in
             called.increment()
             return .text("reached")
-        }) { _, client in
+        }
+        try await withServer(responder: responder) { _, client in
             let response = try await client.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(response.status == 400)
             #expect(!response.text.contains("reached"))
@@ -66,7 +67,7 @@ struct RequestParsingTests {
             [("name", "Ada"), ("bio", "line1\r\nline2")],
             files: [(field: "avatar", filename: "a.png", contentType: "image/png", bytes: [0x89, 0x50, 0x0D, 0x0A, 0x00])]
         )
-        try await withServer(responder: { request in
+        let responder: Responder = { request in
             do throws(RequestError) {
                 let form = try request.multipartForm()
                 let file = form.files.first
@@ -76,7 +77,8 @@ struct RequestParsingTests {
             } catch {
                 return .text("error \(error)", status: error.status)
             }
-        }) { _, client in
+        }
+        try await withServer(responder: responder) { _, client in
             let response = try await client.request("POST", "/m", headers: [("Content-Type", contentType)], body: body)
             #expect(response.text == "Ada|line1\r\nline2|avatar|a.png|image/png|[137, 80, 13, 10, 0]")
         }

@@ -61,7 +61,8 @@ struct SlowlorisTests {
 
     @Test func eighteenAddressesHoldingSixtyConnectionsEachDoNotLockOthersOut() async throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, headerTimeout: 6)
-        try await withServer(configuration: configuration, responder: { _ in .text("served") }) { server, _ in
+        let responder: Responder = { _ in .text("served") }
+        try await withServer(configuration: configuration, responder: responder) { server, _ in
             let slow = Self.slowConnections(from: 2...19, each: 60, to: server.port)
             defer { slow.forEach { close($0) } }
             #expect(slow.count == 1080, "could open only \(slow.count) slow connections")
@@ -83,7 +84,8 @@ struct SlowlorisTests {
     /// trickling used to fill every slot and shut out each new client for as long as they trickled.
     @Test func seventyAddressesTricklingSixtyFourConnectionsEachStillLetANewClientIn() async throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2)
-        try await withServer(configuration: configuration, responder: { _ in .text("served") }) { server, _ in
+        let responder: Responder = { _ in .text("served") }
+        try await withServer(configuration: configuration, responder: responder) { server, _ in
             let slow = Self.slowConnections(from: 2...71, each: 64, to: server.port)
             defer { slow.forEach { close($0) } }
             // libmicrohttpd accepts one connection per pass over all of them (~1,000 a second here), so
@@ -112,7 +114,8 @@ struct SlowlorisTests {
     /// A header sent a byte at a time is never idle, so only a deadline on the whole header cuts it.
     @Test func aConnectionTricklingItsHeaderIsCutAtTheHeaderDeadline() async throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, headerTimeout: 2)
-        try await withServer(configuration: configuration, responder: { _ in .text("served") }) { server, _ in
+        let responder: Responder = { _ in .text("served") }
+        try await withServer(configuration: configuration, responder: responder) { server, _ in
             let fd = try #require(Self.slowConnection(from: "127.0.0.2", to: server.port))
             defer { close(fd) }
             let started = ContinuousClock.now

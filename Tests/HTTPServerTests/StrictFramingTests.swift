@@ -13,13 +13,11 @@ struct StrictFramingTests {
     private func statusLine(of raw: [UInt8]) async throws -> String {
         let calls = Counter()
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2)
-        let reply = try await withServer(
-            configuration: configuration,
-            responder: { _ in
-                calls.increment()
-                return .text("served")
-            }
-        ) { server, _ in
+        let responder: Responder = { _ in
+            calls.increment()
+            return .text("served")
+        }
+        let reply = try await withServer(configuration: configuration, responder: responder) { server, _ in
             // Two seconds: a server that waits for more bytes (or keeps the connection) fails here.
             let client = HTTPTestClient(port: server.port, timeout: .seconds(2))
             let started = ContinuousClock.now
@@ -79,7 +77,8 @@ struct StrictFramingTests {
     /// What stays allowed: any letter case of `chunked`, OWS around values, HTAB inside one,
     /// an empty value, and a request with no fields but Host.
     @Test func wellFormedHeadsAreStillServed() async throws {
-        try await withServer(responder: { request in .text("\(request.body.count) \(request.headers["X-Test"] ?? "-")") }) {
+        let responder: Responder = { request in .text("\(request.body.count) \(request.headers["X-Test"] ?? "-")") }
+        try await withServer(responder: responder) {
             _, client in
             let chunked = try await client.send(
                 "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: ChUnKeD\r\nX-Test:\ta\tb\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
