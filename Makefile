@@ -1,7 +1,7 @@
 # Gatehouse — the two commands a new machine needs:
 #   make run    installs system packages, builds, serves http://127.0.0.1:8080 on ./gatehouse.sqlite
-#   make test   installs system and Python packages, builds, runs the Swift and browser test suites and a
-#               short fuzzing run
+#   make test   installs system and Python packages, lints, builds without warnings, runs the Swift suites
+#               under a memory budget and the browser and SDK suites (scripts/test)
 
 PYTHON ?= python3
 # Libraries Gatehouse links against.
@@ -13,6 +13,12 @@ BENCH_PACKAGES := wrk
 # its python3.12 shim needs a 3.12 version selected, which PY312_ENV does for this one call.
 PYTHON312 ?= python3.12
 PY312_ENV := $(shell command -v pyenv >/dev/null 2>&1 && v=$$(pyenv versions --bare | grep '^3\.12' | tail -1) && [ -n "$$v" ] && echo PYENV_VERSION=$$v)
+
+# The Swift test process's peak resident memory above which `make test` fails (MiB). Measured at
+# MEASURED MiB for the whole suite once stopped servers gave back their argon2id memory (issue 26); a
+# leak of one server's hashing memory per test (64 MiB each) passes it within a dozen tests, long
+# before the machine's 24 GiB, while allocator and SQLite noise stays far below it.
+SWIFT_TEST_MEMORY_BUDGET_MIB ?= 1024
 
 .PHONY: run test build release deps test-deps bench fuzz clean
 
@@ -33,12 +39,11 @@ release: deps
 run: release
 	.build/release/gatehouse serve --host 127.0.0.1 --port 8080 --db gatehouse.sqlite
 
-test: test-deps build
-	swift test --no-parallel
-	GATEHOUSE_BIN=$(CURDIR)/.build/debug/gatehouse $(PYTHON) -m pytest -q Tests/e2e
-	FUZZ_SECONDS=8 scripts/fuzz
+test: test-deps
+	SWIFT_TEST_MEMORY_BUDGET_MIB=$(SWIFT_TEST_MEMORY_BUDGET_MIB) PYTHON=$(PYTHON) scripts/test
 
-# Coverage-guided fuzzing of the request and mail parsers (libFuzzer + ASan); FUZZ_SECONDS per harness.
+# Coverage-guided fuzzing of the request and mail parsers (libFuzzer + ASan) in a second, sanitized
+# build; FUZZ_SECONDS per harness. CI runs it after `make test`; `swift test` replays the corpus.
 fuzz: deps
 	scripts/fuzz
 
