@@ -45,11 +45,15 @@ struct PocketBaseLifecycleRoutes: Sendable {
             return try .json(["otpId": otpID])
         }
         api.on(&router, .post, base + "/auth-with-otp") { request, parameters in
-            _ = try api.collection(parameters, allowed: [.users])
+            let collection = try api.collection(parameters, allowed: [.users, .superusers])
             let body = try api.body(request)
             let missing = PocketBaseAPI.required(body, ["otpId", "password"])
             guard missing.isEmpty else {
                 throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
+            }
+            if collection == .superusers {
+                return try await PocketBaseMFA(api: api).completeSuperuser(
+                    request, mfaID: PocketBaseAPI.text(body, "mfaId") ?? "", password: PocketBaseAPI.text(body, "password") ?? "")
             }
             if let mfaID = PocketBaseAPI.text(body, "mfaId"), !mfaID.isEmpty {
                 return try await PocketBaseMFA(api: api).complete(
