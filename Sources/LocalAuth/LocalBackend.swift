@@ -10,7 +10,7 @@ import Store
 /// Access tokens live one hour; refresh tokens rotate on every use and a session's refresh
 /// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
 /// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
-/// under their own prefix, so one can never be replayed as a browser cookie (nor the reverse).
+/// under their own `SessionKind`, so one can never be replayed as a browser cookie (nor the reverse).
 public struct LocalBackend: AuthAPI {
     public let accounts: LocalAccounts
     public let accessTokenLifetime: TimeInterval
@@ -183,6 +183,6 @@ public struct LocalBackend: AuthAPI {
         }
     }
 
-    func accessHash(_ token: String) -> String { accounts.keyedHash.hex("api-access:" + token) }
-    private func refreshHash(_ token: String) -> String { accounts.keyedHash.hex("api-refresh:" + token) }
+    func accessHash(_ token: String) -> String { SessionKind.backend.tokenHash(token, with: accounts.keyedHash) }
+    private func refreshHash(_ token: String) -> String { SessionKind.backend.refreshTokenHash(token, with: accounts.keyedHash) }
 }
