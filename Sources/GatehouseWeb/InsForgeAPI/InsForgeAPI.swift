@@ -105,28 +105,22 @@ struct InsForgeAPI: Sendable {
             session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
 
-    /// A right code (or, in link mode, the link's token) verifies the address and signs in.
+    /// A right code (or, in link mode, the link's token) verifies the address and signs in — through
+    /// the backend's sign-in, so an account with a second step answers `AUTH_MFA_REQUIRED`.
     private func verifyEmail(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try Self.object(request)
         let client = try InsForgeDelivery.clientType(request)
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome: VerificationOutcome
-        if env.backend.verificationMode == .code {
-            outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
-        } else {
-            outcome = try await env.pageBackend.verifyEmailLink(token: otp)
-        }
+        let outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
         await env.audit.record(
             .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: ["via": "insforge-api"])
-        let session: AuthSession
-        if let opened = outcome.session {
-            session = opened
-        } else {
-            session = try await env.pageBackend.admin.openSession(for: user.id)
+        guard let session = outcome.session else {
+            // A backend that verifies without signing in (PocketBase): the app signs in next.
+            throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "The address is verified. Sign in to continue.")
         }
         return try await delivery.response(user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
