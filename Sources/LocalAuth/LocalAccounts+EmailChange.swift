@@ -46,16 +46,32 @@ extension LocalAccounts {
         await deliver(EmailChangeMail.notice(to: user.email, newAddress: newEmail), userID: userID)
     }
 
-    /// Applies the change a mailed link stands for (see `AppDatabase.applyEmailChange`). Unknown
-    /// token: `.invalidCode`; spent, superseded or expired: `.codeExpired`; the address taken
+    /// Applies the change a mailed link stands for (see `AppDatabase.applyEmailChange`), after the
+    /// account's password where it has one: the link goes to the new address, which whoever asked
+    /// controls, so the link alone must not move an account (a stolen app token could ask). Each
+    /// password try spends one of the link's `maxCodeAttempts` tries, so a stolen link cannot be
+    /// used to guess the password. Unknown token: `.invalidCode`; spent, superseded, expired or out
+    /// of tries: `.codeExpired`; no password: `.validation` on `password`; a wrong one:
+    /// `.invalidCredentials`; the address taken
     /// meanwhile: `.emailExists`, with the token still unspent.
-    func confirmEmailChange(token: String, keepingTokenHash: String?) async throws -> AppliedEmailChange {
+    func confirmEmailChange(token: String, password: String?, keepingTokenHash: String?) async throws -> AppliedEmailChange {
         guard let pending = try await database.pendingEmailChange(secretHash: keyedHash.hex(token)),
             let id = pending.token.id
         else { throw AuthError.invalidCode }
         let now = clock()
-        guard pending.token.consumedAt == nil, pending.token.expiresAt > now,
-            let applied = try await database.applyEmailChange(tokenID: id, keepingTokenHash: keepingTokenHash, now: now)
+        guard pending.token.consumedAt == nil, pending.token.expiresAt > now else { throw AuthError.codeExpired }
+        if let passwordHash = try await database.user(id: pending.token.userID)?.passwordHash {
+            guard let password, !password.isEmpty else {
+                throw AuthError.validation([FieldError(field: "password", message: "Enter your password to confirm.")])
+            }
+            guard try await database.claimVerificationAttempt(tokenID: id, maxAttempts: configuration.maxCodeAttempts, now: now)
+            else { throw AuthError.codeExpired }
+            guard await hasher.verify(password, against: passwordHash) else {
+                logger.notice("email change refused", metadata: ["user": "\(pending.token.userID)", "reason": "wrong password"])
+                throw AuthError.invalidCredentials
+            }
+        }
+        guard let applied = try await database.applyEmailChange(tokenID: id, keepingTokenHash: keepingTokenHash, now: now)
         else { throw AuthError.codeExpired }
         logger.info("email changed", metadata: ["user": "\(applied.user.id)", "keptSession": "\(applied.keptSession)"])
         return applied

@@ -8,13 +8,15 @@ extension LocalBackend {
         try await accounts.requestEmailChange(userID: user.id, newEmail: newEmail, password: password)
     }
 
-    /// The embedded backend asks for no password at confirmation: the link proves the new
-    /// address, and the request already checked the password.
+    /// The confirmation asks for the account's password, as PocketBase's does: a request may come
+    /// with an app's token alone (PocketBase's `request-email-change` takes no password).
+    public var confirmsEmailChangeWithPassword: Bool { true }
+
     public func confirmEmailChange(token: String, password: String?, keeping: AuthSession?) async throws
         -> EmailChangeConfirmation
     {
         let applied = try await accounts.confirmEmailChange(
-            token: token, keepingTokenHash: keeping.map { accessHash($0.accessToken) })
+            token: token, password: password, keepingTokenHash: keeping.map { accessHash($0.accessToken) })
         var kept = applied.keptSession ? keeping : nil
         kept?.user = applied.user.user
         return EmailChangeConfirmation(user: applied.user.user, session: kept)

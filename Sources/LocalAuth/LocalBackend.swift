@@ -10,7 +10,7 @@ import Store
 /// Access tokens live one hour; refresh tokens rotate on every use and a session's refresh
 /// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
 /// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
-/// under their own prefix, so one can never be replayed as a browser cookie (nor the reverse).
+/// under their own `SessionKind`, so one can never be replayed as a browser cookie (nor the reverse).
 public struct LocalBackend: AuthAPI {
     public let accounts: LocalAccounts
     public let accessTokenLifetime: TimeInterval
@@ -56,8 +56,14 @@ public struct LocalBackend: AuthAPI {
         return outcome
     }
 
-    /// A right code verifies the account and signs in, as InsForge's `POST /email/verify` does.
+    /// A right code verifies the account and signs in, as InsForge's `POST /email/verify` does; on
+    /// a server that verifies by link, `code` is the link's token (the seam's word for link-only
+    /// backends). Either way the sign-in goes through the account's second step when it has one.
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
+        if verificationMode == .link {
+            let user = try await accounts.verifyEmailLink(token: code)
+            return VerificationOutcome(user: user, session: try await sessionOrChallenge(for: user, firstMethod: "email_link"))
+        }
         let user = try await accounts.verifyEmail(email: email, code: code)
         return VerificationOutcome(user: user, session: try await sessionOrChallenge(for: user, firstMethod: "email_code"))
     }
@@ -183,6 +189,6 @@ public struct LocalBackend: AuthAPI {
         }
     }
 
-    func accessHash(_ token: String) -> String { accounts.keyedHash.hex("api-access:" + token) }
-    private func refreshHash(_ token: String) -> String { accounts.keyedHash.hex("api-refresh:" + token) }
+    func accessHash(_ token: String) -> String { SessionKind.backend.tokenHash(token, with: accounts.keyedHash) }
+    private func refreshHash(_ token: String) -> String { SessionKind.backend.refreshTokenHash(token, with: accounts.keyedHash) }
 }

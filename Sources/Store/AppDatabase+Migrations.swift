@@ -122,6 +122,7 @@ extension AppDatabase {
         registerInsForgeMigrations(&migrator)
         registerUserListMigrations(&migrator)
         registerUserChangeMigrations(&migrator)
+        registerTokenMigrations(&migrator)
         return migrator
     }
 }

@@ -56,7 +56,8 @@ extension AppDatabase {
     }
 
     /// Replaces the password hash the caller checked (`currentHash`; a concurrent change makes this
-    /// refuse) and revokes the user's sessions but `keeping` (the session the change was made with).
+    /// refuse), spends the user's live reset links and codes (one mailed before the change must not
+    /// undo it) and revokes the user's sessions but `keeping` (the session the change was made with).
     /// Browser sessions — rows with a sealed backend credential, Gatehouse's web layer's — are left
     /// to that layer when `leavingBrowserSessions` (it keeps the one the change was made from and
     /// ends the others); every other row (apps, and the sessions behind other browsers, which then
@@ -70,6 +71,7 @@ extension AppDatabase {
                 sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
                 arguments: [newHash, now.storedText, userID.rawValue, currentHash])
             guard db.changesCount == 1 else { return false }
+            try Self.consumeLiveResetTokens(db, userID: userID, at: now)
             try db.execute(
                 sql: """
                     UPDATE sessions SET revoked_at = ?
@@ -94,7 +96,9 @@ extension AppDatabase {
         return db.changesCount == 1
     }
 
-    private static func consumeLiveResetTokens(_ db: Database, userID: UserID, at now: Date) throws {
+    /// Spends the user's live reset links and codes: after a new password is set any way (reset,
+    /// the owner's change, staff), and when a code is traded for a fresh link.
+    static func consumeLiveResetTokens(_ db: Database, userID: UserID, at now: Date) throws {
         try db.execute(
             sql: """
                 UPDATE verification_tokens SET consumed_at = ?

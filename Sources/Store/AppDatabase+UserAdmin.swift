@@ -4,18 +4,21 @@ import GRDB
 
 extension AppDatabase {
     /// Reads the account, lets `transform` change it (throwing refuses and rolls back) and stores
-    /// it. A new email already taken → `AuthError.emailExists`.
+    /// it; a new password spends the account's live reset links and codes. A new email already
+    /// taken → `AuthError.emailExists`.
     public func updateUser(id: UserID, _ transform: @escaping @Sendable (inout UserRecord) throws -> Void) async throws
         -> UserRecord
     {
         try await pool.write { db in
             guard var user = try UserRecord.fetchOne(db, key: id.rawValue) else { throw AuthError.userNotFound }
+            let passwordHash = user.passwordHash
             try transform(&user)
             do {
                 try user.update(db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw AuthError.emailExists
             }
+            if user.passwordHash != passwordHash { try Self.consumeLiveResetTokens(db, userID: id, at: user.updatedAt) }
             return user
         }
     }

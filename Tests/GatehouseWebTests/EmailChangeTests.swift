@@ -48,11 +48,11 @@ import Testing
         String(path.split(separator: "=", maxSplits: 1).last ?? "")
     }
 
-    /// Opens the link and presses the button, as the owner of the new address would.
+    /// Opens the link, types the account's password and presses the button, as the owner would.
     private func confirm(_ browser: Browser, _ path: String) async throws -> TestResponse {
         let page = try await browser.get(path)
         #expect(page.status == 200)
-        return try await browser.post("/auth/confirm-email", [("token", token(in: path))])
+        return try await browser.post("/auth/confirm-email", [("token", token(in: path)), ("password", Self.password)])
     }
 
     private func signInStatus(_ gatehouse: TestGatehouse, _ email: String) async throws -> Int {
@@ -87,7 +87,7 @@ import Testing
         let page = try await gatehouse.browser().get(path)
         #expect(page.status == 200)
         #expect(page.text.contains("Confirm new email"))
-        #expect(!page.text.contains("name=\"password\""), "the embedded backend needs no password to confirm")
+        #expect(page.text.contains("name=\"password\""), "the link alone never moves an account: the password again")
         #expect(try await gatehouse.database.user(email: "old@example.com") != nil)
 
         let confirmed = try await confirm(browser, path)
@@ -185,7 +185,7 @@ import Testing
 
         let opener = gatehouse.browser()
         #expect(try await confirm(opener, second).status == 200)
-        let again = try await opener.post("/auth/confirm-email", [("token", token(in: second))])
+        let again = try await opener.post("/auth/confirm-email", [("token", token(in: second)), ("password", Self.password)])
         #expect(again.status == 400)
         #expect(try await gatehouse.database.user(email: "second@example.com") != nil)
         #expect(try await eventTypes(gatehouse).filter { $0 == "email_change.failed" }.count == 2)
@@ -266,7 +266,7 @@ import Testing
         #expect(request.status == 403)
         #expect(try await gatehouse.mails(to: "staff-choice@example.com").isEmpty)
         _ = try await staff.get(path)
-        let confirm = try await staff.post("/auth/confirm-email", [("token", token(in: path))])
+        let confirm = try await staff.post("/auth/confirm-email", [("token", token(in: path)), ("password", Self.password)])
         #expect(confirm.status == 403)
         #expect(try await gatehouse.database.user(email: "held@example.com") != nil)
         await gatehouse.stop()

@@ -107,9 +107,10 @@ import Testing
             gatehouse, "POST", "/api/auth/sessions", json: ["email": "who@example.com", "password": "nope nope nope"])
         expectEnvelope(wrong, 401, "AUTH_UNAUTHORIZED")
         #expect(wrong.text == unknown.text)
-        expectEnvelope(
-            try await call(gatehouse, "POST", "/api/auth/users", json: ["email": "bob@example.com", "password": Self.password]),
-            409, "AUTH_EMAIL_EXISTS")
+        // A taken address signs up like a free one while addresses are verified (ResetAndEnumerationAttackTests).
+        let taken = try await call(
+            gatehouse, "POST", "/api/auth/users", json: ["email": "bob@example.com", "password": Self.password])
+        #expect(taken.status == 200 && taken.json["requireEmailVerification"] as? Bool == true, "\(taken.text)")
         // Bad input: malformed JSON, wrong types, missing fields — 4xx in InsForge's envelope.
         expectEnvelope(try await call(gatehouse, "POST", "/api/auth/sessions", raw: "{not json"), 400, "INVALID_INPUT")
         let wrongType = try await call(gatehouse, "POST", "/api/auth/users", json: ["email": 42, "password": ["x"]])

@@ -345,6 +345,8 @@ def test_change_email(browser, start_server, screenshots_dir):
     follow_mailed_link(driver, base, new_email, "/auth/confirm-email", "lifecycle-email-mailbox", shots)
     assert heading(driver) == "Confirm your new email"
     screenshot(driver, shots, "lifecycle-email-confirm")
+    # The account's password again: the link alone never moves an account (issue 22, item 4).
+    type_into(field(driver, "password"), PASSWORD)
     confirm = driver.find_element(By.XPATH, "//form[@action='/auth/confirm-email']//button[@type='submit']")
     submit_form_of(driver, confirm)
     wait_for_path(driver, "/account?notice=email-changed")

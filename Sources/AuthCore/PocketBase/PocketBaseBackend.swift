@@ -98,10 +98,10 @@ public final class PocketBaseBackend: AuthAPI {
     }
 
     /// PocketBase has no 6-digit codes: `code` is the token from the mailed link. It must have
-    /// been issued for `email`.
+    /// been issued for `email`, when one is given (InsForge's `POST /email/verify` may send none).
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
         guard let claims = PocketBaseToken.decode(code), claims.type == "verification",
-            EmailAddress.normalize(claims.email ?? "") == EmailAddress.normalize(email)
+            email.isEmpty || EmailAddress.normalize(claims.email ?? "") == EmailAddress.normalize(email)
         else { throw AuthError.invalidCode }
         return try await verifyEmailLink(token: code)
     }

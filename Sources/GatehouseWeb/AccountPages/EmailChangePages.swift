@@ -29,7 +29,6 @@ struct EmailChangePages: Sendable {
         }
         router.page(.post, "/account/email", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
             let floor = ContinuousClock.now.advanced(by: Self.requestAnswerFloor)
             let response = try await request(visit, signedIn)
             try? await Task.sleep(until: floor)
@@ -76,10 +75,9 @@ struct EmailChangePages: Sendable {
         let locked = await throttle.isLocked(now: now)
         if !locked {
             do {
-                try await env.backend.requestEmailChange(
-                    newEmail: email, password: password, session: signedIn.backendSession)
+                try await EmailChangeRequest(env: env, via: nil).request(
+                    newEmail: email, password: password, by: signedIn, request: request)
                 await throttle.succeeded()
-                await env.audit.recordOwnAct(.emailChangeRequested, of: signedIn, request: request, data: ["to": .string(email)])
                 return .redirect(to: "/account?notice=\(Notice.emailChangeRequested.rawValue)")
             } catch AuthError.invalidCredentials {
                 // Counted below, like a locked try.

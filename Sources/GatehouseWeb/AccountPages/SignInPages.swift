@@ -16,8 +16,9 @@ struct SignInPages: Sendable {
             case .success(let request): app = request
             }
             let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
-            if let user = visit.user, let app, let oauth {
-                return try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: visit.request)
+            if let signedIn = visit.signedIn, let app, let oauth {
+                return try await HostedSignIn(feature: oauth).redirect(
+                    continuing: signedIn, request: app, httpRequest: visit.request)
             }
             if visit.user != nil { return .redirect(to: redirect) }
             return await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())

@@ -62,7 +62,7 @@ struct ConsolePages: Sendable {
         let code = try visit.field("code").filter { !$0.isWhitespace }
         var errors = FormErrors()
         switch try await env.staffSignIn.completeSecondStep(
-            cookie: visit.request.cookies[StaffSignIn.secondStepCookie], code: code)
+            pending: visit.request.cookies[StaffSignIn.secondStepCookie], code: code)
         {
         case .signedIn(let superuser):
             return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: true)
@@ -86,11 +86,10 @@ struct ConsolePages: Sendable {
         var errors = FormErrors()
         switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
         case .signedIn(let superuser):
-            guard try await env.staffSignIn.hasTOTP(superuser) else {
-                return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: false)
-            }
+            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: false)
+        case .secondStep(_, let pending):
             var response = render(visit, email: email, redirect: redirect, errors: errors, secondStep: true)
-            response.setCookie(env.staffSignIn.secondStepCookie(for: superuser, secure: env.configuration.usesTLS))
+            response.setCookie(env.staffSignIn.secondStepCookie(pending: pending, secure: env.configuration.usesTLS))
             return response
         case .refused(let reason):
             await env.audit.record(
@@ -112,19 +111,15 @@ struct ConsolePages: Sendable {
             /// The authenticator code, for superusers with TOTP on.
             var code: String?
         }
-        struct Token: Encodable {
-            var token: String
-            var expiresAt: String
-        }
         let credentials: Credentials = try request.decodeJSON(Credentials.self)
         switch try await env.staffSignIn.attempt(
             email: credentials.email, password: credentials.password,
             from: request.remoteAddress)
         {
         case .signedIn(let superuser):
-            if try await env.staffSignIn.hasTOTP(superuser),
-                !(try await env.staffSignIn.apiCodeMatches(superuser, credentials.code))
-            {
+            return try await apiSession(for: superuser, request: request, data: ["via": "api"])
+        case .secondStep(let superuser, _):
+            guard try await env.staffSignIn.apiCodeMatches(superuser, credentials.code) else {
                 await env.audit.record(
                     .consoleSignInFailed, request: request,
                     data: ["email": .string(credentials.email), "reason": "wrong_code", "via": "api"])
@@ -132,11 +127,7 @@ struct ConsolePages: Sendable {
                     status: 401, code: "INVALID_CREDENTIALS",
                     message: "This superuser has two-step sign-in on: send the current authenticator code as \"code\".")
             }
-            let session = try await env.console.start(for: superuser, request: request)
-            await env.audit.record(
-                .consoleSignInCompleted, actor: superuser.id, request: request,
-                data: ["via": "api"])
-            return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
+            return try await apiSession(for: superuser, request: request, data: ["via": "api", "secondStep": "totp"])
         case .refused(let reason):
             await env.audit.record(
                 .consoleSignInFailed, request: request,
@@ -151,5 +142,18 @@ struct ConsolePages: Sendable {
             response.headers.replaceOrAdd("Retry-After", String(wait))
             return response
         }
+    }
+
+    /// A console token for `POST /_/api/auth`, audited as a completed sign-in.
+    private func apiSession(for superuser: SuperuserRecord, request: Request, data: [String: JSONValue]) async throws
+        -> Response
+    {
+        struct Token: Encodable {
+            var token: String
+            var expiresAt: String
+        }
+        let session = try await env.console.start(for: superuser, request: request)
+        await env.audit.record(.consoleSignInCompleted, actor: superuser.id, request: request, data: data)
+        return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
     }
 }

@@ -5,9 +5,11 @@ import Secrets
 import Store
 import TwoFactor
 
-/// Checks a superuser's email and password with the same throttling and equal-cost rules as
-/// user sign-in: unknown emails cost one hash, a locked (account, source) pair answers like a
-/// wrong password.
+/// A superuser's password sign-in, the one owner every way in goes through (console form,
+/// `/_/api/auth`, PocketBase's `_superusers/auth-with-password`): the same throttling and
+/// equal-cost rules as user sign-in (unknown emails cost one hash, a locked (account, source) pair
+/// answers like a wrong password), and a right password of a superuser with TOTP on is a pending
+/// second step, never a session — so no front-end can forget to ask for the code.
 struct StaffSignIn: Sendable {
     let database: AppDatabase
     let passwords: PasswordHasher
@@ -17,7 +19,11 @@ struct StaffSignIn: Sendable {
     let clock: @Sendable () -> Date
 
     enum Outcome {
+        /// The password was right and the superuser has no second step: start a session.
         case signedIn(SuperuserRecord)
+        /// The password was right; the code must follow. `pending` is the signed pending step
+        /// (`pendingStep(for:)`): the console's cookie, PocketBase's `mfaId`.
+        case secondStep(SuperuserRecord, pending: String)
         case refused(reason: String)
         case throttled(retryAfter: Int)
     }
@@ -40,13 +46,15 @@ struct StaffSignIn: Sendable {
             return .refused(reason: locked ? "locked" : "wrong_password")
         }
         await throttle.succeeded()
-        return .signedIn(superuser)
+        guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
+        return .secondStep(superuser, pending: pendingStep(for: superuser))
     }
 }
 
 /// A superuser's own two-step sign-in: with an authenticator key enrolled (`/_/security`), the
-/// right password leads to a second form asking for the code. The pending step lives in a signed
-/// `gh_console_mfa` cookie (superuser, expiry, nonce, keyed MAC) for five minutes and five tries.
+/// right password leads to a second form asking for the code. The pending step is a signed value
+/// (superuser, expiry, nonce, keyed MAC) that lives five minutes and five tries: the console keeps
+/// it in the `gh_console_mfa` cookie, the PocketBase API hands it out as the `mfaId`.
 extension StaffSignIn {
     static let secondStepCookie = "gh_console_mfa"
     static let secondStepLifetime: TimeInterval = 5 * 60
@@ -60,26 +68,32 @@ extension StaffSignIn {
         case dead
     }
 
+    /// Whether the superuser has an authenticator key on.
     func hasTOTP(_ superuser: SuperuserRecord) async throws -> Bool {
         try await database.superuserTOTPSecret(id: superuser.id) != nil
     }
 
-    /// The cookie for a superuser whose password was right.
-    func secondStepCookie(for superuser: SuperuserRecord, secure: Bool) -> Cookie {
+    /// The signed pending step for a superuser whose password was right.
+    private func pendingStep(for superuser: SuperuserRecord) -> String {
         let expires = Int(clock().addingTimeInterval(Self.secondStepLifetime).timeIntervalSince1970)
         let body = "\(superuser.id).\(expires).\(SecureRandom.token())"
-        return Cookie(
-            name: Self.secondStepCookie, value: body + "." + hasher.hex("console-mfa:" + body), path: "/_/",
-            maxAge: Int(Self.secondStepLifetime), httpOnly: true, secure: secure, sameSite: .strict)
+        return body + "." + hasher.hex("console-mfa:" + body)
+    }
+
+    /// The console's cookie holding a pending step.
+    func secondStepCookie(pending: String, secure: Bool) -> Cookie {
+        Cookie(
+            name: Self.secondStepCookie, value: pending, path: "/_/", maxAge: Int(Self.secondStepLifetime), httpOnly: true,
+            secure: secure, sameSite: .strict)
     }
 
     func clearedSecondStepCookie(secure: Bool) -> Cookie {
         Cookie(name: Self.secondStepCookie, value: "", path: "/_/", maxAge: 0, httpOnly: true, secure: secure, sameSite: .strict)
     }
 
-    /// Checks the code for the pending step in `cookie`; the code's step is spent (no replay).
-    func completeSecondStep(cookie: String?, code: String) async throws -> CodeOutcome {
-        let parts = (cookie ?? "").split(separator: ".").map(String.init)
+    /// Checks the code for the pending step `pending`; the code's step is spent (no replay).
+    func completeSecondStep(pending: String?, code: String) async throws -> CodeOutcome {
+        let parts = (pending ?? "").split(separator: ".").map(String.init)
         guard parts.count == 4, let expires = TimeInterval(parts[1]) else { return .dead }
         let body = parts[0...2].joined(separator: ".")
         let now = clock()

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Secrets
 
 /// The InsForge-compatible auth API (`/api/auth/…`): apps on InsForge's SDKs point at Gatehouse
 /// unchanged. A thin adapter: every account operation is a seam call, Gatehouse's own rules
@@ -69,8 +70,13 @@ struct InsForgeAPI: Sendable {
         let body = try Self.object(request)
         let (email, password) = (Self.text(body, "email") ?? "", Self.text(body, "password") ?? "")
         let client = try InsForgeDelivery.clientType(request)
-        let outcome = try await env.pageBackend.signUp(
-            SignUpRequest(email: email, password: password, name: Self.text(body, "name")))
+        let outcome: SignUpOutcome
+        do {
+            outcome = try await env.pageBackend.signUp(
+                SignUpRequest(email: email, password: password, name: Self.text(body, "name")))
+        } catch AuthError.emailExists where env.backend.verificationMode != .none {
+            return try await takenAddress(email, name: Self.text(body, "name"), request: request)
+        }
         await env.audit.record(
             .userSignedUp, actor: outcome.user.id.rawValue, subject: outcome.user.id.rawValue, request: request,
             data: ["email": .string(outcome.user.email), "via": "insforge-api"])
@@ -83,6 +89,25 @@ struct InsForgeAPI: Sendable {
         }
         return try await delivery.response(
             outcome.user, tokens: try await tokens.issue(for: session, request: request), client: client)
+    }
+
+    /// While addresses are verified, a taken address signs up like a free one (its owner was mailed
+    /// about the try): a pending sign-up of an account that will never verify, so the reply tells
+    /// nobody the address has an account — as the sign-up page answers (a departure from InsForge's
+    /// 409, see the README).
+    private func takenAddress(_ email: String, name: String?, request: Request) async throws -> Response {
+        await env.audit.record(
+            .signUpRefused, request: request, data: ["email": .string(email), "reason": "email_exists", "via": "insforge-api"])
+        let now = env.clock()
+        var profile = Profile()
+        if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
+            profile.fields["name"] = .string(name)
+        }
+        let stranger = User(
+            id: UserID(SecureRandom.userID()), email: email, emailVerified: false, profile: profile, createdAt: now,
+            updatedAt: now)
+        return try .json(
+            PendingSignUp(user: InsForgeUser(stranger, providers: []), accessToken: nil, requireEmailVerification: true))
     }
 
     /// `method` picks the way in: `password` (also when absent or null, as InsForge's older
@@ -105,28 +130,22 @@ struct InsForgeAPI: Sendable {
             session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
 
-    /// A right code (or, in link mode, the link's token) verifies the address and signs in.
+    /// A right code (or, in link mode, the link's token) verifies the address and signs in — through
+    /// the backend's sign-in, so an account with a second step answers `AUTH_MFA_REQUIRED`.
     private func verifyEmail(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try Self.object(request)
         let client = try InsForgeDelivery.clientType(request)
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome: VerificationOutcome
-        if env.backend.verificationMode == .code {
-            outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
-        } else {
-            outcome = try await env.pageBackend.verifyEmailLink(token: otp)
-        }
+        let outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
         await env.audit.record(
             .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: ["via": "insforge-api"])
-        let session: AuthSession
-        if let opened = outcome.session {
-            session = opened
-        } else {
-            session = try await env.pageBackend.admin.openSession(for: user.id)
+        guard let session = outcome.session else {
+            // A backend that verifies without signing in (PocketBase): the app signs in next.
+            throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "The address is verified. Sign in to continue.")
         }
         return try await delivery.response(user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }

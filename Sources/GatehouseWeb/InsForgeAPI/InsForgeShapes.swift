@@ -63,7 +63,8 @@ enum InsForgeError {
         response(status, status == 400 ? "INVALID_INPUT" : APIError.code(for: status), message)
     }
 
-    /// A seam error in InsForge's words. A wrong password and an unknown address read alike.
+    /// A seam error in InsForge's words. A wrong password and an unknown address read alike, and so
+    /// do a dead code and one for an unknown address.
     static func response(for error: AuthError) -> Response {
         switch error {
         case .invalidCredentials: return response(401, "AUTH_UNAUTHORIZED", "Invalid credentials")
@@ -76,8 +77,11 @@ enum InsForgeError {
         case .validation(let fields):
             let text = fields.map { "\($0.field): \($0.message)" }.joined(separator: " ")
             return response(400, "INVALID_INPUT", text.isEmpty ? "Invalid input" : text)
-        case .invalidCode: return response(400, "AUTH_INVALID_OTP", "The code is not right.")
-        case .codeExpired: return response(400, "AUTH_INVALID_OTP", "The code has expired or was already used.")
+        // One answer for a wrong, dead or unknown code: telling them apart tells which addresses
+        // have an account (a dead code has one, an unknown address none). Clients read it as a wrong
+        // code (the client core's `InsForgeHTTP` takes "expired" in the text for a dead one).
+        case .invalidCode, .codeExpired:
+            return response(400, "AUTH_INVALID_OTP", "That code does not work: it is wrong, used or out of date.")
         case .rateLimited(let wait): return response(429, "TOO_MANY_REQUESTS", "Too many attempts. Try again in \(wait) seconds.")
         case .sessionExpired, .sessionNotRefreshable:
             return response(401, "AUTH_UNAUTHORIZED", "The session has ended. Sign in again.")

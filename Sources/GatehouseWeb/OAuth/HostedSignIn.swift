@@ -45,6 +45,16 @@ struct HostedSignIn: Sendable {
         Response.redirect(to: try await completion(for: user, request: app, httpRequest: httpRequest))
     }
 
+    /// The same for a browser that is already signed in. An impersonation session is refused
+    /// (`ImpersonationRefusal.appSignIn`): the app's session would be an ordinary refreshable one
+    /// that outlives the impersonation and names no superuser.
+    func redirect(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
+        -> Response
+    {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.appSignIn }
+        return try await redirect(for: signedIn.user, request: app, httpRequest: httpRequest)
+    }
+
     /// The sign-in page's CSP with the app's callback added to `form-action` (browsers apply
     /// `form-action` to the redirects that follow a form post).
     static func pageCSP(for app: AppSignInRequest) -> String? {

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Store
 
 /// `/api/collections/{users|_superusers}/auth-…` and the mailed-token flows, as PocketBase answers them.
 struct PocketBaseAuthRoutes: Sendable {
@@ -79,17 +80,15 @@ struct PocketBaseAuthRoutes: Sendable {
         }
         let (identity, password) = (PocketBaseAPI.text(body, "identity") ?? "", PocketBaseAPI.text(body, "password") ?? "")
         if collection == .superusers {
-            guard
-                case .signedIn(let superuser) = try await env.staffSignIn.attempt(
-                    email: identity, password: password, from: request.remoteAddress)
-            else { throw AuthError.invalidCredentials }
-            await env.audit.record(
-                .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
-                data: ["via": "pocketbase-api"])
-            return try PocketBaseAPI.json([
-                "token": .string(try await api.tokens.issue(for: superuser, request: request)),
-                "record": .object(PocketBaseRecord.superuser(superuser))
-            ])
+            switch try await env.staffSignIn.attempt(email: identity, password: password, from: request.remoteAddress) {
+            case .signedIn(let superuser):
+                return try await superuserResponse(superuser, request: request, secondStep: false)
+            case .secondStep(_, let pending):
+                // PocketBase's answer when a second method must follow (`auth-with-otp` with the `mfaId`).
+                return try PocketBaseAPI.json(["mfaId": .string(pending)], status: 401)
+            case .refused, .throttled:
+                throw AuthError.invalidCredentials
+            }
         }
         do {
             let session = try await PasswordSignIn(env: env, via: "pocketbase-api").attempt(
@@ -99,6 +98,17 @@ struct PocketBaseAuthRoutes: Sendable {
             // PocketBase's answer when a second method must follow: 401 with the pending `mfaId`.
             return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
         }
+    }
+
+    /// `{token, record}` for a superuser whose sign-in is complete, over a new console session.
+    func superuserResponse(_ superuser: SuperuserRecord, request: Request, secondStep: Bool) async throws -> Response {
+        await env.audit.record(
+            .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
+            data: secondStep ? ["via": "pocketbase-api", "secondStep": "totp"] : ["via": "pocketbase-api"])
+        return try PocketBaseAPI.json([
+            "token": .string(try await api.tokens.issue(for: superuser, request: request)),
+            "record": .object(PocketBaseRecord.superuser(superuser))
+        ])
     }
 
     /// A new token on the same session; PocketBase answers a non-refreshable one with itself.

@@ -45,11 +45,15 @@ struct PocketBaseLifecycleRoutes: Sendable {
             return try .json(["otpId": otpID])
         }
         api.on(&router, .post, base + "/auth-with-otp") { request, parameters in
-            _ = try api.collection(parameters, allowed: [.users])
+            let collection = try api.collection(parameters, allowed: [.users, .superusers])
             let body = try api.body(request)
             let missing = PocketBaseAPI.required(body, ["otpId", "password"])
             guard missing.isEmpty else {
                 throw PocketBaseAnswer(400, "An error occurred while validating the submitted data.", data: missing)
+            }
+            if collection == .superusers {
+                return try await PocketBaseMFA(api: api).completeSuperuser(
+                    request, mfaID: PocketBaseAPI.text(body, "mfaId") ?? "", password: PocketBaseAPI.text(body, "password") ?? "")
             }
             if let mfaID = PocketBaseAPI.text(body, "mfaId"), !mfaID.isEmpty {
                 return try await PocketBaseMFA(api: api).complete(
@@ -80,23 +84,41 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     400, "An error occurred while validating the submitted data.",
                     data: ["newEmail": .init(code: "validation_is_email", message: "Must be a valid email address.")])
             }
-            // The API token stands for the person here (PocketBase asks for the password at confirmation).
-            try await env.backend.requestEmailChange(newEmail: newEmail, password: nil, session: signedIn.backendSession)
-            await env.audit.recordOwnAct(.emailChangeRequested, of: signedIn, request: request, data: ["via": "pocketbase-api"])
+            // No password here, as PocketBase takes none: `confirm-email-change` asks for it.
+            do {
+                try await EmailChangeRequest(env: env, via: "pocketbase-api").request(
+                    newEmail: newEmail, password: nil, by: signedIn, request: request)
+            } catch ImpersonationRefusal.credentialChange {
+                throw PocketBaseAnswer(403, "An impersonation token can't change the account's email.")
+            }
             return Response(status: 204)
         }
         api.on(&router, .post, base + "/confirm-email-change") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
             let body = try api.body(request)
             let token = try PocketBaseAuthRoutes.token(body)
-            let user = try await env.backend.confirmEmailChange(
-                token: token, password: PocketBaseAPI.text(body, "password"), keeping: nil
-            ).user
+            // PocketBase's field errors: the password is required, and checked for the token's account.
+            guard let password = PocketBaseAPI.text(body, "password"), !password.isEmpty else {
+                throw Self.passwordProblem("validation_required", "Cannot be blank.")
+            }
+            let user: User
+            do {
+                user = try await env.backend.confirmEmailChange(token: token, password: password, keeping: nil).user
+            } catch AuthError.invalidCredentials {
+                throw Self.passwordProblem("validation_invalid_password", "Missing or invalid auth record password.")
+            }
             await env.audit.record(
                 .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
                 data: ["via": "pocketbase-api"])
             return Response(status: 204)
         }
+    }
+
+    /// PocketBase's validation answer naming the `password` field.
+    private static func passwordProblem(_ code: String, _ message: String) -> PocketBaseAnswer {
+        PocketBaseAnswer(
+            400, "An error occurred while validating the submitted data.",
+            data: ["password": .init(code: code, message: message)])
     }
 
     /// `password` and its matching `passwordConfirm`, or PocketBase's field errors.

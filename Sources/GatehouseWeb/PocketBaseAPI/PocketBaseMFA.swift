@@ -50,5 +50,21 @@ struct PocketBaseMFA: Sendable {
         }
     }
 
+    /// A superuser's second step (`StaffSignIn`): the `mfaId` from `_superusers/auth-with-password`
+    /// and the authenticator code as `password`. Superusers have no mailed codes.
+    func completeSuperuser(_ request: Request, mfaID: String, password: String) async throws -> Response {
+        let code = password.filter { !$0.isWhitespace }
+        switch try await env.staffSignIn.completeSecondStep(pending: mfaID, code: code) {
+        case .signedIn(let superuser):
+            return try await PocketBaseAuthRoutes(api: api).superuserResponse(superuser, request: request, secondStep: true)
+        case .wrong:
+            await env.audit.record(
+                .consoleSignInFailed, request: request, data: ["reason": "wrong_code", "via": "pocketbase-api"])
+            throw Self.wrongCode
+        case .dead:
+            throw PocketBaseAnswer(400, "Invalid or expired MFA session.")
+        }
+    }
+
     private static var wrongCode: PocketBaseAnswer { PocketBaseAnswer(400, "Invalid or expired OTP.") }
 }

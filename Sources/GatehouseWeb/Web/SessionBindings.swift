@@ -7,17 +7,10 @@ import Store
 
 /// Gatehouse's own sessions — a browser's cookie, an app's token on a compatible API — each a row in
 /// Store found by the keyed hash of its random token and bound to the backend's own session
-/// (`AuthSession`), kept sealed beside it. Lives in Gatehouse's SQLite whatever the backend, so
+/// (`AuthSession`), kept sealed beside it. Each row's token is hashed under its `SessionKind`, so a
+/// token of one kind never opens another. Lives in Gatehouse's SQLite whatever the backend, so
 /// sessions list, revoke and audit alike for every backend.
 struct SessionBindings: Sendable {
-    /// What holds the token. Each kind hashes under its own prefix, so a token of one kind never
-    /// works as another (an API token is never a `gh_session` cookie).
-    enum Kind: String, Sendable {
-        case browser = ""
-        case pocketBaseAPI = "pocketbase-api:"
-        case insForgeAPI = "insforge-api:"
-    }
-
     /// `last_used_at` is written at most this often, so a request is not a database write.
     static let touchInterval: TimeInterval = 60
 
@@ -47,7 +40,7 @@ struct SessionBindings: Sendable {
 
     /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
     /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
-    func current(token: String, kind: Kind, idleTimeout: TimeInterval?) async -> SignedIn? {
+    func current(token: String, kind: SessionKind, idleTimeout: TimeInterval?) async -> SignedIn? {
         let now = clock()
         do {
             guard
@@ -77,7 +70,7 @@ struct SessionBindings: Sendable {
     /// A new row bound to `backendSession`, described by the request's user agent and address;
     /// returns its token (shown once: only its keyed hash is stored).
     func bind(
-        _ backendSession: AuthSession, kind: Kind, request: Request, impersonator: String?, lifetime: TimeInterval
+        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?, lifetime: TimeInterval
     ) async throws -> String {
         try await bindRow(backendSession, kind: kind, request: request, impersonator: impersonator, lifetime: lifetime).token
     }
@@ -85,7 +78,7 @@ struct SessionBindings: Sendable {
     /// A row whose token lives `lifetime` and renews with a rotating refresh token
     /// (`rotate(refreshToken:…)`), as InsForge's access and refresh tokens do.
     func bindRefreshable(
-        _ backendSession: AuthSession, kind: Kind, request: Request, lifetime: TimeInterval
+        _ backendSession: AuthSession, kind: SessionKind, request: Request, lifetime: TimeInterval
     ) async throws -> (token: String, refreshToken: String) {
         let refreshToken = SecureRandom.token()
         let token = try await bindRow(
@@ -107,7 +100,7 @@ struct SessionBindings: Sendable {
     }
 
     /// Swaps the row's token and refresh token for new ones when `refreshToken` is its current one.
-    func rotate(refreshToken: String, kind: Kind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
+    func rotate(refreshToken: String, kind: SessionKind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
         -> Rotation
     {
         let now = clock()
@@ -123,7 +116,7 @@ struct SessionBindings: Sendable {
     }
 
     private func bindRow(
-        _ backendSession: AuthSession, kind: Kind, request: Request, impersonator: String?, lifetime: TimeInterval,
+        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?, lifetime: TimeInterval,
         refreshTokenHash: String? = nil
     ) async throws -> (token: String, record: SessionRecord) {
         let now = clock()
@@ -185,8 +178,8 @@ struct SessionBindings: Sendable {
         }
     }
 
-    private func hash(_ token: String, _ kind: Kind) -> String { hasher.hex(kind.rawValue + token) }
-    private func refreshHash(_ token: String, _ kind: Kind) -> String { hasher.hex("refresh:" + kind.rawValue + token) }
+    private func hash(_ token: String, _ kind: SessionKind) -> String { kind.tokenHash(token, with: hasher) }
+    private func refreshHash(_ token: String, _ kind: SessionKind) -> String { kind.refreshTokenHash(token, with: hasher) }
 
     /// Seals the backend's session for the database (`SecretBox` under a key derived from the
     /// server key, which lives in the key file): a copy of the SQLite file cannot act as the user.

@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTestClient
+import TestScope
+import Testing
+
+/// Issue 22, item 2: an app's API token never becomes a browser session. The `sid` in an InsForge
+/// or PocketBase access token is readable by any app holding it; prefixed with its kind's
+/// namespace it must still not open the person's pages as a `gh_session` cookie.
+@Suite(.stopsWhatItStarts) struct SessionKindAttackTests {
+    static let email = "held@example.com"
+    static let password = "correct horse battery"
+
+    private func pagesOpen(_ gatehouse: TestGatehouse, cookie: String) async throws -> Bool {
+        let account = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/account", headers: [("Cookie", "gh_session=\(cookie)")])
+        return account.status == 200 && account.text.contains(Self.email)
+    }
+
+    @Test func anInsForgeOrPocketBaseAccessTokenIsNoBrowserCookie() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let signUp = try await gatehouse.script.call(
+            "POST", "/api/auth/users?client_type=mobile", ["email": Self.email, "password": Self.password], bearer: "anon_key")
+        let insForge = try #require(signUp.json["accessToken"] as? String, "\(signUp.text)")
+        let insForgeSID = try #require(try AttackScript.claims(of: insForge)["sid"] as? String)
+        #expect(try await gatehouse.script.call("GET", "/api/auth/sessions/current", bearer: insForge).status == 200)
+        #expect(try await pagesOpen(gatehouse, cookie: "insforge-api:\(insForgeSID)") == false)
+        #expect(try await pagesOpen(gatehouse, cookie: insForgeSID) == false)
+
+        let signIn = try await gatehouse.script.call(
+            "POST", "/api/collections/users/auth-with-password", ["identity": Self.email, "password": Self.password])
+        let pocketBase = try #require(signIn.json["token"] as? String, "\(signIn.text)")
+        let pocketBaseSID = try #require(try AttackScript.claims(of: pocketBase)["sid"] as? String)
+        #expect(try await pagesOpen(gatehouse, cookie: "pocketbase-api:\(pocketBaseSID)") == false)
+        #expect(try await pagesOpen(gatehouse, cookie: pocketBaseSID) == false)
+
+        // A real browser session still opens them.
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-in")
+        _ = try await browser.post("/auth/sign-in", [("email", Self.email), ("password", Self.password)])
+        #expect(try await pagesOpen(gatehouse, cookie: try #require(browser.cookie("gh_session"))))
+        await gatehouse.stop()
+    }
+}
