@@ -78,7 +78,8 @@ enum InsForgeError {
             return response(400, "INVALID_INPUT", text.isEmpty ? "Invalid input" : text)
         case .invalidCode: return response(400, "AUTH_INVALID_OTP", "The code is not right.")
         case .codeExpired: return response(400, "AUTH_INVALID_OTP", "The code has expired or was already used.")
-        case .rateLimited(let wait): return response(429, "TOO_MANY_REQUESTS", "Too many attempts. Try again in \(wait) seconds.")
+        case .rateLimited(let wait):
+            return response(429, "TOO_MANY_REQUESTS", "Too many attempts. Try again in \(wait) seconds.").retrying(after: wait)
         case .sessionExpired, .sessionNotRefreshable:
             return response(401, "AUTH_UNAUTHORIZED", "The session has ended. Sign in again.")
         case .notSupported(let capability):
