@@ -5,51 +5,49 @@ extension AppDatabase {
     /// Events are kept at most this long; every rule's window is shorter.
     static let rateEventRetention: TimeInterval = 86_400
 
-    /// The events recorded under `key` after `since`.
+    /// The events recorded under `key` after `since` (a read, for showing a cool-down).
     public func rateWindow(key: String, since: Date) async throws -> RateWindow {
-        try await pool.read { db in try Self.rateWindow(db, key: key, since: since) }
+        try await pool.read { db in try RateLedger(db: db).window(key: key, since: since) }
     }
 
-    /// Records one event under `key` at `now`, dropping the key's events from before `keepingSince`
-    /// (they no longer count) and everyone's older than the retention.
-    public func recordRateEvent(key: String, at now: Date, keepingSince: Date) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: "DELETE FROM rate_limit_events WHERE key = ? AND at <= ?", arguments: [key, keepingSince.storedText])
-            try Self.insertRateEvent(db, key: key, at: now)
-        }
+    /// Runs `body` in one write transaction over the rate-limit events, so what it reads and what
+    /// it records are atomic with respect to every other caller: two parallel callers can never
+    /// both take the last slot of a budget.
+    public func withRateLedger<T: Sendable>(_ body: @escaping @Sendable (RateLedger) throws -> T) async throws -> T {
+        try await pool.write { db in try body(RateLedger(db: db)) }
     }
+}
 
-    /// In one transaction: when fewer than `limit` events happened under `key` after `since`,
-    /// records one at `now` and returns nil; otherwise records nothing and returns the window
-    /// that refused it. Two parallel callers can never both take the last slot.
-    public func takeRateEvent(key: String, limit: Int, since: Date, at now: Date) async throws -> RateWindow? {
-        try await pool.write { db in
-            let window = try Self.rateWindow(db, key: key, since: since)
-            guard window.count < limit else { return window }
-            try Self.insertRateEvent(db, key: key, at: now)
-            return nil
-        }
-    }
+/// The rate-limit events as one transaction sees them (`AppDatabase.withRateLedger`).
+public struct RateLedger {
+    fileprivate let db: Database
 
-    /// Forgets every event under `key` (e.g. failures after a successful sign-in).
-    public func clearRateEvents(key: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM rate_limit_events WHERE key = ?", arguments: [key])
-        }
-    }
-
-    private static func rateWindow(_ db: Database, key: String, since: Date) throws -> RateWindow {
+    /// The events recorded under `key` after `since`.
+    public func window(key: String, since: Date) throws -> RateWindow {
         let row = try Row.fetchOne(
             db, sql: "SELECT count(*) AS n, min(at) AS oldest, max(at) AS newest FROM rate_limit_events WHERE key = ? AND at > ?",
             arguments: [key, since.storedText])
         return RateWindow(count: row?["n"] ?? 0, oldest: row?.storedDate("oldest"), newest: row?.storedDate("newest"))
     }
 
-    private static func insertRateEvent(_ db: Database, key: String, at now: Date) throws {
+    /// Records one event under `key` at `now` and returns its id; everyone's events older than the
+    /// retention are dropped on the way.
+    @discardableResult
+    public func record(key: String, at now: Date) throws -> Int64 {
         try db.execute(
-            sql: "DELETE FROM rate_limit_events WHERE at < ?", arguments: [now.addingTimeInterval(-rateEventRetention).storedText]
-        )
+            sql: "DELETE FROM rate_limit_events WHERE at < ?",
+            arguments: [now.addingTimeInterval(-AppDatabase.rateEventRetention).storedText])
         try db.execute(sql: "INSERT INTO rate_limit_events (key, at) VALUES (?, ?)", arguments: [key, now.storedText])
+        return db.lastInsertedRowID
+    }
+
+    /// Forgets the events with these ids (a try that turned out not to count).
+    public func forget(ids: [Int64]) throws {
+        for id in ids { try db.execute(sql: "DELETE FROM rate_limit_events WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Forgets every event under `key` (e.g. an (account, source) pair's failures after the right password).
+    public func forget(key: String) throws {
+        try db.execute(sql: "DELETE FROM rate_limit_events WHERE key = ?", arguments: [key])
     }
 }

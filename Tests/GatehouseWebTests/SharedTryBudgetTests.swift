@@ -10,12 +10,6 @@ import TwoFactor
 /// the compatible APIs spend one per-address budget for the second sign-in step
 /// (`SecondStepSignIn`) and one for sign-in codes (`EmailCodeSignIn`).
 @Suite(.stopsWhatItStarts) struct SharedTryBudgetTests {
-    private func json(_ gatehouse: TestGatehouse, _ path: String, _ body: [String: Any]) async throws -> TestResponse {
-        try await HTTPTestClient(port: gatehouse.port).request(
-            "POST", path, headers: [("Content-Type", "application/json"), ("Authorization", "Bearer anon_app_key")],
-            body: Array(try JSONSerialization.data(withJSONObject: body)))
-    }
-
     /// One second step on the page for a pending sign-in named by the attacker (`gh_mfa`).
     private func pageTry(_ browser: Browser, challenge: String, csrf: String) async throws -> TestResponse {
         let cookies = [browser.jar.cookieHeader, "gh_mfa=\(challenge)"].compactMap { $0 }.joined(separator: "; ")
@@ -28,14 +22,14 @@ import TwoFactor
     @Test func secondStepTriesOnThePageUseUpThePocketBaseAPIsToo() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         let (_, secret, _) = try await TOTPPageTests.enrolled(gatehouse)
-        let password = try await json(
-            gatehouse, "/api/collections/users/auth-with-password",
+        let password = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-password",
             ["identity": TOTPPageTests.email, "password": TOTPPageTests.password])
         let mfaID = try #require(password.json["mfaId"] as? String, "\(password.text)")
 
         let attacker = gatehouse.browser()
         let csrf = try #require(Browser.csrfToken(in: try await attacker.get("/auth/sign-in").text))
-        for _ in 0..<Throttle.secondStepPerIP.limit {
+        for _ in 0..<Budget.secondSteps(ip: "").rule.limit {
             let guess = try await pageTry(attacker, challenge: "made-up-\(UUID().uuidString)", csrf: csrf)
             #expect(guess.header("Location") == "/auth/sign-in?notice=mfa-expired", "an unknown sign-in starts over")
         }
@@ -45,8 +39,8 @@ import TwoFactor
             "throttled reads as wrong")
 
         let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
-        let api = try await json(
-            gatehouse, "/api/collections/users/auth-with-otp", ["otpId": mfaID, "password": right, "mfaId": mfaID])
+        let api = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-otp", ["otpId": mfaID, "password": right, "mfaId": mfaID])
         #expect(api.status == 429 && api.json["token"] == nil, "\(api.text)")
         await gatehouse.stop()
     }
@@ -56,10 +50,11 @@ import TwoFactor
     private func codeMailed(
         _ gatehouse: TestGatehouse, to email: String, by request: String
     ) async throws -> (code: String, answer: TestResponse) {
-        #expect(try await json(gatehouse, "/api/auth/users", ["email": email, "password": "correct horse battery"]).status == 200)
+        #expect(
+            try await gatehouse.postJSON("/api/auth/users", ["email": email, "password": "correct horse battery"]).status == 200)
         let verify = try await gatehouse.latestCode(for: email)
-        #expect(try await json(gatehouse, "/api/auth/email/verify", ["email": email, "otp": verify]).status == 200)
-        let answer = try await json(gatehouse, request, ["email": email])
+        #expect(try await gatehouse.postJSON("/api/auth/email/verify", ["email": email, "otp": verify]).status == 200)
+        let answer = try await gatehouse.postJSON(request, ["email": email])
         #expect((200..<300).contains(answer.status), "\(answer.text)")
         return (try await gatehouse.latestCode(for: email), answer)
     }
@@ -71,25 +66,31 @@ import TwoFactor
             gatehouse, to: "pocketbase@example.com", by: "/api/collections/users/request-otp")
         let otpID = try #require(pocketBase.answer.json["otpId"] as? String, "\(pocketBase.answer.text)")
 
-        let attacker = gatehouse.browser()
+        // The attacker's own address: the set-up's verification codes were checks from 127.0.0.1.
+        let attacker = gatehouse.browser(from: "127.0.0.2")
         _ = try await attacker.get("/auth/sign-in")
-        for _ in 0..<Throttle.codeChecksPerIP.limit {
+        for _ in 0..<Budget.codeChecks(ip: "").rule.limit {
             let guess = try await attacker.post(
                 "/auth/sign-in/code/verify", [("otp", "made-up"), ("code", "000000"), ("email", "insforge@example.com")])
             #expect(guess.status == 422)
         }
         let insForgeSignIn = ["method": "otp", "email": "insforge@example.com", "otp": insForge.code]
         let pocketBaseSignIn = ["otpId": otpID, "password": pocketBase.code]
-        let insForgeRefused = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", insForgeSignIn)
-        #expect(insForgeRefused.status == 400 && insForgeRefused.json["error"] as? String == "AUTH_INVALID_OTP")
-        let pocketBaseRefused = try await json(gatehouse, "/api/collections/users/auth-with-otp", pocketBaseSignIn)
-        #expect(pocketBaseRefused.status == 400 && pocketBaseRefused.json["message"] as? String == "Failed to authenticate.")
+        // A source out of checks is told so, in each API's 429 (it says nothing about any account).
+        let insForgeRefused = try await gatehouse.postJSON(
+            "/api/auth/sessions?client_type=mobile", insForgeSignIn, from: "127.0.0.2")
+        #expect(insForgeRefused.status == 429 && insForgeRefused.json["error"] as? String == "TOO_MANY_REQUESTS")
+        let pocketBaseRefused = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-otp", pocketBaseSignIn, from: "127.0.0.2")
+        #expect(pocketBaseRefused.status == 429 && pocketBaseRefused.json["message"] as? String == "Too Many Requests.")
 
         // The refusals spent none of the codes' own tries: once the window has passed they sign in.
-        gatehouse.clock.advance(Throttle.codeChecksPerIP.window + 1)
-        let insForgeLater = try await json(gatehouse, "/api/auth/sessions?client_type=mobile", insForgeSignIn)
+        gatehouse.clock.advance(Budget.codeChecks(ip: "").rule.window + 1)
+        let insForgeLater = try await gatehouse.postJSON(
+            "/api/auth/sessions?client_type=mobile", insForgeSignIn, from: "127.0.0.2")
         #expect(insForgeLater.status == 200 && insForgeLater.json["accessToken"] is String, "\(insForgeLater.text)")
-        let pocketBaseLater = try await json(gatehouse, "/api/collections/users/auth-with-otp", pocketBaseSignIn)
+        let pocketBaseLater = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-otp", pocketBaseSignIn, from: "127.0.0.2")
         #expect(pocketBaseLater.status == 200 && pocketBaseLater.json["token"] is String, "\(pocketBaseLater.text)")
         await gatehouse.stop()
     }

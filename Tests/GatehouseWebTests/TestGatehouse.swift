@@ -121,6 +121,17 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         return list
     }
 
+    /// A JSON POST from `source` (another loopback client when set), carrying the app's anon key as
+    /// InsForge's SDK sends it on signed-out calls unless `anonKey` is false.
+    func postJSON(
+        _ path: String, _ body: [String: Any], anonKey: Bool = true, from source: String? = nil
+    ) async throws -> TestResponse {
+        var headers = [("Content-Type", "application/json")]
+        if anonKey { headers.append(("Authorization", "Bearer anon_app_key")) }
+        return try await HTTPTestClient(port: port, source: source).request(
+            "POST", path, headers: headers, body: Array(try JSONSerialization.data(withJSONObject: body)))
+    }
+
     /// The code in the newest mail to `email`.
     func latestCode(for email: String) async throws -> String {
         guard let code = try await mails(to: email).first?["code"] as? String else {

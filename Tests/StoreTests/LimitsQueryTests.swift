@@ -13,15 +13,17 @@ import Testing
     init() throws { test = try TestDatabase() }
 
     @Test func rateEventsAreCountedInTheirWindowAndSurviveReopening() async throws {
-        for second in 0..<3 {
-            try await test.database.recordRateEvent(
-                key: "k", at: now.addingTimeInterval(Double(second)), keepingSince: .distantPast)
+        let now = now
+        let ids = try await test.database.withRateLedger { ledger in
+            try (0..<3).map { second in try ledger.record(key: "k", at: now.addingTimeInterval(Double(second))) }
         }
         let reopened = try AppDatabase(path: test.path)
         let window = try await reopened.rateWindow(key: "k", since: now)
         #expect(window == RateWindow(count: 2, oldest: now.addingTimeInterval(1), newest: now.addingTimeInterval(2)))
         #expect(try await reopened.rateWindow(key: "other", since: .distantPast).count == 0)
-        try await reopened.clearRateEvents(key: "k")
+        try await reopened.withRateLedger { ledger in try ledger.forget(ids: [ids[2]]) }
+        #expect(try await reopened.rateWindow(key: "k", since: .distantPast).count == 2)
+        try await reopened.withRateLedger { ledger in try ledger.forget(key: "k") }
         #expect(try await reopened.rateWindow(key: "k", since: .distantPast).count == 0)
     }
 
@@ -30,7 +32,13 @@ import Testing
         let now = now
         let refused = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
-                group.addTask { try await database.takeRateEvent(key: "ip", limit: 7, since: .distantPast, at: now) != nil }
+                group.addTask {
+                    try await database.withRateLedger { ledger in
+                        guard try ledger.window(key: "ip", since: .distantPast).count < 7 else { return true }
+                        try ledger.record(key: "ip", at: now)
+                        return false
+                    }
+                }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }

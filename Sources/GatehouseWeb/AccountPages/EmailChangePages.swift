@@ -66,30 +66,30 @@ struct EmailChangePages: Sendable {
             errors.add("email", "Enter a valid email address.")
             return render(visit, user, email: email, errors: errors, status: 422)
         }
-        let now = env.clock()
-        if let wait = await env.limiter.take("sends:\(request.remoteAddress)", Throttle.sendsPerIP, now: now) {
-            errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
-            return render(visit, user, email: email, errors: errors, status: 429)
+        if let refusal = await env.budgets.take(.mails(ip: request.remoteAddress)) {
+            errors.add("form", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
+            return render(visit, user, email: email, errors: errors, status: 429).retrying(after: refusal.retryAfter)
         }
-        let throttle = SignInThrottle(limiter: env.limiter, scope: "email-change", email: user.email, ip: request.remoteAddress)
-        let locked = await throttle.isLocked(now: now)
+        let attempt = await env.budgets.beginPasswordTry(.emailChange, email: user.email, ip: request.remoteAddress)
+        let locked = attempt.admission != .open
         if !locked {
             do {
                 try await EmailChangeRequest(env: env, via: nil).request(
                     newEmail: email, password: password, by: signedIn, request: request)
-                await throttle.succeeded()
+                await env.budgets.settle(attempt, .right)
                 return .redirect(to: "/account?notice=\(Notice.emailChangeRequested.rawValue)")
             } catch AuthError.invalidCredentials {
                 // Counted below, like a locked try.
             } catch AuthError.validation(let fields) {
+                await env.budgets.settle(attempt, .none)
                 errors.add(fields)
                 return render(visit, user, email: email, errors: errors, status: 422)
             } catch let error as AuthError {
+                await env.budgets.settle(attempt, .none)
                 errors.add("form", error.pageMessage)
                 return render(visit, user, email: email, errors: errors, status: 502)
             }
         }
-        await throttle.failed(now: now, wasLocked: locked)
         await env.audit.recordOwnAct(
             .emailChangeFailed, of: signedIn, request: request,
             data: ["step": "request", "reason": .string(locked ? "locked" : "invalid_credentials")])
@@ -113,9 +113,9 @@ struct EmailChangePages: Sendable {
         let request = visit.request
         let now = env.clock()
         var errors = FormErrors()
-        if let wait = await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: now) {
-            errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
-            return renderConfirm(visit, token: token, errors: errors, status: 429)
+        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
+            errors.add("form", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
+            return renderConfirm(visit, token: token, errors: errors, status: 429).retrying(after: refusal.retryAfter)
         }
         let signedIn = visit.signedIn
         let confirmation: EmailChangeConfirmation

@@ -4,7 +4,8 @@ import HTTPServer
 
 /// "Forgot password?" (issue 10, item 1):
 /// - `/auth/forgot-password`: asks for the address; every well-formed address — known, unknown,
-///   throttled — gets the same redirect, at no sooner than the same floor, and only known ones a mail.
+///   throttled — gets the same redirect, at no sooner than the same floor, and only known ones a mail
+///   (`MailRequests`).
 /// - `/auth/reset-password?email=`: "check your mail"; when the backend mails codes
 ///   (`verificationMode == .code`) it also takes the code, traded for a reset token
 ///   (`/auth/reset-password/code`).
@@ -15,11 +16,7 @@ import HTTPServer
 struct PasswordResetPages: Sendable {
     let env: PageEnvironment
 
-    /// Reset mails asked for one address: a few in a quarter of an hour. Beyond that the answer
-    /// looks the same but nothing is sent.
-    static let requestsPerEmail = RateLimiter.Rule(limit: 3, window: 15 * 60)
-
-    /// The one answer to a code that is wrong, spent, dead, throttled or for an unknown address.
+    /// The one answer to a code that is wrong, spent, dead or for an unknown address.
     static let codeRefused = VerificationPages.codeRefused
 
     func register(on router: inout Router) {
@@ -27,12 +24,7 @@ struct PasswordResetPages: Sendable {
             guard supported else { return unsupported(visit) }
             return renderRequest(visit, email: try visit.query("email") ?? "", errors: FormErrors())
         }
-        router.page(.post, "/auth/forgot-password", env) { visit in
-            let floor = ContinuousClock.now.advanced(by: VerificationPages.resendAnswerFloor)
-            let response = try await request(visit)
-            try? await Task.sleep(until: floor)
-            return response
-        }
+        router.page(.post, "/auth/forgot-password", env, request)
         router.page(.get, "/auth/reset-password", env) { visit in
             guard supported else { return unsupported(visit) }
             if let token = try visit.query("token"), !token.isEmpty {
@@ -72,29 +64,17 @@ struct PasswordResetPages: Sendable {
             errors.add("email", "Enter the email address of your account.")
             return renderRequest(visit, email: email, errors: errors, status: 422)
         }
-        let now = env.clock()
-        // Throttled asks are answered like any other, without a mail; the IP's budget is spent first,
-        // so one source cannot use up an address's budget for its owner.
-        var throttled = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now) != nil
-        if !throttled {
-            throttled =
-                await env.limiter.take("password-reset:\(EmailAddress.normalize(email))", Self.requestsPerEmail, now: now)
-                != nil
+        // A held request (the source's or the address's budget spent) is answered like any other,
+        // without a mail, after the same floor (`MailRequests`).
+        do {
+            _ = try await MailRequests(env: env, via: nil).passwordReset(email: email, request: visit.request)
+        } catch let error as AuthError {
+            // Backends answer alike for unknown addresses, so this says nothing about the address.
+            env.logger.error("password reset not requested", metadata: ["error": "\(error)"])
+            var errors = FormErrors()
+            errors.add("form", error.pageMessage)
+            return renderRequest(visit, email: email, errors: errors, status: 502)
         }
-        if !throttled {
-            do {
-                try await env.backend.requestPasswordReset(email: email)
-            } catch let error as AuthError {
-                // Backends answer alike for unknown addresses, so this says nothing about the address.
-                env.logger.error("password reset not requested", metadata: ["error": "\(error)"])
-                var errors = FormErrors()
-                errors.add("form", error.pageMessage)
-                return renderRequest(visit, email: email, errors: errors, status: 502)
-            }
-        }
-        await env.audit.record(
-            .passwordResetRequested, request: visit.request,
-            data: ["email": .string(email), "throttled": .bool(throttled)])
         return .redirect(to: URLQuery.path("/auth/reset-password", [("email", email)]))
     }
 
@@ -123,20 +103,19 @@ struct PasswordResetPages: Sendable {
             return renderCheckMail(visit, email: email, code: code, errors: errors, status: 422)
         }
         let reason: String
-        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
-            reason = "rate_limited"
-        } else {
-            do {
-                let token = try await env.backend.exchangePasswordResetCode(email: email, code: code)
-                return renderNewPassword(visit, token: token, errors: FormErrors())
-            } catch AuthError.invalidCode {
-                reason = "invalid_code"
-            } catch AuthError.codeExpired {
-                reason = "code_expired"
-            } catch let error as AuthError {
-                errors.add("form", error.pageMessage)
-                return renderCheckMail(visit, email: email, code: code, errors: errors, status: 502)
-            }
+        do {
+            let token = try await MailedCodeChecks(env: env).exchangeResetCode(email: email, code: code, request: visit.request)
+            return renderNewPassword(visit, token: token, errors: FormErrors())
+        } catch AuthError.rateLimited(let wait) {
+            errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            return renderCheckMail(visit, email: email, code: code, errors: errors, status: 429).retrying(after: wait)
+        } catch AuthError.invalidCode {
+            reason = "invalid_code"
+        } catch AuthError.codeExpired {
+            reason = "code_expired"
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return renderCheckMail(visit, email: email, code: code, errors: errors, status: 502)
         }
         await env.audit.record(
             .passwordResetFailed, request: visit.request,
@@ -180,7 +159,10 @@ struct PasswordResetPages: Sendable {
         }
         let user: User
         do {
-            user = try await env.backend.resetPassword(token: token, newPassword: password)
+            user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: visit.request)
+        } catch AuthError.rateLimited(let wait) {
+            errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            return renderNewPassword(visit, token: token, errors: errors, status: 429).retrying(after: wait)
         } catch AuthError.validation(let fields) {
             errors.add(fields.map { FieldError(field: "password", message: $0.message) })
             return renderNewPassword(visit, token: token, errors: errors, status: 422)

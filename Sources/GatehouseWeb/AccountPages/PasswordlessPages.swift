@@ -18,9 +18,7 @@ struct PasswordlessPages: Sendable {
     static let magicCookieLifetime = 10 * 60
 
     func register(on router: inout Router) {
-        router.page(.post, "/auth/sign-in/code", env) { visit in
-            try await PasswordlessMailThrottle.padded { try await requestCode(visit) }
-        }
+        router.page(.post, "/auth/sign-in/code", env, requestCode)
         router.page(.get, "/auth/sign-in/code", env) { visit in
             guard offers(.emailCode) else { return notOffered(visit) }
             let otp = try visit.query("otp") ?? ""
@@ -30,9 +28,7 @@ struct PasswordlessPages: Sendable {
                 redirect: URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account"), errors: FormErrors())
         }
         router.page(.post, "/auth/sign-in/code/verify", env, checkCode)
-        router.page(.post, "/auth/sign-in/link", env) { visit in
-            try await PasswordlessMailThrottle.padded { try await requestLink(visit) }
-        }
+        router.page(.post, "/auth/sign-in/link", env, requestLink)
         router.page(.get, "/auth/magic", env, openLink)
         router.page(.post, "/auth/magic", env, continueLink)
     }
@@ -70,17 +66,22 @@ struct PasswordlessPages: Sendable {
             return await renderCode(visit, otp: previousOTP, email: email, redirect: redirect, errors: errors, status: status)
         }
         guard EmailAddress.isPlausible(email) else { return await refuse("Enter a valid email address.", status: 422) }
-        if let wait = await sendWait(kind: "code", email: email, visit: visit) {
-            return await refuse("Please wait \(Wait.describe(wait)) before asking for another email.", status: 429)
-        }
         let otpID: String
         do {
-            otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: env.configuration.passwordlessSignUp)
+            switch try await MailRequests(env: env, via: nil).signInCode(
+                email: email, allowSignUp: env.configuration.passwordlessSignUp, request: visit.request)
+            {
+            case .sent(let id):
+                otpID = id
+            case .held(let refusal):
+                return await refuse(
+                    "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.", status: 429
+                )
+                .retrying(after: refusal.retryAfter)
+            }
         } catch let error as AuthError {
             return await refuse(error.pageMessage, status: Self.status(of: error))
         }
-        await env.audit.record(
-            .signInCodeRequested, request: visit.request, data: ["email": .string(email), "method": "email_code"])
         var items = [("otp", otpID), ("email", email), ("notice", Notice.signInCodeSent.rawValue)]
         if redirect != "/account" { items.append(("redirect", redirect)) }
         return .redirect(to: URLQuery.path("/auth/sign-in/code", items))
@@ -90,7 +91,7 @@ struct PasswordlessPages: Sendable {
         _ visit: Visit, otp: String, email: String, redirect: String, errors: FormErrors, status: Int = 200
     ) async -> Response {
         let wait =
-            EmailAddress.isPlausible(email) ? await PasswordlessMailThrottle(env: env).cooldown(kind: "code", email: email) : 0
+            EmailAddress.isPlausible(email) ? await env.budgets.wait(.signInMailsTo(email, .code)) : 0
         return env.renderer.page(
             .signInCode,
             visit.context(
@@ -124,6 +125,10 @@ struct PasswordlessPages: Sendable {
             case .wrongCode, .expired:
                 errors.add("code", VerificationPages.codeRefused)
                 return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
+            case .throttled(let wait):
+                errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+                return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 429)
+                    .retrying(after: wait)
             }
         } catch let error as AuthError {
             errors.add("code", error.pageMessage)
@@ -143,22 +148,22 @@ struct PasswordlessPages: Sendable {
             errors.add("form", "Enter a valid email address.")
             return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 422)
         }
-        if let wait = await sendWait(kind: "link", email: email, visit: visit) {
-            errors.add("form", "Please wait \(Wait.describe(wait)) before asking for another email.")
-            return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
-        }
         // A fresh nonce each time: the backend kills the address's older links anyway.
         let nonce = SecureRandom.token()
         do {
-            try await env.backend.requestMagicLink(
-                email: email, allowSignUp: env.configuration.passwordlessSignUp, browserBinding: binding(of: nonce))
+            if case .held(let refusal) = try await MailRequests(env: env, via: nil).magicLink(
+                email: email, allowSignUp: env.configuration.passwordlessSignUp, browserBinding: binding(of: nonce),
+                request: visit.request)
+            {
+                errors.add("form", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")
+                return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
+                    .retrying(after: refusal.retryAfter)
+            }
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return await signIn.render(
                 visit, email: email, redirect: redirect, app: nil, errors: errors, status: Self.status(of: error))
         }
-        await env.audit.record(
-            .signInLinkRequested, request: visit.request, data: ["email": .string(email), "method": "magic_link"])
         var response = env.renderer.page(
             .message,
             visit.context(
@@ -181,7 +186,7 @@ struct PasswordlessPages: Sendable {
         let token = try visit.query("t") ?? ""
         guard offers(.magicLink) else { return notOffered(visit) }
         guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
-        if await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
+        if await env.budgets.take(.codeChecks(ip: visit.request.remoteAddress)) != nil {
             return await linkRefused(visit, reason: "rate_limited")
         }
         // No cookie: a binding nobody holds, so the link is never spent from here without a POST.
@@ -245,10 +250,6 @@ struct PasswordlessPages: Sendable {
         try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
         return response
-    }
-
-    private func sendWait(kind: String, email: String, visit: Visit) async -> Int? {
-        await PasswordlessMailThrottle(env: env).wait(kind: kind, email: email, remoteAddress: visit.request.remoteAddress)
     }
 
     private func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }

@@ -64,45 +64,43 @@ struct SecurityPages: Sendable {
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
         let request = visit.request
-        let now = env.clock()
-        let throttle = SignInThrottle(
-            limiter: env.limiter, scope: "sign-in", email: signedIn.user.email, ip: request.remoteAddress)
+        // The current password is checked like a sign-in's, admitted before the hash.
+        let attempt = await env.budgets.beginPasswordTry(.signIn, email: signedIn.user.email, ip: request.remoteAddress)
         var reason = "rate_limited"
-        var throttled = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) != nil
-        if !throttled { throttled = await throttle.isLocked(now: now) }
-        if !throttled {
+        if attempt.admission == .open {
             do {
                 let session = try await env.pageBackend.changePassword(
                     currentPassword: current, newPassword: new, session: signedIn.backendSession)
-                return try await changed(visit, signedIn, session: session, throttle: throttle)
+                await env.budgets.settle(attempt, .right)
+                return try await changed(visit, signedIn, session: session)
             } catch AuthError.invalidCredentials {
                 reason = "invalid_credentials"
             } catch AuthError.validation(let fields) {
+                await env.budgets.settle(attempt, .none)
                 errors.add(fields.map { FieldError(field: "new_password", message: $0.message) })
                 return try await render(visit, signedIn, errors: errors, status: 422)
             } catch AuthError.sessionExpired {
+                await env.budgets.settle(attempt, .none)
                 return signInFirst(visit)
             } catch AuthError.mfaRequired(let challenge) {
                 // The password changed, and the backend asks a second step of the fresh sign-in.
+                await env.budgets.settle(attempt, .right)
                 var response = SecondStep.redirect(
                     challenge, continueTo: "/account/security", secure: env.configuration.usesTLS)
                 try await env.sessions.end(signedIn, response: &response)
                 return response
             } catch let error as AuthError {
+                await env.budgets.settle(attempt, .none)
                 errors.add("form", error.pageMessage)
                 return try await render(visit, signedIn, errors: errors, status: 502)
             }
         }
-        await throttle.failed(now: now, wasLocked: throttled)
         await env.audit.recordOwnAct(.passwordChangeFailed, of: signedIn, request: request, data: ["reason": .string(reason)])
         errors.add("current_password", Self.currentPasswordRefused)
         return try await render(visit, signedIn, errors: errors, status: 422)
     }
 
-    private func changed(_ visit: Visit, _ signedIn: SignedIn, session: AuthSession, throttle: SignInThrottle) async throws
-        -> Response
-    {
-        await throttle.succeeded()
+    private func changed(_ visit: Visit, _ signedIn: SignedIn, session: AuthSession) async throws -> Response {
         try await env.sessions.replaceBackendSession(of: signedIn, with: session)
         // The backend ended the sessions it keeps; these are Gatehouse's browser sessions.
         let others = try await env.database.revokeSessions(

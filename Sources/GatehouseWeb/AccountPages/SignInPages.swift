@@ -99,63 +99,38 @@ struct SignInPages: Sendable {
         }
         let redirect = URLQuery.localRedirect(app == nil ? try visit.form.single("redirect") : nil, fallback: "/account")
         let request = visit.request
-        let now = env.clock()
         var errors = FormErrors()
         guard env.configuration.signInMethods.contains(.password) else {
             errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
         }
-        if let wait = await env.limiter.take("sign-in:\(request.remoteAddress)", Throttle.signInPerIP, now: now) {
-            await env.audit.record(
-                .signInFailed, request: request,
-                data: ["email": .string(email), "reason": "rate_limited"])
+        let session: AuthSession
+        do {
+            session = try await PasswordSignIn(env: env, via: nil).attempt(email: email, password: password, request: request)
+        } catch AuthError.rateLimited(let wait) {
             errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
-        }
-        await env.audit.record(.signInStarted, request: request, data: ["email": .string(email)])
-        let throttle = SignInThrottle(limiter: env.limiter, scope: "sign-in", email: email, ip: request.remoteAddress)
-        let locked = await throttle.isLocked(now: now)
-        // A locked account still costs one password check, so its answer and timing match a wrong password.
-        let reason: String
-        do {
-            let session = try await env.pageBackend.signIn(email: email, password: password)
-            let user = session.user
-            if !locked {
-                await throttle.succeeded()
-                await env.audit.record(.signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request)
-                var response = Response.redirect(to: redirect)
-                if let app, let oauth {
-                    response = try await HostedSignIn(feature: oauth).redirect(for: user, request: app, httpRequest: request)
-                }
-                try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
-                env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
-                return response
-            }
-            reason = "locked"
-        } catch AuthError.mfaRequired(let challenge) where !locked {
+                .retrying(after: wait)
+        } catch AuthError.mfaRequired(let challenge) {
             // The password was right; the account asks for its second step. An app sign-in comes
             // back to this page with the app's parameters, which then hands the app its code.
-            await throttle.succeeded()
             let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? redirect
             return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
-        } catch AuthError.mfaRequired {
-            reason = "locked"
-        } catch AuthError.emailNotVerified(let address) where !locked {
-            await env.audit.record(
-                .signInFailed, request: request,
-                data: ["email": .string(email), "reason": "email_not_verified"])
+        } catch AuthError.emailNotVerified(let address) {
             return .redirect(to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
         } catch AuthError.invalidCredentials {
-            reason = locked ? "locked" : "invalid_credentials"
-        } catch AuthError.emailNotVerified {
-            reason = "locked"
+            errors.add("form", AuthError.invalidCredentials.pageMessage)
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)
         }
-        await throttle.failed(now: now, wasLocked: locked)
-        await env.audit.record(.signInFailed, request: request, data: ["email": .string(email), "reason": .string(reason)])
-        errors.add("form", AuthError.invalidCredentials.pageMessage)
-        return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
+        var response = Response.redirect(to: redirect)
+        if let app, let oauth {
+            response = try await HostedSignIn(feature: oauth).redirect(for: session.user, request: app, httpRequest: request)
+        }
+        try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
+        env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+        return response
     }
 }

@@ -30,22 +30,12 @@ struct SignUpPages: Sendable {
         let password = try visit.field("password")
         let name = try visit.field("name").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
-        let now = env.clock()
-        if let wait = await env.limiter.take("sign-up:\(visit.request.remoteAddress)", Throttle.signUpsPerIP, now: now) {
-            errors.add("form", "Too many new accounts from your network. Try again in \(Wait.describe(wait)).")
-            return render(visit, email: email, name: name, errors: errors, status: 429)
-        }
         do {
-            let result = try await env.pageBackend.signUp(
-                SignUpRequest(
-                    email: email, password: password,
-                    name: name.isEmpty ? nil : name))
+            let result = try await SignUp(env: env, via: nil).attempt(
+                SignUpRequest(email: email, password: password, name: name.isEmpty ? nil : name),
+                backend: env.pageBackend, request: visit.request)
             let user = result.user
-            await env.audit.record(
-                .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: visit.request, data: ["email": .string(user.email)])
             if result.requireEmailVerification {
-                await env.limiter.hit("resend:\(EmailAddress.normalize(user.email))", Throttle.resendPerEmail, now: now)
                 await env.audit.record(
                     .verificationSent, subject: user.id.rawValue, request: visit.request,
                     data: ["mode": .string(env.backend.verificationMode.rawValue)])
@@ -62,13 +52,16 @@ struct SignUpPages: Sendable {
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
+        } catch AuthError.rateLimited(let wait) {
+            errors.add("form", "Too many new accounts from your network. Try again in \(Wait.describe(wait)).")
+            return render(visit, email: email, name: name, errors: errors, status: 429).retrying(after: wait)
         } catch AuthError.validation(let fieldErrors) {
             errors.add(fieldErrors)
         } catch AuthError.emailExists where env.backend.verificationMode != .none {
             // Answer exactly as for a new address, so the form reveals no account; the owner was
             // mailed about the attempt. (With verification off a new account is signed straight in,
             // which no answer for a taken address can imitate: see the README.)
-            await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
+            await env.budgets.take(.verificationMailsTo(email))
             await env.audit.record(
                 .signUpRefused, request: visit.request, data: ["email": .string(email), "reason": "email_exists"])
             return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))

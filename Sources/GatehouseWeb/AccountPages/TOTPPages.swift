@@ -77,10 +77,8 @@ struct TOTPPages: Sendable {
                 errors.add("totp_code", "Enter the 6-digit code your authenticator app shows for Gatehouse.")
                 return try await reenrol(visit, signedIn, errors: errors)
             }
-            if let wait = await env.limiter.take(
-                "code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock())
-            {
-                errors.add("totp_code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            if let refusal = await env.budgets.take(.codeChecks(ip: visit.request.remoteAddress)) {
+                errors.add("totp_code", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
                 return try await reenrol(visit, signedIn, errors: errors, status: 429)
             }
             do {
@@ -115,21 +113,19 @@ struct TOTPPages: Sendable {
     private func reauthenticate(
         _ visit: Visit, _ signedIn: SignedIn, field: String, _ change: () async throws -> Void
     ) async throws -> Response? {
-        let now = env.clock()
-        let throttle = SignInThrottle(
-            limiter: env.limiter, scope: "reauth", email: signedIn.user.email, ip: visit.request.remoteAddress)
-        let locked = await throttle.isLocked(now: now)
+        let attempt = await env.budgets.beginPasswordTry(
+            .reauthentication, email: signedIn.user.email, ip: visit.request.remoteAddress)
         do {
-            if locked { throw AuthError.invalidCredentials }
+            if attempt.admission != .open { throw AuthError.invalidCredentials }
             try await change()
-            await throttle.succeeded()
+            await env.budgets.settle(attempt, .right)
             return nil
         } catch AuthError.invalidCredentials {
-            await throttle.failed(now: now, wasLocked: locked)
             var errors = FormErrors()
             errors.add(field, "That password isn't right.")
             return try await page(visit, signedIn, errors: errors, status: 422)
         } catch let error as AuthError {
+            await env.budgets.settle(attempt, .none)
             return try await failed(visit, signedIn, field: field, error)
         }
     }

@@ -20,9 +20,7 @@ struct VerificationPages: Sendable {
     }
 
     private func cooldown(for email: String) async -> Int {
-        await env.limiter.retryAfter(
-            "resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail,
-            now: env.clock()) ?? 0
+        await env.budgets.wait(.verificationMailsTo(email))
     }
 
     private func renderVerify(
@@ -66,12 +64,9 @@ struct VerificationPages: Sendable {
             errors.add("code", "Enter the 6-digit code from the email.")
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }
-        if let wait = await env.limiter.take("code:\(visit.request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) {
-            errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
-            return await renderVerify(visit, email: email, code: code, errors: errors, status: 429)
-        }
         do {
-            let outcome = try await env.pageBackend.verifyEmail(email: email, code: code)
+            let outcome = try await MailedCodeChecks(env: env).verifyEmail(
+                email: email, code: code, backend: env.pageBackend, request: visit.request)
             if let user = outcome.verifiedUser {
                 await env.audit.record(
                     .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
@@ -90,6 +85,9 @@ struct VerificationPages: Sendable {
             // The code was right and the address is verified; the account asks for its second step.
             return SecondStep.redirect(
                 challenge, continueTo: "/account?notice=\(Notice.verified.rawValue)", secure: env.configuration.usesTLS)
+        } catch AuthError.rateLimited(let wait) {
+            errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            return await renderVerify(visit, email: email, code: code, errors: errors, status: 429).retrying(after: wait)
         } catch let error as AuthError {
             await env.audit.record(
                 .verificationFailed, request: visit.request,
@@ -108,7 +106,9 @@ struct VerificationPages: Sendable {
     private func openLink(_ visit: Visit) async throws -> Response {
         let token = try visit.query("token") ?? ""
         do {
-            guard let user = try await env.backend.verifyEmailLink(token: token).verifiedUser else {
+            let outcome = try await MailedCodeChecks(env: env).verifyEmailLink(
+                token: token, backend: env.backend, request: visit.request)
+            guard let user = outcome.verifiedUser else {
                 return env.renderer.page(
                     .message,
                     visit.context(
@@ -147,41 +147,26 @@ struct VerificationPages: Sendable {
     /// The one answer to every code that does not verify.
     static let codeRefused = "That code is not right or is no longer valid. Check the newest email, or ask for a new code."
 
-    /// Every resend answers no sooner than this after it arrived, whatever the address: sending
-    /// (a token write and a mail) would otherwise make unverified addresses measurably slower.
-    static let resendAnswerFloor: Duration = .milliseconds(150)
-
+    /// A resend answers no sooner than `MailRequests.answerFloor` after it arrived, whatever the
+    /// address: sending (a token write and a mail) would otherwise make unverified addresses slower.
     private func resend(_ visit: Visit) async throws -> Response {
-        let floor = ContinuousClock.now.advanced(by: Self.resendAnswerFloor)
-        let response = try await resendAnswer(visit)
-        try? await Task.sleep(until: floor)
-        return response
-    }
-
-    private func resendAnswer(_ visit: Visit) async throws -> Response {
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
         guard EmailAddress.isPlausible(email) else {
             errors.add("email", "Enter the email address you signed up with.")
             return await renderResend(visit, email: email, errors: errors, status: 422)
         }
-        let now = env.clock()
-        var wait = await env.limiter.retryAfter("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
-        if wait == nil {
-            wait = await env.limiter.take("sends:\(visit.request.remoteAddress)", Throttle.sendsPerIP, now: now)
-        }
-        if let wait {
-            errors.add("email", "Please wait \(Wait.describe(wait)) before asking for another email.")
-            return await renderResend(visit, email: email, errors: errors, status: 429)
-        }
-        await env.limiter.hit("resend:\(EmailAddress.normalize(email))", Throttle.resendPerEmail, now: now)
         do {
-            try await env.backend.resendVerificationEmail(email: email)
+            if case .held(let refusal) = try await MailRequests(env: env, via: nil).verification(
+                email: email, request: visit.request)
+            {
+                errors.add("email", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")
+                return await renderResend(visit, email: email, errors: errors, status: 429).retrying(after: refusal.retryAfter)
+            }
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return await renderResend(visit, email: email, errors: errors, status: 502)
         }
-        await env.audit.record(.verificationRequested, request: visit.request, data: ["email": .string(email)])
         return .redirect(to: URLQuery.path("/auth/verify", [("email", email), ("notice", Notice.codeSent.rawValue)]))
     }
 }

@@ -7,13 +7,13 @@ import TwoFactor
 
 /// A superuser's password sign-in, the one owner every way in goes through (console form,
 /// `/_/api/auth`, PocketBase's `_superusers/auth-with-password`): the same throttling and
-/// equal-cost rules as user sign-in (unknown emails cost one hash, a locked (account, source) pair
-/// answers like a wrong password), and a right password of a superuser with TOTP on is a pending
+/// equal-cost rules as user sign-in (`Budgets.beginPasswordTry`, admitted before the hash; unknown
+/// emails cost one hash, a locked (account, source) pair answers like a wrong password), and a right password of a superuser with TOTP on is a pending
 /// second step, never a session — so no front-end can forget to ask for the code.
 struct StaffSignIn: Sendable {
     let database: AppDatabase
     let passwords: PasswordHasher
-    let limiter: RateLimiter
+    let budgets: Budgets
     /// Signs the pending second step's cookie and derives the key that seals superusers' TOTP keys.
     let hasher: KeyedHash
     let clock: @Sendable () -> Date
@@ -29,23 +29,16 @@ struct StaffSignIn: Sendable {
     }
 
     func attempt(email: String, password: String, from ip: String) async throws -> Outcome {
-        let now = clock()
-        if let wait = await limiter.take("console-sign-in:\(ip)", Throttle.signInPerIP, now: now) {
-            return .throttled(retryAfter: wait)
-        }
-        let throttle = SignInThrottle(limiter: limiter, scope: "console-sign-in", email: email, ip: ip)
-        let locked = await throttle.isLocked(now: now)
+        let attempt = await budgets.beginPasswordTry(.staffSignIn, email: email, ip: ip)
+        if case .throttled(let wait) = attempt.admission { return .throttled(retryAfter: wait) }
+        let locked = attempt.admission == .locked
         guard let superuser = try await database.superuser(email: email) else {
             await passwords.dummyVerify(password)
-            await throttle.failed(now: now, wasLocked: locked)
             return .refused(reason: locked ? "locked" : "unknown_superuser")
         }
         let matches = await passwords.verify(password, against: superuser.passwordHash)
-        guard matches, !locked else {
-            await throttle.failed(now: now, wasLocked: locked)
-            return .refused(reason: locked ? "locked" : "wrong_password")
-        }
-        await throttle.succeeded()
+        guard matches, !locked else { return .refused(reason: locked ? "locked" : "wrong_password") }
+        await budgets.settle(attempt, .right)
         guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
         return .secondStep(superuser, pending: pendingStep(for: superuser))
     }
@@ -58,7 +51,6 @@ struct StaffSignIn: Sendable {
 extension StaffSignIn {
     static let secondStepCookie = "gh_console_mfa"
     static let secondStepLifetime: TimeInterval = 5 * 60
-    static let secondStepTries = RateLimiter.Rule(limit: 5, window: 5 * 60)
 
     enum CodeOutcome {
         case signedIn(SuperuserRecord)
@@ -101,7 +93,7 @@ extension StaffSignIn {
             now.timeIntervalSince1970 < expires,
             let superuser = try await database.superuser(id: parts[0])
         else { return .dead }
-        if await limiter.take("console-mfa:\(parts[2])", Self.secondStepTries, now: now) != nil { return .dead }
+        if await budgets.take(.staffSecondSteps(parts[2])) != nil { return .dead }
         return try await codeMatches(superuser, code) ? .signedIn(superuser) : .wrong
     }
 
@@ -109,7 +101,7 @@ extension StaffSignIn {
     /// five tries per superuser in five minutes.
     func apiCodeMatches(_ superuser: SuperuserRecord, _ code: String?) async throws -> Bool {
         guard let code else { return false }
-        if await limiter.take("console-api-mfa:\(superuser.id)", Self.secondStepTries, now: clock()) != nil { return false }
+        if await budgets.take(.staffSecondSteps("superuser:\(superuser.id)")) != nil { return false }
         return try await codeMatches(superuser, code)
     }
 
@@ -142,15 +134,12 @@ extension StaffSignIn {
 
     /// Turns it off after the password again (throttled like the console sign-in).
     func disableTOTP(_ superuser: SuperuserRecord, password: String, from ip: String) async throws -> Bool {
-        let now = clock()
-        let throttle = SignInThrottle(limiter: limiter, scope: "console-reauth", email: superuser.email, ip: ip)
-        let locked = await throttle.isLocked(now: now)
-        guard await passwords.verify(password, against: superuser.passwordHash), !locked else {
-            await throttle.failed(now: now, wasLocked: locked)
+        let attempt = await budgets.beginPasswordTry(.staffReauthentication, email: superuser.email, ip: ip)
+        guard await passwords.verify(password, against: superuser.passwordHash), attempt.admission == .open else {
             return false
         }
-        await throttle.succeeded()
-        try await database.disableSuperuserTOTP(id: superuser.id, at: now)
+        await budgets.settle(attempt, .right)
+        try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
         return true
     }
 

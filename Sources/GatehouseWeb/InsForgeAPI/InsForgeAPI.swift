@@ -4,8 +4,8 @@ import HTTPServer
 import Secrets
 
 /// The InsForge-compatible auth API (`/api/auth/…`): apps on InsForge's SDKs point at Gatehouse
-/// unchanged. A thin adapter: every account operation is a seam call, Gatehouse's own rules
-/// (throttles, audit, sessions) are the ones the pages use, and every answer has InsForge's shape.
+/// unchanged. A thin adapter: the account operations are the ones the pages use (their budgets,
+/// audit and sessions included), and every answer has InsForge's shape.
 /// Signed-out calls carry the app's anon key as `Bearer`: any key is accepted unless `--anon-key`
 /// names one, and a key is never mistaken for a user's token.
 struct InsForgeAPI: Sendable {
@@ -17,8 +17,14 @@ struct InsForgeAPI: Sendable {
         on(&router, .post, "/api/auth/users", signUp)
         on(&router, .post, "/api/auth/sessions", signIn)
         on(&router, .post, "/api/auth/email/send-verification") { request, _ in
-            try await env.backend.resendVerificationEmail(email: try Self.email(try Self.object(request)))
-            // The same answer for every address: it reveals no account.
+            // The same answer for every address: it reveals no account. The address's budget is
+            // taken whether or not it has one, so a held request (429, as InsForge answers its own
+            // cool-down) reveals none either.
+            if case .held(let refusal) = try await MailRequests(env: env, via: "insforge-api").verification(
+                email: try Self.email(try Self.object(request)), request: request)
+            {
+                throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+            }
             return try .json(
                 Message(
                     success: true, message: "If that address has an account waiting for verification, a new email is on its way."),
@@ -72,14 +78,12 @@ struct InsForgeAPI: Sendable {
         let client = try InsForgeDelivery.clientType(request)
         let outcome: SignUpOutcome
         do {
-            outcome = try await env.pageBackend.signUp(
-                SignUpRequest(email: email, password: password, name: Self.text(body, "name")))
+            outcome = try await SignUp(env: env, via: "insforge-api").attempt(
+                SignUpRequest(email: email, password: password, name: Self.text(body, "name")), backend: env.pageBackend,
+                request: request)
         } catch AuthError.emailExists where env.backend.verificationMode != .none {
             return try await takenAddress(email, name: Self.text(body, "name"), request: request)
         }
-        await env.audit.record(
-            .userSignedUp, actor: outcome.user.id.rawValue, subject: outcome.user.id.rawValue, request: request,
-            data: ["email": .string(outcome.user.email), "via": "insforge-api"])
         guard let session = outcome.session else {
             // No tokens until the address is verified (InsForge's answer; its SDK saves no session).
             // The user is included (InsForge leaves it out; its SDK reads it when present).
@@ -138,7 +142,8 @@ struct InsForgeAPI: Sendable {
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome = try await env.pageBackend.verifyEmail(email: Self.text(body, "email") ?? "", code: otp)
+        let outcome = try await MailedCodeChecks(env: env).verifyEmail(
+            email: Self.text(body, "email") ?? "", code: otp, backend: env.pageBackend, request: request)
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
         await env.audit.record(
             .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,

@@ -4,8 +4,9 @@ import HTTPServer
 
 /// InsForge's sign-in with a mailed code: `POST /api/auth/email/send-otp` `{email}` (202 and the same
 /// words for every address) then `POST /api/auth/sessions` `{method: "otp", email, otp}`. A thin
-/// adapter over the seam's passwordless codes: the mail throttles of the sign-in page, and its code
-/// check (`EmailCodeSignIn`). InsForge names the
+/// adapter over the seam's passwordless codes: the sign-in page's mail budgets (`MailRequests`; a
+/// held request answers 429, as InsForge's own cool-down does) and its code check
+/// (`EmailCodeSignIn`). InsForge names the
 /// request by address where the seam signs in with the id its request returned, so the newest id
 /// per address is kept in Store (under the address's keyed hash); an address without one — never
 /// asked, unknown, expired — answers like a wrong code.
@@ -17,26 +18,22 @@ struct InsForgeOTPRoutes: Sendable {
     var env: PageEnvironment { api.env }
 
     func register(on router: inout Router) {
-        api.on(&router, .post, "/api/auth/email/send-otp") { request, _ in
-            try await PasswordlessMailThrottle.padded { try await send(request) }
-        }
+        api.on(&router, .post, "/api/auth/email/send-otp") { request, _ in try await send(request) }
     }
 
     private func send(_ request: Request) async throws -> Response {
         let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
         try requireOffered()
-        if let wait = await PasswordlessMailThrottle(env: env).wait(
-            kind: "code", email: email, remoteAddress: request.remoteAddress)
+        let otpID: String
+        switch try await MailRequests(env: env, via: "insforge-api").signInCode(
+            email: email, allowSignUp: env.configuration.passwordlessSignUp, request: request)
         {
-            throw AuthError.rateLimited(retryAfter: wait)
+        case .sent(let id): otpID = id
+        case .held(let refusal): throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }
-        let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: env.configuration.passwordlessSignUp)
         let now = env.clock()
         try await env.database.rememberOTPRequest(
             emailHash: addressHash(email), otpID: otpID, expiresAt: now.addingTimeInterval(Self.requestLifetime), now: now)
-        await env.audit.record(
-            .signInCodeRequested, request: request,
-            data: ["email": .string(email), "method": "email_code", "via": "insforge-api"])
         return try .json(
             Message(success: true, message: "If that address can sign in here, a sign-in code is on its way."), status: 202)
     }
@@ -70,6 +67,8 @@ struct InsForgeOTPRoutes: Sendable {
             throw AuthError.invalidCode
         case .expired:
             throw AuthError.codeExpired
+        case .throttled(let wait):
+            throw AuthError.rateLimited(retryAfter: wait)
         }
     }
 

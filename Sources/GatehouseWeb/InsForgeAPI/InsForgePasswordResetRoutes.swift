@@ -3,16 +3,21 @@ import Foundation
 import HTTPServer
 
 /// InsForge's password reset: by link, or by a mailed code traded for a reset token
-/// (`exchange-reset-password-token`), then `reset-password` with that token as `otp`. Each step is
-/// one seam call; every address gets the same answer to the request.
+/// (`exchange-reset-password-token`), then `reset-password` with that token as `otp`. The request is
+/// `MailRequests` (every address gets the same answer; a held request answers 429, as InsForge's
+/// own cool-down does) and each check `MailedCodeChecks`, as on the pages.
 struct InsForgePasswordResetRoutes: Sendable {
     let api: InsForgeAPI
     var env: PageEnvironment { api.env }
 
     func register(on router: inout Router) {
         api.on(&router, .post, "/api/auth/email/send-reset-password") { request, _ in
-            try await env.backend.requestPasswordReset(email: try InsForgeAPI.email(try InsForgeAPI.object(request)))
-            await env.audit.record(.passwordResetRequested, request: request, data: ["via": "insforge-api"])
+            let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
+            if case .held(let refusal) = try await MailRequests(env: env, via: "insforge-api").passwordReset(
+                email: email, request: request)
+            {
+                throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+            }
             return try .json(
                 Message(success: true, message: "If that address has an account, a reset email is on its way."), status: 202)
         }
@@ -21,7 +26,7 @@ struct InsForgePasswordResetRoutes: Sendable {
             guard let email = InsForgeAPI.text(body, "email"), let code = InsForgeAPI.text(body, "code") else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "email and code: send the address and the mailed code.")
             }
-            let token = try await env.backend.exchangePasswordResetCode(email: email, code: code)
+            let token = try await MailedCodeChecks(env: env).exchangeResetCode(email: email, code: code, request: request)
             return try .json(ResetToken(token: token))
         }
         api.on(&router, .post, "/api/auth/email/reset-password") { request, _ in
@@ -31,7 +36,7 @@ struct InsForgePasswordResetRoutes: Sendable {
             else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "otp and newPassword: send the reset token and the new password.")
             }
-            let user = try await env.backend.resetPassword(token: token, newPassword: password)
+            let user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: request)
             await env.audit.record(
                 .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
                 data: ["via": "insforge-api"])

@@ -82,7 +82,8 @@ enum InsForgeError {
         // code (the client core's `InsForgeHTTP` takes "expired" in the text for a dead one).
         case .invalidCode, .codeExpired:
             return response(400, "AUTH_INVALID_OTP", "That code does not work: it is wrong, used or out of date.")
-        case .rateLimited(let wait): return response(429, "TOO_MANY_REQUESTS", "Too many attempts. Try again in \(wait) seconds.")
+        case .rateLimited(let wait):
+            return response(429, "TOO_MANY_REQUESTS", "Too many attempts. Try again in \(wait) seconds.").retrying(after: wait)
         case .sessionExpired, .sessionNotRefreshable:
             return response(401, "AUTH_UNAUTHORIZED", "The session has ended. Sign in again.")
         case .notSupported(let capability):

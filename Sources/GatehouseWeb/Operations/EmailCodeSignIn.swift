@@ -3,10 +3,11 @@ import Foundation
 import HTTPServer
 
 /// One check of a mailed sign-in code with Gatehouse's rules around the seam's
-/// `signIn(otpID:code:)`: the per-source limit (`Throttle.codeChecksPerIP`, one budget for the code
+/// `signIn(otpID:code:)`: the source's code checks (`Budget.codeChecks`, one budget for the code
 /// page, the PocketBase and InsForge APIs, and the other code checks that share it) and the audit
-/// trail (`sign_in.completed`, or `sign_in.failed` with its reason). A throttled check, a wrong code and a
-/// code for an address that has none read the same; the backend keeps the code's own five tries.
+/// trail (`sign_in.completed`, or `sign_in.failed` with its reason). A wrong code and a code for an
+/// address that has none read the same; the backend keeps the code's own five tries. A source out
+/// of checks is told so (it says nothing about any account).
 struct EmailCodeSignIn: Sendable {
     let env: PageEnvironment
     /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted
@@ -19,19 +20,21 @@ struct EmailCodeSignIn: Sendable {
         case signedIn(AuthSession)
         /// The code was right and the account asks for its second step.
         case secondStepRequired(MFAChallenge)
-        /// Wrong, unknown, refused or throttled: answered alike.
+        /// Wrong, unknown or refused: answered alike.
         case wrongCode
         /// Expired, already used, or out of tries.
         case expired
+        /// The source spent its code checks; nothing reached the backend.
+        case throttled(retryAfter: Int)
     }
 
     /// Checks `code` against the request `otpID` made for `email` (audited when the front-end knows
     /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
     /// answered like a wrong code. Other backend failures are thrown on.
     func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> Outcome {
-        if await env.limiter.take("code:\(request.remoteAddress)", Throttle.codeChecksPerIP, now: env.clock()) != nil {
+        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             await failed(email: email, reason: "rate_limited", request: request)
-            return .wrongCode
+            return .throttled(retryAfter: refusal.retryAfter)
         }
         guard let otpID else {
             await failed(email: email, reason: "\(AuthError.invalidCode)", request: request)

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// One try at the second sign-in step (the authenticator, a recovery code, or PocketBase's mailed
 /// code) with Gatehouse's rules around the seam's `completeMFA`: the per-source limit
-/// (`Throttle.secondStepPerIP`, one budget for the `/auth/mfa` page and the PocketBase API) and the
+/// (`Budget.secondSteps`, one budget for the `/auth/mfa` page and the PocketBase API) and the
 /// audit trail (`mfa.completed` and `sign_in.completed`, or `mfa.failed` with its reason). The
 /// backend keeps the per-account limits (the challenge's tries, the account's recent failures).
 struct SecondStepSignIn: Sendable {
@@ -32,9 +32,9 @@ struct SecondStepSignIn: Sendable {
     /// refusals above are thrown on.
     func attempt(challengeID: String, factor: SecondFactor, request: Request) async throws -> Outcome {
         let method = Self.auditName(of: factor)
-        if let wait = await env.limiter.take("mfa:\(request.remoteAddress)", Throttle.secondStepPerIP, now: env.clock()) {
+        if let refusal = await env.budgets.take(.secondSteps(ip: request.remoteAddress)) {
             await failed(method, reason: "rate_limited", request: request)
-            return .throttled(retryAfter: wait)
+            return .throttled(retryAfter: refusal.retryAfter)
         }
         let session: AuthSession
         do {

@@ -46,6 +46,14 @@ struct PocketBaseAPI: Sendable {
         }
     }
 
+    /// Nothing for a mail request that was sent or held by its address's budget (PocketBase answers
+    /// those alike); `.rateLimited` for one held by its source's budget.
+    static func answer(_ outcome: MailRequests.Outcome) throws {
+        if case .held(let refusal) = outcome, refusal.budget.countsSource {
+            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+        }
+    }
+
     /// The collection named in the path, when this route serves it; else PocketBase's 404.
     func collection(_ parameters: PathParameters, allowed: Set<PocketBaseCollection>) throws -> PocketBaseCollection {
         guard let name = parameters["collection"], let collection = PocketBaseCollection(idOrName: name),

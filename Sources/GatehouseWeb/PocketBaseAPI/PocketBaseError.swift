@@ -49,7 +49,7 @@ enum PocketBaseError {
             return response(
                 status: 400, message: failure,
                 data: ["token": FieldProblem(code: "validation_invalid_token", message: "Invalid or expired token.")])
-        case .rateLimited: return response(status: 429, message: standardMessage(for: 429))
+        case .rateLimited(let wait): return response(status: 429, message: standardMessage(for: 429)).retrying(after: wait)
         case .sessionExpired, .sessionNotRefreshable: return response(status: 401, message: standardMessage(for: 401))
         case .notSupported(let capability):
             return response(

@@ -1,10 +1,12 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Secrets
 
 /// The account lifecycle as PocketBase's API offers it — password reset, one-time codes, email
-/// change — each one seam call. Requests answer 204 (or a fake `otpId`) for unknown addresses, as
-/// PocketBase does.
+/// change — through the operations the pages use (`MailRequests`, `MailedCodeChecks`,
+/// `EmailCodeSignIn`). Requests answer 204 (or a fake `otpId`) for unknown addresses and for an
+/// address over its mail budget, as PocketBase does; a source over its budget gets 429.
 struct PocketBaseLifecycleRoutes: Sendable {
     let api: PocketBaseAPI
     var env: PageEnvironment { api.env }
@@ -14,8 +16,8 @@ struct PocketBaseLifecycleRoutes: Sendable {
         api.on(&router, .post, base + "/request-password-reset") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
             if let email = PocketBaseAPI.text(try api.body(request), "email"), EmailAddress.isPlausible(email) {
-                try await env.backend.requestPasswordReset(email: email)
-                await env.audit.record(.passwordResetRequested, request: request, data: ["via": "pocketbase-api"])
+                try PocketBaseAPI.answer(
+                    try await MailRequests(env: env, via: "pocketbase-api").passwordReset(email: email, request: request))
             }
             return Response(status: 204)
         }
@@ -24,7 +26,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
             let body = try api.body(request)
             let token = try PocketBaseAuthRoutes.token(body)
             let password = try Self.newPassword(body)
-            let user = try await env.backend.resetPassword(token: token, newPassword: password)
+            let user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: request)
             await env.audit.record(
                 .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
                 data: ["via": "pocketbase-api"])
@@ -41,8 +43,17 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     400, "An error occurred while validating the submitted data.",
                     data: ["email": .init(code: "validation_is_email", message: "Must be a valid email address.")])
             }
-            let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: false)
-            return try .json(["otpId": otpID])
+            switch try await MailRequests(env: env, via: "pocketbase-api").signInCode(
+                email: email, allowSignUp: false, request: request)
+            {
+            case .sent(let otpID):
+                return try .json(["otpId": otpID])
+            case .held(let refusal) where refusal.budget.countsSource:
+                throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+            case .held:
+                // An id like any other that no code will match, as for an unknown address.
+                return try .json(["otpId": SecureRandom.token()])
+            }
         }
         api.on(&router, .post, base + "/auth-with-otp") { request, parameters in
             let collection = try api.collection(parameters, allowed: [.users, .superusers])
@@ -71,6 +82,8 @@ struct PocketBaseLifecycleRoutes: Sendable {
                 return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
             case .wrongCode, .expired:
                 throw PocketBaseAnswer(400, "Failed to authenticate.")
+            case .throttled(let wait):
+                throw AuthError.rateLimited(retryAfter: wait)
             }
         }
         api.on(&router, .post, base + "/request-email-change") { request, parameters in

@@ -36,8 +36,8 @@ struct PocketBaseMFA: Sendable {
         {
         case .completed(let session):
             return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
-        case .throttled:
-            throw PocketBaseAnswer(429, PocketBaseError.standardMessage(for: 429))
+        case .throttled(let wait):
+            throw AuthError.rateLimited(retryAfter: wait)
         case .wrongCode:
             throw Self.wrongCode
         case .expired:

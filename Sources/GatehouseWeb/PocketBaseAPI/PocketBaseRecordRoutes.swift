@@ -111,13 +111,10 @@ struct PocketBaseRecordRoutes: Sendable {
             let created = extra.isEmpty ? user : try await env.backend.admin.updateUser(user.id, UserUpdate(profilePatch: extra))
             return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
         }
-        let outcome = try await env.backend.opening(
-            for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress)
-        )
-        .signUp(SignUpRequest(email: email, password: password, name: PocketBaseAPI.text(body, "name")))
-        await env.audit.record(
-            .userSignedUp, actor: outcome.user.id.rawValue, subject: outcome.user.id.rawValue, request: request,
-            data: ["email": .string(outcome.user.email), "via": "pocketbase-api"])
+        let outcome = try await SignUp(env: env, via: "pocketbase-api").attempt(
+            SignUpRequest(email: email, password: password, name: PocketBaseAPI.text(body, "name")),
+            backend: env.backend.opening(for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress)),
+            request: request)
         var created = outcome.user
         let extra = patch.filter { $0.key != "name" }
         if !extra.isEmpty { created = try await env.backend.admin.updateUser(created.id, UserUpdate(profilePatch: extra)) }

@@ -19,7 +19,7 @@ public struct Application: Sendable {
         oauth: OAuthSettings? = nil
     ) async throws {
         let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
-        let limiter = RateLimiter(database: database, enabled: configuration.rateLimits, logger: logger)
+        let budgets = Budgets(database: database, enabled: configuration.rateLimits, clock: clock, logger: logger)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database,
             renderer: renderer,
@@ -30,8 +30,8 @@ public struct Application: Sendable {
                 database: database, hasher: hasher, clock: clock,
                 secureCookies: configuration.usesTLS, logger: logger),
             staffSignIn: StaffSignIn(
-                database: database, passwords: passwords, limiter: limiter, hasher: hasher, clock: clock),
-            csrf: CSRFGuard(hasher: hasher), limiter: limiter,
+                database: database, passwords: passwords, budgets: budgets, hasher: hasher, clock: clock),
+            csrf: CSRFGuard(hasher: hasher), budgets: budgets,
             audit: AuditTrail(database: database, clock: clock, logger: logger),
             impersonationTickets: ImpersonationTickets(clock: clock),
             clock: clock, logger: logger)

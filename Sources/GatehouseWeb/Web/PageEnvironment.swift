@@ -18,7 +18,8 @@ struct PageEnvironment: Sendable {
     let console: ConsoleSessions
     let staffSignIn: StaffSignIn
     let csrf: CSRFGuard
-    let limiter: RateLimiter
+    /// The owner of every limit (`Budget`) and its counts.
+    let budgets: Budgets
     let audit: AuditTrail
     let impersonationTickets: ImpersonationTickets
     let clock: @Sendable () -> Date

@@ -1,0 +1,42 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// Checks of a mailed code or token — verification, the reset code's exchange, the reset itself —
+/// whichever way in asks: each takes one of the source's code checks (`Budget.codeChecks`, shared
+/// with sign-in codes and magic links) before the seam compares anything, and throws
+/// `.rateLimited` when there is none left. The backend keeps each code's own five tries; this
+/// budget is what stops a guesser who asks for fresh codes (issue 22: 44,812 reset-code guesses).
+struct MailedCodeChecks: Sendable {
+    let env: PageEnvironment
+
+    /// The 6-digit verification code for `email`, through `backend` (the front-end's sessions).
+    func verifyEmail(email: String, code: String, backend: any AuthAPI, request: Request) async throws -> VerificationOutcome {
+        try await admit(request)
+        return try await backend.verifyEmail(email: email, code: code)
+    }
+
+    /// A verification link's token.
+    func verifyEmailLink(token: String, backend: any AuthAPI, request: Request) async throws -> VerificationOutcome {
+        try await admit(request)
+        return try await backend.verifyEmailLink(token: token)
+    }
+
+    /// A mailed reset code traded for a reset token.
+    func exchangeResetCode(email: String, code: String, request: Request) async throws -> String {
+        try await admit(request)
+        return try await env.backend.exchangePasswordResetCode(email: email, code: code)
+    }
+
+    /// A new password with a reset token.
+    func resetPassword(token: String, newPassword: String, request: Request) async throws -> User {
+        try await admit(request)
+        return try await env.backend.resetPassword(token: token, newPassword: newPassword)
+    }
+
+    private func admit(_ request: Request) async throws {
+        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
+            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+        }
+    }
+}
