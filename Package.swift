@@ -147,6 +147,8 @@ let package = Package(
             dependencies: [
                 "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
                 "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
+                // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift")

@@ -101,8 +101,11 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             passwordlessSignUp: passwordlessSignUp)
     }
 
+    /// Stops the server, gives back the database's page caches and removes the files; the object
+    /// itself stays on its test's list until the test ends.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
+        await database.releaseMemory()
         try? FileManager.default.removeItem(at: directory)
     }
 
