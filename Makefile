@@ -15,9 +15,9 @@ PYTHON312 ?= python3.12
 PY312_ENV := $(shell command -v pyenv >/dev/null 2>&1 && v=$$(pyenv versions --bare | grep '^3\.12' | tail -1) && [ -n "$$v" ] && echo PYENV_VERSION=$$v)
 
 # The Swift test process's peak resident memory above which `make test` fails (MiB). Measured at
-# MEASURED MiB for the whole suite once stopped servers gave back their argon2id memory (issue 26); a
-# leak of one server's hashing memory per test (64 MiB each) passes it within a dozen tests, long
-# before the machine's 24 GiB, while allocator and SQLite noise stays far below it.
+# 621-646 MiB for the whole suite in clean-clone runs once stopped servers gave back their argon2id
+# memory (issue 26; before, it grew ~80 MB a test to the machine's 24 GiB). 1 GiB leaves ~380 MiB for
+# noise, and a leak of one server's hashing memory (64 MiB) in each of a handful of tests crosses it.
 SWIFT_TEST_MEMORY_BUDGET_MIB ?= 1024
 
 .PHONY: run test build release deps test-deps bench fuzz clean

@@ -125,6 +125,12 @@ def test_kill_9_loop_during_mixed_writes_keeps_every_acknowledged_write(start_se
                    for i in range(WORKERS)]
         for thread in threads:
             thread.start()
+        # The load starts counting once this round's first write is acknowledged: on a machine busy
+        # with other work a sign-up (one argon2id hash) can take longer than the whole random delay.
+        acknowledged = sum(ledger.counts.values())
+        deadline = time.monotonic() + 30
+        while sum(ledger.counts.values()) == acknowledged and time.monotonic() < deadline:
+            time.sleep(0.05)
         time.sleep(rng.uniform(*KILL_AFTER))
         busy = sum(t.is_alive() for t in threads)
         server.kill()
