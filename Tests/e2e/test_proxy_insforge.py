@@ -29,7 +29,7 @@ def test_pages_in_front_of_an_insforge_api(start_server):
     back = start_server(verification="code")
     admin_key = back.superuser_token()
     front = start_server(verification="code", extra_args=[
-        "--backend", "insforge", "--backend-url", back.url, "--backend-admin", admin_key,
+        "--backend", "insforge", "--backend-url", back.url, f"--backend-admin={admin_key}",
     ])
     browser = Browserless(front.url)
     address = unique_email("insforge")
@@ -75,7 +75,7 @@ def test_code_sign_in_page_in_front_of_an_insforge_api(start_server):
     `POST /api/auth/sessions` with method otp — the back mails the code, the front signs in with it."""
     back = start_server(verification="none")
     front = start_server(verification="code", extra_args=[
-        "--backend", "insforge", "--backend-url", back.url, "--backend-admin", back.superuser_token(),
+        "--backend", "insforge", "--backend-url", back.url, f"--backend-admin={back.superuser_token()}",
     ])
     address = unique_email("insforge-otp")
     api(back.url, "POST", "/api/auth/users?client_type=mobile", "anon", {"email": address, "password": PASSWORD})
