@@ -192,6 +192,7 @@ struct Serve: AsyncParsableCommand {
     static let keyedHashSecret = "keyed-hash"
 
     func run() async throws {
+        let stopRequest = TerminationSignals()
         ProcessMemory.limitArenas(to: ProcessInfo.processInfo.activeProcessorCount)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -302,7 +303,7 @@ struct Serve: AsyncParsableCommand {
         let memoryRelease = Task.detached(priority: .background) {
             await IdleMemoryRelease.run(watching: server, database: database, passwords: passwords)
         }
-        let signal = await waitForTerminationSignal()
+        let signal = await stopRequest.next()
         memoryRelease.cancel()
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
         await catcher?.shutdown()
