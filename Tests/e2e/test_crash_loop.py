@@ -101,6 +101,14 @@ def worker(base_url: str, index: int, round_no: int, ledger: Ledger, stop: threa
             return
 
 
+def enough_load(ledger: Ledger, acknowledged_before_round: int) -> bool:
+    with ledger.lock:
+        counts = dict(ledger.counts)
+        accounts = len(ledger.accounts)
+    return (sum(counts.values()) > acknowledged_before_round and accounts == WORKERS
+            and counts.get("profile", 0) > 0 and counts.get("sign-in", 0) > 0)
+
+
 def check_file(db_path) -> None:
     db = sqlite3.connect(db_path, timeout=10)
     try:
@@ -125,11 +133,12 @@ def test_kill_9_loop_during_mixed_writes_keeps_every_acknowledged_write(start_se
                    for i in range(WORKERS)]
         for thread in threads:
             thread.start()
-        # The load starts counting once this round's first write is acknowledged: on a machine busy
-        # with other work a sign-up (one argon2id hash) can take longer than the whole random delay.
+        # The random delay starts once this round has a write acknowledged and the run so far holds
+        # what the final checks need (an account per worker, a profile edit, a sign-in): on a machine
+        # busy with other work one sign-up (an argon2id hash) can outlast the whole random delay.
         acknowledged = sum(ledger.counts.values())
-        deadline = time.monotonic() + 30
-        while sum(ledger.counts.values()) == acknowledged and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while not enough_load(ledger, acknowledged) and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(rng.uniform(*KILL_AFTER))
         busy = sum(t.is_alive() for t in threads)
