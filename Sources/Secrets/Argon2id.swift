@@ -8,10 +8,14 @@ enum Argon2id {
     static let parameters = Argon2.Parameters(
         variant: .argon2id, memoryKiB: crypto_pwhash_memlimit_interactive() / 1024,
         iterations: Int(crypto_pwhash_opslimit_interactive()), parallelism: 1)
+    /// 1 MiB and one pass: `PasswordHasher.Cost.minimal`.
+    static let minimalParameters = Argon2.Parameters(variant: .argon2id, memoryKiB: 1024, iterations: 1, parallelism: 1)
     private static let saltLength = 16
     private static let tagLength = 32
 
-    static func hash(_ password: String, memory: Argon2Memory) throws(SecretsError) -> String {
+    static func hash(
+        _ password: String, parameters: Argon2.Parameters = parameters, memory: Argon2Memory
+    ) throws(SecretsError) -> String {
         let salt = SecureRandom.bytes(saltLength)
         let tag = try Argon2.tag(
             password: Array(password.utf8), salt: salt, tagLength: tagLength, parameters: parameters, memory: memory)

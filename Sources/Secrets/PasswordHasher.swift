@@ -3,30 +3,47 @@ import Foundation
 /// Hashes new passwords with argon2id and verifies argon2id or imported bcrypt hashes, always on
 /// its own `BlockingWorkPool` so ~80 ms of hashing never occupies Swift's cooperative threads.
 public final class PasswordHasher: Sendable {
+    /// How much memory and work each new hash costs.
+    public enum Cost: Sendable {
+        /// libsodium's INTERACTIVE limits, 64 MiB and 2 passes: what the server hashes with.
+        case interactive
+        /// 1 MiB and one pass, for test suites that make thousands of hashes and are not about
+        /// their cost (half the Swift suites' CPU time went to hashing). Never for real passwords.
+        case minimal
+    }
+
     private let pool: BlockingWorkPool
-    /// argon2id's 64 MiB per hashing thread, kept between hashes.
-    private let memory = Argon2Memory(keptByteCount: Argon2id.parameters.byteCount)
+    /// The parameters new hashes (and the dummy hash) are made with.
+    private let parameters: Argon2.Parameters
+    /// argon2id's memory per hashing thread (64 MiB at `.interactive`), kept between hashes.
+    private let memory: Argon2Memory
     /// A hash of a random password made once at start-up; `dummyVerify` checks against it so an
     /// unknown email costs the same as a known one (no timing oracle for account enumeration).
     private let dummyHash: String
 
-    /// Computes the dummy hash once (~80 ms) on the calling thread.
-    public init(pool: BlockingWorkPool = BlockingWorkPool(name: "gatehouse-pwhash")) throws(SecretsError) {
+    /// Computes the dummy hash once (~80 ms at `.interactive`) on the calling thread.
+    public init(
+        cost: Cost = .interactive, pool: BlockingWorkPool = BlockingWorkPool(name: "gatehouse-pwhash")
+    ) throws(SecretsError) {
         self.pool = pool
-        dummyHash = try Argon2id.hash(SecureRandom.token(), memory: memory)
+        parameters = cost == .interactive ? Argon2id.parameters : Argon2id.minimalParameters
+        memory = Argon2Memory(keptByteCount: parameters.byteCount)
+        dummyHash = try Argon2id.hash(SecureRandom.token(), parameters: parameters, memory: memory)
     }
 
     /// A new argon2id hash of `password` in libsodium's self-describing string format.
     public func hash(_ password: String) async throws(SecretsError) -> String {
-        let memory = memory
-        return try await pool.run { () throws(SecretsError) in try Argon2id.hash(password, memory: memory) }
+        let (parameters, memory) = (parameters, memory)
+        return try await pool.run { () throws(SecretsError) in
+            try Argon2id.hash(password, parameters: parameters, memory: memory)
+        }
     }
 
     /// True when `password` matches `hash` (argon2id/argon2i, or bcrypt `$2a$/$2b$/$2y$`).
     /// A hash that is malformed or beyond `StoredPasswordHash.Bounds` never matches and is never
     /// run; it costs the dummy hash instead, so it answers in the usual time.
     public func verify(_ password: String, against hash: String) async -> Bool {
-        let (dummyHash, memory) = (dummyHash, memory)
+        let (dummyHash, dummyParameters, memory) = (dummyHash, parameters, memory)
         return await pool.run {
             switch try? StoredPasswordHash.parse(hash) {
             case .argon2(let variant, let memoryKiB, let iterations, let parallelism):
@@ -35,7 +52,7 @@ public final class PasswordHasher: Sendable {
                 return Argon2id.verify(password, against: hash, parameters: parameters, memory: memory)
             case .bcrypt: return Bcrypt.verify(password, against: hash)
             case nil:
-                _ = Argon2id.verify(password, against: dummyHash, parameters: Argon2id.parameters, memory: memory)
+                _ = Argon2id.verify(password, against: dummyHash, parameters: dummyParameters, memory: memory)
                 return false
             }
         }
@@ -50,7 +67,7 @@ public final class PasswordHasher: Sendable {
     /// True when a stored hash should be replaced after the next successful sign-in: bcrypt,
     /// argon2 with other parameters than today's, or any format this hasher does not make.
     public func needsRehash(_ hash: String) -> Bool {
-        let today = Argon2id.parameters
+        let today = parameters
         return (try? StoredPasswordHash.parse(hash))
             != .argon2(
                 variant: .argon2id, memoryKiB: today.memoryKiB, iterations: today.iterations,

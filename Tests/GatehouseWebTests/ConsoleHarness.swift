@@ -12,7 +12,7 @@ protocol ConsoleHarness {
 extension ConsoleHarness {
     /// Adds a superuser straight to the file, as `gatehouse superuser create` does.
     func createSuperuser(_ email: String, password: String) async throws {
-        let hash = try await PasswordHasher(pool: BlockingWorkPool(threadCount: 1)).hash(password)
+        let hash = try await PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 1)).hash(password)
         _ = try await database.createSuperuser(id: SecureRandom.userID(), email: email, passwordHash: hash, at: Date())
     }
 

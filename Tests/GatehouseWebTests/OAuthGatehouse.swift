@@ -34,7 +34,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         let portBox = PortBox()
         let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
         let hasher = try KeyedHash(key: keys.keyedHash)
-        let passwords = try PasswordHasher()
+        let passwords = try PasswordHasher(cost: .minimal)
         let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
             database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),

@@ -33,7 +33,7 @@ final class ProxyGatehouse: Stoppable, @unchecked Sendable {
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: remote, database: database, hasher: hasher,
-            passwords: try PasswordHasher(pool: BlockingWorkPool(threadCount: 1)), logger: logger,
+            passwords: try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 1)), logger: logger,
             oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)))
         server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()

@@ -32,6 +32,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// `--sign-in-methods` and `--passwordless-sign-up`.
     let signInMethods: Set<SignInMethod>
     let passwordlessSignUp: Bool
+    /// `.minimal` unless a test is about what hashing costs (see `PasswordHasher.Cost`).
+    let hashCost: PasswordHasher.Cost
     private(set) var server: HTTPServer
     private(set) var database: AppDatabase
     var port: Int { server.port }
@@ -41,7 +43,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     init(
         verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
         templates: String = TestGatehouse.repositoryRoot + "/Templates", anonKey: String? = nil,
-        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
+        hashCost: PasswordHasher.Cost = .minimal
     ) async throws {
         self.directory =
             directory
@@ -51,26 +54,28 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         self.verification = verification
         self.signInMethods = signInMethods
         self.passwordlessSignUp = passwordlessSignUp
+        self.hashCost = hashCost
         let clock = TestClock()
         self.clock = clock
         (server, database) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
-            anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
+            anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
         try stopsWithTest()
     }
 
     static func makeServer(
         databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
         templates: String, clock: TestClock, anonKey: String? = nil,
-        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
+        hashCost: PasswordHasher.Cost
     ) async throws -> (HTTPServer, AppDatabase) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
         let database = try AppDatabase(path: databasePath)
         let now: @Sendable () -> Date = { clock.now }
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
-        let passwords = try PasswordHasher()
+        let passwords = try PasswordHasher(cost: hashCost)
         let portBox = PortBox()
         let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
@@ -98,7 +103,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         (server, database) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
             templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
-            passwordlessSignUp: passwordlessSignUp)
+            passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
     }
 
     /// Stops the server, gives back the database's page caches and removes the files; the object

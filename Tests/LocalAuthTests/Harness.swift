@@ -22,7 +22,7 @@ final class TestClock: Sendable {
 
 /// One hasher for every test, as in production: its four threads bound the hashing load however
 /// many tests run in parallel.
-let sharedHasher = Result { try PasswordHasher(pool: BlockingWorkPool(threadCount: 4, name: "test-pwhash")) }
+let sharedHasher = Result { try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 4, name: "test-pwhash")) }
 
 /// A real backend over a real SQLite file in its own temp directory (removed afterwards).
 final class Harness: Sendable {
