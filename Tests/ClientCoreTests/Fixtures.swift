@@ -78,7 +78,9 @@ extension MailboxFixture {
 }
 
 /// One hasher for every local fixture (bounded threads however many tests run).
-let sharedHasher = Result { try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 4, name: "client-core-pwhash")) }
+let sharedHasher = Result {
+    try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 4, name: "client-core-pwhash"))
+}
 
 /// The embedded backend over a temp SQLite file, verifying by 6-digit code.
 final class LocalFixture: MailboxFixture {
