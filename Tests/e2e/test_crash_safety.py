@@ -16,8 +16,8 @@ from conftest import PASSWORD, Browserless, latest_code, read_mailbox
 
 THREADS = 16
 PER_THREAD = 3           # 48 sign-ups: under the 50-per-IP-per-hour sign-up throttle
-KILL_AFTER_MAX = 2.0     # seconds; kill sooner once half the burst has been answered
-KILL_AFTER_MIN = 0.5
+KILL_AFTER_MAX = 2.0     # seconds after the first answer; sooner once half the burst has been answered
+FIRST_ANSWER_WITHIN = 60  # seconds: no answer by then fails the test below ("proves nothing")
 
 
 @dataclass
@@ -86,12 +86,19 @@ def test_kill_9_mid_sign_up_burst_leaves_a_consistent_file(start_server, tmp_pat
     for thread in threads:
         thread.start()
 
-    # Kill once half the burst is answered (or at KILL_AFTER_MAX), so requests are still in flight.
+    # Kill once half the burst is answered, or KILL_AFTER_MAX after the first answer, so requests are
+    # still in flight. The window opens at the first answer: on a busy machine one sign-up (an argon2id
+    # hash, sixteen at once) took longer than the whole window, and nothing was acknowledged to check.
     total = THREADS * PER_THREAD
+    first_answer = None
     while True:
-        elapsed = time.monotonic() - started
+        now = time.monotonic()
         answered = len(burst.snapshot())
-        if elapsed >= KILL_AFTER_MAX or (elapsed >= KILL_AFTER_MIN and answered >= total // 2):
+        if first_answer is None and answered:
+            first_answer = now
+        if first_answer is None and now - started > FIRST_ANSWER_WITHIN:
+            break
+        if first_answer is not None and (answered >= total // 2 or now - first_answer >= KILL_AFTER_MAX):
             break
         time.sleep(0.02)
     in_flight = sum(t.is_alive() for t in threads)
