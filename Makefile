@@ -16,7 +16,7 @@ PY312_ENV := $(shell command -v pyenv >/dev/null 2>&1 && v=$$(pyenv versions --b
 
 # The Swift test processes' peak resident memory above which `make test` fails (MiB). Four tests at a
 # time (scripts/swift-suites), their servers hashing at the minimal cost, peaked at 485 MiB alone and
-# 535 MiB beside the browser suites on a loaded machine; ServerMemoryTests, alone afterwards, keeps
+# 535-674 MiB beside the browser suites; ServerMemoryTests, alone afterwards, keeps
 # 64 MiB per hashing thread. Before issue 26 stopped servers kept that memory and the suite grew
 # ~80 MB a test to the machine's 24 GiB: a leak like it crosses 1 GiB within a handful of tests.
 SWIFT_TEST_MEMORY_BUDGET_MIB ?= 1024
