@@ -10,14 +10,15 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var emailVerified: Bool
     public var name: String?
     public var avatarURL: String?
-    /// Whether a first sign-in may attach this identity to an existing account with the same
-    /// verified address. False for the built-in test provider: anyone at its chooser can claim
-    /// any address, so its people reach an existing account only through a signed-in "link".
-    public var mayLinkByEmail: Bool
+    /// Made up at the built-in test provider's chooser, where anyone types any subject and claims
+    /// any address. Such an identity never reaches an existing account by email (only through a
+    /// signed-in "link"), never vouches for an address, and matches only links made the same way:
+    /// a provider switched from live to test cannot sign anyone in through its live links.
+    public var fromTestProvider: Bool
 
     public init(
         provider: String, subject: String, email: String? = nil, emailVerified: Bool = false,
-        name: String? = nil, avatarURL: String? = nil, mayLinkByEmail: Bool = true
+        name: String? = nil, avatarURL: String? = nil, fromTestProvider: Bool = false
     ) {
         self.provider = provider
         self.subject = subject
@@ -25,6 +26,6 @@ public struct ExternalIdentity: Sendable, Equatable {
         self.emailVerified = emailVerified
         self.name = name
         self.avatarURL = avatarURL
-        self.mayLinkByEmail = mayLinkByEmail
+        self.fromTestProvider = fromTestProvider
     }
 }

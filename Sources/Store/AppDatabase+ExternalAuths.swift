@@ -45,15 +45,17 @@ extension AppDatabase {
     }
 
     /// Resolves a provider sign-in in one write transaction (so two concurrent first sign-ins
-    /// cannot create two accounts): the linked account; else the account with the same address
-    /// when both sides have it verified, linking it; else `newUser` when given, linked.
+    /// cannot create two accounts): the account linked by a link made the same way (test provider
+    /// or live); else the account with the same address when both sides have it verified, linking
+    /// it; else `newUser` when given, linked. A live link's subject typed at the test chooser
+    /// (or the reverse) finds no link and cannot make a second one: `.alreadyLinked`.
     public func signInExternal(_ identity: ExternalIdentity, newUser: UserRecord?, at now: Date)
         async throws -> (UserRecord, ExternalSignIn.Outcome)
     {
         try await pool.write { db in
             if let userID = try String.fetchOne(
-                db, sql: "SELECT user_id FROM external_auths WHERE provider = ? AND subject = ?",
-                arguments: [identity.provider, identity.subject])
+                db, sql: "SELECT user_id FROM external_auths WHERE provider = ? AND subject = ? AND test_provider = ?",
+                arguments: [identity.provider, identity.subject, identity.fromTestProvider])
             {
                 guard let user = try UserRecord.fetchOne(db, key: userID) else { throw AuthError.userNotFound }
                 return (user, .existingLink)
@@ -64,15 +66,17 @@ extension AppDatabase {
             {
                 // Pre-hijacking defence: both the provider and Gatehouse must vouch for the address,
                 // and the provider must be one whose word counts (never the test provider).
-                guard identity.mayLinkByEmail, identity.emailVerified, existing.verified else {
+                guard !identity.fromTestProvider, identity.emailVerified, existing.verified else {
                     throw ExternalAuthError.emailBelongsToAnotherAccount
                 }
-                try Self.insertLink(db, userID: existing.id, identity: identity, at: now)
+                try Self.insertLink(db, userID: existing.id, identity: identity, vouched: true, at: now)
                 return (existing, .linkedByVerifiedEmail)
             }
             guard let newUser else { throw ExternalAuthError.signUpClosed }
             try newUser.insert(db)
-            try Self.insertLink(db, userID: newUser.id, identity: identity, at: now)
+            try Self.insertLink(
+                db, userID: newUser.id, identity: identity,
+                vouched: Self.providerVouches(identity, for: newUser.emailNormalized), at: now)
             return (newUser, .created)
         }
     }
@@ -80,8 +84,10 @@ extension AppDatabase {
     /// Links an identity to an account; `.alreadyLinked` when either UNIQUE constraint refuses.
     public func linkExternal(_ identity: ExternalIdentity, to userID: UserID, at now: Date) async throws -> ExternalAuth {
         try await pool.write { db in
-            guard try UserRecord.exists(db, key: userID.rawValue) else { throw AuthError.userNotFound }
-            try Self.insertLink(db, userID: userID, identity: identity, at: now)
+            guard let user = try UserRecord.fetchOne(db, key: userID.rawValue) else { throw AuthError.userNotFound }
+            try Self.insertLink(
+                db, userID: userID, identity: identity,
+                vouched: user.verified || Self.providerVouches(identity, for: user.emailNormalized), at: now)
             return ExternalAuth(
                 id: String(db.lastInsertedRowID), userID: userID, provider: identity.provider,
                 providerID: identity.subject, createdAt: now)
@@ -103,14 +109,58 @@ extension AppDatabase {
         }
     }
 
-    private static func insertLink(_ db: Database, userID: UserID, identity: ExternalIdentity, at now: Date) throws {
+    /// Whether a live provider vouched for this very address (the test chooser's "verified" tick
+    /// vouches for nothing).
+    private static func providerVouches(_ identity: ExternalIdentity, for emailNormalized: String) -> Bool {
+        guard !identity.fromTestProvider, identity.emailVerified, let email = identity.email else { return false }
+        return EmailAddress.normalize(email) == emailNormalized
+    }
+
+    /// `vouched`: whether the account's address was proven (by Gatehouse or the provider) when
+    /// the link was made; see `endUnvouchedLinks`.
+    private static func insertLink(
+        _ db: Database, userID: UserID, identity: ExternalIdentity, vouched: Bool, at now: Date
+    ) throws {
         do {
             try db.execute(
                 sql: """
-                    INSERT INTO external_auths (user_id, provider, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [userID.rawValue, identity.provider, identity.subject, identity.email, now.storedText])
+                    INSERT INTO external_auths (user_id, provider, subject, email, email_vouched, test_provider, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    userID.rawValue, identity.provider, identity.subject, identity.email, vouched,
+                    identity.fromTestProvider, now.storedText
+                ])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ExternalAuthError.alreadyLinked
         }
+    }
+
+    /// The owner just proved control of the account's address (a password reset through the mailed
+    /// link or code, the verification link or code, a passwordless sign-in): the links made while
+    /// nobody had proven it — a pre-hijacker's, made on a claim to someone else's address — end,
+    /// with every session of the account, each recorded as `external_auth.dropped_unvouched`. Inside
+    /// the caller's transaction, so every way in that proves an address gets this rule. Returns how
+    /// many links ended.
+    @discardableResult
+    static func endUnvouchedLinks(_ db: Database, userID: UserID, at now: Date) throws -> Int {
+        let links = try Row.fetchAll(
+            db, sql: "SELECT provider, subject FROM external_auths WHERE user_id = ? AND email_vouched = 0",
+            arguments: [userID.rawValue])
+        guard !links.isEmpty else { return 0 }
+        for link in links {
+            let data: [String: JSONValue] = [
+                "provider": .string(link["provider"]), "providerId": .string(link["subject"]), "reason": "address_proven"
+            ]
+            try db.execute(
+                sql: "INSERT INTO audit_events (type, subject, created_at, data) VALUES (?, ?, ?, ?)",
+                arguments: ["external_auth.dropped_unvouched", userID.rawValue, now.storedText, try Self.json(data)])
+        }
+        try db.execute(
+            sql: "DELETE FROM external_auths WHERE user_id = ? AND email_vouched = 0", arguments: [userID.rawValue])
+        try db.execute(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            arguments: [now.storedText, userID.rawValue])
+        return links.count
     }
 }

@@ -123,6 +123,7 @@ extension AppDatabase {
         registerUserListMigrations(&migrator)
         registerUserChangeMigrations(&migrator)
         registerTokenMigrations(&migrator)
+        registerIdentityMigrations(&migrator)
         return migrator
     }
 }

@@ -50,7 +50,8 @@ extension AppDatabase {
     /// else, when sign-up was allowed, the account now holding the address or `newUser` inserted.
     /// The address is proven, so the account becomes verified; an account that was not verified
     /// loses its password, which nobody ever tied to the mailbox (a pre-hijacking defence: whoever
-    /// signed up with someone else's address cannot keep a way in once the owner signs in).
+    /// signed up with someone else's address cannot keep a way in once the owner signs in), and
+    /// links made on an unproven claim end (`endUnvouchedLinks`).
     public func spendSignInToken(id: Int64, now: Date, newUser: UserRecord) async throws -> SignInTokenSpending {
         try await pool.write { db in
             try db.execute(
@@ -86,6 +87,7 @@ extension AppDatabase {
                 user.passwordHash = nil
                 user.updatedAt = now
             }
+            try Self.endUnvouchedLinks(db, userID: user.id, at: now)
             return .signedIn(user, created: created)
         }
     }

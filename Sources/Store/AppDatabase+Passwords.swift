@@ -33,10 +33,10 @@ extension AppDatabase {
     }
 
     /// Spends a live reset link token and, in the same transaction, sets the user's password hash,
-    /// marks the address verified (the mailed secret proves it), spends the user's other reset
-    /// tokens and revokes every session of the user — API tokens, refresh families and browser
-    /// sessions alike. Returns the updated user, or nil when the token was dead or not a reset
-    /// token (nothing is changed then).
+    /// marks the address verified (the mailed secret proves it, so links made on an unproven claim
+    /// end: `endUnvouchedLinks`), spends the user's other reset tokens and revokes every session of
+    /// the user — API tokens, refresh families and browser sessions alike. Returns the updated user,
+    /// or nil when the token was dead or not a reset token (nothing is changed then).
     public func resetPassword(tokenID: Int64, passwordHash: String, at now: Date) async throws -> UserRecord? {
         try await pool.write { db in
             guard try Self.spendLiveResetToken(db, id: tokenID, kind: .link, at: now),
@@ -48,6 +48,7 @@ extension AppDatabase {
                 arguments: [passwordHash, now.storedText, userID])
             guard db.changesCount == 1 else { return nil }
             try Self.consumeLiveResetTokens(db, userID: UserID(userID), at: now)
+            try Self.endUnvouchedLinks(db, userID: UserID(userID), at: now)
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                 arguments: [now.storedText, userID])

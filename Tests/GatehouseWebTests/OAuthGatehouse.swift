@@ -103,6 +103,32 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     func auditTypes() async throws -> [String] {
         try await database.auditEvents(subject: nil, limit: 500).map(\.type)
     }
+
+    /// Walks the chooser of `provider` (in test mode) as `browser`, adding a person with `subject`
+    /// and `email` (ticked "verified" when `verified`), and returns the callback's answer.
+    func signInAtTestChooser(
+        _ browser: Browser, provider: String, subject: String, email: String, verified: Bool = true, link: Bool = false
+    ) async throws -> TestResponse {
+        let toProvider = try await browser.get("/auth/oauth/\(provider)" + (link ? "?link=1" : ""), follow: false)
+        guard let chooserPath = toProvider.header("Location") else {
+            throw TestFailure("start answered \(toProvider.status): \(toProvider.text.prefix(300))")
+        }
+        _ = try await browser.get(chooserPath)
+        var fields: [(String, String)] = []
+        for name in ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"] {
+            guard let value = queryItem(name, in: "http://x" + chooserPath) else {
+                throw TestFailure("no \(name) in \(chooserPath)")
+            }
+            fields.append((name, value))
+        }
+        fields += [("action", "add"), ("email", email), ("name", "Mallory"), ("subject", subject)]
+        if verified { fields.append(("email_verified", "on")) }
+        let chosen = try await browser.post("/_/test-idp/\(provider)/authorize", fields)
+        guard let callback = chosen.header("Location") else {
+            throw TestFailure("chooser answered \(chosen.status): \(chosen.text.prefix(300))")
+        }
+        return try await browser.get(pathAndQuery(callback), follow: false)
+    }
 }
 
 /// A tiny HTTP server on loopback for a test's peer (a JWKS URL, a sample app).

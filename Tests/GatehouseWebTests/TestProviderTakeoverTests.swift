@@ -7,23 +7,11 @@ import Testing
 /// Issue 9, item 2: anyone at the test provider's chooser can claim any address as verified. Such an
 /// identity must never reach an existing account by email; only a signed-in "link" attaches it.
 @Suite(.stopsWhatItStarts) struct TestProviderTakeoverTests {
-    /// Walks the test provider's chooser as `browser`, adding an account with `email` (ticked
-    /// "verified"), and returns the callback's answer.
+    /// The chooser of provider "acme" as `browser`, with a made-up person claiming `email` as verified.
     private func signInAsMadeUpPerson(_ gatehouse: OAuthGatehouse, _ browser: Browser, email: String, link: Bool = false)
         async throws -> TestResponse
     {
-        let toProvider = try await browser.get(link ? "/auth/oauth/acme?link=1" : "/auth/oauth/acme", follow: false)
-        let chooserPath = try #require(toProvider.header("Location"))
-        _ = try await browser.get(chooserPath)
-        var fields: [(String, String)] = []
-        for name in ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"] {
-            fields.append((name, try #require(queryItem(name, in: "http://x" + chooserPath))))
-        }
-        let chosen = try await browser.post(
-            "/_/test-idp/acme/authorize",
-            fields + [("action", "add"), ("email", email), ("name", "Mallory"), ("subject", "made-up"), ("email_verified", "on")])
-        let callback = try #require(chosen.header("Location"), "chooser answered \(chosen.status): \(chosen.text.prefix(300))")
-        return try await browser.get(pathAndQuery(callback), follow: false)
+        try await gatehouse.signInAtTestChooser(browser, provider: "acme", subject: "made-up", email: email, link: link)
     }
 
     @Test func aMadeUpVerifiedIdentityCannotTakeOverAnExistingAccount() async throws {

@@ -154,7 +154,7 @@ struct OAuthPages: Sendable {
         var identity = try await feature.client.identity(
             config, endpoints: endpoints, code: code, redirectURI: redirectURI,
             codeVerifier: flow.codeVerifier, nonce: flow.nonce, now: now)
-        identity.mayLinkByEmail = provider.mode == .live
+        identity.fromTestProvider = provider.mode == .test
         return identity
     }
 

@@ -60,7 +60,7 @@ struct PocketBaseOAuth2: Sendable {
                 ])
         }
         let verifier = PocketBaseAPI.text(body, "codeVerifier") ?? ""
-        var identity: ExternalIdentity
+        let identity: ExternalIdentity
         do {
             let endpoints = try await feature.client.endpoints(for: provider, now: env.clock())
             identity = try await feature.client.identity(
@@ -73,7 +73,6 @@ struct PocketBaseOAuth2: Sendable {
                 data: ["provider": .string(name), "reason": .string(OAuthPages.reason(error)), "via": "pocketbase-api"])
             throw PocketBaseAnswer(400, "Failed to authenticate.")
         }
-        identity.mayLinkByEmail = true
         let result: ExternalSignIn
         do {
             result = try await env.pageBackend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
