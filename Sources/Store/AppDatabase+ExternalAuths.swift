@@ -149,18 +149,17 @@ extension AppDatabase {
             arguments: [userID.rawValue])
         guard !links.isEmpty else { return 0 }
         for link in links {
-            let data: [String: JSONValue] = [
-                "provider": .string(link["provider"]), "providerId": .string(link["subject"]), "reason": "address_proven"
-            ]
-            try db.execute(
-                sql: "INSERT INTO audit_events (type, subject, created_at, data) VALUES (?, ?, ?, ?)",
-                arguments: ["external_auth.dropped_unvouched", userID.rawValue, now.storedText, try Self.json(data)])
+            try Self.recordAudit(
+                NewAuditEvent(
+                    type: "external_auth.dropped_unvouched", subject: userID.rawValue,
+                    data: [
+                        "provider": .string(link["provider"]), "providerId": .string(link["subject"]),
+                        "reason": "address_proven"
+                    ], at: now), in: db)
         }
         try db.execute(
             sql: "DELETE FROM external_auths WHERE user_id = ? AND email_vouched = 0", arguments: [userID.rawValue])
-        try db.execute(
-            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-            arguments: [now.storedText, userID.rawValue])
+        try Self.revokeSessions(of: userID, at: now, in: db)
         return links.count
     }
 }

@@ -49,9 +49,7 @@ extension AppDatabase {
             guard db.changesCount == 1 else { return nil }
             try Self.consumeLiveResetTokens(db, userID: UserID(userID), at: now)
             try Self.endUnvouchedLinks(db, userID: UserID(userID), at: now)
-            try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now.storedText, userID])
+            try Self.revokeSessions(of: UserID(userID), at: now, in: db)
             return try UserRecord.fetchOne(db, key: userID)
         }
     }

@@ -135,12 +135,16 @@ extension AppDatabase {
     /// Revokes every unrevoked session of a user and returns how many it revoked.
     @discardableResult
     public func revokeSessions(userID: UserID, at now: Date) async throws -> Int {
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now.storedText, userID.rawValue])
-            return db.changesCount
-        }
+        try await pool.write { db in try Self.revokeSessions(of: userID, at: now, in: db) }
+    }
+
+    /// Revokes every unrevoked session of a user inside the caller's transaction; returns how many.
+    @discardableResult
+    static func revokeSessions(of userID: UserID, at now: Date, in db: Database) throws -> Int {
+        try db.execute(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            arguments: [now.storedText, userID.rawValue])
+        return db.changesCount
     }
 
     /// Where a user is or was signed in — browser sessions and app tokens, revoked and expired ones

@@ -26,9 +26,7 @@ extension AppDatabase {
     /// Deletes the account (its tokens and links cascade) and revokes its sessions, in one transaction.
     public func deleteUser(id: UserID, at now: Date) async throws {
         try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now.storedText, id.rawValue])
+            try Self.revokeSessions(of: id, at: now, in: db)
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id.rawValue])
             guard db.changesCount == 1 else { throw AuthError.userNotFound }
         }
