@@ -116,8 +116,12 @@ let package = Package(
         // Starts the real PocketBase binary (from PATH) with an SMTP sink, for the client-core suites.
         .target(name: "PocketBaseTestSupport", dependencies: ["TestScope"], path: "Tests/PocketBaseTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
-        // libsodium directly, to check Gatehouse's argon2 against it byte for byte.
-        .testTarget(name: "SecretsTests", dependencies: ["Secrets", "CSodium"]),
+        // The reference libargon2, test-only: Gatehouse's multi-lane argon2 is checked against it.
+        .systemLibrary(
+            name: "CArgon2Reference", path: "Tests/CArgon2Reference", pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]),
+        // libsodium and libargon2 directly, to check Gatehouse's argon2 against both byte for byte.
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets", "CSodium", "CArgon2Reference"]),
         .testTarget(
             name: "PocketBaseFilterTests",
             dependencies: ["PocketBaseFilter", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -40,6 +40,9 @@ enum Argon2 {
         precondition((4...1024).contains(tagLength) && parameters.iterations >= 1 && (1...255).contains(parameters.parallelism))
         Sodium.ready()
         let lanes = parameters.parallelism
+        // H0 followed by room for the block's column and lane, as the first two blocks hash it.
+        let seed = WipedBuffer(byteCount: 72)
+        defer { seed.wipe() }
         var h0 = Blake2b(outputLength: 64)
         for field in [lanes, tagLength, parameters.memoryKiB, parameters.iterations, 0x13, Int(parameters.type.rawValue)] {
             h0.update(littleEndian: field)
@@ -48,33 +51,39 @@ enum Argon2 {
             h0.update(littleEndian: field.count)
             h0.update(field)
         }
-        // H0 followed by room for the block's column and lane, as the first two blocks hash it.
-        var seed = h0.finish() + [UInt8](repeating: 0, count: 8)
+        h0.finish(into: UnsafeMutableRawBufferPointer(rebasing: seed.bytes[..<64]))
         let laneLength = parameters.laneLength
         let blockBytes = Int(GH_ARGON2_BLOCK_BYTES)
         return try memory.withRegion(byteCount: parameters.byteCount) { region in
+            func block(lane: Int, column: Int) -> UnsafeMutableRawBufferPointer {
+                UnsafeMutableRawBufferPointer(start: region + (lane * laneLength + column) * blockBytes, count: blockBytes)
+            }
             for lane in 0..<lanes {
                 for column in 0..<2 {
-                    write(littleEndian: column, into: &seed, at: 64)
-                    write(littleEndian: lane, into: &seed, at: 68)
-                    let block = UnsafeMutableRawBufferPointer(
-                        start: region + (lane * laneLength + column) * blockBytes, count: blockBytes)
-                    variableLengthHash(of: seed, into: block)
+                    seed.bytes.storeBytes(of: UInt32(column).littleEndian, toByteOffset: 64, as: UInt32.self)
+                    seed.bytes.storeBytes(of: UInt32(lane).littleEndian, toByteOffset: 68, as: UInt32.self)
+                    variableLengthHash(of: UnsafeRawBufferPointer(seed.bytes), into: block(lane: lane, column: column))
                 }
             }
             gh_argon2_fill(
                 region.assumingMemoryBound(to: UInt64.self), UInt32(lanes), UInt32(laneLength),
                 UInt32(parameters.iterations), parameters.type,
                 kernel == .fastest ? GH_ARGON2_FASTEST : GH_ARGON2_PORTABLE)
-            // The tag hashes the XOR of every lane's last block.
-            var last = [UInt8](UnsafeRawBufferPointer(start: region + (laneLength - 1) * blockBytes, count: blockBytes))
-            for lane in 1..<lanes {
-                let block = UnsafeRawBufferPointer(
-                    start: region + (lane * laneLength + laneLength - 1) * blockBytes, count: blockBytes)
-                for index in 0..<blockBytes { last[index] ^= block[index] }
+            // The tag hashes the XOR of every lane's last block. That final block, like H0, gives the
+            // tag without the password, so both are wiped, as libsodium does; so are the blocks it
+            // is made of, where the region keeps them until the next hash.
+            let last = WipedBuffer(byteCount: blockBytes)
+            defer { last.wipe() }
+            last.bytes.copyMemory(from: UnsafeRawBufferPointer(block(lane: 0, column: laneLength - 1)))
+            for lane in 0..<lanes {
+                let laneBlock = block(lane: lane, column: laneLength - 1)
+                if lane > 0 {
+                    for index in 0..<blockBytes { last.bytes[index] ^= laneBlock[index] }
+                }
+                Sodium.wipe(laneBlock)
             }
             var tag = [UInt8](repeating: 0, count: tagLength)
-            tag.withUnsafeMutableBytes { variableLengthHash(of: last, into: $0) }
+            tag.withUnsafeMutableBytes { variableLengthHash(of: UnsafeRawBufferPointer(last.bytes), into: $0) }
             return tag
         }
     }
@@ -83,31 +92,43 @@ enum Argon2 {
     static var fastestKernel: String { String(cString: gh_argon2_fastest_kernel()) }
 
     /// H' (RFC 9106 section 3.3): Blake2b of the output's length and `input`, as long as `output`,
-    /// chaining 64-byte hashes and keeping 32 bytes of each when it is longer than 64.
-    private static func variableLengthHash(of input: [UInt8], into output: UnsafeMutableRawBufferPointer) {
+    /// chaining 64-byte hashes and keeping 32 bytes of each when it is longer than 64. The chain,
+    /// derived from the input, is wiped.
+    private static func variableLengthHash(of input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         let length = output.count
         var first = Blake2b(outputLength: min(length, 64))
         first.update(littleEndian: length)
         first.update(input)
-        var chain = first.finish()
         guard length > 64 else {
-            chain.withUnsafeBytes { output.copyMemory(from: $0) }
+            first.finish(into: output)
             return
         }
+        let chain = WipedBuffer(byteCount: 64)
+        defer { chain.wipe() }
+        first.finish(into: chain.bytes)
         let halves = (length + 31) / 32 - 2
         for index in 0..<halves {
-            if index > 0 { chain = Blake2b.hash(chain, outputLength: 64) }
-            chain.withUnsafeBytes {
-                UnsafeMutableRawBufferPointer(rebasing: output[(32 * index)..<(32 * index + 32)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<32]))
-            }
+            if index > 0 { Blake2b.hash(UnsafeRawBufferPointer(chain.bytes), into: chain.bytes) }
+            UnsafeMutableRawBufferPointer(rebasing: output[(32 * index)..<(32 * index + 32)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: chain.bytes[..<32]))
         }
-        let rest = Blake2b.hash(chain, outputLength: length - 32 * halves)
-        rest.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: output[(32 * halves)...]).copyMemory(from: $0) }
+        Blake2b.hash(UnsafeRawBufferPointer(chain.bytes), into: UnsafeMutableRawBufferPointer(rebasing: output[(32 * halves)...]))
+    }
+}
+
+/// Scratch memory for a derived secret, allocated once and wiped by its user (`defer { wipe() }`),
+/// where an array could be copied on write and leave copies behind.
+private struct WipedBuffer {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(byteCount: Int) {
+        bytes = .allocate(byteCount: byteCount, alignment: 64)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
-    private static func write(littleEndian value: Int, into bytes: inout [UInt8], at offset: Int) {
-        withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+    func wipe() {
+        Sodium.wipe(bytes)
+        bytes.deallocate()
     }
 }
 
@@ -122,13 +143,21 @@ private struct Blake2b: ~Copyable {
         _ = crypto_generichash_blake2b_init(typedState, nil, 0, outputLength)
     }
 
-    deinit { state.deallocate() }
+    deinit {
+        // libsodium's final wipes the state; one never finished is wiped here.
+        sodium_memzero(state, crypto_generichash_blake2b_statebytes())
+        state.deallocate()
+    }
 
     /// Swift does not import the 64-byte-aligned state struct, so libsodium's functions take it opaquely.
     private var typedState: OpaquePointer { OpaquePointer(state) }
 
     mutating func update(_ bytes: [UInt8]) {
         _ = crypto_generichash_blake2b_update(typedState, bytes, UInt64(bytes.count))
+    }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        _ = crypto_generichash_blake2b_update(typedState, bytes.baseAddress, UInt64(bytes.count))
     }
 
     /// Argon2's LE32 of a length or parameter.
@@ -138,15 +167,18 @@ private struct Blake2b: ~Copyable {
         }
     }
 
-    consuming func finish() -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: outputLength)
-        _ = crypto_generichash_blake2b_final(typedState, &output, outputLength)
-        return output
+    /// Writes the hash, `outputLength` bytes, at the start of `output`.
+    consuming func finish(into output: UnsafeMutableRawBufferPointer) {
+        guard let start = output.baseAddress, output.count >= outputLength else {
+            preconditionFailure("Blake2b output of \(output.count) bytes, \(outputLength) needed")
+        }
+        _ = crypto_generichash_blake2b_final(typedState, start.assumingMemoryBound(to: UInt8.self), outputLength)
     }
 
-    static func hash(_ input: [UInt8], outputLength: Int) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: outputLength)
-        _ = crypto_generichash_blake2b(&output, outputLength, input, UInt64(input.count), nil, 0)
-        return output
+    /// Blake2b of `input`, as long as `output`; the two may overlap.
+    static func hash(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        var state = Blake2b(outputLength: output.count)
+        state.update(input)
+        state.finish(into: output)
     }
 }

@@ -16,8 +16,10 @@ import Synchronization
 /// `keptByteCount` are kept; another size (verifying an imported hash with other parameters) is
 /// mapped for that one hash.
 ///
-/// A kept region still holds the blocks of the last hash until the next overwrites them; they are
-/// excluded from core dumps, and like libsodium (which unmaps without wiping) it is not zeroed.
+/// A kept region still holds the blocks of the last hash until the next overwrites them, but not the
+/// final blocks the tag follows from (`Argon2.tag` wipes those, as libsodium wipes its copy); the
+/// region is excluded from core dumps, and like libsodium (which unmaps without wiping) the rest is
+/// not zeroed.
 public final class Argon2Memory: Sendable {
     private struct Region: @unchecked Sendable {
         /// The mapping, as `munmap` needs it, and the 2 MiB-aligned start the hash uses.

@@ -12,3 +12,11 @@ enum Sodium {
         precondition(initialised, "libsodium failed to initialise (sodium_init() returned -1)")
     }
 }
+
+extension Sodium {
+    /// Zeroes `bytes` in a way the compiler cannot drop as a dead store (`sodium_memzero`).
+    static func wipe(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
+        sodium_memzero(start, bytes.count)
+    }
+}
