@@ -27,6 +27,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from pocketbase import PocketBase
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
@@ -276,6 +277,13 @@ def latest_code(base_url: str, to: str, timeout: float = 10) -> str:
         time.sleep(0.1)
 
 
+def pocketbase_client(url: str) -> PocketBase:
+    """The PyPI PocketBase SDK pointed at `url`, with a 30 s request timeout instead of httpx's 5 s: a
+    sign-in hashes at the real argon2 cost, and on a 2-core machine that is also building and running
+    the Swift suites it can wait behind them; these tests judge what comes back, not how fast."""
+    return PocketBase(url, timeout=30)
+
+
 def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{os.getpid()}-{time.monotonic_ns()}@example.com"
 
@@ -362,7 +370,7 @@ def pb_call(base: str, method: str, path: str, token: str | None = None, body: d
         request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", token)
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         raw = response.read()
         return json.loads(raw) if raw else {}
 

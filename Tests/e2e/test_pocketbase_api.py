@@ -20,7 +20,7 @@ import pytest
 from pocketbase import PocketBase
 from pocketbase.utils import ClientResponseError
 
-from conftest import PASSWORD, SUPERUSER, pb_call, read_mailbox, unique_email
+from conftest import PASSWORD, SUPERUSER, pb_call, pocketbase_client, read_mailbox, unique_email
 
 NEW_PASSWORD = "a brand new passphrase"
 
@@ -76,7 +76,7 @@ def error_of(call) -> ClientResponseError:
 
 def verified_user(target: Target, name: str = "Ada Lovelace") -> tuple[PocketBase, str]:
     """A new account made through the SDK, verified with the mailed token and signed in."""
-    client = PocketBase(target.url)
+    client = pocketbase_client(target.url)
     address = unique_email("sdk")
     record = client.collection("users").create(
         {"email": address, "password": PASSWORD, "passwordConfirm": PASSWORD, "name": name})
@@ -125,7 +125,7 @@ def test_sign_up_verify_sign_in_refresh_update_list_delete(target):
     assert client.collection("_externalAuths").get_full_list(query_params={"filter": f"recordRef = '{record.id}'"}) == []
 
     assert users.delete(record.id) is True
-    stranger = PocketBase(target.url)
+    stranger = pocketbase_client(target.url)
     gone = error_of(lambda: stranger.collection("users").auth_with_password(address, PASSWORD))
     assert gone.status == 400
 
@@ -133,7 +133,7 @@ def test_sign_up_verify_sign_in_refresh_update_list_delete(target):
 def test_superusers_list_every_account_and_impersonate(target):
     client, address = verified_user(target)
     user_id = client.auth_store.model.id
-    admin = PocketBase(target.url)
+    admin = pocketbase_client(target.url)
     admin.collection("_superusers").auth_with_password(*target.superuser)
     assert claims(admin.auth_store.token)["collectionId"] == "pbc_3142635823"
 
@@ -153,7 +153,7 @@ def test_superusers_list_every_account_and_impersonate(target):
 
 def test_error_bodies_match(target):
     client, address = verified_user(target)
-    users = PocketBase(target.url).collection("users")
+    users = pocketbase_client(target.url).collection("users")
 
     wrong = error_of(lambda: users.auth_with_password(address, "not the password"))
     assert wrong.status == 400
@@ -176,7 +176,7 @@ def test_error_bodies_match(target):
         refused = error_of(lambda: signed_in.get_list(1, 10, {"filter": bad}))
         assert refused.status == 400 and set(refused.data) == {"data", "message", "status"}, bad
 
-    unknown = error_of(lambda: PocketBase(target.url).collection("nosuchcollection").get_list())
+    unknown = error_of(lambda: pocketbase_client(target.url).collection("nosuchcollection").get_list())
     assert unknown.status == 404
 
 
@@ -237,14 +237,14 @@ def test_otp_password_reset_and_email_change(target, request):
     with pytest.raises(urllib.error.HTTPError) as stale:
         pb_call(target.url, "POST", "/api/collections/users/auth-refresh", old_token)
     assert stale.value.code == 401, "the old token must stop working after a reset"
-    fresh = PocketBase(target.url)
+    fresh = pocketbase_client(target.url)
     fresh.collection("users").auth_with_password(address, NEW_PASSWORD)
-    assert error_of(lambda: PocketBase(target.url).collection("users").auth_with_password(address, PASSWORD)).status == 400
+    assert error_of(lambda: pocketbase_client(target.url).collection("users").auth_with_password(address, PASSWORD)).status == 400
 
     # Email change: confirmed from the new address with the password.
     new_address = unique_email("moved")
     fresh.collection("users").request_email_change(new_address)
     fresh.collection("users").confirm_email_change(target.mailed_token(new_address, "email"), NEW_PASSWORD)
-    moved = PocketBase(target.url)
+    moved = pocketbase_client(target.url)
     assert moved.collection("users").auth_with_password(new_address, NEW_PASSWORD).record.email == new_address
-    assert error_of(lambda: PocketBase(target.url).collection("users").auth_with_password(address, NEW_PASSWORD)).status == 400
+    assert error_of(lambda: pocketbase_client(target.url).collection("users").auth_with_password(address, NEW_PASSWORD)).status == 400

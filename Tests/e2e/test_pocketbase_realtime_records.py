@@ -17,7 +17,7 @@ import pytest
 from pocketbase import PocketBase
 from pocketbase.services.sse import EventLoop
 
-from conftest import SUPERUSER, unique_email
+from conftest import SUPERUSER, pocketbase_client, unique_email
 
 PASSWORD = "password-123"
 WAIT = 15  # seconds a `get` waits for an event that must come
@@ -52,13 +52,13 @@ def target(request, start_server):
 
 
 def superuser(base: str) -> PocketBase:
-    client = PocketBase(base)
+    client = pocketbase_client(base)
     client.collection("_superusers").auth_with_password(*SUPERUSER)
     return client
 
 
 def signed_in(base: str, address: str) -> PocketBase:
-    client = PocketBase(base)
+    client = pocketbase_client(base)
     client.collection("users").auth_with_password(address, PASSWORD)
     return client
 
