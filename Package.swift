@@ -98,7 +98,7 @@ let package = Package(
             ]),
         // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
         // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
-        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher"]),
+        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter"]),
         .executableTarget(name: "gatehouse-fuzz", dependencies: ["FuzzHarnesses"]),
         .executableTarget(
             name: "gatehouse",
