@@ -8,8 +8,8 @@ import Testing
 ///
 /// 6. Account pre-hijacking: a provider that does not vouch for the address creates the account
 ///    with someone else's address and the attacker's link. Once the owner proves the address (here:
-///    a password reset through the mailed link, by the pages and by the PocketBase API), that link
-///    and its sessions must be gone.
+///    a password reset through the mailed link, by the pages and by the PocketBase API, or by the
+///    mailed code through the InsForge API), that link and its sessions must be gone.
 /// 9. A provider switched from live to test mode: its chooser lets anyone type any subject, so a
 ///    live link's subject typed there must not sign in as the live link's owner.
 @Suite(.serialized, .stopsWhatItStarts) struct ProviderIdentityAttackTests {
@@ -93,6 +93,35 @@ import Testing
             "confirm-password-reset",
             ["token": token, "password": "the owner's own passphrase", "passwordConfirm": "the owner's own passphrase"])
         #expect(confirmed.status == 204, "confirm-password-reset answered \(confirmed.status): \(confirmed.text)")
+
+        try await expectTheAttackerLockedOut(gatehouse, attacker: attacker) {
+            try await gatehouse.signInAtTestChooser(
+                gatehouse.browser(), provider: "acme", subject: "mallory", email: "victim@example.com", verified: false)
+        }
+        await gatehouse.stop()
+    }
+
+    @Test func anUnvouchedLinkEndsWhenTheOwnerResetsThePasswordByCodeThroughTheInsForgeAPI() async throws {
+        // Code mode: the reset mail carries the code InsForge's exchange takes.
+        let gatehouse = try await OAuthGatehouse(verification: .code)
+        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
+        let attacker = gatehouse.browser()
+        let created = try await gatehouse.signInAtTestChooser(
+            attacker, provider: "acme", subject: "mallory", email: "victim@example.com", verified: false)
+        #expect(created.status == 303 && created.header("Location") == "/account", "sign-in answered \(created.status)")
+
+        let owner = AttackScript(port: gatehouse.port)
+        let asked = try await owner.call("POST", "/api/auth/email/send-reset-password", ["email": "victim@example.com"])
+        #expect(asked.status == 202, "send-reset-password answered \(asked.status): \(asked.text)")
+        let mails = try await gatehouse.database.mails(to: "victim@example.com", limit: 10)
+        let code = try #require(
+            mails.first(where: { $0.subject == "Reset your Gatehouse password" })?.code, "no reset code mailed")
+        let exchanged = try await owner.call(
+            "POST", "/api/auth/email/exchange-reset-password-token", ["email": "victim@example.com", "code": code])
+        let token = try #require(exchanged.json["token"] as? String, "exchange answered \(exchanged.status): \(exchanged.text)")
+        let reset = try await owner.call(
+            "POST", "/api/auth/email/reset-password", ["otp": token, "newPassword": "the owner's own passphrase"])
+        #expect(reset.status == 200, "reset-password answered \(reset.status): \(reset.text)")
 
         try await expectTheAttackerLockedOut(gatehouse, attacker: attacker) {
             try await gatehouse.signInAtTestChooser(
