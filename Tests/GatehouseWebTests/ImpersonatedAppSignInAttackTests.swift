@@ -4,7 +4,7 @@ import OAuth
 import TestScope
 import Testing
 
-/// Issue 22, item 5: a superuser viewing the pages as a user cannot hand an app a sign-in code
+/// Issue 22, item 8: a superuser viewing the pages as a user cannot hand an app a sign-in code
 /// from the hosted page — the exchanged session would be an ordinary, refreshable app session that
 /// outlives the impersonation and names no impersonator.
 @Suite(.stopsWhatItStarts) struct ImpersonatedAppSignInAttackTests {
