@@ -50,7 +50,8 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),
                 appleJWKSURL: appleJWKSURL, appleAudiences: appleAudiences, googleJWKSURL: googleJWKSURL,
-                googleAudiences: googleAudiences))
+                googleAudiences: googleAudiences),
+            templates: try await TestGatehouse.templates())
         server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port

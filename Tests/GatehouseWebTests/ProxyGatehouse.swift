@@ -34,7 +34,8 @@ final class ProxyGatehouse: Stoppable, @unchecked Sendable {
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
             backend: remote, database: database, hasher: hasher,
             passwords: try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 1)), logger: logger,
-            oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)))
+            oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)),
+            templates: try await TestGatehouse.templates())
         server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()
         portBox.port = server.port

@@ -26,6 +26,16 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
+    /// The templates in `directory`: the repository's are parsed once for the whole test process,
+    /// as every harness's servers render the same files and parsing them (a debug build of the
+    /// Mustache parser) was a fifth of the suites' CPU; any other folder is parsed for its server.
+    static func templates(in directory: String = repositoryRoot + "/Templates") async throws -> TemplateRenderer {
+        guard directory == repositoryRoot + "/Templates" else { return try await TemplateRenderer(directory: directory) }
+        return try await repositoryTemplates.value
+    }
+
+    private static let repositoryTemplates = Task { try await TemplateRenderer(directory: repositoryRoot + "/Templates") }
+
     let directory: URL
     let clock: TestClock
     let verification: VerificationMode
@@ -88,7 +98,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
-            passwords: passwords, clock: now, logger: logger)
+            passwords: passwords, clock: now, logger: logger, templates: try await Self.templates(in: templates))
         let server = app.server(
             configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, allowedHosts: HostAllowList()),
             logger: logger)

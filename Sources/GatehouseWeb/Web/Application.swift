@@ -16,9 +16,16 @@ public struct Application: Sendable {
         configuration: WebConfiguration, backend: any AuthAPI,
         database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         clock: @escaping @Sendable () -> Date = Date.init, logger: Logger,
-        oauth: OAuthSettings? = nil
+        oauth: OAuthSettings? = nil, templates: TemplateRenderer? = nil
     ) async throws {
-        let renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
+        // `templates` is a renderer already loaded from `templatesDirectory`: the test suites start
+        // hundreds of servers, and parsing the templates for each was a fifth of their CPU.
+        let renderer: TemplateRenderer
+        if let templates {
+            renderer = templates
+        } else {
+            renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
+        }
         let budgets = Budgets(database: database, enabled: configuration.rateLimits, clock: clock, logger: logger)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database,
