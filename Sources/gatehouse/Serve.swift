@@ -200,6 +200,12 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "gatehouse")
+        if backendAdmin != nil {
+            // Still honoured (scripts use it), but argv is readable by every local user.
+            logger.warning(
+                "--backend-admin puts the backend's secret in the process list (/proc/PID/cmdline, ps), readable by every local user; set GATEHOUSE_BACKEND_ADMIN or use --backend-admin-file instead"
+            )
+        }
         let publicURL = resolvedPublicURL
         let database = try AppDatabase(path: db)
         let clock: @Sendable () -> Date = { Date() }

@@ -26,7 +26,8 @@ public struct Application: Sendable {
         } else {
             renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         }
-        let budgets = Budgets(database: database, enabled: configuration.rateLimits, clock: clock, logger: logger)
+        let budgets = Budgets(
+            database: database, enabled: configuration.rateLimits, clock: clock, logger: logger, passwords: passwords)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database,
             renderer: renderer,
