@@ -229,7 +229,8 @@ struct Serve: AsyncParsableCommand {
             pocketBase = nil
             let local = LocalAccounts(
                 configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
-                database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
+                database: database, hasher: passwords,
+                mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
             authBackend = LocalBackend(accounts: local)
         case .pocketbase:
@@ -291,7 +292,7 @@ struct Serve: AsyncParsableCommand {
         if let address = smtpAddress {
             let smtpServer = MailCatcher(
                 host: address.host, port: address.port,
-                mailer: MailboxMailer(database: database, clock: clock), logger: logger)
+                mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), logger: logger)
             do {
                 try await smtpServer.start()
             } catch {

@@ -32,7 +32,7 @@ import Testing
 
     /// The token of the newest reset link mailed to `email`.
     private func resetLinkToken(_ gatehouse: OAuthGatehouse, _ email: String) async throws -> String {
-        let mails = try await gatehouse.database.mails(to: email, limit: 10)
+        let mails = try await gatehouse.mailbox.mails(to: email, limit: 10)
         guard let link = mails.first(where: { $0.subject == "Reset your Gatehouse password" })?.link,
             let token = queryItem("token", in: link)
         else { throw TestFailure("no reset link mailed to \(email)") }
