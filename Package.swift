@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "AuthCore", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "MailCatcherTests",
             dependencies: [
-                "MailCatcher", "AuthCore", "Store", "HTTPTestClient", "TestScope",
+                "MailCatcher", "AuthCore", "Secrets", "Store", "HTTPTestClient", "TestScope",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ]),

@@ -1,32 +1,54 @@
 import AuthCore
 import Foundation
 import GRDB
+import Secrets
 
 extension AppDatabase {
-    /// Keeps a sent message in the dev mailbox.
-    public func saveMail(_ mail: OutgoingMail, at now: Date) async throws -> MailRecord {
-        try await pool.write { db in
-            let normalized = EmailAddress.normalize(mail.to)
-            try db.execute(
-                sql: """
-                    INSERT INTO mails (recipient, recipient_normalized, subject, text, html, code, link, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [mail.to, normalized, mail.subject, mail.text, mail.html, mail.code, mail.link, now.storedText])
-            return MailRecord(
-                id: db.lastInsertedRowID, recipient: mail.to, recipientNormalized: normalized, subject: mail.subject,
-                text: mail.text, html: mail.html, code: mail.code, link: mail.link, createdAt: now)
-        }
+    /// What a mail says, kept as one sealed value in `mails.content_sealed`.
+    private struct MailContent: Codable {
+        var subject: String
+        var text: String
+        var html: String
+        var code: String?
+        var link: String?
     }
 
-    /// Up to `limit` messages, newest first; only those to `to` (any letter case) when given.
-    public func mails(to: String?, limit: Int) async throws -> [MailRecord] {
-        try await pool.read { db in
-            var request = MailRecord.order(MailRecord.CodingKeys.id.desc).limit(max(0, limit))
-            if let to {
-                request = request.filter(MailRecord.CodingKeys.recipientNormalized == EmailAddress.normalize(to))
+    /// Keeps a sent message in the dev mailbox, its content sealed with `box` (`MailboxMailer`).
+    func saveMail(_ mail: OutgoingMail, at now: Date, sealedWith box: SecretBox) async throws -> MailRecord {
+        let content = MailContent(subject: mail.subject, text: mail.text, html: mail.html, code: mail.code, link: mail.link)
+        let sealed = box.seal(String(decoding: try JSONEncoder().encode(content), as: UTF8.self))
+        let normalized = EmailAddress.normalize(mail.to)
+        let id = try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO mails (recipient, recipient_normalized, content_sealed, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [mail.to, normalized, Data(sealed), now.storedText])
+            return db.lastInsertedRowID
+        }
+        return MailRecord(
+            id: id, recipient: mail.to, recipientNormalized: normalized, subject: mail.subject, text: mail.text,
+            html: mail.html, code: mail.code, link: mail.link, createdAt: now)
+    }
+
+    /// Up to `limit` messages, newest first, opened with `box`; only those to `to` (any letter case)
+    /// when given. A mail that does not open (sealed under a key file since replaced) is left out.
+    func mails(to: String?, limit: Int, openedWith box: SecretBox) async throws -> [MailRecord] {
+        let filter = to == nil ? "" : "WHERE recipient_normalized = ?"
+        let sql = """
+            SELECT id, recipient, recipient_normalized, content_sealed, created_at FROM mails
+            \(filter) ORDER BY id DESC LIMIT ?
+            """
+        let arguments: StatementArguments = to.map { [EmailAddress.normalize($0), max(0, limit)] } ?? [max(0, limit)]
+        return try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+                guard let sealed = row["content_sealed"] as Data?, let json = try? box.open(Array(sealed)),
+                    let content = try? JSONDecoder().decode(MailContent.self, from: Data(json.utf8)),
+                    let createdAt = row.storedDate("created_at")
+                else { return nil }
+                return MailRecord(
+                    id: row["id"], recipient: row["recipient"], recipientNormalized: row["recipient_normalized"],
+                    subject: content.subject, text: content.text, html: content.html, code: content.code,
+                    link: content.link, createdAt: createdAt)
             }
-            return try request.fetchAll(db)
         }
     }
 }

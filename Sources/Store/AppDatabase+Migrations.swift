@@ -124,6 +124,7 @@ extension AppDatabase {
         registerUserChangeMigrations(&migrator)
         registerTokenMigrations(&migrator)
         registerIdentityMigrations(&migrator)
+        registerMailMigrations(&migrator)
         return migrator
     }
 }

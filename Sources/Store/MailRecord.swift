@@ -1,10 +1,8 @@
 import Foundation
-import GRDB
 
-/// A row of `mails`: one message in the dev mailbox.
-public struct MailRecord: Codable, Sendable, Equatable, FetchableRecord, TableRecord {
-    public static let databaseTableName = "mails"
-
+/// One message in the dev mailbox, opened (`MailboxMailer`): in `mails` all but the recipient and
+/// the time are sealed.
+public struct MailRecord: Sendable, Equatable {
     public var id: Int64
     /// The address as given to the mailer.
     public var recipient: String
@@ -16,10 +14,4 @@ public struct MailRecord: Codable, Sendable, Equatable, FetchableRecord, TableRe
     public var code: String?
     public var link: String?
     public var createdAt: Date
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, recipient, subject, text, html, code, link
-        case recipientNormalized = "recipient_normalized"
-        case createdAt = "created_at"
-    }
 }

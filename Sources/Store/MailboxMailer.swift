@@ -1,17 +1,31 @@
 import AuthCore
 import Foundation
+import Secrets
 
-/// The `Mailer` that "sends" by saving into the dev mailbox table, stamped by the given clock.
+/// The dev mailbox: the `Mailer` that "sends" by saving into the `mails` table, stamped by the
+/// given clock, and the one reader of what it saved. A mail's subject, text, html, code and link
+/// are sealed at rest (`SecretBox` under a key derived from the key file's keyed-hash key) and
+/// opened only here, so a copy of the SQLite file shows who was mailed and when, never a live code
+/// or link (issue 22, item 13).
 public struct MailboxMailer: Mailer {
     private let database: AppDatabase
+    private let box: SecretBox
     private let clock: @Sendable () -> Date
 
-    public init(database: AppDatabase, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        database: AppDatabase, keyedHash: KeyedHash, clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         self.database = database
+        box = try SecretBox(key: keyedHash.derivedKey(for: "mailbox"))
         self.clock = clock
     }
 
     public func send(_ mail: OutgoingMail) async throws {
-        _ = try await database.saveMail(mail, at: clock())
+        _ = try await database.saveMail(mail, at: clock(), sealedWith: box)
+    }
+
+    /// Up to `limit` messages, newest first; only those to `to` (any letter case) when given.
+    public func mails(to: String?, limit: Int) async throws -> [MailRecord] {
+        try await database.mails(to: to, limit: limit, openedWith: box)
     }
 }

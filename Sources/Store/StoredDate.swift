@@ -78,7 +78,6 @@ extension AuditEventRecord: StoredDateRecord {}
 extension AppRecord: StoredDateRecord {}
 extension AppCodeRecord: StoredDateRecord {}
 extension OAuthFlowRecord: StoredDateRecord {}
-extension MailRecord: StoredDateRecord {}
 extension TestIdentityRecord: StoredDateRecord {}
 
 extension Row {

@@ -200,6 +200,12 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "gatehouse")
+        if backendAdmin != nil {
+            // Still honoured (scripts use it), but argv is readable by every local user.
+            logger.warning(
+                "--backend-admin puts the backend's secret in the process list (/proc/PID/cmdline, ps), readable by every local user; set GATEHOUSE_BACKEND_ADMIN or use --backend-admin-file instead"
+            )
+        }
         let publicURL = resolvedPublicURL
         let database = try AppDatabase(path: db)
         let clock: @Sendable () -> Date = { Date() }
@@ -223,7 +229,8 @@ struct Serve: AsyncParsableCommand {
             pocketBase = nil
             let local = LocalAccounts(
                 configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
-                database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: clock),
+                database: database, hasher: passwords,
+                mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
             authBackend = LocalBackend(accounts: local)
         case .pocketbase:
@@ -285,7 +292,7 @@ struct Serve: AsyncParsableCommand {
         if let address = smtpAddress {
             let smtpServer = MailCatcher(
                 host: address.host, port: address.port,
-                mailer: MailboxMailer(database: database, clock: clock), logger: logger)
+                mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), logger: logger)
             do {
                 try await smtpServer.start()
             } catch {

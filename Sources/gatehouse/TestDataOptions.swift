@@ -25,10 +25,12 @@ struct TestDataOptions: ParsableArguments {
         let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
         let keys = try ServerKeys.loadOrCreate(path: keyPath) { try database.legacySecret(named: Serve.keyedHashSecret) }
         let clock: @Sendable () -> Date = { Date() }
+        let keyedHash = try KeyedHash(key: keys.keyedHash)
         let accounts = LocalAccounts(
             configuration: .init(verification: .none, publicBaseURL: { "" }),
-            database: database, hasher: try PasswordHasher(), mailer: MailboxMailer(database: database, clock: clock),
-            keyedHash: try KeyedHash(key: keys.keyedHash), clock: clock, logger: logger)
+            database: database, hasher: try PasswordHasher(),
+            mailer: try MailboxMailer(database: database, keyedHash: keyedHash, clock: clock),
+            keyedHash: keyedHash, clock: clock, logger: logger)
         return CommandLineTestData(backend: LocalBackend(accounts: accounts), database: database, logger: logger, clock: clock)
     }
 }

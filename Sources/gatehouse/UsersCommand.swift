@@ -3,6 +3,12 @@ import AuthCore
 import Foundation
 import GatehouseWeb
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `gatehouse users seed|import|export`: the console's test-user tools on the command line, for
 /// scripts and emulator-style workflows (the embedded backend, straight on the SQLite file).
 struct UsersCommand: AsyncParsableCommand {
@@ -110,13 +116,24 @@ struct UsersCommand: AsyncParsableCommand {
             let bytes = try await options.testData().export(csv: csv, tag: tag) { progress.update($0, total: $1) }
             progress.finish()
             if let target {
-                guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else {
-                    throw ValidationError("Cannot write \(target).")
-                }
+                try Self.writeOwnerOnly(bytes, to: target)
                 FileHandle.standardError.write(Data("Wrote \(target).\n".utf8))
             } else {
                 FileHandle.standardOutput.write(Data(bytes))
             }
+        }
+
+        /// Writes `bytes` to `path` readable by the owner only (an export lists every user, like the
+        /// database): created 0600, and an existing file narrowed to 0600 before it is truncated.
+        static func writeOwnerOnly(_ bytes: [UInt8], to path: String) throws {
+            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0, fchmod(fd, 0o600) == 0, ftruncate(fd, 0) == 0 else {
+                if fd >= 0 { close(fd) }
+                throw ValidationError("Cannot write \(path): \(String(cString: strerror(errno))).")
+            }
+            let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            try file.write(contentsOf: bytes)
+            try file.close()
         }
     }
 }

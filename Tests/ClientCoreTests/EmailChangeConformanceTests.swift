@@ -20,8 +20,8 @@ import Testing
 
     /// Whether anything mailed to `email` carries a confirmation link.
     private func linkMailed(_ fixture: Fixture, to email: String) async throws -> Bool {
-        if let mailbox = fixture as? any MailboxFixture {
-            return try await mailbox.database.mails(to: email, limit: 10).contains { $0.link != nil }
+        if let mailed = fixture as? any MailboxFixture {
+            return try await mailed.mailbox.mails(to: email, limit: 10).contains { $0.link != nil }
         }
         let pocketBase = try #require(fixture as? PocketBaseFixture)
         return pocketBase.server.smtp.received.contains { message in

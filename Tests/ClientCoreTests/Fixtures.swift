@@ -64,13 +64,14 @@ extension Fixture {
 /// A fixture whose backend mails into Gatehouse's own dev mailbox (the embedded store, in process
 /// or behind Gatehouse's compatible APIs).
 protocol MailboxFixture: Fixture {
-    var database: AppDatabase { get }
+    /// The dev mailbox the backend mails into (it opens the sealed mails).
+    var mailbox: MailboxMailer { get }
 }
 
 extension MailboxFixture {
     /// The `token` of the newest link mailed to `email`.
     func mailedLinkToken(to email: String) async throws -> String {
-        guard let link = try await database.mails(to: email, limit: 1).first?.link,
+        guard let link = try await mailbox.mails(to: email, limit: 1).first?.link,
             let token = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "token" })?.value
         else { throw AuthError.server(status: 0, code: "no_mail", message: "no link mailed to \(email)") }
         return token
@@ -86,6 +87,7 @@ let sharedHasher = Result {
 final class LocalFixture: MailboxFixture {
     let directory: URL
     let database: AppDatabase
+    let mailbox: MailboxMailer
     let backend: LocalAccounts
     let localAPI: LocalBackend
     var api: any AuthAPI { localAPI }
@@ -96,17 +98,17 @@ final class LocalFixture: MailboxFixture {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "test.client-core.local")
         logger.logLevel = .warning
+        let keyedHash = try KeyedHash(key: database.secretKey(named: "keyed-hash"))
+        mailbox = try MailboxMailer(database: database, keyedHash: keyedHash, clock: clock)
         backend = LocalAccounts(
-            configuration: .init(verification: .code), database: database,
-            hasher: try sharedHasher.get(), mailer: MailboxMailer(database: database, clock: clock),
-            keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: clock,
-            logger: logger)
+            configuration: .init(verification: .code), database: database, hasher: try sharedHasher.get(), mailer: mailbox,
+            keyedHash: keyedHash, clock: clock, logger: logger)
         localAPI = LocalBackend(accounts: backend, accessTokenLifetime: accessTokenLifetime)
         try stopsWithTest()
     }
 
     func mailedVerification(to email: String) async throws -> Mailed {
-        let mail = try #require(try await database.mails(to: email, limit: 1).first)
+        let mail = try #require(try await mailbox.mails(to: email, limit: 1).first)
         return .code(try #require(mail.code))
     }
 

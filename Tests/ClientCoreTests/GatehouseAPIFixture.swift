@@ -28,6 +28,7 @@ final class GatehouseAPIFixture: MailboxFixture {
 
     let directory: URL
     let database: AppDatabase
+    let mailbox: MailboxMailer
     let server: HTTPServer
     let api: any AuthAPI
 
@@ -39,11 +40,10 @@ final class GatehouseAPIFixture: MailboxFixture {
         let database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
         let passwords = try sharedHasher.get()
+        let mailbox = try MailboxMailer(database: database, keyedHash: hasher, clock: Date.init)
         let accounts = LocalAccounts(
             configuration: .init(verification: face == .pocketBase ? .link : .code, publicBaseURL: "http://127.0.0.1"),
-            database: database,
-            hasher: passwords, mailer: MailboxMailer(database: database, clock: Date.init), keyedHash: hasher,
-            logger: logger)
+            database: database, hasher: passwords, mailer: mailbox, keyedHash: hasher, logger: logger)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let app = try await Application(
@@ -69,19 +69,20 @@ final class GatehouseAPIFixture: MailboxFixture {
             let adminKey = try await ConsoleTokens.token(for: superuser, at: baseURL)
             api = InsForgeBackend(configuration: .init(baseURL: baseURL, adminKey: adminKey), logger: logger)
         }
-        return GatehouseAPIFixture(directory: directory, database: database, server: server, api: api)
+        return GatehouseAPIFixture(directory: directory, database: database, mailbox: mailbox, server: server, api: api)
     }
 
-    private init(directory: URL, database: AppDatabase, server: HTTPServer, api: any AuthAPI) {
+    private init(directory: URL, database: AppDatabase, mailbox: MailboxMailer, server: HTTPServer, api: any AuthAPI) {
         self.directory = directory
         self.database = database
+        self.mailbox = mailbox
         self.server = server
         self.api = api
     }
 
     /// The newest code, or the token of the newest link, in Gatehouse's dev mailbox.
     func mailedVerification(to email: String) async throws -> Mailed {
-        let mail = try await database.mails(to: email, limit: 1).first
+        let mail = try await mailbox.mails(to: email, limit: 1).first
         if let code = mail?.code { return .code(code) }
         guard let link = mail?.link,
             let token = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "token" })?.value

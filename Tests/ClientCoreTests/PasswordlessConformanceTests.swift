@@ -10,12 +10,12 @@ import Testing
     /// The newest sign-in code mailed to `email`, as the fixture's backend mailed it.
     private func mailedSignInCode(_ fixture: Fixture, to email: String) async throws -> String {
         if let local = fixture as? LocalFixture {
-            let mail = try #require(try await local.database.mails(to: email, limit: 1).first)
+            let mail = try #require(try await local.mailbox.mails(to: email, limit: 1).first)
             #expect(mail.subject == "Your Gatehouse sign-in code")
             return try #require(mail.code)
         }
-        if let mailbox = fixture as? GatehouseAPIFixture {
-            return try #require(try await mailbox.database.mails(to: email, limit: 1).first?.code)
+        if let gatehouse = fixture as? GatehouseAPIFixture {
+            return try #require(try await gatehouse.mailbox.mails(to: email, limit: 1).first?.code)
         }
         let pocketBase = try #require(fixture as? PocketBaseFixture)
         // PocketBase's own OTP mail: "Your one-time password is: 123456" (MIME boundaries hold digits too).

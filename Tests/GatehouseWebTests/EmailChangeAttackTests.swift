@@ -3,6 +3,8 @@ import HTTPTestClient
 import TestScope
 import Testing
 
+@testable import GatehouseWeb
+
 /// Issue 22, item 4: a stolen app token is not enough to move an account to another address.
 /// Through the PocketBase API the password is asked at `confirm-email-change` (as PocketBase asks
 /// it), with PocketBase's field errors; an impersonation token may not ask for a change at all.
@@ -42,6 +44,33 @@ import Testing
             "POST", "/api/collections/users/confirm-email-change", ["token": link, "password": Self.password])
         #expect(confirmed.status == 204, "\(confirmed.text)")
         #expect(try await gatehouse.database.user(email: Self.thief) != nil)
+        await gatehouse.stop()
+    }
+
+    /// Issue 22 item 13: `confirm-email-change` takes one of the source's code checks like every
+    /// other mailed token, so a guesser is stopped at the budget in PocketBase's 429 — and the
+    /// owner's real link, from another address, still works.
+    @Test func guessingEmailChangeTokensRunsOutOfCodeChecks() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let confirm = "/api/collections/users/confirm-email-change"
+        for _ in 0..<Budget.codeChecks(ip: "").rule.limit {
+            let guess = try await gatehouse.postJSON(
+                confirm, ["token": UUID().uuidString, "password": "a guess"], anonKey: false, from: "127.0.0.2")
+            #expect(guess.status == 400, "\(guess.text)")
+        }
+        let throttled = try await gatehouse.postJSON(
+            confirm, ["token": UUID().uuidString, "password": "a guess"], anonKey: false, from: "127.0.0.2")
+        #expect(throttled.status == 429, "\(throttled.status) \(throttled.text)")
+        #expect(throttled.json["message"] as? String == "Too Many Requests." && throttled.json["status"] as? Int == 429)
+        #expect((throttled.json["data"] as? [String: Any])?.isEmpty == true, "\(throttled.text)")
+        #expect(Int(throttled.header("Retry-After") ?? "") ?? 0 > 0, "Retry-After")
+
+        let owner = try await ownerToken(gatehouse)
+        _ = try await gatehouse.script.call(
+            "POST", "/api/collections/users/request-email-change", ["newEmail": "new@example.com"], token: owner)
+        let link = try await gatehouse.mailedLinkToken(to: "new@example.com", subject: "Confirm your new Gatehouse email")
+        let confirmed = try await gatehouse.script.call("POST", confirm, ["token": link, "password": Self.password])
+        #expect(confirmed.status == 204, "another source is not throttled: \(confirmed.text)")
         await gatehouse.stop()
     }
 

@@ -178,6 +178,28 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Issue 22 item 13: logout clears the web refresh cookie only with its `X-CSRF-Token`, as
+    /// refresh does — a cross-site form (which sends the cookie, not the header) cannot sign the
+    /// app out.
+    @Test func aCrossSiteLogoutCannotClearTheRefreshCookie() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let signUp = try await call(
+            gatehouse, "POST", "/api/auth/users?client_type=web", json: ["email": "jo@example.com", "password": Self.password])
+        let csrf = try #require(signUp.json["csrfToken"] as? String, "\(signUp.text)")
+        let setCookie = try #require(signUp.headerValues("Set-Cookie").first { $0.hasPrefix("insforge_refresh_token=") })
+        let cookie = String(setCookie.split(separator: ";")[0])
+        for headers in [[("Cookie", cookie)], [("Cookie", cookie), ("X-CSRF-Token", "forged")]] {
+            let forged = try await call(gatehouse, "POST", "/api/auth/logout", bearer: nil, headers: headers)
+            expectEnvelope(forged, 403, "CSRF_INVALID")
+            #expect(!forged.headerValues("Set-Cookie").contains { $0.hasPrefix("insforge_refresh_token=") }, "cookie cleared")
+        }
+        let logout = try await call(
+            gatehouse, "POST", "/api/auth/logout", bearer: nil, headers: [("Cookie", cookie), ("X-CSRF-Token", csrf)])
+        #expect(logout.status == 200 && logout.json["success"] as? Bool == true, "\(logout.text)")
+        #expect(logout.headerValues("Set-Cookie").contains { $0.hasPrefix("insforge_refresh_token=;") })
+        await gatehouse.stop()
+    }
+
     @Test func aConfiguredAnonKeyIsChecked() async throws {
         let gatehouse = try await TestGatehouse(verification: .none, anonKey: Self.anon)
         let good = try await call(

@@ -16,6 +16,8 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     let clock = TestClock()
     let server: HTTPServer
     let database: AppDatabase
+    /// The dev mailbox the accounts mail into (it opens the sealed mails).
+    let mailbox: MailboxMailer
     var port: Int { server.port }
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -35,10 +37,10 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
         let hasher = try KeyedHash(key: keys.keyedHash)
         let passwords = try PasswordHasher(cost: .minimal)
+        mailbox = try MailboxMailer(database: database, keyedHash: hasher, clock: now)
         let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
-            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
-            keyedHash: hasher, clock: now, logger: logger)
+            database: database, hasher: passwords, mailer: mailbox, keyedHash: hasher, clock: now, logger: logger)
         var configuration = WebConfiguration(
             publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
             publicDirectory: TestGatehouse.repositoryRoot + "/Public")

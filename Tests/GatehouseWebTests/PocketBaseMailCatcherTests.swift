@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MailCatcher
 import PocketBaseTestSupport
+import Secrets
 import Store
 import TestScope
 import Testing
@@ -10,10 +11,10 @@ import Testing
 /// sends its verification and OTP mails to a `MailCatcher`, and they land in the dev mailbox with
 /// the link and the code pulled out. A missing binary fails the test (never a skip).
 @Suite(.stopsWhatItStarts) struct PocketBaseMailCatcherTests {
-    /// A catcher on 127.0.0.1 (port 0) over a temp `AppDatabase`, and a PocketBase whose SMTP
+    /// A catcher on 127.0.0.1 (port 0) into a dev mailbox over a temp `AppDatabase`, and a PocketBase whose SMTP
     /// settings point at it; both are stopped whatever `body` does.
     private func withCatchingPocketBase(
-        _ body: (PocketBaseServer, AppDatabase, _ superuserToken: String) async throws -> Void
+        _ body: (PocketBaseServer, MailboxMailer, _ superuserToken: String) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-pbmail-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -21,7 +22,8 @@ import Testing
         let database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "mail-catcher-test")
         logger.logLevel = .warning
-        let catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger)
+        let mailbox = try MailboxMailer(database: database, keyedHash: KeyedHash(key: database.secretKey(named: "keyed-hash")))
+        let catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: mailbox, logger: logger)
         try await catcher.start()
 
         let pocketBase: PocketBaseServer
@@ -43,7 +45,7 @@ import Testing
                     ],
                     "smtp": ["enabled": true, "host": "127.0.0.1", "port": catcher.port, "tls": false]
                 ])
-            try await body(pocketBase, database, token)
+            try await body(pocketBase, mailbox, token)
         } catch {
             await pocketBase.stop()
             await catcher.shutdown()
@@ -55,15 +57,15 @@ import Testing
 
     /// Polls the mailbox (bounded: 15 s) for a mail to `email` that `matches`.
     private func waitForMail(
-        _ database: AppDatabase, to email: String,
+        _ mailbox: MailboxMailer, to email: String,
         where matches: (MailRecord) -> Bool
     ) async throws -> MailRecord {
         let deadline = ContinuousClock.now.advanced(by: .seconds(15))
         while ContinuousClock.now < deadline {
-            if let mail = try await database.mails(to: email, limit: 20).first(where: matches) { return mail }
+            if let mail = try await mailbox.mails(to: email, limit: 20).first(where: matches) { return mail }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let seen = try await database.mails(to: nil, limit: 20).map { "\($0.recipient): \($0.subject)" }
+        let seen = try await mailbox.mails(to: nil, limit: 20).map { "\($0.recipient): \($0.subject)" }
         throw SupportError("no matching mail to \(email) within 15 s; the mailbox holds \(seen)")
     }
 
@@ -78,11 +80,11 @@ import Testing
     }
 
     @Test func verificationMailArrivesWithItsLink() async throws {
-        try await withCatchingPocketBase { pocketBase, database, _ in
+        try await withCatchingPocketBase { pocketBase, mailbox, _ in
             let email = try await createUser(pocketBase)
             try await pocketBase.request("POST", "/api/collections/users/request-verification", body: ["email": email])
 
-            let mail = try await waitForMail(database, to: email) { $0.subject.contains("Verify") }
+            let mail = try await waitForMail(mailbox, to: email) { $0.subject.contains("Verify") }
             #expect(mail.subject == "Verify your Acme email")
             let link = try #require(mail.link, "no link pulled out of: \(mail.text)")
             #expect(link.hasPrefix("http://127.0.0.1:1/_/#/auth/confirm-verification/"), "link: \(link)")
@@ -96,13 +98,13 @@ import Testing
     }
 
     @Test func otpMailArrivesWithItsEightDigitCode() async throws {
-        try await withCatchingPocketBase { pocketBase, database, token in
+        try await withCatchingPocketBase { pocketBase, mailbox, token in
             try await pocketBase.request("PATCH", "/api/collections/users", token: token, body: ["otp": ["enabled": true]])
             let email = try await createUser(pocketBase)
             let reply = try await pocketBase.request("POST", "/api/collections/users/request-otp", body: ["email": email])
             let otpID = try #require(reply["otpId"] as? String, "request-otp answered \(reply)")
 
-            let mail = try await waitForMail(database, to: email) { $0.subject.contains("OTP") }
+            let mail = try await waitForMail(mailbox, to: email) { $0.subject.contains("OTP") }
             #expect(mail.subject == "OTP for Acme")
             let code = try #require(mail.code, "no code pulled out of: \(mail.text)")
             #expect(code.count == 8 && code.allSatisfy { $0.isASCII && $0.isNumber }, "code: \(code)")

@@ -32,7 +32,7 @@ import Testing
 
     /// The token of the newest reset link mailed to `email`.
     private func resetLinkToken(_ gatehouse: OAuthGatehouse, _ email: String) async throws -> String {
-        let mails = try await gatehouse.database.mails(to: email, limit: 10)
+        let mails = try await gatehouse.mailbox.mails(to: email, limit: 10)
         guard let link = mails.first(where: { $0.subject == "Reset your Gatehouse password" })?.link,
             let token = queryItem("token", in: link)
         else { throw TestFailure("no reset link mailed to \(email)") }
@@ -113,7 +113,7 @@ import Testing
         let owner = AttackScript(port: gatehouse.port)
         let asked = try await owner.call("POST", "/api/auth/email/send-reset-password", ["email": "victim@example.com"])
         #expect(asked.status == 202, "send-reset-password answered \(asked.status): \(asked.text)")
-        let mails = try await gatehouse.database.mails(to: "victim@example.com", limit: 10)
+        let mails = try await gatehouse.mailbox.mails(to: "victim@example.com", limit: 10)
         let code = try #require(
             mails.first(where: { $0.subject == "Reset your Gatehouse password" })?.code, "no reset code mailed")
         let exchanged = try await owner.call(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestClient
 import Logging
 import MailCatcher
+import Secrets
 import Store
 import TestScope
 import Testing
@@ -14,7 +15,8 @@ import Testing
         logger.logLevel = .warning
         // A second handle on the server's SQLite file, as `gatehouse serve --smtp` wires it.
         let database = try AppDatabase(path: gatehouse.databasePath)
-        let catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger)
+        let mailbox = try MailboxMailer(database: database, keyedHash: KeyedHash(key: database.secretKey(named: "keyed-hash")))
+        let catcher = MailCatcher(host: "127.0.0.1", port: 0, mailer: mailbox, logger: logger)
         try await catcher.start()
 
         let script = """

@@ -89,7 +89,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         let portBox = PortBox()
         let accounts = LocalAccounts(
             configuration: .init(verification: verification, publicBaseURL: { "http://127.0.0.1:\(portBox.port)" }),
-            database: database, hasher: passwords, mailer: MailboxMailer(database: database, clock: now),
+            database: database, hasher: passwords, mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: now),
             keyedHash: hasher, clock: now, logger: logger)
         var configuration = WebConfiguration(
             publicBaseURL: "", templatesDirectory: templates, publicDirectory: repositoryRoot + "/Public",

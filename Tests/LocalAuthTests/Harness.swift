@@ -51,23 +51,33 @@ final class Harness: Sendable {
     ) throws -> LocalAccounts {
         LocalAccounts(
             configuration: configuration, database: database, hasher: hasher,
-            mailer: MailboxMailer(database: database, clock: { clock.now }),
+            mailer: try mailbox(database: database, clock: clock),
             keyedHash: try KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: { clock.now },
             logger: Logger(label: "test.local-auth"))
     }
 
+    /// The dev mailbox over `database`, sealed under the file's own keyed-hash secret.
+    static func mailbox(database: AppDatabase, clock: TestClock) throws -> MailboxMailer {
+        try MailboxMailer(
+            database: database, keyedHash: KeyedHash(key: database.secretKey(named: "keyed-hash")), clock: { clock.now })
+    }
+
+    private func mails(to email: String, limit: Int) async throws -> [MailRecord] {
+        try await Self.mailbox(database: database, clock: clock).mails(to: email, limit: limit)
+    }
+
     /// The newest mail to `email`, failing the test when there is none.
     func latestMail(to email: String) async throws -> MailRecord {
-        try #require(try await database.mails(to: email, limit: 1).first)
+        try #require(try await mails(to: email, limit: 1).first)
     }
 
     func mailCount(to email: String) async throws -> Int {
-        try await database.mails(to: email, limit: 100).count
+        try await mails(to: email, limit: 100).count
     }
 
     /// How many mails to `email` have `subject`.
     func mailCount(to email: String, subject: String) async throws -> Int {
-        try await database.mails(to: email, limit: 100).filter { $0.subject == subject }.count
+        try await mails(to: email, limit: 100).filter { $0.subject == subject }.count
     }
 
     /// Signs up and returns the mailed code.

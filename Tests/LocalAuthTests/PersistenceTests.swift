@@ -19,7 +19,8 @@ import Testing
             configuration: LocalAccounts.Configuration())
         let again = try await backend.signIn(email: "ann@example.com", password: "password123")
         #expect(again == user)
-        #expect(try await reopened.mails(to: "ann@example.com", limit: 10).first?.code == code)
+        let mailbox = try Harness.mailbox(database: reopened, clock: h.clock)
+        #expect(try await mailbox.mails(to: "ann@example.com", limit: 10).first?.code == code)
     }
 
     @Test func integrityCheckPassesAfterConcurrentWork() async throws {

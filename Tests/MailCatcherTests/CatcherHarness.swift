@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MailCatcher
 import NIOCore
+import Secrets
 import Store
 import TestScope
 
@@ -9,6 +10,8 @@ import TestScope
 final class CatcherHarness: Stoppable {
     let directory: URL
     let database: AppDatabase
+    /// The dev mailbox the catcher stores into (it opens the sealed mails).
+    let mailbox: MailboxMailer
     let catcher: MailCatcher
     var port: Int { catcher.port }
 
@@ -18,8 +21,9 @@ final class CatcherHarness: Stoppable {
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
         var logger = Logger(label: "mail-catcher-test")
         logger.logLevel = .warning
+        mailbox = try MailboxMailer(database: database, keyedHash: KeyedHash(key: database.secretKey(named: "keyed-hash")))
         catcher = MailCatcher(
-            host: "127.0.0.1", port: 0, mailer: MailboxMailer(database: database), logger: logger,
+            host: "127.0.0.1", port: 0, mailer: mailbox, logger: logger,
             limits: limits, idleTimeout: idleTimeout)
         try await catcher.start()
         try stopsWithTest()

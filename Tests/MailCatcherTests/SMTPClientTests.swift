@@ -28,7 +28,7 @@ import Testing
         let output = try await PythonScript.run(script, arguments: [String(harness.port), Self.verifyLink])
         #expect(output == "0\n")
         for recipient in ["ada@example.com", "bob@example.com"] {
-            let mails = try await harness.database.mails(to: recipient, limit: 10)
+            let mails = try await harness.mailbox.mails(to: recipient, limit: 10)
             #expect(mails.count == 1, "one mail for \(recipient)")
             guard let mail = mails.first else { continue }
             #expect(mail.subject == "Vérifiez votre adresse")
@@ -37,7 +37,7 @@ import Testing
             #expect(mail.code == "482913")
             #expect(mail.link == Self.verifyLink)
         }
-        #expect(try await harness.database.mails(to: "BOB@example.com", limit: 10).first?.recipient == "BOB@example.com")
+        #expect(try await harness.mailbox.mails(to: "BOB@example.com", limit: 10).first?.recipient == "BOB@example.com")
         await harness.stop()
     }
 
@@ -59,7 +59,7 @@ import Testing
             """
         let output = try await PythonScript.run(script, arguments: [String(harness.port)])
         #expect(output == "250 True True True\n503 500 502 250\n552\n250\n")
-        #expect(try await harness.database.mails(to: nil, limit: 10).isEmpty)
+        #expect(try await harness.mailbox.mails(to: nil, limit: 10).isEmpty)
         await harness.stop()
     }
 

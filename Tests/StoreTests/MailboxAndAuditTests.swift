@@ -1,5 +1,7 @@
 import AuthCore
 import Foundation
+import GRDB
+import Secrets
 import Testing
 
 @testable import Store
@@ -12,15 +14,32 @@ import Testing
     init() throws { test = try TestDatabase() }
 
     @Test func mailboxFiltersByNormalizedRecipientNewestFirst() async throws {
-        let mailer = MailboxMailer(database: test.database, clock: { [now] in now })
+        let mailer = try MailboxMailer(
+            database: test.database, keyedHash: KeyedHash(key: SecureRandom.bytes(KeyedHash.keyLength)), clock: { [now] in now })
         try await mailer.send(OutgoingMail(to: "Ann@Example.com", subject: "1", text: "t", html: "h", code: "123456"))
         try await mailer.send(OutgoingMail(to: "bob@example.com", subject: "2", text: "t", html: "h"))
         try await mailer.send(OutgoingMail(to: "ann@example.com", subject: "3", text: "t", html: "h", link: "http://x/l"))
-        let annMails = try await test.database.mails(to: " ANN@example.com", limit: 10)
+        let annMails = try await mailer.mails(to: " ANN@example.com", limit: 10)
         #expect(annMails.map(\.subject) == ["3", "1"])
         #expect(annMails.last?.code == "123456" && annMails.first?.link == "http://x/l")
         #expect(annMails.first?.recipient == "ann@example.com" && annMails.first?.createdAt == now)
-        #expect(try await test.database.mails(to: nil, limit: 2).map(\.subject) == ["3", "2"])
+        #expect(try await mailer.mails(to: nil, limit: 2).map(\.subject) == ["3", "2"])
+    }
+
+    /// The content is sealed: the row holds no code, and a mailbox under another key file opens
+    /// none of it (those mails are left out rather than failing the mailbox).
+    @Test func mailsOpenOnlyUnderTheirKey() async throws {
+        func mailbox() throws -> MailboxMailer {
+            try MailboxMailer(database: test.database, keyedHash: KeyedHash(key: SecureRandom.bytes(KeyedHash.keyLength)))
+        }
+        let (mailer, stranger) = (try mailbox(), try mailbox())
+        try await mailer.send(OutgoingMail(to: "ann@example.com", subject: "s", text: "482913", html: "h", code: "482913"))
+        let sealed = try await test.database.pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT content_sealed FROM mails")
+        }
+        #expect(sealed.map { $0.range(of: Data("482913".utf8)) == nil } == true)
+        #expect(try await mailer.mails(to: nil, limit: 10).map(\.code) == ["482913"])
+        #expect(try await stranger.mails(to: nil, limit: 10).isEmpty)
     }
 
     @Test func auditEventsKeepTheirJSONData() async throws {

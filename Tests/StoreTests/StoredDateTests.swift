@@ -65,8 +65,7 @@ import Testing
             "\(VerificationTokenRecord.databaseDateEncodingStrategy(for: "expires_at"))",
             "\(SignInTokenRecord.databaseDateEncodingStrategy(for: "expires_at"))",
             "\(UserRecord.databaseDateDecodingStrategy(for: "created"))",
-            "\(AuditEventRecord.databaseDateDecodingStrategy(for: "created_at"))",
-            "\(MailRecord.databaseDateDecodingStrategy(for: "created_at"))"
+            "\(AuditEventRecord.databaseDateDecodingStrategy(for: "created_at"))"
         ]
         for strategy in strategies { #expect(strategy.hasPrefix("custom"), "\(strategy)") }
     }

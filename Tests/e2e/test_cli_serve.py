@@ -68,3 +68,34 @@ def test_a_stop_sent_the_moment_it_listens_ends_it_cleanly(binary, tmp_path):
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def serve_log_until_listening(binary, tmp_path, name: str, *extra: str, env: dict | None = None) -> str:
+    """Starts `gatehouse serve` proxying an InsForge that is not there (nothing is asked of it at
+    start), and returns what it logged up to saying it listens."""
+    process = subprocess.Popen([str(binary), "serve", "--port", "0", "--db", str(tmp_path / f"{name}.sqlite"),
+                                "--templates", str(TEMPLATES), "--assets", str(ASSETS), "--backend", "insforge",
+                                "--backend-url", "http://127.0.0.1:9", *extra],
+                               env={"PATH": "/usr/bin:/bin", **(env or {})}, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    log = []
+    try:
+        for line in process.stderr:
+            log.append(line.decode(errors="replace"))
+            if "Gatehouse listening on" in log[-1]:
+                break
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert any("Gatehouse listening on" in line for line in log), "".join(log)
+    return "".join(log)
+
+
+def test_a_backend_admin_secret_on_the_command_line_is_warned_about(binary, tmp_path):
+    """Issue 22 item 13: `--backend-admin KEY` still works, but argv is readable by every local user
+    (/proc/PID/cmdline, ps), so the server says so and names the safer ways; the variable is quiet."""
+    flagged = serve_log_until_listening(binary, tmp_path, "flag", "--backend-admin", "admin-key-in-argv")
+    assert "--backend-admin" in flagged and "GATEHOUSE_BACKEND_ADMIN" in flagged, flagged
+    assert "admin-key-in-argv" not in flagged, "the warning repeats the secret"
+    quiet = serve_log_until_listening(binary, tmp_path, "env", env={"GATEHOUSE_BACKEND_ADMIN": "admin-key-in-env"})
+    assert "GATEHOUSE_BACKEND_ADMIN" not in quiet, quiet

@@ -241,3 +241,20 @@ def test_reset_wipes_users_sessions_mail_and_audit_but_keeps_superusers_provider
     assert sign_in(server, "test+3@example.com", SEED_PASSWORD) == 400
     status, body = post_json(server, "/_/api/auth", {"email": staff_email, "password": staff_password})
     assert status == 200 and body["token"]
+
+
+def test_an_export_file_is_owner_only_even_when_it_existed(binary, tmp_path):
+    """Issue 22 item 13: an export names every user and their tags, so its file is 0600 like the
+    database — also when it replaces a world-readable file (before: 0644, and an existing 0644 kept)."""
+    db_path = tmp_path / "export.sqlite"
+    done = cli(binary, "users", "seed", 3, "--password", SEED_PASSWORD, "--db", db_path)
+    assert done.returncode == 0, done.stderr.decode()
+    fresh = tmp_path / "fresh.json"
+    existing = tmp_path / "existing.csv"
+    existing.write_text("stale\n")
+    os.chmod(existing, 0o644)
+    for target in (fresh, existing):
+        done = cli(binary, "users", "export", target, "--db", db_path)
+        assert done.returncode == 0, done.stderr.decode()
+        assert os.stat(target).st_mode & 0o777 == 0o600, f"{target.name}: {oct(os.stat(target).st_mode & 0o777)}"
+    assert existing.read_text().startswith("email,"), "the old content was replaced"

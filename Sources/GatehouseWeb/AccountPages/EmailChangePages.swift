@@ -70,7 +70,8 @@ struct EmailChangePages: Sendable {
             errors.add("form", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
             return render(visit, user, email: email, errors: errors, status: 429).retrying(after: refusal.retryAfter)
         }
-        let attempt = await env.budgets.beginPasswordTry(.emailChange, email: user.email, ip: request.remoteAddress)
+        let attempt = await env.budgets.beginPasswordTry(
+            .emailChange, email: user.email, password: password, ip: request.remoteAddress)
         let locked = attempt.admission != .open
         if !locked {
             do {
@@ -112,16 +113,15 @@ struct EmailChangePages: Sendable {
         let password: String? = env.backend.confirmsEmailChangeWithPassword ? try visit.field("password") : nil
         let request = visit.request
         let now = env.clock()
-        var errors = FormErrors()
-        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
-            errors.add("form", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
-            return renderConfirm(visit, token: token, errors: errors, status: 429).retrying(after: refusal.retryAfter)
-        }
         let signedIn = visit.signedIn
         let confirmation: EmailChangeConfirmation
         do {
-            confirmation = try await env.backend.confirmEmailChange(
-                token: token, password: password, keeping: signedIn?.backendSession)
+            confirmation = try await MailedCodeChecks(env: env).confirmEmailChange(
+                token: token, password: password, keeping: signedIn?.backendSession, request: request)
+        } catch AuthError.rateLimited(let wait) {
+            var errors = FormErrors()
+            errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
+            return renderConfirm(visit, token: token, errors: errors, status: 429).retrying(after: wait)
         } catch let error as AuthError {
             await env.audit.record(
                 .emailChangeFailed, actor: signedIn?.user.id.rawValue, request: request,

@@ -65,7 +65,8 @@ struct SecurityPages: Sendable {
         }
         let request = visit.request
         // The current password is checked like a sign-in's, admitted before the hash.
-        let attempt = await env.budgets.beginPasswordTry(.signIn, email: signedIn.user.email, ip: request.remoteAddress)
+        let attempt = await env.budgets.beginPasswordTry(
+            .signIn, email: signedIn.user.email, password: current, ip: request.remoteAddress)
         var reason = "rate_limited"
         if attempt.admission == .open {
             do {

@@ -26,7 +26,7 @@ struct TOTPPages: Sendable {
             try await signedIn(visit) { signedIn in
                 let password = try visit.field("password")
                 if let refusal = try await reauthenticate(
-                    visit, signedIn, field: "disable_password",
+                    visit, signedIn, password: password, field: "disable_password",
                     {
                         try await env.backend.disableTOTP(password: password, session: signedIn.backendSession)
                     })
@@ -42,7 +42,7 @@ struct TOTPPages: Sendable {
                 let password = try visit.field("password")
                 var codes: [String] = []
                 if let refusal = try await reauthenticate(
-                    visit, signedIn, field: "codes_password",
+                    visit, signedIn, password: password, field: "codes_password",
                     {
                         codes = try await env.backend.regenerateRecoveryCodes(
                             password: password, session: signedIn.backendSession)
@@ -108,13 +108,13 @@ struct TOTPPages: Sendable {
         }
     }
 
-    /// Runs a change that re-checks the password, throttled like sign-in per account and source; a
+    /// Runs a change that re-checks `password`, throttled like sign-in per account and source; a
     /// locked pair answers like a wrong password. Returns the refusal page, or nil when it went through.
     private func reauthenticate(
-        _ visit: Visit, _ signedIn: SignedIn, field: String, _ change: () async throws -> Void
+        _ visit: Visit, _ signedIn: SignedIn, password: String, field: String, _ change: () async throws -> Void
     ) async throws -> Response? {
         let attempt = await env.budgets.beginPasswordTry(
-            .reauthentication, email: signedIn.user.email, ip: visit.request.remoteAddress)
+            .reauthentication, email: signedIn.user.email, password: password, ip: visit.request.remoteAddress)
         do {
             if attempt.admission != .open { throw AuthError.invalidCredentials }
             try await change()

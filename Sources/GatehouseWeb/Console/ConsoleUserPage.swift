@@ -260,7 +260,7 @@ struct ConsoleUserPage: Sendable {
         } else {
             page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
         }
-        let mails = try await env.database.mails(to: user.email, limit: 10)
+        let mails = try await env.mailbox.mails(to: user.email, limit: 10)
         page["mails"] = mails.map { mail -> [String: Any] in
             var row: [String: Any] = ["subject": mail.subject, "createdAt": DisplayDate.dateTime(mail.createdAt)]
             row["code"] = mail.code

@@ -8,7 +8,8 @@ import TwoFactor
 /// A superuser's password sign-in, the one owner every way in goes through (console form,
 /// `/_/api/auth`, PocketBase's `_superusers/auth-with-password`): the same throttling and
 /// equal-cost rules as user sign-in (`Budgets.beginPasswordTry`, admitted before the hash; unknown
-/// emails cost one hash, a locked (account, source) pair answers like a wrong password), and a right password of a superuser with TOTP on is a pending
+/// emails and a locked (account, source) pair cost the dummy hash and answer like a wrong
+/// password), and a right password of a superuser with TOTP on is a pending
 /// second step, never a session — so no front-end can forget to ask for the code.
 struct StaffSignIn: Sendable {
     let database: AppDatabase
@@ -29,15 +30,19 @@ struct StaffSignIn: Sendable {
     }
 
     func attempt(email: String, password: String, from ip: String) async throws -> Outcome {
-        let attempt = await budgets.beginPasswordTry(.staffSignIn, email: email, ip: ip)
-        if case .throttled(let wait) = attempt.admission { return .throttled(retryAfter: wait) }
-        let locked = attempt.admission == .locked
+        let attempt = await budgets.beginPasswordTry(.staffSignIn, email: email, password: password, ip: ip)
+        switch attempt.admission {
+        case .throttled(let wait): return .throttled(retryAfter: wait)
+        case .locked: return .refused(reason: "locked")
+        case .open: break
+        }
         guard let superuser = try await database.superuser(email: email) else {
             await passwords.dummyVerify(password)
-            return .refused(reason: locked ? "locked" : "unknown_superuser")
+            return .refused(reason: "unknown_superuser")
         }
-        let matches = await passwords.verify(password, against: superuser.passwordHash)
-        guard matches, !locked else { return .refused(reason: locked ? "locked" : "wrong_password") }
+        guard await passwords.verify(password, against: superuser.passwordHash) else {
+            return .refused(reason: "wrong_password")
+        }
         await budgets.settle(attempt, .right)
         guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
         return .secondStep(superuser, pending: pendingStep(for: superuser))
@@ -134,8 +139,9 @@ extension StaffSignIn {
 
     /// Turns it off after the password again (throttled like the console sign-in).
     func disableTOTP(_ superuser: SuperuserRecord, password: String, from ip: String) async throws -> Bool {
-        let attempt = await budgets.beginPasswordTry(.staffReauthentication, email: superuser.email, ip: ip)
-        guard await passwords.verify(password, against: superuser.passwordHash), attempt.admission == .open else {
+        let attempt = await budgets.beginPasswordTry(
+            .staffReauthentication, email: superuser.email, password: password, ip: ip)
+        guard attempt.admission == .open, await passwords.verify(password, against: superuser.passwordHash) else {
             return false
         }
         await budgets.settle(attempt, .right)

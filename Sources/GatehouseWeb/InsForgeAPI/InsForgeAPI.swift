@@ -57,6 +57,7 @@ struct InsForgeAPI: Sendable {
         }
         on(&router, .post, "/api/auth/refresh", refresh)
         on(&router, .post, "/api/auth/logout") { request, _ in
+            _ = try delivery.checkedCookie(request)
             if let signedIn = await tokens.signedIn(request) {
                 try await env.sessions.bindings.revoke(signedIn)
                 await env.audit.recordOwnAct(.signOut, of: signedIn, request: request, data: ["via": "insforge-api"])

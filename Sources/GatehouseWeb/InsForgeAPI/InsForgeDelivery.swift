@@ -43,6 +43,13 @@ struct InsForgeDelivery: Sendable {
         for key in ["refreshToken", "refresh_token"] {
             if case .string(let token) = body[key], !token.isEmpty { return token }
         }
+        return try checkedCookie(request)
+    }
+
+    /// The web refresh cookie, when the request carries it with its matching `X-CSRF-Token` (a
+    /// cross-site form sends the cookie but cannot send the header); nil without the cookie. Refresh
+    /// and logout both ask it, so neither can be forged from another site.
+    func checkedCookie(_ request: Request) throws -> String? {
         guard let cookie = request.cookies[Self.refreshCookie], !cookie.isEmpty else { return nil }
         guard let header = request.headers["X-CSRF-Token"],
             KeyedHash.constantTimeEquals(header, tokens.csrfToken(for: cookie))

@@ -29,7 +29,7 @@ struct MailboxPages: Sendable {
                 return .redirect(to: URLQuery.path("/_/", [("redirect", visit.request.rawPathAndQuery)]))
             }
             let filter = (try visit.query("to") ?? "").trimmingCharacters(in: .whitespaces)
-            let mails = try await env.database.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
+            let mails = try await env.mailbox.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
             return env.renderer.page(
                 .mailbox,
                 visit.context(
@@ -59,7 +59,7 @@ struct MailboxPages: Sendable {
                     status: 400, code: "INVALID_LIMIT",
                     message: "limit must be a whole number from 1 to \(Self.maximumLimit).")
             }
-            let mails = try await env.database.mails(to: filter.flatMap { $0.isEmpty ? nil : $0 }, limit: limit)
+            let mails = try await env.mailbox.mails(to: filter.flatMap { $0.isEmpty ? nil : $0 }, limit: limit)
             return try .json(
                 mails.map { mail in
                     Entry(

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Secrets
 import Store
 
 /// The owner of every limit (`Budget`): the only holder of the rate-limit counts, which live in
@@ -13,6 +14,8 @@ struct Budgets: Sendable {
     let enabled: Bool
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// Spends the dummy hash on a locked password try (`beginPasswordTry`).
+    let passwords: PasswordHasher
 
     /// The wait answered when the counts cannot be read.
     static let unavailableWait = 60

@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// Checks of a mailed code or token — verification, the reset code's exchange, the reset itself —
-/// whichever way in asks: each takes one of the source's code checks (`Budget.codeChecks`, shared
+/// Checks of a mailed code or token — verification, the reset code's exchange, the reset itself,
+/// an email change's confirmation — whichever way in asks: each takes one of the source's code checks (`Budget.codeChecks`, shared
 /// with sign-in codes and magic links) before the seam compares anything, and throws
 /// `.rateLimited` when there is none left. The backend keeps each code's own five tries; this
 /// budget is what stops a guesser who asks for fresh codes (issue 22: 44,812 reset-code guesses).
@@ -32,6 +32,15 @@ struct MailedCodeChecks: Sendable {
     func resetPassword(token: String, newPassword: String, request: Request) async throws -> User {
         try await admit(request)
         return try await env.backend.resetPassword(token: token, newPassword: newPassword)
+    }
+
+    /// An email change's mailed token (with the account's password where the backend asks it),
+    /// keeping `keeping`'s session when it is the account's.
+    func confirmEmailChange(
+        token: String, password: String?, keeping: AuthSession?, request: Request
+    ) async throws -> EmailChangeConfirmation {
+        try await admit(request)
+        return try await env.backend.confirmEmailChange(token: token, password: password, keeping: keeping)
     }
 
     private func admit(_ request: Request) async throws {

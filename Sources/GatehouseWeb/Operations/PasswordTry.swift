@@ -31,13 +31,15 @@ enum PasswordCheck: String, Sendable {
 /// stranger elsewhere cannot lock the owner out. The try is counted as a failure when it is
 /// admitted, in the same transaction as the check — so parallel tries cannot all pass a check
 /// that only five of them fit — and `Budgets.settle` takes the count back when the password was
-/// right. A locked try is answered exactly like a wrong password by every caller.
+/// right. A locked try is answered exactly like a wrong password by every caller, and never runs
+/// the account's stored hash (an imported one may cost four ordinary hashes): it has already cost
+/// the dummy hash an unknown account costs, so it takes the time of any other refused try.
 struct PasswordTry: Sendable {
     enum Admission: Sendable, Equatable {
         /// Check the password.
         case open
         /// The (account, source) pair is backing off or the account is at its ceiling: answer as
-        /// for a wrong password (after the same hash).
+        /// for a wrong password without checking it (the dummy hash was already spent).
         case locked
         /// The source is over its sign-in tries (`Budget.signInTries`): nothing was counted.
         case throttled(retryAfter: Int)
@@ -81,8 +83,15 @@ struct PasswordTry: Sendable {
 }
 
 extension Budgets {
-    /// Admits one try of `check` for `email` from `ip`, recording it in the same transaction.
-    func beginPasswordTry(_ check: PasswordCheck, email: String, ip: String) async -> PasswordTry {
+    /// Admits one try of `check` for `email` from `ip`, recording it in the same transaction. A
+    /// locked try spends the dummy hash on `password` before it returns: the caller must not check it.
+    func beginPasswordTry(_ check: PasswordCheck, email: String, password: String, ip: String) async -> PasswordTry {
+        let attempt = await admitPasswordTry(check, email: email, ip: ip)
+        if attempt.admission == .locked { await passwords.dummyVerify(password) }
+        return attempt
+    }
+
+    private func admitPasswordTry(_ check: PasswordCheck, email: String, ip: String) async -> PasswordTry {
         let account = EmailAddress.normalize(email)
         let pairKey = "\(check.rawValue)-failures:\(account)|\(ip)"
         let accountKey = "\(check.rawValue)-failures:\(account)"

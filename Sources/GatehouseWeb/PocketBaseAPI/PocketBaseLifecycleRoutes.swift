@@ -116,7 +116,9 @@ struct PocketBaseLifecycleRoutes: Sendable {
             }
             let user: User
             do {
-                user = try await env.backend.confirmEmailChange(token: token, password: password, keeping: nil).user
+                user = try await MailedCodeChecks(env: env).confirmEmailChange(
+                    token: token, password: password, keeping: nil, request: request
+                ).user
             } catch AuthError.invalidCredentials {
                 throw Self.passwordProblem("validation_invalid_password", "Missing or invalid auth record password.")
             }

@@ -26,10 +26,11 @@ public struct Application: Sendable {
         } else {
             renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         }
-        let budgets = Budgets(database: database, enabled: configuration.rateLimits, clock: clock, logger: logger)
+        let budgets = Budgets(
+            database: database, enabled: configuration.rateLimits, clock: clock, logger: logger, passwords: passwords)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database,
-            renderer: renderer,
+            mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
             sessions: BrowserSessions(
                 bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
                 lifetime: configuration.sessionLifetime, secureCookies: configuration.usesTLS),

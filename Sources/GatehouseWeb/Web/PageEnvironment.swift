@@ -13,6 +13,8 @@ struct PageEnvironment: Sendable {
     /// The backend as the pages use it to sign people in: its sessions back browser sessions.
     var pageBackend: any AuthAPI { backend.opening(for: .browserSession) }
     let database: AppDatabase
+    /// The dev mailbox's reader: it opens the sealed mails.
+    let mailbox: MailboxMailer
     let renderer: TemplateRenderer
     let sessions: BrowserSessions
     let console: ConsoleSessions

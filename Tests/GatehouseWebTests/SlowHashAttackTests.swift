@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTestClient
+import TestScope
+import Testing
+
+@testable import Secrets
+
+/// Issue 22 item 13: an imported hash is the importer's choice of cost. Above the bound it is
+/// refused at import (bcrypt 13 or argon2 256 MiB × 3 passes were accepted, and argon2 up to
+/// 256 MiB × 10 passes cost ~2 s a guess); and a try on a locked account never runs the stored
+/// hash — it costs the dummy hash an unknown account costs and answers like any wrong password.
+/// The hashes at the bound spend their work as 64 MiB × 8 passes rather than 256 MiB × 2, so the
+/// test process (server and test in one) does not map 256 MiB twice beside the other suites.
+@Suite(.stopsWhatItStarts) struct SlowHashAttackTests {
+    static let email = "slow@example.com"
+    static let password = "correct horse battery"
+    /// bcrypt at cost 13 (the digest is never run: the cost alone refuses it).
+    static let bcryptCost13 = "$2b$13$abcdefghijklmnopqrstuu.AxEupKavEYn/qbKcS65ybi7dE06iZS"
+    /// argon2id at 64 MiB × 9 passes, over the bound's product (its tag is never run either).
+    static let argon2AboveTheBound =
+        "$argon2id$v=19$m=65536,t=9,p=1$c29tZXNhbHRzb21lc2FsdA$c29tZXRhZ3NvbWV0YWdzb21ldGFnc29tZXRhZ3NvbWU"
+
+    /// An argon2id hash of `password` with `memoryKiB` and `iterations`, as another system wrote it.
+    static func argon2id(_ password: String, memoryKiB: Int, iterations: Int) throws -> String {
+        let salt = SecureRandom.bytes(16)
+        let parameters = Argon2.Parameters(variant: .argon2id, memoryKiB: memoryKiB, iterations: iterations, parallelism: 1)
+        let tag = try Argon2.tag(
+            password: Array(password.utf8), salt: salt, tagLength: 32, parameters: parameters,
+            memory: Argon2Memory(keptByteCount: 0))
+        func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        return "$argon2id$v=19$m=\(memoryKiB),t=\(iterations),p=1$\(base64(salt))$\(base64(tag))"
+    }
+
+    /// The admin API's import, as one superuser (made once per server).
+    private func importer(_ gatehouse: TestGatehouse) async throws -> ([[String: Any]]) async throws -> TestResponse {
+        let admin = TestUserAPITests.AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
+        return { rows in try await admin.send("POST", "/_/api/users/import", json: rows) }
+    }
+
+    @Test func hashesAboveTheCostBoundAreRefusedAtImportAndOnesAtItSignIn() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let importUsers = try await importer(gatehouse)
+        let refused = try await importUsers([
+            ["email": "bcrypt13@example.com", "passwordHash": Self.bcryptCost13, "verified": true],
+            ["email": "argon-above@example.com", "passwordHash": Self.argon2AboveTheBound, "verified": true]
+        ])
+        #expect(refused.status == 422, "\(refused.text)")
+        let rows = (try? JSONSerialization.jsonObject(with: Data(refused.body)) as? [String: Any])?["rows"] as? [[String: Any]]
+        #expect(rows?.compactMap { $0["row"] as? Int } == [1, 2], "\(refused.text)")
+        #expect(try await gatehouse.database.user(email: "argon-above@example.com") == nil)
+
+        let atBound = try Self.argon2id(Self.password, memoryKiB: 65_536, iterations: 8)
+        let imported = try await importUsers([["email": Self.email, "passwordHash": atBound, "verified": true]])
+        #expect(imported.status == 201, "\(imported.text)")
+        let signIn = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-password", ["identity": Self.email, "password": Self.password], anonKey: false)
+        #expect(signIn.status == 200 && signIn.json["token"] is String, "\(signIn.text)")
+        await gatehouse.stop()
+    }
+
+    /// One PocketBase password try from `source` and how long it took.
+    private func timedTry(
+        _ gatehouse: TestGatehouse, _ email: String, from source: String
+    ) async throws -> (TestResponse, Duration) {
+        let started = ContinuousClock.now
+        let answer = try await gatehouse.postJSON(
+            "/api/collections/users/auth-with-password", ["identity": email, "password": "a wrong guess"], anonKey: false,
+            from: source)
+        return (answer, ContinuousClock.now - started)
+    }
+
+    private static func median(_ durations: [Duration]) -> Duration { durations.sorted()[durations.count / 2] }
+
+    @Test func lockedTriesDoNotRunTheStoredHash() async throws {
+        // At the server's own cost, so the dummy hash a locked try must spend (64 MiB × 2) is
+        // measurable beside the HTTP round trip.
+        let gatehouse = try await TestGatehouse(verification: .none, hashCost: .interactive)
+        // The costliest hash the import takes: four times the dummy hash's work.
+        let slow = try Self.argon2id(Self.password, memoryKiB: 65_536, iterations: 8)
+        let importUsers = try await importer(gatehouse)
+        #expect(try await importUsers([["email": Self.email, "passwordHash": slow, "verified": true]]).status == 201)
+
+        var wrong: [Duration] = []
+        var wrongAnswer: TestResponse?
+        for _ in 0..<5 {
+            let (answer, took) = try await timedTry(gatehouse, Self.email, from: "127.0.0.2")
+            (wrong, wrongAnswer) = (wrong + [took], answer)
+        }
+        var locked: [Duration] = []
+        for _ in 0..<5 {
+            let (answer, took) = try await timedTry(gatehouse, Self.email, from: "127.0.0.2")
+            locked.append(took)
+            #expect(answer.status == wrongAnswer?.status && answer.text == wrongAnswer?.text, "\(answer.text)")
+        }
+        var unknown: [Duration] = []
+        for _ in 0..<5 { unknown.append(try await timedTry(gatehouse, "nobody@example.com", from: "127.0.0.3").1) }
+
+        let (wrongTime, lockedTime, unknownTime) = (Self.median(wrong), Self.median(locked), Self.median(unknown))
+        #expect(lockedTime * 2 < wrongTime, "a locked try ran the stored hash: \(lockedTime) vs \(wrongTime) a wrong one")
+        // Not faster than an unknown account either: the dummy hash is run, so a locked try looks
+        // like any refused one (a third of the unknown's time allows for a busy machine).
+        #expect(lockedTime * 3 > unknownTime, "a locked try skipped the dummy hash: \(lockedTime) vs \(unknownTime)")
+        await gatehouse.stop()
+    }
+}
