@@ -115,7 +115,7 @@ import Testing
 @Suite(.stopsWhatItStarts) struct PocketBaseRealtimeHubTests {
     @Test func anIdleClientIsClosed() async throws {
         let hub = PocketBaseRealtime(idleTimeout: .milliseconds(50))
-        let stream = await hub.connect()
+        let stream = try #require(await hub.connect(from: "127.0.0.1"))
         #expect(stream.isOpen)
         for _ in 0..<500 where stream.isOpen { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!stream.isOpen)

@@ -141,7 +141,8 @@ import Testing
             let id = try #require(try await stream.next()["id"])
             streams.append(stream)
             // 1,000 topics of 1,000 characters: the most one request body (1 MiB) carries.
-            let answer = try await RealtimeAttack.subscribe(gatehouse, id, RealtimeAttack.topics(1000, length: 1000), source: source)
+            let answer = try await RealtimeAttack.subscribe(
+                gatehouse, id, RealtimeAttack.topics(1000, length: 1000), source: source)
             if answer.status == 400 {
                 RealtimeAttack.expectPocketBaseRefusal(answer, status: 400)
                 let allowed = RealtimeAttack.topics(600, length: 100)

@@ -10,23 +10,20 @@ struct PocketBaseTopic: Sendable, Hashable {
     let name: String
     /// Query values as text (numbers and flags too, as PocketBase casts them).
     let query: [String: String]
+    /// The `users` record whose events this topic gets: its id, `*` for every record (`users/*`,
+    /// and the bare collection, PocketBase's deprecated spelling of it), by the collection's name or
+    /// id; nil for any other topic. Read once, so a change finds its topics by key.
+    let record: String?
 
     init(_ name: String) {
         self.name = name
         query = Self.options(of: name)
+        record = Self.record(of: name)
     }
 
-    /// Whether this subscription is to `topic`: the same, or `topic` followed by `?` and options.
-    func isTo(_ topic: String) -> Bool {
-        name == topic || name.hasPrefix(topic + "?")
-    }
-
-    /// Whether this may be a topic of `users` record events (by the collection's name or id).
-    var isAboutUsers: Bool {
-        let collection = PocketBaseCollection.users
-        return [collection.rawValue, collection.id].contains {
-            name == $0 || name.hasPrefix($0 + "/") || name.hasPrefix($0 + "?")
-        }
+    /// The `filter` option; nil when absent or empty (no filter).
+    var filter: String? {
+        query["filter"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The `fields` option as `PocketBaseRecord.picking` takes it; nil when absent.
@@ -34,12 +31,16 @@ struct PocketBaseTopic: Sendable, Hashable {
         query["fields"].map(PocketBaseRecord.fieldNames)
     }
 
-    /// The topics of a `users` record's events: the record (view rule) and the whole collection
-    /// (list rule; the bare collection is PocketBase's deprecated spelling of `/*`), each by name
-    /// and by id.
-    static func recordTopics(of id: UserID) -> [String] {
+    /// The topic proper (before any `?`) read as a `users` record topic.
+    private static func record(of name: String) -> String? {
+        let topic = name.prefix { $0 != "?" }
         let collection = PocketBaseCollection.users
-        return [collection.rawValue, collection.id].flatMap { [$0 + "/" + id.rawValue, $0 + "/*", $0] }
+        for prefix in [collection.rawValue, collection.id] where topic.hasPrefix(prefix) {
+            let rest = topic.dropFirst(prefix.count)
+            if rest.isEmpty { return "*" }
+            if rest.first == "/", rest.count > 1 { return String(rest.dropFirst()) }
+        }
+        return nil
     }
 
     private static func options(of name: String) -> [String: String] {
