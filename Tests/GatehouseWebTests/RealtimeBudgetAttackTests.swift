@@ -3,13 +3,6 @@ import HTTPTestClient
 import TestScope
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(CMalloc)
-    import CMalloc
-#endif
-
 /// Issue 22, item 10: PocketBase realtime (`/api/realtime`) within per-client budgets. Each test
 /// performs its attack over real sockets against a real server, as many streams as it needs from
 /// loopback addresses of their own; one at a time, as one of them times an event.
@@ -126,38 +119,6 @@ import Testing
     }
 }
 
-/// Issue 22, item 10: guest streams hold bounded memory. Measures this process (the server runs in
-/// it), so it runs alone (`scripts/swift-suites`).
-@Suite(.stopsWhatItStarts) struct RealtimeMemoryAttackTests {
-    /// Guest streams each subscribed to as much as PocketBase's limits and one 1 MiB body allow
-    /// held ~2 MiB each; within the topic budget each holds a bounded amount.
-    @Test func guestStreamsHoldBoundedMemory() async throws {
-        let gatehouse = try await TestGatehouse(verification: .none)
-        let before = try RealtimeAttack.residentMiB()
-        var streams: [TestEventStream] = []
-        for index in 0..<64 {
-            let source = "127.0.5.\(2 + index / 16)"
-            let stream = try await HTTPTestClient(port: gatehouse.port, source: source).openEventStream("/api/realtime")
-            let id = try #require(try await stream.next()["id"])
-            streams.append(stream)
-            // 1,000 topics of 1,000 characters: the most one request body (1 MiB) carries.
-            let answer = try await RealtimeAttack.subscribe(
-                gatehouse, id, RealtimeAttack.topics(1000, length: 1000), source: source)
-            if answer.status == 400 {
-                RealtimeAttack.expectPocketBaseRefusal(answer, status: 400)
-                let allowed = RealtimeAttack.topics(600, length: 100)
-                #expect(try await RealtimeAttack.subscribe(gatehouse, id, allowed, source: source).status == 204)
-            } else {
-                #expect(answer.status == 204)
-            }
-        }
-        let grown = try RealtimeAttack.residentMiB() - before
-        #expect(grown < 32, "64 guest streams grew resident memory by \(Int(grown)) MiB")
-        for stream in streams { stream.hangUp() }
-        await gatehouse.stop()
-    }
-}
-
 /// What the realtime attacks share.
 enum RealtimeAttack {
     /// Sets `clientID`'s subscriptions from `source` and returns the answer, whatever it is.
@@ -193,17 +154,5 @@ enum RealtimeAttack {
     /// A 15-character id of no record.
     static func randomID() -> String {
         String((0..<15).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-    }
-
-    /// The process's resident memory in MiB once the allocator gave back its free pages (as in
-    /// `ServerMemoryTests`): the server runs in this process.
-    static func residentMiB() throws -> Double {
-        #if canImport(CMalloc)
-            _ = malloc_trim(0)
-        #endif
-        let statm = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-        let fields = statm.split(separator: " ")
-        let pages = try #require(fields.count > 1 ? Double(fields[1]) : nil, "statm: \(statm)")
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 }
