@@ -18,13 +18,12 @@ import Testing
     }
 
     @Test func optionsGiveTheQueryAsText() {
-        let topic = PocketBaseTopic(
+        let name =
             "users/*?options=%7B%22query%22%3A%7B%22fields%22%3A%22id%2C%20name%22%2C%22page%22%3A2%2C%22x%22%3Atrue%7D%2C%22headers%22%3A%7B%22X-Token%22%3A1%7D%7D"
-        )
-        #expect(topic.query == ["fields": "id, name", "page": "2", "x": "true"])
-        #expect(topic.fields == ["id", "name"])
+        #expect(PocketBaseTopic.query(of: name) == ["fields": "id, name", "page": "2", "x": "true"])
+        #expect(PocketBaseTopic(name).fields == ["id", "name"] && PocketBaseTopic(name).filter == nil)
         for unreadable in ["users/*?options=%ZZ", "users/*?options=[1]", #"users/*?options={"query":"x"}"#, "users/*"] {
-            #expect(PocketBaseTopic(unreadable).query.isEmpty, "\(unreadable)")
+            #expect(PocketBaseTopic.query(of: unreadable).isEmpty, "\(unreadable)")
         }
     }
 }

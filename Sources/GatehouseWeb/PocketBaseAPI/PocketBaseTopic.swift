@@ -2,33 +2,34 @@ import AuthCore
 import HTTPServer
 
 /// A realtime subscription as PocketBase reads it: the topic exactly as the client sent it (it is
-/// also the name of the events it gets) and the `query` of its `?options={"query":…,"headers":…}`
-/// suffix, which the SDKs add for `subscribe(topic, cb, {fields, filter, …})`. Options that do not
+/// also the name of the events it gets) and the `filter` and `fields` of the query in its
+/// `?options={"query":…,"headers":…}` suffix, which the SDKs add for
+/// `subscribe(topic, cb, {fields, filter, …})`. Options that do not
 /// parse are no options, as PocketBase ignores them. The `headers` option only feeds
 /// `@request.headers` in PocketBase's rules, which Gatehouse's fixed rules do not read.
 struct PocketBaseTopic: Sendable, Hashable {
     let name: String
-    /// Query values as text (numbers and flags too, as PocketBase casts them).
-    let query: [String: String]
     /// The `users` record whose events this topic gets: its id, `*` for every record (`users/*`,
     /// and the bare collection, PocketBase's deprecated spelling of it), by the collection's name or
     /// id; nil for any other topic. Read once, so a change finds its topics by key.
     let record: String?
+    /// The `filter` option; nil when absent or empty (no filter).
+    let filter: String?
+    /// The `fields` option as sent. Only the options Gatehouse reads are kept, not the whole query:
+    /// a topic holding its query as a dictionary took ~550 bytes with a one-key query (measured).
+    private let fieldsOption: String?
 
     init(_ name: String) {
         self.name = name
-        query = Self.options(of: name)
         record = Self.record(of: name)
-    }
-
-    /// The `filter` option; nil when absent or empty (no filter).
-    var filter: String? {
-        query["filter"].flatMap { $0.isEmpty ? nil : $0 }
+        let query = Self.query(of: name)
+        filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
+        fieldsOption = query["fields"]
     }
 
     /// The `fields` option as `PocketBaseRecord.picking` takes it; nil when absent.
     var fields: Set<String>? {
-        query["fields"].map(PocketBaseRecord.fieldNames)
+        fieldsOption.map(PocketBaseRecord.fieldNames)
     }
 
     /// The topic proper (before any `?`) read as a `users` record topic.
@@ -43,7 +44,9 @@ struct PocketBaseTopic: Sendable, Hashable {
         return nil
     }
 
-    private static func options(of name: String) -> [String: String] {
+    /// The query of the topic's `options`, values as text (numbers and flags too, as PocketBase
+    /// casts them); empty when there is none or it does not parse.
+    static func query(of name: String) -> [String: String] {
         guard let mark = name.firstIndex(of: "?"),
             let parameters = try? Parameters(urlEncoded: name[name.index(after: mark)...]),
             let text = parameters.values("options").first,
