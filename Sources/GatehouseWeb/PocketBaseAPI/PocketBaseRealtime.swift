@@ -21,7 +21,7 @@ actor PocketBaseRealtime {
         /// Clients at once: below the server's 1,024 streams, so a stream ended to make room
         /// may still be closing when its successor is admitted. When full, a newcomer takes the
         /// place of the oldest guest client (never subscribed with an auth) of the address holding
-        /// the most guest clients; with no guest client left it is answered 503.
+        /// the most guest clients (`guestToReplace`); with no guest client left it is answered 503.
         var maxClients = 960
         /// Clients one signed-in caller (user or superuser) may subscribe with at once (429 past it).
         var maxClientsPerCaller = 16
@@ -88,7 +88,7 @@ actor PocketBaseRealtime {
             for (id, client) in clients where client.stream.clientLeft { forget(id) }
         }
         if clients.count >= budgets.maxClients {
-            guard let guest = oldestGuestOfBusiestAddress() else { return nil }
+            guard let guest = guestToReplace(for: address) else { return nil }
             forget(guest)
         }
         let id = Self.clientID()
@@ -160,12 +160,15 @@ actor PocketBaseRealtime {
         return nil
     }
 
-    /// The guest client a newcomer replaces: the oldest of the address holding the most guests.
-    private func oldestGuestOfBusiestAddress() -> String? {
+    /// The guest client a newcomer from `address` replaces: the oldest of the address holding the
+    /// most guests, its own among equals, so a newcomer the server then refuses (its address at the
+    /// streams limit) takes no other address's place.
+    private func guestToReplace(for address: String) -> String? {
         let guests = clients.filter { $0.value.authID == nil }
         let perAddress = Dictionary(grouping: guests.values, by: \.address).mapValues(\.count)
-        guard let busiest = perAddress.max(by: { $0.value < $1.value })?.value else { return nil }
-        return guests.filter { perAddress[$0.value.address] == busiest }.min { $0.value.opened < $1.value.opened }?.key
+        guard let most = perAddress.values.max() else { return nil }
+        let busiest = perAddress[address] == most ? [address] : Set(perAddress.filter { $0.value == most }.keys)
+        return guests.filter { busiest.contains($0.value.address) }.min { $0.value.opened < $1.value.opened }?.key
     }
 
     /// Sends the `@oauth2` message to the client named by the provider's `state`, once: the
