@@ -1,11 +1,18 @@
 internal import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A response body written after the headers, piece by piece, for as long as the client listens
 /// (server-sent events). A handler makes one, returns it with `Response.stream(_:headers:)`, and
 /// keeps it to `send` more; the server writes what was sent without ever blocking its threads.
 ///
 /// The stream ends, once, when the handler calls `finish()` (after what was sent is written), when
-/// the client goes away (noticed at the next write: keep-alive bytes make sure there is one), when
+/// the client goes away (noticed at the next write: keep-alive bytes make sure there is one; or at
+/// once where the server or handler asks `clientLeft`), when
 /// the server refuses it (too many open streams) or shuts down, or when the client reads too slowly
 /// for `maxBuffered` bytes to fit. Handlers registered with `onTermination` then run.
 public final class ResponseStream: Sendable {
@@ -77,6 +84,21 @@ public final class ResponseStream: Sendable {
 
     /// Whether the stream still takes bytes.
     public var isOpen: Bool { state.withLock { !$0.finished && !$0.terminated } }
+
+    /// Whether the client closed its end (its socket reads end-of-file or fails), seen at once: a
+    /// parked connection is not polled, so otherwise only the next write notices. Peeks, never
+    /// reads; false while the stream is not yet bound or is over.
+    public var clientLeft: Bool {
+        state.withLock { state in
+            // The connection, and so its socket, stays MHD's until `terminate` clears it under this lock.
+            guard !state.terminated, let connection = state.connection else { return false }
+            let socket = gh_connection_socket(connection)
+            guard socket >= 0 else { return false }
+            var byte: UInt8 = 0
+            let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        }
+    }
 
     // MARK: - The server's side
 

@@ -2,10 +2,12 @@ internal import CMicroHTTPD
 
 /// The streams a server has open: bounded overall and per client address, refused once shutdown
 /// began, and all finished when it does, so an open stream never holds shutdown for its grace period.
+/// A stream whose client left is counted out as soon as a newcomer meets a limit, not at its next
+/// write (up to a keep-alive later): a reloaded page gets its stream back at once.
 final class StreamRegistry: Sendable {
     private struct Open {
         var byAddress: [String: Int] = [:]
-        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        var streams: [ObjectIdentifier: (stream: ResponseStream, address: String)] = [:]
         var closed = false
     }
 
@@ -25,33 +27,57 @@ final class StreamRegistry: Sendable {
         }
     }
 
-    /// Counts `stream` in, or says why not; its termination counts it out again.
+    /// Counts `stream` in, or says why not; its termination counts it out again. At a limit, the
+    /// streams it counts whose clients left are counted out first.
     func admit(_ stream: ResponseStream, from address: String, limits: HTTPServer.Configuration) -> Refusal? {
+        switch countIn(stream, from: address, limits: limits) {
+        case nil: return nil
+        case .closing: return .closing
+        case .full: countOutLeft(from: nil)
+        case .tooManyFromAddress: countOutLeft(from: address)
+        }
+        return countIn(stream, from: address, limits: limits)
+    }
+
+    private func countIn(_ stream: ResponseStream, from address: String, limits: HTTPServer.Configuration) -> Refusal? {
         let key = ObjectIdentifier(stream)
         let refusal: Refusal? = open.withLock { open in
             if open.closed { return .closing }
             if open.streams.count >= limits.maxStreams { return .full }
             if open.byAddress[address, default: 0] >= limits.maxStreamsPerIP { return .tooManyFromAddress }
-            open.streams[key] = stream
+            open.streams[key] = (stream, address)
             open.byAddress[address, default: 0] += 1
             return nil
         }
         guard refusal == nil else { return refusal }
-        stream.onTermination { [weak self] in
-            self?.open.withLock { open in
-                guard open.streams.removeValue(forKey: key) != nil else { return }
-                open.byAddress[address, default: 1] -= 1
-                if open.byAddress[address] == 0 { open.byAddress[address] = nil }
-            }
-        }
+        stream.onTermination { [weak self] in self?.countOut(key) }
         return nil
+    }
+
+    private func countOut(_ key: ObjectIdentifier) {
+        open.withLock { open in
+            guard let address = open.streams.removeValue(forKey: key)?.address else { return }
+            open.byAddress[address, default: 1] -= 1
+            if open.byAddress[address] == 0 { open.byAddress[address] = nil }
+        }
+    }
+
+    /// Counts out and finishes the streams (of `address`, or all) whose clients left.
+    private func countOutLeft(from address: String?) {
+        let streams = open.withLock { open in
+            open.streams.filter { address == nil || $0.value.address == address }.map { ($0.key, $0.value.stream) }
+        }
+        for (key, stream) in streams where stream.clientLeft {
+            countOut(key)
+            stream.finish()
+        }
     }
 
     /// Refuses new streams and finishes every open one (shutdown).
     func finishAll() {
         let streams = open.withLock { open in
             open.closed = true
-            return Array(open.streams.values)
+            return open.streams.values.map(\.stream)
         }
         for stream in streams { stream.finish() }
     }

@@ -111,11 +111,29 @@ import Testing
 }
 
 /// The realtime hub on its own: a client that gets no message for the idle timeout is closed, as
-/// PocketBase closes forgotten connections (its SDKs reconnect).
+/// PocketBase closes forgotten connections (its SDKs reconnect); a newcomer to a full hub takes a
+/// guest's place.
 @Suite(.stopsWhatItStarts) struct PocketBaseRealtimeHubTests {
+    @Test func aNewcomerToAFullHubTakesTheOldestGuestPlaceOfTheBusiestAddress() async throws {
+        var budgets = PocketBaseRealtime.Budgets()
+        budgets.maxClients = 3
+        let hub = PocketBaseRealtime(budgets: budgets)
+        let first = try #require(await hub.connect(from: "10.0.0.1"))
+        let second = try #require(await hub.connect(from: "10.0.0.1"))
+        let other = try #require(await hub.connect(from: "10.0.0.2"))
+        // From elsewhere: the busiest address's oldest goes.
+        let newcomer = try #require(await hub.connect(from: "10.0.0.3"))
+        #expect(!first.isOpen && second.isOpen && other.isOpen && newcomer.isOpen)
+        // Three addresses of one guest each: a newcomer from one of them replaces its own.
+        let again = try #require(await hub.connect(from: "10.0.0.3"))
+        #expect(!newcomer.isOpen && second.isOpen && other.isOpen && again.isOpen)
+        #expect(await hub.count == 3)
+        for stream in [second, other, again] { stream.finish() }
+    }
+
     @Test func anIdleClientIsClosed() async throws {
         let hub = PocketBaseRealtime(idleTimeout: .milliseconds(50))
-        let stream = await hub.connect()
+        let stream = try #require(await hub.connect(from: "127.0.0.1"))
         #expect(stream.isOpen)
         for _ in 0..<500 where stream.isOpen { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!stream.isOpen)

@@ -14,8 +14,10 @@ struct PocketBaseRealtimeRoutes: Sendable {
     var realtime: PocketBaseRealtime { api.realtime }
 
     func register(on router: inout Router) {
-        api.on(&router, .get, "/api/realtime") { _, _ in
-            let stream = await realtime.connect()
+        api.on(&router, .get, "/api/realtime") { request, _ in
+            guard let stream = await realtime.connect(from: request.remoteAddress) else {
+                throw PocketBaseAnswer(503, "Too many realtime connections; try again later.")
+            }
             return .stream(
                 stream,
                 headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"])
@@ -73,6 +75,11 @@ struct PocketBaseRealtimeRoutes: Sendable {
         case .done: return .empty()
         case .unknownClient: throw PocketBaseAnswer(404, "Missing or invalid client id.")
         case .otherCaller: throw PocketBaseAnswer(403, "The current and the previous request authorization don't match.")
+        case .tooManyClients: throw PocketBaseAnswer(429, "Too many realtime connections for this auth.")
+        case .overBudget(let code, let message):
+            throw PocketBaseAnswer(
+                400, PocketBaseError.standardMessage(for: 400),
+                data: ["subscriptions": PocketBaseError.FieldProblem(code: code, message: message)])
         }
     }
 
