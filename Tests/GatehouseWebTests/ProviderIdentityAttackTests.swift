@@ -30,6 +30,17 @@ import Testing
         return try await browser.get(pathAndQuery(try await mock.authorize(location, as: subject)), follow: false)
     }
 
+    /// The attacker's browser, signed up as victim@example.com through provider "acme" in test mode,
+    /// which vouches for no address.
+    private func attackerSignedUpAtTheTestChooser(_ gatehouse: OAuthGatehouse) async throws -> (OAuthGatehouse, Browser) {
+        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
+        let attacker = gatehouse.browser()
+        let created = try await gatehouse.signInAtTestChooser(
+            attacker, provider: "acme", subject: "mallory", email: "victim@example.com", verified: false)
+        #expect(created.status == 303 && created.header("Location") == "/account", "sign-in answered \(created.status)")
+        return (gatehouse, attacker)
+    }
+
     /// The token of the newest reset link mailed to `email`.
     private func resetLinkToken(_ gatehouse: OAuthGatehouse, _ email: String) async throws -> String {
         let mails = try await gatehouse.mailbox.mails(to: email, limit: 10)
@@ -74,12 +85,7 @@ import Testing
     }
 
     @Test func anUnvouchedLinkEndsWhenTheOwnerResetsThePasswordThroughThePocketBaseAPI() async throws {
-        let gatehouse = try await OAuthGatehouse()
-        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
-        let attacker = gatehouse.browser()
-        let created = try await gatehouse.signInAtTestChooser(
-            attacker, provider: "acme", subject: "mallory", email: "victim@example.com", verified: false)
-        #expect(created.status == 303 && created.header("Location") == "/account", "sign-in answered \(created.status)")
+        let (gatehouse, attacker) = try await attackerSignedUpAtTheTestChooser(OAuthGatehouse())
 
         let client = HTTPTestClient(port: gatehouse.port)
         func pocketBase(_ action: String, _ json: [String: String]) async throws -> TestResponse {
@@ -103,12 +109,7 @@ import Testing
 
     @Test func anUnvouchedLinkEndsWhenTheOwnerResetsThePasswordByCodeThroughTheInsForgeAPI() async throws {
         // Code mode: the reset mail carries the code InsForge's exchange takes.
-        let gatehouse = try await OAuthGatehouse(verification: .code)
-        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
-        let attacker = gatehouse.browser()
-        let created = try await gatehouse.signInAtTestChooser(
-            attacker, provider: "acme", subject: "mallory", email: "victim@example.com", verified: false)
-        #expect(created.status == 303 && created.header("Location") == "/account", "sign-in answered \(created.status)")
+        let (gatehouse, attacker) = try await attackerSignedUpAtTheTestChooser(OAuthGatehouse(verification: .code))
 
         let owner = AttackScript(port: gatehouse.port)
         let asked = try await owner.call("POST", "/api/auth/email/send-reset-password", ["email": "victim@example.com"])
