@@ -4,6 +4,11 @@ extension AuthAPI {
     /// Backends that keep no sessions of their own have nothing to describe.
     public func opening(for client: SessionClient) -> any AuthAPI { self }
 
+    /// Remote backends mail what their own server mails.
+    public func resendVerificationEmail(email: String, withLink: Bool) async throws {
+        try await resendVerificationEmail(email: email)
+    }
+
     public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
         throw AuthError.notSupported(.externalSignIn)
     }

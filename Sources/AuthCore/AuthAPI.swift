@@ -27,6 +27,9 @@ public protocol AuthAPI: Sendable {
     func verifyEmailLink(token: String) async throws -> VerificationOutcome
     /// Mails a fresh code or link. Answers the same for unknown and already verified emails.
     func resendVerificationEmail(email: String) async throws
+    /// `resendVerificationEmail(email:)` for a caller that confirms with a link's token (PocketBase's
+    /// SDKs): a backend that verifies by code mails the link as well. Defaults to the plain resend.
+    func resendVerificationEmail(email: String, withLink: Bool) async throws
     /// Checks a password. Unknown emails cost the same time and fail the same way as wrong passwords.
     func signIn(email: String, password: String) async throws -> AuthSession
     /// Ends the session on the backend where it can (PocketBase tokens are stateless: nothing to do).

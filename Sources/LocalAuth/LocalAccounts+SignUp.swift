@@ -20,11 +20,12 @@ extension LocalAccounts {
         let record = UserRecord(
             id: userID, email: request.email, passwordHash: passwordHash,
             verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
-        let pending = pendingVerification(userID: userID, email: record.email, now: now)
+        let pending = pendingVerification(
+            userID: userID, email: record.email, now: now, withLink: request.verificationMailWithLink)
 
         let user: UserRecord
         do {
-            user = try await database.insertUser(record, verificationToken: pending?.token)
+            user = try await database.insertUser(record, verificationToken: pending?.token, twin: pending?.linkTwin)
         } catch AuthError.emailExists {
             // The owner hears of it; the caller decides what the person at the form is told.
             if needsVerification, let owner = try await database.user(email: request.email) {

@@ -4,9 +4,11 @@ import Secrets
 import Store
 
 extension LocalAccounts {
-    /// A token ready to store and the mail that carries its secret.
+    /// A token ready to store and the mail that carries its secret; `linkTwin` is the same proof
+    /// as a link, in code mode for callers that confirm with a link's token.
     struct PendingVerification: Sendable {
         var token: VerificationTokenRecord
+        var linkTwin: VerificationTokenRecord? = nil
         var mail: OutgoingMail
     }
 
@@ -25,14 +27,15 @@ extension LocalAccounts {
         return try await settle(stored) { true }
     }
 
-    /// Sends a fresh code or link and kills the older ones. Unknown, verified and disabled
-    /// addresses get no mail but the same silent answer, so the reply reveals no account. The
-    /// cool-down is the web layer's (see `Configuration.resendCooldown`).
-    public func resendVerification(email: String) async throws {
+    /// Sends a fresh code or link and kills the older ones; `withLink` adds the link to a code (the
+    /// mail then carries both, and spending either spends the other). Unknown, verified and
+    /// disabled addresses get no mail but the same silent answer, so the reply reveals no account.
+    /// The cool-down is the web layer's (see `Configuration.resendCooldown`).
+    public func resendVerification(email: String, withLink: Bool = false) async throws {
         guard let user = try await database.user(email: email), !user.verified, !user.disabled,
-            let pending = pendingVerification(userID: user.id, email: user.email, now: clock())
+            let pending = pendingVerification(userID: user.id, email: user.email, now: clock(), withLink: withLink)
         else { return }
-        try await database.replaceVerificationTokens(with: pending.token)
+        try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin)
         logger.info("verification resent", metadata: ["user": "\(user.id)"])
         await deliver(pending.mail, userID: user.id)
     }
@@ -62,9 +65,10 @@ extension LocalAccounts {
         }
     }
 
-    /// A new code or link for the configured mode (nil when verification is off): the secret
-    /// goes only into the mail, its keyed hash into the token.
-    func pendingVerification(userID: UserID, email: String, now: Date) -> PendingVerification? {
+    /// A new code or link for the configured mode (nil when verification is off), in code mode
+    /// with the link as well when `withLink`: the secret goes only into the mail, its keyed hash
+    /// into the token.
+    func pendingVerification(userID: UserID, email: String, now: Date, withLink: Bool = false) -> PendingVerification? {
         switch configuration.verification {
         case .none:
             return nil
@@ -73,18 +77,31 @@ extension LocalAccounts {
             let token = VerificationTokenRecord(
                 userID: userID, purpose: .verifyEmail, kind: .code, secretHash: keyedHash.hex(code),
                 expiresAt: now.addingTimeInterval(configuration.codeLifetime), createdAt: now)
-            let mail = VerificationMail.code(code, to: email, lifetime: configuration.codeLifetime)
-            return PendingVerification(token: token, mail: mail)
+            guard withLink else {
+                return PendingVerification(
+                    token: token, mail: VerificationMail.code(code, to: email, lifetime: configuration.codeLifetime))
+            }
+            // The link lives as long as the code it doubles.
+            let (twin, link) = verificationLink(userID: userID, email: email, now: now, lifetime: configuration.codeLifetime)
+            let mail = VerificationMail.code(code, link: link, to: email, lifetime: configuration.codeLifetime)
+            return PendingVerification(token: token, linkTwin: twin, mail: mail)
         case .link:
-            let expiresAt = now.addingTimeInterval(configuration.linkLifetime)
-            let secret = LinkToken.make(.verification, userID: userID, email: email, expiresAt: expiresAt, signer: linkTokens)
-            let token = VerificationTokenRecord(
-                userID: userID, purpose: .verifyEmail, kind: .link, secretHash: keyedHash.hex(secret),
-                expiresAt: expiresAt, createdAt: now)
-            let link = configuration.verificationLink(token: secret)
+            let (token, link) = verificationLink(userID: userID, email: email, now: now, lifetime: configuration.linkLifetime)
             let mail = VerificationMail.link(link, to: email, lifetime: configuration.linkLifetime)
             return PendingVerification(token: token, mail: mail)
         }
+    }
+
+    /// A verification link and the token that stores its keyed hash.
+    private func verificationLink(
+        userID: UserID, email: String, now: Date, lifetime: TimeInterval
+    ) -> (token: VerificationTokenRecord, link: String) {
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let secret = LinkToken.make(.verification, userID: userID, email: email, expiresAt: expiresAt, signer: linkTokens)
+        let token = VerificationTokenRecord(
+            userID: userID, purpose: .verifyEmail, kind: .link, secretHash: keyedHash.hex(secret),
+            expiresAt: expiresAt, createdAt: now)
+        return (token, configuration.verificationLink(token: secret))
     }
 
     /// Mails after the token is committed. A failed send is logged, not thrown: the account and

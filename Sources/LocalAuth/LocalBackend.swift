@@ -77,6 +77,10 @@ public struct LocalBackend: AuthAPI {
         try await accounts.resendVerification(email: email)
     }
 
+    public func resendVerificationEmail(email: String, withLink: Bool) async throws {
+        try await accounts.resendVerification(email: email, withLink: withLink)
+    }
+
     public func signIn(email: String, password: String) async throws -> AuthSession {
         try await sessionOrChallenge(for: try await accounts.signIn(email: email, password: password), firstMethod: "password")
     }

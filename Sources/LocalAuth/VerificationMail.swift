@@ -18,6 +18,28 @@ enum VerificationMail {
         return OutgoingMail(to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code)
     }
 
+    /// The code, and the link that does the same, for apps that confirm with a link's token.
+    static func code(_ code: String, link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = describe(lifetime)
+        let text = """
+            Your Gatehouse verification code is \(code).
+
+            Or confirm your email address by opening this link:
+
+            \(link)
+
+            Either works once, for \(validity). If you did not sign up, ignore this message.
+            """
+        let html = """
+            <p>Your Gatehouse verification code is</p>
+            <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
+            <p>Or <a href="\(escape(link))">verify my email address</a> by link.</p>
+            <p>Either works once, for \(validity). If you did not sign up, ignore this message.</p>
+            """
+        return OutgoingMail(
+            to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code, link: link)
+    }
+
     static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = describe(lifetime)
         let text = """

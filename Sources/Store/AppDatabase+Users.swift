@@ -3,10 +3,13 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Inserts a new account and, when given, its first verification token in one transaction, so
-    /// a crash leaves either both or neither. Another account with the same normalized email
-    /// (in any letter case, even one inserted concurrently) → `AuthError.emailExists`, nothing written.
-    public func insertUser(_ user: UserRecord, verificationToken: VerificationTokenRecord?) async throws -> UserRecord {
+    /// Inserts a new account and, when given, its first verification token (and that token's link
+    /// twin) in one transaction, so a crash leaves either all or none. Another account with the same
+    /// normalized email (in any letter case, even one inserted concurrently) → `AuthError.emailExists`,
+    /// nothing written.
+    public func insertUser(
+        _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil
+    ) async throws -> UserRecord {
         try await pool.write { db in
             do {
                 try user.insert(db)
@@ -14,7 +17,7 @@ extension AppDatabase {
                 // The only UNIQUE constraint of `users` besides its primary key is email_normalized.
                 throw AuthError.emailExists
             }
-            if var token = verificationToken {
+            for var token in [verificationToken, twin].compactMap({ $0 }) {
                 try token.insert(db)
             }
             return user

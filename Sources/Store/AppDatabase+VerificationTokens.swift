@@ -34,10 +34,17 @@ extension AppDatabase {
     }
 
     /// Marks the user's live tokens of the same purpose as used (so an older code or link stops
-    /// working) and inserts `token`, in one transaction.
+    /// working) and inserts `token` — and `twin`, the same proof as a link, when there is one — in
+    /// one transaction.
     @discardableResult
-    public func replaceVerificationTokens(with token: VerificationTokenRecord) async throws -> VerificationTokenRecord {
-        try await pool.write { db in try Self.replaceVerificationTokens(db, with: token) }
+    public func replaceVerificationTokens(
+        with token: VerificationTokenRecord, twin: VerificationTokenRecord? = nil
+    ) async throws -> VerificationTokenRecord {
+        try await pool.write { db in
+            let inserted = try Self.replaceVerificationTokens(db, with: token)
+            if var twin { try twin.insert(db) }
+            return inserted
+        }
     }
 
     /// `replaceVerificationTokens(with:)` inside a caller's transaction.

@@ -148,4 +148,34 @@ import Testing
         #expect(sessions.contains { $0.revokedAt == nil })
         await gatehouse.stop()
     }
+    /// PocketBase's SDKs confirm an address with a token (`confirmVerification(token)`), so a server
+    /// verifying by code mails a link with the code when the PocketBase API signs up or asks again;
+    /// either one spends the other.
+    @Test func requestVerificationMailsTheCodeWithALinkWhoseTokenConfirms() async throws {
+        let gatehouse = try await TestGatehouse(verification: .code)
+        let email = "sdk-app@example.com"
+        let created = try await call(
+            gatehouse, "POST", "/api/collections/users/records",
+            json: ["email": email, "password": "password-123", "passwordConfirm": "password-123"])
+        #expect(created.status == 200, "\(created.text)")
+        let signUpMail = try #require(try await gatehouse.mails(to: email).first)
+        #expect((signUpMail["code"] as? String)?.count == 6 && (signUpMail["link"] as? String)?.isEmpty == false)
+        gatehouse.clock.advance(61)  // past the address's one verification mail a minute
+        let asked = try await call(gatehouse, "POST", "/api/collections/users/request-verification", json: ["email": email])
+        #expect(asked.status == 204, "\(asked.text)")
+        let mail = try #require(try await gatehouse.mails(to: email).first)
+        let code = try #require(mail["code"] as? String, "the mail has no code: \(mail)")
+        let link = try #require(mail["link"] as? String, "the mail has no link: \(mail)")
+        #expect((mail["text"] as? String)?.contains(code) == true && (mail["text"] as? String)?.contains(link) == true)
+
+        let confirmed = try await call(
+            gatehouse, "POST", "/api/collections/users/confirm-verification",
+            json: ["token": try AttackScript.linkToken(in: link)])
+        #expect(confirmed.status == 204, "\(confirmed.text)")
+        #expect(try await gatehouse.database.user(email: email)?.verified == true)
+        let byCode = try await call(
+            gatehouse, "POST", "/api/auth/email/verify", json: ["email": email, "otp": code])
+        #expect(byCode.status == 400, "the code of the same mail still answered \(byCode.status): \(byCode.text)")
+        await gatehouse.stop()
+    }
 }

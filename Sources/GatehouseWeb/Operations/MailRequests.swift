@@ -33,13 +33,15 @@ struct MailRequests: Sendable {
         case held(Budgets.Refusal)
     }
 
-    /// A new verification mail (code or link, the backend's mode) for an unverified account.
-    func verification(email: String, request: Request) async throws -> Outcome {
+    /// A new verification mail (code or link, the backend's mode) for an unverified account;
+    /// `withLink` when the caller confirms with a link's token (the PocketBase API), so a code
+    /// comes with its link.
+    func verification(email: String, withLink: Bool = false, request: Request) async throws -> Outcome {
         try await padded {
             if let refusal = await env.budgets.take(.mails(ip: request.remoteAddress), .verificationMailsTo(email)) {
                 return .held(refusal)
             }
-            try await env.backend.resendVerificationEmail(email: email)
+            try await env.backend.resendVerificationEmail(email: email, withLink: withLink)
             await env.audit.record(
                 .verificationRequested, request: request, data: AuditTrail.data(["email": .string(email)], via: via))
             return .sent

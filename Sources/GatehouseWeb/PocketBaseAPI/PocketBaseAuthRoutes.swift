@@ -34,7 +34,8 @@ struct PocketBaseAuthRoutes: Sendable {
             // an address over its budget, which gets no mail (PocketBase too skips a recent resend).
             if let email = PocketBaseAPI.text(body, "email"), EmailAddress.isPlausible(email) {
                 try PocketBaseAPI.answer(
-                    try await MailRequests(env: env, via: "pocketbase-api").verification(email: email, request: request))
+                    try await MailRequests(env: env, via: "pocketbase-api").verification(
+                        email: email, withLink: true, request: request))
             }
             return Response(status: 204)
         }

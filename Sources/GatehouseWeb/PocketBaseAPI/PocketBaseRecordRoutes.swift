@@ -112,7 +112,8 @@ struct PocketBaseRecordRoutes: Sendable {
             return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
         }
         let outcome = try await SignUp(env: env, via: "pocketbase-api").attempt(
-            SignUpRequest(email: email, password: password, name: PocketBaseAPI.text(body, "name")),
+            SignUpRequest(
+                email: email, password: password, name: PocketBaseAPI.text(body, "name"), verificationMailWithLink: true),
             backend: env.backend.opening(for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress)),
             request: request)
         var created = outcome.user
