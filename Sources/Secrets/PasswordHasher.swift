@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Hashes new passwords with argon2id and verifies argon2id or imported bcrypt hashes, always on
 /// its own `BlockingWorkPool` so ~80 ms of hashing never occupies Swift's cooperative threads.
@@ -20,6 +21,12 @@ public final class PasswordHasher: Sendable {
     /// A hash of a random password made once at start-up; `dummyVerify` checks against it so an
     /// unknown email costs the same as a known one (no timing oracle for account enumeration).
     private let dummyHash: String
+    private let work = Atomic<Int>(0)
+
+    /// The argon2 work every hash and verification so far has cost, in KiB × passes: what a
+    /// password try spent, measured without a clock (the attack tests compare it, where timing a
+    /// try on a busy machine would be noise).
+    public var argon2Work: Int { work.load(ordering: .relaxed) }
 
     /// Computes the dummy hash once (~80 ms at `.interactive`) on the calling thread.
     public init(
@@ -34,6 +41,7 @@ public final class PasswordHasher: Sendable {
     /// A new argon2id hash of `password` in libsodium's self-describing string format.
     public func hash(_ password: String) async throws(SecretsError) -> String {
         let (parameters, memory) = (parameters, memory)
+        count(parameters)
         return try await pool.run { () throws(SecretsError) in
             try Argon2id.hash(password, parameters: parameters, memory: memory)
         }
@@ -44,8 +52,15 @@ public final class PasswordHasher: Sendable {
     /// run; it costs the dummy hash instead, so it answers in the usual time.
     public func verify(_ password: String, against hash: String) async -> Bool {
         let (dummyHash, dummyParameters, memory) = (dummyHash, parameters, memory)
+        let stored = try? StoredPasswordHash.parse(hash)
+        switch stored {
+        case .argon2(let variant, let memoryKiB, let iterations, let parallelism):
+            count(.init(variant: variant, memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism))
+        case .bcrypt: break
+        case nil: count(dummyParameters)
+        }
         return await pool.run {
-            switch try? StoredPasswordHash.parse(hash) {
+            switch stored {
             case .argon2(let variant, let memoryKiB, let iterations, let parallelism):
                 let parameters = Argon2.Parameters(
                     variant: variant, memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
@@ -56,6 +71,10 @@ public final class PasswordHasher: Sendable {
                 return false
             }
         }
+    }
+
+    private func count(_ parameters: Argon2.Parameters) {
+        work.add(parameters.memoryKiB * parameters.iterations, ordering: .relaxed)
     }
 
     /// Spends one argon2id verification and throws the answer away: the cost of checking a

@@ -46,6 +46,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     let hashCost: PasswordHasher.Cost
     private(set) var server: HTTPServer
     private(set) var database: AppDatabase
+    /// The server's password hasher, for the argon2 work a try cost (`PasswordHasher.argon2Work`).
+    private(set) var passwords: PasswordHasher
     var port: Int { server.port }
     var databasePath: String { directory.appendingPathComponent("gatehouse.sqlite").path }
 
@@ -67,7 +69,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         self.hashCost = hashCost
         let clock = TestClock()
         self.clock = clock
-        (server, database) = try await Self.makeServer(
+        (server, database, passwords) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
             anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
@@ -79,7 +81,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         templates: String, clock: TestClock, anonKey: String? = nil,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
         hashCost: PasswordHasher.Cost
-    ) async throws -> (HTTPServer, AppDatabase) {
+    ) async throws -> (HTTPServer, AppDatabase, PasswordHasher) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
         let database = try AppDatabase(path: databasePath)
@@ -104,13 +106,13 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             logger: logger)
         try server.start()
         portBox.port = server.port
-        return (server, database)
+        return (server, database, passwords)
     }
 
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {
         await server.shutdown(gracePeriod: .seconds(5))
-        (server, database) = try await Self.makeServer(
+        (server, database, passwords) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
             templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
             passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
