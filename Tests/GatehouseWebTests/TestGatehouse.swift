@@ -13,11 +13,18 @@ import TestScope
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var offset: TimeInterval = 0
+    private var frozenAt: Date?
 
-    var now: Date { lock.withLock { Date().addingTimeInterval(offset) } }
+    var now: Date { lock.withLock { (frozenAt ?? Date()).addingTimeInterval(offset) } }
 
     func advance(_ seconds: TimeInterval) {
         lock.withLock { offset += seconds }
+    }
+
+    /// Stops the clock where it is (`advance` still moves it), for a test about what happens at one
+    /// instant however long the machine takes, e.g. tries inside a back-off of a few seconds.
+    func freeze() {
+        lock.withLock { frozenAt = frozenAt ?? Date() }
     }
 }
 
