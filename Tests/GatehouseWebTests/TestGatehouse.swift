@@ -125,11 +125,13 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
     }
 
-    /// Stops the server, gives back the database's page caches and removes the files; the object
-    /// itself stays on its test's list until the test ends.
+    /// Stops the server, gives back the database's page caches and the hasher's kept memory and
+    /// removes the files; the object itself stays on its test's list until the test ends.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
         await database.releaseMemory()
+        // The hasher outlives the server here (`passwords`), so its kept argon2 memory goes back now.
+        passwords.releaseMemory()
         try? FileManager.default.removeItem(at: directory)
     }
 
