@@ -53,23 +53,19 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String) async -> Bool {
         let (dummyHash, dummyParameters, memory) = (dummyHash, parameters, memory)
         let stored = try? StoredPasswordHash.parse(hash)
+        // The argon2 hash to run and its parameters; nil for bcrypt.
+        let argon2: (hash: String, parameters: Argon2.Parameters)?
         switch stored {
         case .argon2(let variant, let memoryKiB, let iterations, let parallelism):
-            count(.init(variant: variant, memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism))
-        case .bcrypt: break
-        case nil: count(dummyParameters)
+            argon2 = (hash, .init(variant: variant, memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism))
+        case .bcrypt: argon2 = nil
+        case nil: argon2 = (dummyHash, dummyParameters)
         }
+        if let argon2 { count(argon2.parameters) }
         return await pool.run {
-            switch stored {
-            case .argon2(let variant, let memoryKiB, let iterations, let parallelism):
-                let parameters = Argon2.Parameters(
-                    variant: variant, memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
-                return Argon2id.verify(password, against: hash, parameters: parameters, memory: memory)
-            case .bcrypt: return Bcrypt.verify(password, against: hash)
-            case nil:
-                _ = Argon2id.verify(password, against: dummyHash, parameters: dummyParameters, memory: memory)
-                return false
-            }
+            guard let argon2 else { return Bcrypt.verify(password, against: hash) }
+            let matches = Argon2id.verify(password, against: argon2.hash, parameters: argon2.parameters, memory: memory)
+            return stored != nil && matches
         }
     }
 
