@@ -25,7 +25,7 @@ struct AccountPages: Sendable {
                     title: "Linked accounts",
                     [
                         "providers": [[String: Any]](),
-                        "supported": env.backend.capabilities.contains(.externalAuths)
+                        "supported": env.capabilities.contains(.externalAuths)
                     ]))
         }
     }
@@ -45,7 +45,7 @@ struct AccountPages: Sendable {
                         "id": user.id.rawValue, "email": user.email, "emailVerified": user.emailVerified,
                         "name": name, "bio": user.profile.bio ?? "", "avatarURL": user.profile.avatarURL ?? "",
                         "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email),
-                        "canChangeEmail": env.backend.capabilities.contains(.emailChange)
+                        "canChangeEmail": env.capabilities.contains(.emailChange)
                     ]
                 ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }

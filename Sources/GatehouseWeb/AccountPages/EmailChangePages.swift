@@ -46,7 +46,7 @@ struct EmailChangePages: Sendable {
 
     private func render(_ visit: Visit, _ user: User, email: String, errors: FormErrors, status: Int = 200) -> Response {
         var page: [String: Any] = ["currentEmail": user.email, "form": ["email": email]]
-        if !env.backend.capabilities.contains(.emailChange) {
+        if !env.capabilities.contains(.emailChange) {
             page["unsupported"] = AuthError.notSupported(.emailChange).pageMessage
         }
         return env.renderer.page(

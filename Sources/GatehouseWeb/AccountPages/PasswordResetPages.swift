@@ -36,10 +36,10 @@ struct PasswordResetPages: Sendable {
         router.page(.post, "/auth/reset-password", env, setPassword)
     }
 
-    private var supported: Bool { env.backend.capabilities.contains(.passwordReset) }
+    private var supported: Bool { env.capabilities.contains(.passwordReset) }
 
     /// Codes are offered only where the backend mails them; asked, never inferred from its type.
-    private var mailsCodes: Bool { supported && env.backend.verificationMode == .code }
+    private var mailsCodes: Bool { supported && env.verificationMode == .code }
 
     private func unsupported(_ visit: Visit) -> Response {
         env.renderer.errorPage(

@@ -39,8 +39,8 @@ struct PasswordlessPages: Sendable {
         env.configuration.signInMethods.filter { method in
             switch method {
             case .password: return true
-            case .emailCode: return app == nil && env.backend.capabilities.contains(.emailOTP)
-            case .magicLink: return app == nil && env.backend.capabilities.contains(.magicLink)
+            case .emailCode: return app == nil && env.capabilities.contains(.emailOTP)
+            case .magicLink: return app == nil && env.capabilities.contains(.magicLink)
             }
         }
     }

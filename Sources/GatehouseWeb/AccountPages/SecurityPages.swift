@@ -37,7 +37,7 @@ struct SecurityPages: Sendable {
     ) -> Response {
         var page = sections
         page["passwordRules"] = PasswordPolicy.summary
-        if env.backend.capabilities.contains(.passwordChange) {
+        if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
         } else {
             page["passwordChangeUnavailable"] = AuthError.notSupported(.passwordChange).pageMessage
@@ -53,7 +53,7 @@ struct SecurityPages: Sendable {
         guard let signedIn = visit.signedIn else { return signInFirst(visit) }
         if visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
         var errors = FormErrors()
-        guard env.backend.capabilities.contains(.passwordChange) else {
+        guard env.capabilities.contains(.passwordChange) else {
             errors.add("form", AuthError.notSupported(.passwordChange).pageMessage)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }

@@ -60,7 +60,7 @@ struct SignInPages: Sendable {
                         "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
                     ],
                     "redirect": redirect == "/account" || app != nil ? "" : redirect,
-                    "passwordReset": env.backend.capabilities.contains(.passwordReset),
+                    "passwordReset": env.capabilities.contains(.passwordReset),
                     "app": appItems.map { ["name": $0.0, "value": $0.1] },
                     "providers": providers.map { provider in
                         [

@@ -21,7 +21,7 @@ struct SignUpPages: Sendable {
                 [
                     "form": ["email": email, "name": name],
                     "passwordRules": PasswordPolicy.summary,
-                    "verificationMode": env.backend.verificationMode.rawValue
+                    "verificationMode": env.verificationMode.rawValue
                 ].merging(errors.context) { $1 }), status: status)
     }
 
@@ -38,7 +38,7 @@ struct SignUpPages: Sendable {
             if result.requireEmailVerification {
                 await env.audit.record(
                     .verificationSent, subject: user.id.rawValue, request: visit.request,
-                    data: ["mode": .string(env.backend.verificationMode.rawValue)])
+                    data: ["mode": .string(env.verificationMode.rawValue)])
                 return .redirect(to: URLQuery.path("/auth/verify", [("email", user.email)]))
             }
             // A backend that opens no session at sign-up (PocketBase) is signed in with the password.
@@ -57,7 +57,7 @@ struct SignUpPages: Sendable {
             return render(visit, email: email, name: name, errors: errors, status: 429).retrying(after: wait)
         } catch AuthError.validation(let fieldErrors) {
             errors.add(fieldErrors)
-        } catch AuthError.emailExists where env.backend.verificationMode != .none {
+        } catch AuthError.emailExists where env.verificationMode != .none {
             // Answer exactly as for a new address, so the form reveals no account; the owner was
             // mailed about the attempt. (With verification off a new account is signed straight in,
             // which no answer for a taken address can imitate: see the README.)

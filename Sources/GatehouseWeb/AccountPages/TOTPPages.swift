@@ -59,9 +59,9 @@ struct TOTPPages: Sendable {
     /// The section's context for the page as it stands: supported, on or off, codes left.
     func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
         var context: [String: Any] = [
-            "supported": env.backend.capabilities.contains(.totp), "impersonating": visit.isImpersonating
+            "supported": env.capabilities.contains(.totp), "impersonating": visit.isImpersonating
         ]
-        if env.backend.capabilities.contains(.totp) {
+        if env.capabilities.contains(.totp) {
             let status = try await env.backend.totpStatus(session: signedIn.backendSession)
             context["enabled"] = status.enabled
             context["recoveryCodesLeft"] = status.recoveryCodesLeft

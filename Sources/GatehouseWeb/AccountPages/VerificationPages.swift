@@ -37,7 +37,7 @@ struct VerificationPages: Sendable {
                     "form": ["code": code],
                     "cooldownSeconds": wait,
                     "resendAvailable": wait == 0,
-                    "linkMode": env.backend.verificationMode == .link
+                    "linkMode": env.verificationMode == .link
                 ].merging(errors.context) { $1 }), status: status)
     }
 
@@ -56,7 +56,7 @@ struct VerificationPages: Sendable {
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         let code = try visit.field("code").filter { !$0.isWhitespace }
         var errors = FormErrors()
-        guard env.backend.capabilities.contains(.emailCodeVerification) else {
+        guard env.capabilities.contains(.emailCodeVerification) else {
             errors.add("code", AuthError.notSupported(.emailCodeVerification).pageMessage)
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }

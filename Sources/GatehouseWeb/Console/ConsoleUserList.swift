@@ -20,7 +20,7 @@ struct ConsoleUserList: Sendable {
                 "sortOptions": UserSort.allCases.map {
                     ["value": $0.rawValue, "label": $0.label, "selected": $0 == filters.sort]
                 },
-                "capabilities": ["canCreate": env.backend.capabilities.contains(.userAdministration)]
+                "capabilities": ["canCreate": env.capabilities.contains(.userAdministration)]
             ]
             let api = env.backend
             guard api.capabilities.contains(.userAdministration) else {

@@ -189,7 +189,7 @@ struct ConsoleUserPage: Sendable {
         let form = form ?? ProfileForm(profile: user.profile)
         let base = ConsoleURL.user(user.id)
         let now = env.clock()
-        let capabilities = env.backend.capabilities
+        let capabilities = env.capabilities
         var page: [String: Any] = [
             "user": [
                 "id": user.id.rawValue, "email": user.email, "name": user.profile.name ?? "", "verified": user.emailVerified,

@@ -82,7 +82,7 @@ struct InsForgeAPI: Sendable {
             outcome = try await SignUp(env: env, via: "insforge-api").attempt(
                 SignUpRequest(email: email, password: password, name: Self.text(body, "name")), backend: env.pageBackend,
                 request: request)
-        } catch AuthError.emailExists where env.backend.verificationMode != .none {
+        } catch AuthError.emailExists where env.verificationMode != .none {
             return try await takenAddress(email, name: Self.text(body, "name"), request: request)
         }
         guard let session = outcome.session else {

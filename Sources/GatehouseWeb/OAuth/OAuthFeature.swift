@@ -44,7 +44,7 @@ final class OAuthFeature: Sendable {
 
     /// Whether the backend can take a provider's identity (`Capability.externalSignIn`): when it
     /// cannot, no page offers a provider button and `/_/providers` says why.
-    var backendSignsInWithProviders: Bool { env.backend.capabilities.contains(.externalSignIn) }
+    var backendSignsInWithProviders: Bool { env.capabilities.contains(.externalSignIn) }
 
     /// Providers offered as buttons (test-mode ones only while the test provider is served); none
     /// when the backend cannot sign in with them, so nobody starts a flow that cannot finish.

@@ -57,10 +57,10 @@ struct PocketBaseAuthRoutes: Sendable {
 
     /// PocketBase 0.40's `auth-methods`, with only the provider keys its SDKs decode (WIRE.md fact 11).
     private func authMethods() -> AuthMethodsBody {
-        let otp = env.backend.capabilities.contains(.emailOTP)
+        let otp = env.capabilities.contains(.emailOTP)
         // Accounts with an authenticator app on finish every sign-in with it (PocketBaseMFA); the
         // pending step lives as long as the embedded backend's challenge.
-        let mfa = env.backend.capabilities.contains(.mfa)
+        let mfa = env.capabilities.contains(.mfa)
         return AuthMethodsBody(
             password: .init(enabled: true, identityFields: ["email"]), oauth2: .init(enabled: false, providers: []),
             mfa: .init(enabled: mfa, duration: mfa ? Self.mfaDuration : 0), otp: .init(enabled: otp, duration: otp ? 600 : 0),

@@ -34,7 +34,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
         }
         api.on(&router, .post, base + "/request-otp") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
-            guard env.backend.capabilities.contains(.emailOTP) else {
+            guard env.capabilities.contains(.emailOTP) else {
                 throw PocketBaseAnswer(403, "The collection is not configured to allow OTP authentication.")
             }
             let body = try api.body(request)
