@@ -91,7 +91,7 @@ struct PasswordlessPages: Sendable {
         _ visit: Visit, otp: String, email: String, redirect: String, errors: FormErrors, status: Int = 200
     ) async -> Response {
         let wait =
-            EmailAddress.isPlausible(email) ? await env.budgets.wait(.signInMailsTo(email, .code)) : 0
+            EmailAddress.isPlausible(email) ? await MailCooldown(env: env).signInCode(to: email) : 0
         return env.renderer.page(
             .signInCode,
             visit.context(
@@ -152,8 +152,8 @@ struct PasswordlessPages: Sendable {
         let nonce = SecureRandom.token()
         do {
             if case .held(let refusal) = try await MailRequests(env: env, via: nil).magicLink(
-                email: email, allowSignUp: env.configuration.passwordlessSignUp, browserBinding: binding(of: nonce),
-                request: visit.request)
+                email: email, allowSignUp: env.configuration.passwordlessSignUp,
+                browserBinding: MagicLinkSignIn(env: env).binding(of: nonce), request: visit.request)
             {
                 errors.add("form", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")
                 return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
@@ -185,64 +185,46 @@ struct PasswordlessPages: Sendable {
     private func openLink(_ visit: Visit) async throws -> Response {
         let token = try visit.query("t") ?? ""
         guard offers(.magicLink) else { return notOffered(visit) }
-        guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
-        if await env.budgets.take(.codeChecks(ip: visit.request.remoteAddress)) != nil {
-            return await linkRefused(visit, reason: "rate_limited")
-        }
         // No cookie: a binding nobody holds, so the link is never spent from here without a POST.
         let nonce = visit.request.cookies[Self.magicCookieName].flatMap(Self.wellFormedNonce) ?? "none:" + SecureRandom.token()
-        do {
-            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding(of: nonce))
-            return try await completeLink(session, visit: visit)
-        } catch AuthError.magicLinkOpenedElsewhere(let email) {
-            return env.renderer.page(
-                .magicLink,
-                visit.context(title: "Continue signing in", ["token": token, "maskedEmail": Self.mask(email)]))
-        } catch AuthError.mfaRequired(let challenge) {
-            return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
-        } catch let error as AuthError {
-            return await linkRefused(visit, reason: "\(error)")
-        }
+        return try await answer(token: token, nonce: nonce, visit: visit)
     }
 
     /// `POST /auth/magic`: the person confirmed "Continue as …" in a browser that did not ask.
     private func continueLink(_ visit: Visit) async throws -> Response {
         let token = try visit.field("t")
         guard offers(.magicLink) else { return notOffered(visit) }
-        guard Self.wellFormedNonce(token) != nil else { return await linkRefused(visit, reason: "malformed") }
-        do {
-            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nil)
-            return try await completeLink(session, visit: visit)
-        } catch AuthError.mfaRequired(let challenge) {
+        return try await answer(token: token, nonce: nil, visit: visit)
+    }
+
+    private func answer(token: String, nonce: String?, visit: Visit) async throws -> Response {
+        let signIn = MagicLinkSignIn(env: env)
+        let outcome =
+            Self.wellFormedNonce(token) == nil
+            ? await signIn.refused("malformed", visit.request)
+            : try await signIn.open(token: token, nonce: nonce, request: visit.request)
+        switch outcome {
+        case .signedIn(let session):
+            // The browser's nonce is spent with the link.
+            var response = try await start(session, redirect: "/account", visit: visit)
+            response.setCookie(
+                Cookie(
+                    name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
+                    secure: env.configuration.usesTLS, sameSite: .lax))
+            return response
+        case .openedElsewhere(let email):
+            return env.renderer.page(
+                .magicLink, visit.context(title: "Continue signing in", ["token": token, "maskedEmail": Self.mask(email)]))
+        case .secondStepRequired(let challenge):
             return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
-        } catch let error as AuthError {
-            return await linkRefused(visit, reason: "\(error)")
+        case .refused:
+            return env.renderer.errorPage(
+                visit, status: 400, title: "Link not valid", heading: "This sign-in link can't be used",
+                message: "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page.")
         }
     }
 
-    /// The one answer to a spent, expired, superseded, unknown or refused link.
-    private func linkRefused(_ visit: Visit, reason: String) async -> Response {
-        await env.audit.record(.signInFailed, request: visit.request, data: ["method": "magic_link", "reason": .string(reason)])
-        return env.renderer.errorPage(
-            visit, status: 400, title: "Link not valid", heading: "This sign-in link can't be used",
-            message: "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page.")
-    }
-
     // MARK: Shared
-
-    /// Records a magic-link sign-in, starts its browser session and spends the browser's nonce.
-    private func completeLink(_ session: AuthSession, visit: Visit) async throws -> Response {
-        let user = session.user
-        await env.audit.record(
-            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
-            data: ["method": "magic_link"])
-        var response = try await start(session, redirect: "/account", visit: visit)
-        response.setCookie(
-            Cookie(
-                name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
-                secure: env.configuration.usesTLS, sameSite: .lax))
-        return response
-    }
 
     /// Starts the browser session and continues to `redirect`.
     private func start(_ session: AuthSession, redirect: String, visit: Visit) async throws -> Response {
@@ -251,8 +233,6 @@ struct PasswordlessPages: Sendable {
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
         return response
     }
-
-    private func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
 
     private func notOffered(_ visit: Visit) -> Response {
         env.renderer.errorPage(

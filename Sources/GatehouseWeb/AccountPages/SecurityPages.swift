@@ -51,7 +51,6 @@ struct SecurityPages: Sendable {
     /// session of the account.
     private func changePassword(_ visit: Visit) async throws -> Response {
         guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-        if visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
         var errors = FormErrors()
         guard env.capabilities.contains(.passwordChange) else {
             errors.add("form", AuthError.notSupported(.passwordChange).pageMessage)
@@ -63,51 +62,26 @@ struct SecurityPages: Sendable {
             errors.add("new_password", problem)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
-        let request = visit.request
-        // The current password is checked like a sign-in's, admitted before the hash.
-        let attempt = await env.budgets.beginPasswordTry(
-            .signIn, email: signedIn.user.email, password: current, ip: request.remoteAddress)
-        var reason = "rate_limited"
-        if attempt.admission == .open {
-            do {
-                let session = try await env.pageBackend.changePassword(
-                    currentPassword: current, newPassword: new, session: signedIn.backendSession)
-                await env.budgets.settle(attempt, .right)
-                return try await changed(visit, signedIn, session: session)
-            } catch AuthError.invalidCredentials {
-                reason = "invalid_credentials"
-            } catch AuthError.validation(let fields) {
-                await env.budgets.settle(attempt, .none)
-                errors.add(fields.map { FieldError(field: "new_password", message: $0.message) })
-                return try await render(visit, signedIn, errors: errors, status: 422)
-            } catch AuthError.sessionExpired {
-                await env.budgets.settle(attempt, .none)
-                return signInFirst(visit)
-            } catch AuthError.mfaRequired(let challenge) {
-                // The password changed, and the backend asks a second step of the fresh sign-in.
-                await env.budgets.settle(attempt, .right)
-                var response = SecondStep.redirect(
-                    challenge, continueTo: "/account/security", secure: env.configuration.usesTLS)
+        do {
+            switch try await PasswordChange(env: env).change(current: current, new: new, of: signedIn, request: visit.request) {
+            case .changed:
+                return .redirect(to: "/account/security?notice=\(Notice.passwordChanged.rawValue)")
+            case .secondStep(let challenge):
+                var response = SecondStep.redirect(challenge, continueTo: "/account/security", secure: env.configuration.usesTLS)
                 try await env.sessions.end(signedIn, response: &response)
                 return response
-            } catch let error as AuthError {
-                await env.budgets.settle(attempt, .none)
-                errors.add("form", error.pageMessage)
-                return try await render(visit, signedIn, errors: errors, status: 502)
+            case .refused:
+                errors.add("current_password", Self.currentPasswordRefused)
+                return try await render(visit, signedIn, errors: errors, status: 422)
             }
+        } catch AuthError.validation(let fields) {
+            errors.add(fields.map { FieldError(field: "new_password", message: $0.message) })
+            return try await render(visit, signedIn, errors: errors, status: 422)
+        } catch AuthError.sessionExpired {
+            return signInFirst(visit)
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return try await render(visit, signedIn, errors: errors, status: 502)
         }
-        await env.audit.recordOwnAct(.passwordChangeFailed, of: signedIn, request: request, data: ["reason": .string(reason)])
-        errors.add("current_password", Self.currentPasswordRefused)
-        return try await render(visit, signedIn, errors: errors, status: 422)
-    }
-
-    private func changed(_ visit: Visit, _ signedIn: SignedIn, session: AuthSession) async throws -> Response {
-        try await env.sessions.replaceBackendSession(of: signedIn, with: session)
-        // The backend ended the sessions it keeps; these are Gatehouse's browser sessions.
-        let others = try await env.database.revokeSessions(
-            userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
-        await env.audit.recordOwnAct(
-            .passwordChanged, of: signedIn, request: visit.request, data: ["others_signed_out": .number(Double(others))])
-        return .redirect(to: "/account/security?notice=\(Notice.passwordChanged.rawValue)")
     }
 }

@@ -16,42 +16,26 @@ struct SessionsPages: Sendable {
         }
         router.page(.post, "/account/sessions/:id/sign-out", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            try refuseWhileImpersonating(visit)
             guard let id = try? visit.parameters.require("id", as: Int64.self),
-                try await env.database.revokeSession(id: id, ofUser: signedIn.user.id, at: env.clock())
+                try await OwnSessions(env: env).signOut(id, of: signedIn, request: visit.request)
             else { return .redirect(to: "/account/sessions") }
-            await env.audit.recordOwnAct(.sessionsSignedOut, of: signedIn, request: visit.request, data: ["scope": "one"])
             if id == signedIn.session.id { return try await signedOut(visit) }
             return .redirect(to: "/account/sessions?notice=\(Notice.sessionSignedOut.rawValue)")
         }
         router.page(.post, "/account/sessions/sign-out-others", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            try refuseWhileImpersonating(visit)
-            let count = try await env.database.revokeSessions(
-                userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
-            await env.audit.recordOwnAct(
-                .sessionsSignedOut, of: signedIn, request: visit.request,
-                data: ["scope": "others", "count": .number(Double(count))])
+            _ = try await OwnSessions(env: env).signOutOthers(of: signedIn, request: visit.request)
             return .redirect(to: "/account/sessions?notice=\(Notice.otherSessionsSignedOut.rawValue)")
         }
         router.page(.post, "/account/sessions/sign-out-all", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            try refuseWhileImpersonating(visit)
-            let count = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
-            await env.audit.recordOwnAct(
-                .sessionsSignedOut, of: signedIn, request: visit.request,
-                data: ["scope": "all", "count": .number(Double(count))])
+            _ = try await OwnSessions(env: env).signOutEverywhere(signedIn, request: visit.request)
             return try await signedOut(visit)
         }
     }
 
     private func signInFirst(_ visit: Visit) -> Response {
         .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", visit.request.path)]))
-    }
-
-    /// Signing the person out of their own devices is theirs to do, not support staff's.
-    private func refuseWhileImpersonating(_ visit: Visit) throws {
-        if visit.isImpersonating { throw ImpersonationRefusal.sessionChange }
     }
 
     /// This browser's session is gone: clear its cookie and go to the sign-in page.
@@ -63,11 +47,7 @@ struct SessionsPages: Sendable {
     }
 
     private func render(_ visit: Visit, _ signedIn: SignedIn) async throws -> Response {
-        let now = env.clock()
-        // A browser session (no refresh token) idle past the idle timeout is over, though not yet expired.
-        let sessions = try await env.database.sessions(userID: signedIn.user.id)
-            .filter { $0.isActive(at: now) }
-            .filter { $0.refreshTokenHash != nil || now.timeIntervalSince($0.lastUsedAt) < BrowserSessions.idleTimeout }
+        let sessions = try await OwnSessions(env: env).live(of: signedIn)
         let rows: [[String: Any]] = sessions.map { session in
             [
                 "id": String(session.id),

@@ -14,7 +14,7 @@ struct TOTPPages: Sendable {
         router.page(.post, "/account/security/totp/begin", env) { visit in
             try await signedIn(visit) { signedIn in
                 do {
-                    let enrollment = try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
+                    let enrollment = try await app.beginEnrollment(signedIn)
                     return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: FormErrors())
                 } catch let error as AuthError {
                     return try await failed(visit, signedIn, field: "form", error)
@@ -24,37 +24,33 @@ struct TOTPPages: Sendable {
         router.page(.post, "/account/security/totp/confirm", env, confirm)
         router.page(.post, "/account/security/totp/disable", env) { visit in
             try await signedIn(visit) { signedIn in
-                let password = try visit.field("password")
-                if let refusal = try await reauthenticate(
-                    visit, signedIn, password: password, field: "disable_password",
-                    {
-                        try await env.backend.disableTOTP(password: password, session: signedIn.backendSession)
-                    })
-                {
-                    return refusal
+                do {
+                    if try await app.disable(password: try visit.field("password"), signedIn, request: visit.request) != nil {
+                        return try await passwordRefused(visit, signedIn, field: "disable_password")
+                    }
+                } catch let error as AuthError {
+                    return try await failed(visit, signedIn, field: "disable_password", error)
                 }
-                await env.audit.recordOwnAct(.totpDisabled, of: signedIn, request: visit.request)
                 return .redirect(to: "/account/security?notice=\(Notice.totpOff.rawValue)")
             }
         }
         router.page(.post, "/account/security/totp/recovery-codes", env) { visit in
             try await signedIn(visit) { signedIn in
-                let password = try visit.field("password")
-                var codes: [String] = []
-                if let refusal = try await reauthenticate(
-                    visit, signedIn, password: password, field: "codes_password",
-                    {
-                        codes = try await env.backend.regenerateRecoveryCodes(
-                            password: password, session: signedIn.backendSession)
-                    })
-                {
-                    return refusal
+                do {
+                    let result = try await app.regenerateRecoveryCodes(
+                        password: try visit.field("password"), signedIn, request: visit.request)
+                    guard case .success(let codes) = result else {
+                        return try await passwordRefused(visit, signedIn, field: "codes_password")
+                    }
+                    return page(visit, signedIn, ["newCodes": codes], errors: FormErrors())
+                } catch let error as AuthError {
+                    return try await failed(visit, signedIn, field: "codes_password", error)
                 }
-                await env.audit.recordOwnAct(.totpRecoveryCodesRegenerated, of: signedIn, request: visit.request)
-                return page(visit, signedIn, ["newCodes": codes], errors: FormErrors())
             }
         }
     }
+
+    private var app: AuthenticatorApp { AuthenticatorApp(env: env) }
 
     /// The section's context for the page as it stands: supported, on or off, codes left.
     func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
@@ -62,7 +58,7 @@ struct TOTPPages: Sendable {
             "supported": env.capabilities.contains(.totp), "impersonating": visit.isImpersonating
         ]
         if env.capabilities.contains(.totp) {
-            let status = try await env.backend.totpStatus(session: signedIn.backendSession)
+            let status = try await app.status(of: signedIn)
             context["enabled"] = status.enabled
             context["recoveryCodesLeft"] = status.recoveryCodesLeft
         }
@@ -77,13 +73,8 @@ struct TOTPPages: Sendable {
                 errors.add("totp_code", "Enter the 6-digit code your authenticator app shows for Gatehouse.")
                 return try await reenrol(visit, signedIn, errors: errors)
             }
-            if let refusal = await env.budgets.take(.codeChecks(ip: visit.request.remoteAddress)) {
-                errors.add("totp_code", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
-                return try await reenrol(visit, signedIn, errors: errors, status: 429)
-            }
             do {
-                let codes = try await env.backend.confirmTOTPEnrollment(code: code, session: signedIn.backendSession)
-                await env.audit.recordOwnAct(.totpEnabled, of: signedIn, request: visit.request)
+                let codes = try await app.confirmEnrollment(code: code, signedIn, request: visit.request)
                 return page(visit, signedIn, ["newCodes": codes, "enabled": true], errors: FormErrors())
             } catch AuthError.invalidCode {
                 errors.add(
@@ -91,6 +82,9 @@ struct TOTPPages: Sendable {
                     "That code isn't right. Check that your app shows the Gatehouse key below, and enter its current code.")
             } catch AuthError.codeExpired {
                 errors.add("totp_code", "That key expired before it was confirmed. Scan this new one.")
+            } catch AuthError.rateLimited(let wait) {
+                errors.add("totp_code", AuthError.rateLimited(retryAfter: wait).pageMessage)
+                return try await reenrol(visit, signedIn, errors: errors, status: 429)
             } catch let error as AuthError {
                 return try await failed(visit, signedIn, field: "form", error)
             }
@@ -101,33 +95,18 @@ struct TOTPPages: Sendable {
     /// The enrolment again after a refused code: the same pending key while it is fresh.
     private func reenrol(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int = 422) async throws -> Response {
         do {
-            let enrollment = try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
+            let enrollment = try await app.beginEnrollment(signedIn)
             return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: errors, status: status)
         } catch let error as AuthError {
             return try await failed(visit, signedIn, field: "form", error)
         }
     }
 
-    /// Runs a change that re-checks `password`, throttled like sign-in per account and source; a
-    /// locked pair answers like a wrong password. Returns the refusal page, or nil when it went through.
-    private func reauthenticate(
-        _ visit: Visit, _ signedIn: SignedIn, password: String, field: String, _ change: () async throws -> Void
-    ) async throws -> Response? {
-        let attempt = await env.budgets.beginPasswordTry(
-            .reauthentication, email: signedIn.user.email, password: password, ip: visit.request.remoteAddress)
-        do {
-            if attempt.admission != .open { throw AuthError.invalidCredentials }
-            try await change()
-            await env.budgets.settle(attempt, .right)
-            return nil
-        } catch AuthError.invalidCredentials {
-            var errors = FormErrors()
-            errors.add(field, "That password isn't right.")
-            return try await page(visit, signedIn, errors: errors, status: 422)
-        } catch let error as AuthError {
-            await env.budgets.settle(attempt, .none)
-            return try await failed(visit, signedIn, field: field, error)
-        }
+    /// A wrong password, or a try not checked because the account or source is throttled: one answer.
+    private func passwordRefused(_ visit: Visit, _ signedIn: SignedIn, field: String) async throws -> Response {
+        var errors = FormErrors()
+        errors.add(field, "That password isn't right.")
+        return try await page(visit, signedIn, errors: errors, status: 422)
     }
 
     private func failed(_ visit: Visit, _ signedIn: SignedIn, field: String, _ error: AuthError) async throws -> Response {
@@ -165,12 +144,11 @@ struct TOTPPages: Sendable {
         ]
     }
 
-    /// Runs `body` for a signed-in person who is not being impersonated.
+    /// Runs `body` for a signed-in person (`AuthenticatorApp` refuses an impersonation).
     private func signedIn(_ visit: Visit, _ body: (SignedIn) async throws -> Response) async throws -> Response {
         guard let signedIn = visit.signedIn else {
             return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/security")]))
         }
-        guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
         return try await body(signedIn)
     }
 }

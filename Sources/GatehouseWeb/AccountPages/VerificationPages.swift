@@ -20,7 +20,7 @@ struct VerificationPages: Sendable {
     }
 
     private func cooldown(for email: String) async -> Int {
-        await env.budgets.wait(.verificationMailsTo(email))
+        await MailCooldown(env: env).verificationMail(to: email)
     }
 
     private func renderVerify(

@@ -1,0 +1,13 @@
+/// How long an address must wait before the next mail of a kind (the per-address budgets
+/// `MailRequests` takes), for pages that show a countdown: 0 when it may ask now.
+struct MailCooldown: Sendable {
+    let env: PageEnvironment
+
+    func verificationMail(to email: String) async -> Int {
+        await env.budgets.wait(.verificationMailsTo(email))
+    }
+
+    func signInCode(to email: String) async -> Int {
+        await env.budgets.wait(.signInMailsTo(email, .code))
+    }
+}
