@@ -27,14 +27,9 @@ struct SignInPages: Sendable {
         router.page(.post, "/auth/sign-out", env) { visit in
             var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
             if let signedIn = visit.signedIn {
-                await env.audit.recordOwnAct(.signOut, of: signedIn, request: visit.request)
+                try await OwnSessions(env: env).signOutOfThis(signedIn, request: visit.request)
             }
-            if let signedIn = visit.signedIn, visit.isImpersonating {
-                try await ImpersonationEnding(env: env).end(
-                    signedIn, reason: .signedOut, request: visit.request, response: &response)
-            } else {
-                try await env.sessions.end(visit.signedIn, response: &response)
-            }
+            try await env.sessions.end(nil, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         }
@@ -106,16 +101,19 @@ struct SignInPages: Sendable {
         }
         let session: AuthSession
         do {
-            session = try await PasswordSignIn(env: env, via: nil).attempt(email: email, password: password, request: request)
+            switch try await PasswordSignIn(env: env, via: nil).attempt(email: email, password: password, request: request) {
+            case .session(let signedIn):
+                session = signedIn
+            case .secondStep(let challenge):
+                // The password was right; the account asks for its second step. An app sign-in comes
+                // back to this page with the app's parameters, which then hands the app its code.
+                let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? redirect
+                return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
+            }
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
                 .retrying(after: wait)
-        } catch AuthError.mfaRequired(let challenge) {
-            // The password was right; the account asks for its second step. An app sign-in comes
-            // back to this page with the app's parameters, which then hands the app its code.
-            let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? redirect
-            return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
         } catch AuthError.emailNotVerified(let address) {
             return .redirect(to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
         } catch AuthError.invalidCredentials {

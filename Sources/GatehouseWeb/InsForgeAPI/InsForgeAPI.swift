@@ -129,8 +129,14 @@ struct InsForgeAPI: Sendable {
             throw InsForgeAnswer(400, "INVALID_INPUT", "password: Required")
         }
         let client = try InsForgeDelivery.clientType(request)
-        let session = try await PasswordSignIn(env: env, via: "insforge-api").attempt(
+        let session: AuthSession
+        switch try await PasswordSignIn(env: env, via: "insforge-api").attempt(
             email: email, password: password, request: request)
+        {
+        case .session(let signedIn): session = signedIn
+        // InsForge's SDK has no second step: the account's sign-in stops here.
+        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
+        }
         return try await delivery.response(
             session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }

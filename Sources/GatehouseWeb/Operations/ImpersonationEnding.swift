@@ -17,9 +17,7 @@ struct ImpersonationEnding: Sendable {
     /// Ends the browser's impersonation session and clears its cookie.
     func end(_ signedIn: SignedIn, reason: Reason, request: Request, response: inout Response) async throws {
         try await env.sessions.end(signedIn, response: &response)
-        if let impersonator = signedIn.session.impersonator {
-            await audit(impersonator: impersonator, user: signedIn.user.id.rawValue, reason: reason, request: request)
-        }
+        await recordEnded(signedIn, reason: reason, request: request)
     }
 
     /// Ends every live impersonation `staff` started: browser sessions and API tokens.
@@ -32,10 +30,13 @@ struct ImpersonationEnding: Sendable {
         }
     }
 
-    /// `impersonation.stopped` names the superuser by id, as `impersonation.started` does.
-    private func audit(impersonator: String, user: String, reason: Reason, request: Request) async {
+    /// `impersonation.stopped` for an impersonation session that ended (nothing for the person's own
+    /// session); names the superuser by id, as `impersonation.started` does.
+    func recordEnded(_ signedIn: SignedIn, reason: Reason, request: Request) async {
+        guard let impersonator = signedIn.session.impersonator else { return }
         let actor = (try? await env.database.superuser(email: impersonator))?.id ?? impersonator
         await env.audit.record(
-            .impersonationStopped, actor: actor, subject: user, request: request, data: ["reason": .string(reason.rawValue)])
+            .impersonationStopped, actor: actor, subject: signedIn.user.id.rawValue, request: request,
+            data: ["reason": .string(reason.rawValue)])
     }
 }

@@ -18,6 +18,15 @@ struct OwnSessions: Sendable {
             .filter { $0.refreshTokenHash != nil || now.timeIntervalSince($0.lastUsedAt) < BrowserSessions.idleTimeout }
     }
 
+    /// The person signs out of the session they are using (a browser's, an app's): it ends, the
+    /// backend's session behind it too, audited as their own act — and, for an impersonation
+    /// session, as the impersonation's end. The caller clears its cookie or token.
+    func signOutOfThis(_ signedIn: SignedIn, request: Request) async throws {
+        await env.audit.recordOwnAct(.signOut, of: signedIn, request: request)
+        try await env.sessions.bindings.revoke(signedIn)
+        await ImpersonationEnding(env: env).recordEnded(signedIn, reason: .signedOut, request: request)
+    }
+
     /// Ends the account's session `id`; false when it is not one of the account's live sessions.
     func signOut(_ id: Int64, of signedIn: SignedIn, request: Request) async throws -> Bool {
         try refuseImpersonation(signedIn)

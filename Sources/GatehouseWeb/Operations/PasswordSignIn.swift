@@ -12,10 +12,10 @@ struct PasswordSignIn: Sendable {
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
     let via: String?
 
-    /// The backend's session; throws `.invalidCredentials` for a wrong password, an unknown address
-    /// or a locked account alike, `.rateLimited` when the source is over its tries, and passes
-    /// `.emailNotVerified` and `.mfaRequired` on.
-    func attempt(email: String, password: String, request: Request) async throws -> AuthSession {
+    /// The backend's session or the second step it asks; throws `.invalidCredentials` for a wrong
+    /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
+    /// over its tries, and passes `.emailNotVerified` on.
+    func attempt(email: String, password: String, request: Request) async throws -> SignInResult {
         let attempt = await env.budgets.beginPasswordTry(.signIn, email: email, password: password, ip: request.remoteAddress)
         if case .throttled(let wait) = attempt.admission {
             await failed(email, reason: "rate_limited", request: request)
@@ -32,10 +32,10 @@ struct PasswordSignIn: Sendable {
             let user = session.user.id.rawValue
             await env.audit.record(
                 .signInCompleted, actor: user, subject: user, request: request, data: AuditTrail.data([:], via: via))
-            return session
+            return .session(session)
         } catch AuthError.mfaRequired(let challenge) {
             await env.budgets.settle(attempt, .right)
-            throw AuthError.mfaRequired(challenge)
+            return .secondStep(challenge)
         } catch AuthError.emailNotVerified(let address) {
             // The right password for an address still to verify: not a failure, not a sign-in.
             await env.budgets.settle(attempt, .none)

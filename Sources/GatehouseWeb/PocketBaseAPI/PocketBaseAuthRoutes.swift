@@ -94,11 +94,12 @@ struct PocketBaseAuthRoutes: Sendable {
                 throw AuthError.invalidCredentials
             }
         }
-        do {
-            let session = try await PasswordSignIn(env: env, via: "pocketbase-api").attempt(
-                email: identity, password: password, request: request)
+        switch try await PasswordSignIn(env: env, via: "pocketbase-api").attempt(
+            email: identity, password: password, request: request)
+        {
+        case .session(let session):
             return try await authResponse(session, request: request)
-        } catch AuthError.mfaRequired(let challenge) {
+        case .secondStep(let challenge):
             // PocketBase's answer when a second method must follow: 401 with the pending `mfaId`.
             return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
         }
