@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Issue 23: front-ends reach users only through operations. No front-end folder names the
+/// backend, the limiter, the audit trail's writer or the database — read in the code itself, with
+/// comments and string literals left out, so a doc comment may still speak of "the backend".
+@Suite struct SeamOwnershipTests {
+    /// Every folder of the web module that speaks a wire format or renders pages.
+    static let frontEnds = ["AccountPages", "AdminAPI", "Console", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI"]
+
+    /// What only operations may name.
+    static let internals = [
+        "backend", "pageBackend", "database", "budgets", "limiter", "AppDatabase", "AuthAPI", "AuthAdminAPI", "AuditTrail"
+    ]
+
+    @Test func noFrontEndNamesTheBackendTheLimiterOrTheDatabase() throws {
+        var offenders: [String] = []
+        for folder in Self.frontEnds {
+            let root = TestGatehouse.repositoryRoot + "/Sources/GatehouseWeb/" + folder
+            let files = try #require(FileManager.default.enumerator(atPath: root), "no folder \(folder)")
+            while let path = files.nextObject() as? String {
+                guard path.hasSuffix(".swift") else { continue }
+                let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n")
+                for (number, line) in lines.enumerated() {
+                    let code = Self.code(of: String(line))
+                    let names = Self.identifiers(in: code)
+                    if let name = Self.internals.first(where: names.contains) ?? (code.contains(".audit.") ? ".audit" : nil) {
+                        offenders.append("\(folder)/\(path):\(number + 1) names \(name)")
+                    }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.count) lines:\n" + offenders.joined(separator: "\n"))
+    }
+
+    /// The check finds what it is meant to find, and only in code.
+    @Test func theCheckSeesCodeAndSkipsCommentsAndStrings() {
+        #expect(Self.identifiers(in: Self.code(of: "let user = try await env.backend.currentUser(s)")).contains("backend"))
+        #expect(Self.code(of: "await env.audit.record(.signOut)").contains(".audit."))
+        #expect(!Self.identifiers(in: Self.code(of: "/// Asks the backend for the user.")).contains("backend"))
+        #expect(!Self.identifiers(in: Self.code(of: #"message: "The backend could not be reached.""#)).contains("backend"))
+        #expect(!Self.identifiers(in: Self.code(of: "let backendSession = signedIn.backendSession")).contains("backend"))
+    }
+
+    /// `line` without its string literals' contents and its `//` comment.
+    static func code(of line: String) -> String {
+        var code = ""
+        var inString = false
+        var escaped = false
+        var previous: Character = " "
+        for character in line {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    inString = false
+                    code.append(character)
+                }
+                continue
+            }
+            if character == "/" && previous == "/" {
+                code.removeLast()
+                break
+            }
+            if character == "\"" { inString = true }
+            code.append(character)
+            previous = character
+        }
+        return code
+    }
+
+    /// The identifiers in a line of code.
+    static func identifiers(in code: String) -> Set<String> {
+        Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+    }
+}
