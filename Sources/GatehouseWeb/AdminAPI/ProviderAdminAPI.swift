@@ -18,8 +18,9 @@ struct ProviderAdminAPI: Sendable {
             try await operations(staff, request).save(configuration)
             return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
         }
-        router.adminAPI(.get, "/_/api/providers", feature.env) { _, _, _ in
-            try .json(try await feature.registry.all().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
+        router.adminAPI(.get, "/_/api/providers", feature.env) { request, _, staff in
+            try .json(
+                try await operations(staff, request).providers().map { ProviderSummary($0, hasSecret: $0.clientSecret != nil) })
         }
         router.adminAPI(.post, "/_/api/providers/:name/mode", feature.env) { request, parameters, staff in
             guard let mode = try request.decodeJSON([String: String].self)["mode"].flatMap(ProviderMode.init(rawValue:)) else {
@@ -47,8 +48,8 @@ struct ProviderAdminAPI: Sendable {
             try await operations(staff, request).register(app)
             return try .json(AppSummary(app), status: 201)
         }
-        router.adminAPI(.get, "/_/api/apps", feature.env) { _, _, _ in
-            try .json(try await feature.env.database.apps().map(AppSummary.init))
+        router.adminAPI(.get, "/_/api/apps", feature.env) { request, _, staff in
+            try .json(try await operations(staff, request).apps().map(AppSummary.init))
         }
         router.adminAPI(.delete, "/_/api/apps/:id", feature.env) { request, parameters, staff in
             guard try await operations(staff, request).deleteApp(try parameters.require("id")) else {

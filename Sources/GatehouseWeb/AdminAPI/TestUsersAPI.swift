@@ -101,19 +101,19 @@ struct TestUsersAPI: Sendable {
                 throw APIFailure.invalid("format is json or csv.")
             }
             let tag = try request.query.single("tag").flatMap { $0.isEmpty ? nil : $0 }
-            return try await UserExport(env: env, api: try administration()).response(format: format, tag: tag)
+            try requireAdministration()
+            return try await UserExport(env: env).response(format: format, tag: tag)
         }
     }
 
     private func operations(_ staff: Staff, _ request: Request) throws -> TestUserOperations {
-        TestUserOperations(env: env, api: try administration(), staff: staff, request: request)
+        try requireAdministration()
+        return TestUserOperations(env: env, staff: staff, request: request)
     }
 
-    private func administration() throws -> any AuthAPI {
-        let api = env.backend
-        guard api.capabilities.contains(.userAdministration) else {
+    private func requireAdministration() throws {
+        guard env.capabilities.contains(.userAdministration) else {
             throw APIFailure.unsupported("User administration is not supported by this backend.")
         }
-        return api
     }
 }

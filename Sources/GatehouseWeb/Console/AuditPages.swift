@@ -12,11 +12,12 @@ struct AuditPages: Sendable {
         router.consolePage(.get, "/_/audit", env) { visit, staff in
             var errors = FormErrors()
             let filter = try Self.filter(from: visit.request.query, errors: &errors)
-            let events = try await env.database.auditEvents(filter)
+            let log = AuditLog(env: env)
+            let events = try await log.events(filter)
             let start = SignInChart.windowStart(endingAt: env.clock())
-            let chart = SignInChart(counts: try await env.database.signInsPerHour(since: start), start: start)
-            let types = try await env.database.auditEventTypes()
-            let staffEmails = try await Self.staffEmails(for: events, database: env.database)
+            let chart = SignInChart(counts: try await log.signInsPerHour(since: start), start: start)
+            let types = try await log.eventTypes()
+            let staffEmails = try await log.staffEmails(for: events)
             var page: [String: Any] = [
                 "filters": [
                     "user": filter.subject ?? "", "actor": filter.actor ?? "",
@@ -35,7 +36,7 @@ struct AuditPages: Sendable {
             return env.renderer.page(
                 .consoleAudit,
                 visit.consoleContext(
-                    title: "Audit log", staff: staff, nav: .audit, backend: env.configuration.backendDescription,
+                    title: "Audit log", staff: staff, nav: .auditLog, backendName: env.configuration.backendDescription,
                     page.merging(errors.context) { $1 }), status: errors.isEmpty ? 200 : 422)
         }
         router.adminAPI(.get, "/_/api/audit", env) { request, _, _ in
@@ -46,7 +47,7 @@ struct AuditPages: Sendable {
                     status: 400, code: "INVALID_FILTER",
                     message: errors.messages.map(\.message).joined(separator: " "))
             }
-            return try .json(try await env.database.auditEvents(filter).map(AuditEntry.init))
+            return try .json(try await AuditLog(env: env).events(filter).map(AuditEntry.init))
         }
     }
 
@@ -87,15 +88,6 @@ struct AuditPages: Sendable {
     private static func url(filter: AuditFilter, query: Parameters, before: Int64) -> String {
         let kept = query.filter { $0.name != "before" }.map { ($0.name, $0.value) }
         return URLQuery.path("/_/audit", kept + [("before", String(before))])
-    }
-
-    /// Superusers among the events' actors, by id, so rows name staff by email.
-    static func staffEmails(for events: [AuditEventRecord], database: AppDatabase) async throws -> [String: String] {
-        var emails: [String: String] = [:]
-        for actor in Set(events.compactMap(\.actor)) {
-            if let superuser = try await database.superuser(id: actor) { emails[actor] = superuser.email }
-        }
-        return emails
     }
 
     private static func row(_ event: AuditEventRecord, staffEmails: [String: String]) -> [String: Any] {

@@ -16,13 +16,12 @@ struct ConsolePages: Sendable {
         router.page(.post, "/_/", env, signIn)
         router.page(.post, "/_/second-step", env, secondStep)
         router.page(.post, "/_/sign-out", env) { visit in
-            let staff = await env.console.fromCookie(visit.request)
             var response = Response.redirect(to: "/_/")
-            try await env.console.end(staff, response: &response)
-            if let staff {
-                await env.audit.record(.consoleSignOut, actor: staff.superuser.id, request: visit.request)
+            if let staff = await env.console.fromCookie(visit.request) {
+                try await env.console.signOut(staff, request: visit.request)
                 try await ImpersonationEnding(env: env).endAll(startedBy: staff, request: visit.request)
             }
+            response.setCookie(env.console.clearedCookie)
             return response
         }
         router.on(.post, "/_/api/auth", apiAuth)
@@ -45,10 +44,7 @@ struct ConsolePages: Sendable {
     /// Starts the console session and goes on to `redirect`.
     private func signedIn(_ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: Bool) async throws -> Response
     {
-        let session = try await env.console.start(for: superuser, request: visit.request)
-        await env.audit.record(
-            .consoleSignInCompleted, actor: superuser.id, request: visit.request,
-            data: secondStep ? ["secondStep": "totp"] : [:])
+        let session = try await env.console.open(for: superuser, request: visit.request, secondStep: secondStep)
         var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
         response.setCookie(env.console.cookie(token: session.token))
         response.setCookie(env.staffSignIn.clearedSecondStepCookie(secure: env.configuration.usesTLS))
@@ -67,11 +63,11 @@ struct ConsolePages: Sendable {
         case .signedIn(let superuser):
             return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: true)
         case .wrong:
-            await env.audit.record(.consoleSignInFailed, request: visit.request, data: ["reason": "wrong_code"])
+            await env.staffSignIn.recordFailure("wrong_code", request: visit.request)
             errors.add("code", "That code isn't right. Enter the current code from your authenticator app.")
             return render(visit, email: "", redirect: redirect, errors: errors, secondStep: true, status: 422)
         case .dead:
-            await env.audit.record(.consoleSignInFailed, request: visit.request, data: ["reason": "second_step_expired"])
+            await env.staffSignIn.recordFailure("second_step_expired", request: visit.request)
             errors.add("form", "That sign-in expired or had too many wrong codes. Sign in again.")
             var response = render(visit, email: "", redirect: redirect, errors: errors, status: 401)
             response.setCookie(env.staffSignIn.clearedSecondStepCookie(secure: env.configuration.usesTLS))
@@ -92,9 +88,7 @@ struct ConsolePages: Sendable {
             response.setCookie(env.staffSignIn.secondStepCookie(pending: pending, secure: env.configuration.usesTLS))
             return response
         case .refused(let reason):
-            await env.audit.record(
-                .consoleSignInFailed, request: visit.request,
-                data: ["email": .string(email), "reason": .string(reason)])
+            await env.staffSignIn.recordFailure(reason, email: email, request: visit.request)
             errors.add("form", "That email and password don't match a superuser.")
             return render(visit, email: email, redirect: redirect, errors: errors, status: 401)
         case .throttled(let wait):
@@ -117,21 +111,17 @@ struct ConsolePages: Sendable {
             from: request.remoteAddress)
         {
         case .signedIn(let superuser):
-            return try await apiSession(for: superuser, request: request, data: ["via": "api"])
+            return try await apiSession(for: superuser, request: request, secondStep: false)
         case .secondStep(let superuser, _):
             guard try await env.staffSignIn.apiCodeMatches(superuser, credentials.code) else {
-                await env.audit.record(
-                    .consoleSignInFailed, request: request,
-                    data: ["email": .string(credentials.email), "reason": "wrong_code", "via": "api"])
+                await env.staffSignIn.recordFailure("wrong_code", email: credentials.email, via: "api", request: request)
                 return APIError.response(
                     status: 401, code: "INVALID_CREDENTIALS",
                     message: "This superuser has two-step sign-in on: send the current authenticator code as \"code\".")
             }
-            return try await apiSession(for: superuser, request: request, data: ["via": "api", "secondStep": "totp"])
+            return try await apiSession(for: superuser, request: request, secondStep: true)
         case .refused(let reason):
-            await env.audit.record(
-                .consoleSignInFailed, request: request,
-                data: ["email": .string(credentials.email), "reason": .string(reason), "via": "api"])
+            await env.staffSignIn.recordFailure(reason, email: credentials.email, via: "api", request: request)
             return APIError.response(
                 status: 401, code: "INVALID_CREDENTIALS",
                 message: "That email and password don't match a superuser.")
@@ -145,15 +135,12 @@ struct ConsolePages: Sendable {
     }
 
     /// A console token for `POST /_/api/auth`, audited as a completed sign-in.
-    private func apiSession(for superuser: SuperuserRecord, request: Request, data: [String: JSONValue]) async throws
-        -> Response
-    {
+    private func apiSession(for superuser: SuperuserRecord, request: Request, secondStep: Bool) async throws -> Response {
         struct Token: Encodable {
             var token: String
             var expiresAt: String
         }
-        let session = try await env.console.start(for: superuser, request: request)
-        await env.audit.record(.consoleSignInCompleted, actor: superuser.id, request: request, data: data)
+        let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "api")
         return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
     }
 }

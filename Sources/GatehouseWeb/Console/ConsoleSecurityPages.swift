@@ -18,25 +18,23 @@ struct ConsoleSecurityPages: Sendable {
         }
         router.consolePage(.post, "/_/security/totp/confirm", env) { visit, staff in
             let code = try visit.field("code").filter { !$0.isWhitespace }
-            guard try await env.staffSignIn.confirmEnrollment(staff.superuser, code: code) else {
+            guard try await env.staffSignIn.confirmEnrollment(staff.superuser, code: code, request: visit.request) else {
                 var errors = FormErrors()
                 errors.add("code", "That code isn't right. Enter the current code your app shows for this key.")
                 let secret = try await env.staffSignIn.beginEnrollment(staff.superuser)
                 return try await render(visit, staff, enrolling: secret, errors: errors, status: 422)
             }
-            await env.audit.record(.consoleTOTPEnabled, actor: staff.superuser.id, request: visit.request)
             return .redirect(to: "/_/security?notice=\(Notice.totpOn.rawValue)")
         }
         router.consolePage(.post, "/_/security/totp/disable", env) { visit, staff in
             guard
                 try await env.staffSignIn.disableTOTP(
-                    staff.superuser, password: try visit.field("password"), from: visit.request.remoteAddress)
+                    staff.superuser, password: try visit.field("password"), request: visit.request)
             else {
                 var errors = FormErrors()
                 errors.add("password", "That password isn't right.")
                 return try await render(visit, staff, enrolling: nil, errors: errors, status: 422)
             }
-            await env.audit.record(.consoleTOTPDisabled, actor: staff.superuser.id, request: visit.request)
             return .redirect(to: "/_/security?notice=\(Notice.totpOff.rawValue)")
         }
     }
@@ -55,7 +53,7 @@ struct ConsoleSecurityPages: Sendable {
         return env.renderer.page(
             .consoleSecurity,
             visit.consoleContext(
-                title: "Two-step sign-in", staff: staff, nav: .users, backend: env.configuration.backendDescription,
+                title: "Two-step sign-in", staff: staff, nav: .users, backendName: env.configuration.backendDescription,
                 page.merging(errors.context) { $1 }), status: status)
     }
 }

@@ -22,26 +22,25 @@ struct ConsoleUserList: Sendable {
                 },
                 "capabilities": ["canCreate": env.capabilities.contains(.userAdministration)]
             ]
-            let api = env.backend
-            guard api.capabilities.contains(.userAdministration) else {
+            guard env.capabilities.contains(.userAdministration) else {
                 page["unsupported"] =
                     "Listing users is not supported by this backend. In proxy mode, pass --backend-admin EMAIL:PASSWORD."
                 return render(visit, staff, page)
             }
             var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
             userQuery.countLimit = Self.countLimit
-            if let tag = filters.tag { userQuery.ids = try await env.database.userIDs(taggedWith: tag) }
+            let administration = UserAdministration(env: env, staff: staff, request: visit.request, via: "console")
             let result: UserPage
             do {
-                result = try await api.admin.listUsers(userQuery)
+                result = try await administration.users(userQuery, taggedWith: filters.tag)
             } catch let error as AuthError {
                 page["unsupported"] = error.pageMessage
                 return render(visit, staff, page)
             }
             let ids = result.users.map(\.id)
-            let tags = try await env.database.tags(of: ids)
-            let lastSignIns = try await env.database.lastSignIns(of: ids)
-            let providers = await Self.providers(of: ids, api: api)
+            let tags = try await administration.tags(of: ids)
+            let lastSignIns = try await administration.lastSignIns(of: ids)
+            let providers = await administration.linkedProviders(of: ids)
             page["users"] = result.users.map { user in
                 var row: [String: Any] = [
                     "id": user.id.rawValue, "url": ConsoleURL.user(user.id), "email": user.email,
@@ -65,19 +64,11 @@ struct ConsoleUserList: Sendable {
         }
     }
 
-    /// Each listed user's linked providers, in one call; a backend that cannot say shows none.
-    private static func providers(of ids: [UserID], api: any AuthAPI) async -> [UserID: [String]] {
-        guard api.capabilities.contains(.externalAuths),
-            let links = try? await api.admin.externalAuths(of: ids)
-        else { return [:] }
-        return links.compactMapValues { $0.isEmpty ? nil : $0.map(\.provider).sorted() }
-    }
-
     private func render(_ visit: Visit, _ staff: Staff, _ page: [String: Any]) -> Response {
         env.renderer.page(
             .consoleUsers,
             visit.consoleContext(
-                title: "Users", staff: staff, nav: .users, backend: env.configuration.backendDescription, page))
+                title: "Users", staff: staff, nav: .users, backendName: env.configuration.backendDescription, page))
     }
 }
 

@@ -10,36 +10,30 @@ struct ConsoleUserPage: Sendable {
 
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/users/:id", env) { visit, staff in
-            try await page(visit, staff, user: try await loadUser(visit))
+            try await page(visit, staff, user: try await loadUser(visit, staff))
         }
         router.consolePage(.post, "/_/users/:id/profile", env, saveProfile)
         router.consolePage(.post, "/_/users/:id/verify", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             let verified = try visit.field("verified") == "true"
             return try await perform(visit, staff, user, notice: verified ? .verifiedSet : .unverifiedSet) { operations in
                 _ = try await operations.update(user, UserUpdate(verified: verified))
             }
         }
         router.consolePage(.post, "/_/users/:id/resend", env) { visit, staff in
-            let user = try await loadUser(visit)
-            return try await perform(visit, staff, user, notice: .verificationSent) { _ in
-                try await env.backend.resendVerificationEmail(email: user.email)
-                await env.audit.record(
-                    .verificationSent, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
-                    data: ["by": "console"])
+            let user = try await loadUser(visit, staff)
+            return try await perform(visit, staff, user, notice: .verificationSent) { operations in
+                try await operations.resendVerification(to: user)
             }
         }
         router.consolePage(.post, "/_/users/:id/password-reset", env) { visit, staff in
-            let user = try await loadUser(visit)
-            return try await perform(visit, staff, user, notice: .passwordResetSent) { _ in
-                try await env.backend.requestPasswordReset(email: user.email)
-                await env.audit.record(
-                    .passwordResetRequested, actor: staff.superuser.id, subject: user.id.rawValue, request: visit.request,
-                    data: ["by": "console"])
+            let user = try await loadUser(visit, staff)
+            return try await perform(visit, staff, user, notice: .passwordResetSent) { operations in
+                try await operations.sendPasswordReset(to: user)
             }
         }
         router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             let password = try visit.field("password")
             if let problem = PasswordPolicy.problem(with: password) {
                 var errors = FormErrors()
@@ -52,14 +46,14 @@ struct ConsoleUserPage: Sendable {
         }
         router.consolePage(.post, "/_/users/:id/email", env, setEmail)
         router.consolePage(.post, "/_/users/:id/disable", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             let disable = try visit.field("disabled") == "true"
             return try await perform(visit, staff, user, notice: disable ? .userDisabled : .userEnabled) { operations in
                 _ = try await operations.update(user, UserUpdate(disabled: disable))
             }
         }
         router.consolePage(.post, "/_/users/:id/delete", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             guard EmailAddress.normalize(try visit.field("confirm")) == EmailAddress.normalize(user.email) else {
                 var errors = FormErrors()
                 errors.add("confirm", "Type the user's email address exactly to confirm.")
@@ -71,13 +65,13 @@ struct ConsoleUserPage: Sendable {
             return response.status == 303 ? .redirect(to: "/_/users?notice=\(Notice.userDeleted.rawValue)") : response
         }
         router.consolePage(.post, "/_/users/:id/sessions/revoke-all", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             return try await perform(visit, staff, user, notice: .sessionsRevoked) { operations in
                 try await operations.revokeSessions(of: user)
             }
         }
         router.consolePage(.post, "/_/users/:id/sessions/:sid/revoke", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             let sessionID = try visit.parameters.require("sid", as: Int64.self)
             return try await perform(visit, staff, user, notice: .sessionRevoked) { operations in
                 guard try await operations.revokeSession(sessionID, of: user) else {
@@ -86,13 +80,13 @@ struct ConsoleUserPage: Sendable {
             }
         }
         router.consolePage(.post, "/_/users/:id/totp/reset", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             return try await perform(visit, staff, user, notice: .totpReset) { operations in
                 try await operations.resetTOTP(of: user)
             }
         }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
-            let user = try await loadUser(visit)
+            let user = try await loadUser(visit, staff)
             let provider = try visit.parameters.require("provider")
             return try await perform(visit, staff, user, notice: .providerRemoved) { operations in
                 try await operations.unlink(provider, of: user)
@@ -101,18 +95,17 @@ struct ConsoleUserPage: Sendable {
     }
 
     /// The account named in the path, through the backend's admin API.
-    func loadUser(_ visit: Visit) async throws -> User {
-        let id = try visit.parameters.require("id")
-        return try await loadUser(UserID(id))
-    }
-
-    func loadUser(_ id: UserID) async throws -> User {
-        let api = env.backend
+    func loadUser(_ visit: Visit, _ staff: Staff) async throws -> User {
+        let id = UserID(try visit.parameters.require("id"))
         do {
-            return try await api.admin.user(id)
+            return try await operations(visit, staff).user(id)
         } catch AuthError.userNotFound {
             throw ConsoleError.notFound("There is no user with the id \(id).")
         }
+    }
+
+    private func operations(_ visit: Visit, _ staff: Staff) -> UserAdministration {
+        UserAdministration(env: env, staff: staff, request: visit.request, via: "console")
     }
 
     /// Runs one of `UserAdministration`'s acts (which audits it) and comes back with a notice; a
@@ -121,9 +114,8 @@ struct ConsoleUserPage: Sendable {
         _ visit: Visit, _ staff: Staff, _ user: User, notice: Notice,
         _ action: (UserAdministration) async throws -> Void
     ) async throws -> Response {
-        let api = env.backend
         do {
-            try await action(UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console"))
+            try await action(operations(visit, staff))
         } catch let error as AuthError {
             var errors = FormErrors()
             if case .validation(let fields) = error { errors.add(fields) } else { errors.add("form", error.pageMessage) }
@@ -135,7 +127,7 @@ struct ConsoleUserPage: Sendable {
     /// Sets the address directly (support, after checking who asks): no confirmation mail, the
     /// user's sessions end. A taken or malformed address is named on the field, the input kept.
     private func setEmail(_ visit: Visit, _ staff: Staff) async throws -> Response {
-        let user = try await loadUser(visit)
+        let user = try await loadUser(visit, staff)
         let email = try visit.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
         if !EmailAddress.isPlausible(email) {
@@ -144,9 +136,7 @@ struct ConsoleUserPage: Sendable {
             errors.add("email", "That is already this user's address.")
         } else {
             do {
-                let operations = UserAdministration(
-                    env: env, api: env.backend, staff: staff, request: visit.request, via: "console")
-                _ = try await operations.update(user, UserUpdate(email: email))
+                _ = try await operations(visit, staff).update(user, UserUpdate(email: email))
                 return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.emailSet.rawValue)")
             } catch AuthError.emailExists {
                 errors.add("email", "Another account already has this address.")
@@ -160,16 +150,14 @@ struct ConsoleUserPage: Sendable {
     }
 
     private func saveProfile(_ visit: Visit, _ staff: Staff) async throws -> Response {
-        let user = try await loadUser(visit)
+        let user = try await loadUser(visit, staff)
         var form = try ProfileForm(visit.form)
         let errors = form.validate()
         guard errors.isEmpty else { return try await page(visit, staff, user: user, form: form, errors: errors, status: 422) }
         let patch = form.patch(against: user.profile)
         if patch.isEmpty { return .redirect(to: ConsoleURL.user(user.id) + "?notice=\(Notice.userSaved.rawValue)") }
         do {
-            let api = env.backend
-            let operations = UserAdministration(env: env, api: api, staff: staff, request: visit.request, via: "console")
-            _ = try await operations.update(user, UserUpdate(profilePatch: patch))
+            _ = try await operations(visit, staff).update(user, UserUpdate(profilePatch: patch))
         } catch AuthError.validation(let fields) {
             var errors = FormErrors()
             for field in fields {
@@ -217,15 +205,16 @@ struct ConsoleUserPage: Sendable {
         if !capabilities.contains(.passwordReset) {
             page["passwordResetUnavailable"] = AuthError.notSupported(.passwordReset).pageMessage
         }
-        if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
-            page["impersonationUnavailable"] = reason
+        let administration = operations(visit, staff)
+        if let refusal = try await ImpersonationPolicy(env: env).refusal(of: user, impersonating: visit.isImpersonating) {
+            page["impersonationUnavailable"] = refusal.message
         } else {
             page["canImpersonate"] = true
         }
         if let issuedToken {
             page["issuedToken"] = ["token": issuedToken.token, "expiresAt": DisplayDate.dateTime(issuedToken.expiresAt)]
         }
-        let sessions = try await env.database.sessions(userID: user.id).prefix(50)
+        let sessions = try await administration.sessions(of: user).prefix(50)
         page["sessions"] = sessions.map { session -> [String: Any] in
             let status = session.revokedAt != nil ? "revoked" : (session.expiresAt <= now ? "expired" : "active")
             var row: [String: Any] = [
@@ -239,7 +228,7 @@ struct ConsoleUserPage: Sendable {
         }
         page["sessionsEmpty"] = sessions.isEmpty
         if capabilities.contains(.externalAuths) {
-            let links = (try? await env.backend.admin.externalAuths(of: user.id)) ?? []
+            let links = (try? await administration.externalAuths(of: user)) ?? []
             page["externalAuths"] = links.map { link in
                 [
                     "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),
@@ -252,7 +241,7 @@ struct ConsoleUserPage: Sendable {
             page["externalAuthsUnsupported"] = "Linked accounts are not supported by this backend."
         }
         if capabilities.contains(.totp) {
-            let status = try await env.backend.admin.totpStatus(of: user.id)
+            let status = try await administration.totpStatus(of: user)
             page["totp"] =
                 [
                     "enabled": status.enabled, "recoveryCodesLeft": status.recoveryCodesLeft, "resetURL": base + "/totp/reset"
@@ -268,8 +257,9 @@ struct ConsoleUserPage: Sendable {
             return row
         }
         page["mailsEmpty"] = mails.isEmpty
-        let events = try await env.database.auditEvents(AuditFilter(subject: user.id.rawValue, limit: 20))
-        let staffEmails = try await AuditPages.staffEmails(for: events, database: env.database)
+        let log = AuditLog(env: env)
+        let events = try await log.events(AuditFilter(subject: user.id.rawValue, limit: 20))
+        let staffEmails = try await log.staffEmails(for: events)
         page["events"] = events.map { event in
             [
                 "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "system", "ip": event.ip ?? "",
@@ -281,7 +271,7 @@ struct ConsoleUserPage: Sendable {
         return env.renderer.page(
             .consoleUser,
             visit.consoleContext(
-                title: user.email, staff: staff, nav: .users, backend: env.configuration.backendDescription,
+                title: user.email, staff: staff, nav: .users, backendName: env.configuration.backendDescription,
                 page.merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }
 }

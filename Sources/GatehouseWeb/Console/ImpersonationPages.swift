@@ -3,24 +3,6 @@ import Foundation
 import HTTPServer
 import Secrets
 
-/// Who may be impersonated: never a superuser (which covers oneself), never from inside another
-/// impersonation, never a disabled account, and only where the backend can.
-struct ImpersonationPolicy {
-    let env: PageEnvironment
-
-    /// Why `staff` may not impersonate `user` now, or nil when they may.
-    func refusal(of user: User, by staff: Staff, visit: Visit?) async throws -> String? {
-        let api = env.backend
-        guard api.capabilities.contains(.impersonation) else {
-            return "Impersonation is not supported by this backend."
-        }
-        if try await env.database.isSuperuser(email: user.email) { return "Superusers can't be impersonated." }
-        if visit?.isImpersonating == true { return "Stop the current impersonation before starting another." }
-        if user.disabled { return "Disabled accounts can't be impersonated." }
-        return nil
-    }
-}
-
 /// What an impersonation session may not do: change how the user signs in (DESIGN.md: no credential
 /// changes while impersonating), sign the user out of their own devices, or sign the user in to an
 /// app (the app's session would outlive the impersonation and name no superuser).
@@ -73,33 +55,26 @@ struct ImpersonationPages: Sendable {
 
     private func start(_ visit: Visit, _ staff: Staff) async throws -> Response {
         let userPage = ConsoleUserPage(env: env)
-        let user = try await userPage.loadUser(visit)
-        if let reason = try await ImpersonationPolicy(env: env).refusal(of: user, by: staff, visit: visit) {
-            throw ConsoleError.refused(reason)
-        }
+        let user = try await userPage.loadUser(visit, staff)
         let minutes = Int(try visit.field("duration")) ?? Self.defaultMinutes
         guard (1...60).contains(minutes) else { throw ConsoleError.refused("Impersonation lasts 1 to 60 minutes.") }
-        let duration = TimeInterval(minutes * 60)
-        let mode = try visit.field("mode") == "token" ? "token" : "browser"
-        await env.audit.record(
-            .impersonationStarted, actor: staff.superuser.id, subject: user.id.rawValue,
-            request: visit.request,
-            data: [
-                "mode": .string(mode), "minutes": .number(Double(minutes)),
-                "actorEmail": .string(staff.superuser.email)
-            ])
-        // The backend's own impersonation session (never refreshable) is the token, or stands
-        // behind the browser session.
-        let backend = mode == "token" ? env.backend : env.pageBackend
-        let session = try await backend.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
-        if mode == "token" {
-            let expiresAt = session.expiresAt ?? env.clock().addingTimeInterval(duration)
-            return try await userPage.page(visit, staff, user: user, issuedToken: (session.accessToken, expiresAt))
+        let token = try visit.field("mode") == "token"
+        let started: ImpersonationStart.Started
+        switch try await ImpersonationStart(env: env, staff: staff, request: visit.request, via: "console").start(
+            user, delivery: token ? .backendToken : .browserSession, duration: TimeInterval(minutes * 60),
+            impersonating: visit.isImpersonating)
+        {
+        case .refused(let refusal): throw ConsoleError.refused(refusal.message)
+        case .started(let session): started = session
+        }
+        if token {
+            return try await userPage.page(
+                visit, staff, user: user, issuedToken: (started.session.accessToken, started.expiresAt))
         }
         var response = Response.redirect(to: "/account")
         try await env.sessions.start(
-            session, replacing: visit.signedIn, request: visit.request,
-            impersonator: staff.superuser.email, lifetime: duration, response: &response)
+            started.session, replacing: visit.signedIn, request: visit.request,
+            impersonator: staff.superuser.email, lifetime: started.duration, response: &response)
         return response
     }
 }

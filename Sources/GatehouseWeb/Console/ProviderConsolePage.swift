@@ -67,7 +67,7 @@ struct ProviderConsolePage: Sendable {
             return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
         }
         // The JSON API replaces a provider of the same name; here an "Add" never overwrites one.
-        if try await env.database.provider(named: configuration.name) != nil {
+        if try await operations(staff, visit).hasProvider(named: configuration.name) {
             errors.add("name", "There is already a provider called \(configuration.name). Delete it first to replace it.")
             return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
         }
@@ -83,7 +83,7 @@ struct ProviderConsolePage: Sendable {
         for field in ["id", "name", "callbackURLs"] {
             if let problem = body.problems(id: id)[field] { errors.add(field, problem) }
         }
-        if errors.isEmpty, try await env.database.app(id: id) != nil {
+        if errors.isEmpty, try await operations(staff, visit).hasApp(id: id) {
             errors.add("id", "There is already an app with the id \(id).")
         }
         guard errors.isEmpty else { return try await page(visit, staff, appForm: form, appErrors: errors, status: 422) }
@@ -106,8 +106,9 @@ struct ProviderConsolePage: Sendable {
         providerErrors: FormErrors = FormErrors(), appForm: AppForm = AppForm(),
         appErrors: FormErrors = FormErrors(), rowError: RowError? = nil, status: Int = 200
     ) async throws -> Response {
-        let providers = try await feature.registry.all()
-        let apps = try await env.database.apps()
+        let settings = operations(staff, visit)
+        let providers = try await settings.providers()
+        let apps = try await settings.apps()
         var page: [String: Any] = [
             "providers": providers.map { row($0, error: rowError) },
             "providersEmpty": providers.isEmpty,
@@ -129,7 +130,8 @@ struct ProviderConsolePage: Sendable {
         return env.renderer.page(
             .consoleProviders,
             visit.consoleContext(
-                title: "Sign-in providers", staff: staff, nav: .providers, backend: env.configuration.backendDescription, page),
+                title: "Sign-in providers", staff: staff, nav: .providers,
+                backendName: env.configuration.backendDescription, page),
             status: status)
     }
 

@@ -52,7 +52,7 @@ extension Request {
 extension Visit {
     /// The console layout's keys: the signed-in superuser, the active nav item and the backend.
     func consoleContext(
-        title: String, staff: Staff, nav: ConsoleNav, backend: String,
+        title: String, staff: Staff, nav: ConsoleNav, backendName: String,
         _ page: [String: Any] = [:]
     ) -> [String: Any] {
         context(
@@ -60,15 +60,15 @@ extension Visit {
             [
                 "superuser": ["email": staff.superuser.email],
                 "nav": [
-                    "users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .audit, "mailbox": nav == .mailbox,
+                    "users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .auditLog, "mailbox": nav == .mailbox,
                     "providers": nav == .providers
                 ],
-                "backendName": backend
+                "backendName": backendName
             ].merging(page) { $1 })
     }
 }
 
 /// The console's navigation items.
 enum ConsoleNav {
-    case users, testUsers, audit, mailbox, providers
+    case users, testUsers, auditLog, mailbox, providers
 }

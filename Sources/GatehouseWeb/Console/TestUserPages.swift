@@ -114,7 +114,7 @@ struct TestUserPages: Sendable {
         } else if confirm != tag {
             state.errors.add(
                 form: "bulkDelete", field: "confirm", id: "bulk-confirm", "Type the tag exactly as above to confirm.")
-        } else if try await env.database.userIDs(taggedWith: tag).isEmpty {
+        } else if try await !TestUserOperations(env: env, staff: staff, request: visit.request).isInUse(tag) {
             state.errors.add(form: "bulkDelete", field: "tag", id: "bulk-tag", "No users have the tag \(tag).")
         }
         guard state.errors.isEmpty else { return render(visit, staff, state, status: 422) }
@@ -132,11 +132,10 @@ struct TestUserPages: Sendable {
     }
 
     private func operations(_ visit: Visit, _ staff: Staff) throws -> TestUserOperations {
-        let api = env.backend
-        guard api.capabilities.contains(.userAdministration) else {
+        guard env.capabilities.contains(.userAdministration) else {
             throw ConsoleError.unsupported(.userAdministration)
         }
-        return TestUserOperations(env: env, api: api, staff: staff, request: visit.request)
+        return TestUserOperations(env: env, staff: staff, request: visit.request)
     }
 
     private func render(_ visit: Visit, _ staff: Staff, _ state: State, status: Int = 200) -> Response {
@@ -159,7 +158,7 @@ struct TestUserPages: Sendable {
         return env.renderer.page(
             .consoleTestUsers,
             visit.consoleContext(
-                title: "Test users", staff: staff, nav: .testUsers, backend: env.configuration.backendDescription, page),
+                title: "Test users", staff: staff, nav: .testUsers, backendName: env.configuration.backendDescription, page),
             status: status)
     }
 }

@@ -50,6 +50,26 @@ struct ProviderOperations: Sendable {
         return true
     }
 
+    /// Every configured provider.
+    func providers() async throws -> [ProviderConfiguration] {
+        try await feature.registry.all()
+    }
+
+    /// Whether a provider of this name is configured.
+    func hasProvider(named name: String) async throws -> Bool {
+        try await env.database.provider(named: name) != nil
+    }
+
+    /// Every registered app.
+    func apps() async throws -> [AppRecord] {
+        try await env.database.apps()
+    }
+
+    /// Whether an app with this id is registered.
+    func hasApp(id: String) async throws -> Bool {
+        try await env.database.app(id: id) != nil
+    }
+
     private func audit(_ event: AuditEvent, _ data: [String: JSONValue]) async {
         await env.audit.record(
             event, actor: staff.superuser.id, request: request, data: data.merging(["via": .string(via)]) { $1 })

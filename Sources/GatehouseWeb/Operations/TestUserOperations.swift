@@ -36,6 +36,11 @@ struct TestUserOperations: Sendable {
             ip: request.remoteAddress)
     }
 
+    /// A superuser's act through the configured backend.
+    init(env: PageEnvironment, staff: Staff, request: Request) {
+        self.init(env: env, api: env.backend, staff: staff, request: request)
+    }
+
     static let maximumTagLength = 64
 
     /// Nil when `tag` is a usable tag (1 to 64 characters, no spaces or semicolons), else why not.
@@ -94,6 +99,11 @@ struct TestUserOperations: Sendable {
                 ])
             return ids
         }
+    }
+
+    /// Whether any account carries `tag`.
+    func isInUse(_ tag: String) async throws -> Bool {
+        try await !database.userIDs(taggedWith: tag).isEmpty
     }
 
     /// Deletes every account tagged `tag`, ends their sessions and forgets their tags.

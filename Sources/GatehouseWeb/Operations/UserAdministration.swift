@@ -88,6 +88,22 @@ struct UserAdministration: Sendable {
             data: ["via": .string(via)])
     }
 
+    /// Mails the account a fresh verification code or link, as its owner could ask for.
+    func resendVerification(to user: User) async throws {
+        try await api.resendVerificationEmail(email: user.email)
+        await env.audit.record(
+            .verificationSent, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["by": .string(via)])
+    }
+
+    /// Mails the account a password reset, as its owner could ask for.
+    func sendPasswordReset(to user: User) async throws {
+        try await api.requestPasswordReset(email: user.email)
+        await env.audit.record(
+            .passwordResetRequested, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["by": .string(via)])
+    }
+
     /// The event for an update: the act's own name when it changes one thing, else `updated`.
     static func event(for update: UserUpdate) -> AuditEvent {
         switch fields(of: update) {

@@ -4,8 +4,8 @@ import HTTPServer
 import Store
 
 /// Every user (or every user with a tag) as a JSON or CSV download, read in pages of 500 through
-/// the backend's keyset cursor. `Response` holds a buffered body, so the file is built in memory
-/// page by page and sent at the end: paged, not streamed. Password hashes are never exported.
+/// the backend's keyset cursor. A download's body is buffered, so the file is built in memory page
+/// by page and sent at the end: paged, not streamed. Password hashes are never exported.
 struct UserExport: Sendable {
     let database: AppDatabase
     let api: any AuthAPI
@@ -15,24 +15,41 @@ struct UserExport: Sendable {
         self.api = api
     }
 
-    init(env: PageEnvironment, api: any AuthAPI) {
-        self.init(database: env.database, api: api)
+    /// A superuser's export through the configured backend.
+    init(env: PageEnvironment) {
+        self.init(database: env.database, api: env.backend)
     }
 
     static let pageSize = 500
     static let csvHeader = ["email", "name", "verified", "tags", "id", "disabled", "createdAt"]
 
-    func response(format: UserImportFile.Format, tag: String?) async throws -> Response {
-        let body = try await file(format: format, tag: tag)
+    /// One account in a JSON export, as the admin API also shows it (`AdminUsersAPI.UserBody`).
+    struct Row: Encodable {
+        var id: String
+        var email: String
+        var emailVerified: Bool
+        var disabled: Bool
+        var profile: [String: JSONValue]
+        var tags: [String]
+        var createdAt: String
+        var updatedAt: String
+
+        init(_ user: User, tags: [String]) {
+            id = user.id.rawValue
+            email = user.email
+            emailVerified = user.emailVerified
+            disabled = user.disabled
+            profile = user.profile.fields
+            self.tags = tags
+            createdAt = Timestamp.iso8601(user.createdAt)
+            updatedAt = Timestamp.iso8601(user.updatedAt)
+        }
+    }
+
+    /// The file's name for a download: `users` or `users-TAG`, with the tag's odd characters dropped.
+    static func fileName(format: UserImportFile.Format, tag: String?) -> String {
         let name = "users" + (tag.map { "-" + $0.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } } ?? "")
-        var response = Response(
-            status: 200,
-            headers: [
-                "Content-Type": format == .json ? "application/json; charset=utf-8" : "text/csv; charset=utf-8"
-            ], body: body)
-        response.headers.replaceOrAdd("Content-Disposition", "attachment; filename=\"\(name).\(format.rawValue)\"")
-        response.headers.replaceOrAdd("Cache-Control", "no-store")
-        return response
+        return name + "." + format.rawValue
     }
 
     /// The file's bytes; `progress` hears (users written, users in all) after each page.
@@ -49,7 +66,7 @@ struct UserExport: Sendable {
             try await forEachPage(tag: tag) { users, tags, total in
                 for user in users {
                     if count > 0 { body += Array(",\n".utf8) }
-                    body += try encoder.encode(AdminUsersAPI.UserBody(user, tags: tags[user.id] ?? []))
+                    body += try encoder.encode(Row(user, tags: tags[user.id] ?? []))
                     count += 1
                 }
                 progress(count, total)

@@ -28,6 +28,7 @@ public struct Application: Sendable {
         }
         let budgets = Budgets(
             database: database, enabled: configuration.rateLimits, clock: clock, logger: logger, passwords: passwords)
+        let audit = AuditTrail(database: database, clock: clock, logger: logger)
         let env = PageEnvironment(
             configuration: configuration, backend: backend, database: database,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
@@ -35,12 +36,12 @@ public struct Application: Sendable {
                 bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
                 lifetime: configuration.sessionLifetime, secureCookies: configuration.usesTLS),
             console: ConsoleSessions(
-                database: database, hasher: hasher, clock: clock,
+                database: database, audit: audit, hasher: hasher, clock: clock,
                 secureCookies: configuration.usesTLS, logger: logger),
             staffSignIn: StaffSignIn(
-                database: database, passwords: passwords, budgets: budgets, hasher: hasher, clock: clock),
+                database: database, passwords: passwords, budgets: budgets, hasher: hasher, clock: clock, audit: audit),
             csrf: CSRFGuard(hasher: hasher), budgets: budgets,
-            audit: AuditTrail(database: database, clock: clock, logger: logger),
+            audit: audit,
             impersonationTickets: ImpersonationTickets(clock: clock),
             clock: clock, logger: logger)
         let staticFiles = StaticFiles(root: configuration.publicDirectory)

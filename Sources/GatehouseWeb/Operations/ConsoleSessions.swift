@@ -10,32 +10,21 @@ struct Staff: Sendable {
     var superuser: SuperuserRecord
 }
 
-/// Console sessions: their own table and their own cookie (`SameSite=Strict`, idle timeout), so a
-/// user's session can never reach the console. The admin API takes the same token as a bearer.
+/// Console sessions: their own table and their own cookie (`SameSite=Strict`, idle timeout, see
+/// `ConsoleSessions+Cookies`), so a user's session can never reach the console. The admin API takes
+/// the same token as a bearer.
 struct ConsoleSessions: Sendable {
-    static let cookieName = "gh_console"
     /// A console left alone this long signs itself out.
     static let idleTimeout: TimeInterval = 30 * 60
     /// And no console session lives longer than this.
     static let lifetime: TimeInterval = 12 * 3600
 
     let database: AppDatabase
+    let audit: AuditTrail
     let hasher: KeyedHash
     let clock: @Sendable () -> Date
     let secureCookies: Bool
     let logger: Logger
-
-    /// The superuser behind the console cookie, or nil.
-    func fromCookie(_ request: Request) async -> Staff? {
-        await lookUp(token: request.cookies[Self.cookieName])
-    }
-
-    /// The superuser behind `Authorization: Bearer TOKEN`, or nil. Cookies are never accepted
-    /// on the JSON API, so a cross-site page cannot drive it with a staff member's browser.
-    func fromBearer(_ request: Request) async -> Staff? {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return await lookUp(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-    }
 
     /// The superuser behind a console session token carried some other way (a PocketBase-API token).
     func lookUp(token: String?) async -> Staff? {
@@ -70,17 +59,22 @@ struct ConsoleSessions: Sendable {
         return (token, expiresAt)
     }
 
-    func cookie(token: String) -> Cookie {
-        Cookie(
-            name: Self.cookieName, value: token, maxAge: Int(Self.lifetime), httpOnly: true,
-            secure: secureCookies, sameSite: .strict)
+    /// `start(for:request:)` after a completed sign-in, recorded as `console.sign_in.completed`
+    /// (with `secondStep: totp` when a code followed the password, and the front-end when it is
+    /// not the console's form).
+    func open(for superuser: SuperuserRecord, request: Request, secondStep: Bool, via: String? = nil) async throws -> (
+        token: String, expiresAt: Date
+    ) {
+        let session = try await start(for: superuser, request: request)
+        await audit.record(
+            .consoleSignInCompleted, actor: superuser.id, request: request,
+            data: AuditTrail.data(secondStep ? ["secondStep": "totp"] : [:], via: via))
+        return session
     }
 
-    func end(_ staff: Staff?, response: inout Response) async throws {
-        if let staff { try await database.revokeConsoleSession(id: staff.session.id, at: clock()) }
-        response.setCookie(
-            Cookie(
-                name: Self.cookieName, value: "", maxAge: 0, httpOnly: true,
-                secure: secureCookies, sameSite: .strict))
+    /// Ends `staff`'s console session, recorded as `console.sign_out`.
+    func signOut(_ staff: Staff, request: Request) async throws {
+        try await database.revokeConsoleSession(id: staff.session.id, at: clock())
+        await audit.record(.consoleSignOut, actor: staff.superuser.id, request: request)
     }
 }

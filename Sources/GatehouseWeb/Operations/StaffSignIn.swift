@@ -18,6 +18,8 @@ struct StaffSignIn: Sendable {
     /// Signs the pending second step's cookie and derives the key that seals superusers' TOTP keys.
     let hasher: KeyedHash
     let clock: @Sendable () -> Date
+    /// Where refused sign-ins and a superuser's own TOTP changes are recorded.
+    let audit: AuditTrail
 
     enum Outcome {
         /// The password was right and the superuser has no second step: start a session.
@@ -47,6 +49,14 @@ struct StaffSignIn: Sendable {
         guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
         return .secondStep(superuser, pending: pendingStep(for: superuser))
     }
+
+    /// Records a refused sign-in or second step (`console.sign_in.failed`): why, the email typed
+    /// when there is one, and which front-end asked when it is not the console's form.
+    func recordFailure(_ reason: String, email: String? = nil, via: String? = nil, request: Request) async {
+        var data: [String: JSONValue] = ["reason": .string(reason)]
+        if let email { data["email"] = .string(email) }
+        await audit.record(.consoleSignInFailed, request: request, data: AuditTrail.data(data, via: via))
+    }
 }
 
 /// A superuser's own two-step sign-in: with an authenticator key enrolled (`/_/security`), the
@@ -54,7 +64,6 @@ struct StaffSignIn: Sendable {
 /// (superuser, expiry, nonce, keyed MAC) that lives five minutes and five tries: the console keeps
 /// it in the `gh_console_mfa` cookie, the PocketBase API hands it out as the `mfaId`.
 extension StaffSignIn {
-    static let secondStepCookie = "gh_console_mfa"
     static let secondStepLifetime: TimeInterval = 5 * 60
 
     enum CodeOutcome {
@@ -75,17 +84,6 @@ extension StaffSignIn {
         let expires = Int(clock().addingTimeInterval(Self.secondStepLifetime).timeIntervalSince1970)
         let body = "\(superuser.id).\(expires).\(SecureRandom.token())"
         return body + "." + hasher.hex("console-mfa:" + body)
-    }
-
-    /// The console's cookie holding a pending step.
-    func secondStepCookie(pending: String, secure: Bool) -> Cookie {
-        Cookie(
-            name: Self.secondStepCookie, value: pending, path: "/_/", maxAge: Int(Self.secondStepLifetime), httpOnly: true,
-            secure: secure, sameSite: .strict)
-    }
-
-    func clearedSecondStepCookie(secure: Bool) -> Cookie {
-        Cookie(name: Self.secondStepCookie, value: "", path: "/_/", maxAge: 0, httpOnly: true, secure: secure, sameSite: .strict)
     }
 
     /// Checks the code for the pending step `pending`; the code's step is spent (no replay).
@@ -128,24 +126,28 @@ extension StaffSignIn {
         return secret
     }
 
-    /// Turns TOTP on with a first right code for the pending key.
-    func confirmEnrollment(_ superuser: SuperuserRecord, code: String) async throws -> Bool {
+    /// Turns TOTP on with a first right code for the pending key, audited as `console.totp.enabled`.
+    func confirmEnrollment(_ superuser: SuperuserRecord, code: String, request: Request) async throws -> Bool {
         let now = clock()
         guard let pending = try await database.superuserPendingTOTPSecret(id: superuser.id),
-            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
+            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now),
+            try await database.enableSuperuserTOTP(id: superuser.id, pendingSealed: pending, step: step, at: now)
         else { return false }
-        return try await database.enableSuperuserTOTP(id: superuser.id, pendingSealed: pending, step: step, at: now)
+        await audit.record(.consoleTOTPEnabled, actor: superuser.id, request: request)
+        return true
     }
 
-    /// Turns it off after the password again (throttled like the console sign-in).
-    func disableTOTP(_ superuser: SuperuserRecord, password: String, from ip: String) async throws -> Bool {
+    /// Turns it off after the password again (throttled like the console sign-in), audited as
+    /// `console.totp.disabled`.
+    func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
         let attempt = await budgets.beginPasswordTry(
-            .staffReauthentication, email: superuser.email, password: password, ip: ip)
+            .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress)
         guard attempt.admission == .open, await passwords.verify(password, against: superuser.passwordHash) else {
             return false
         }
         await budgets.settle(attempt, .right)
         try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
+        await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
         return true
     }
 
