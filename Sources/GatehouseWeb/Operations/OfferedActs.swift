@@ -1,0 +1,10 @@
+import AuthCore
+
+/// What the users' backend offers, as front-ends ask it to decide which routes, controls and mails
+/// to show — without naming the backend, which only operations reach.
+extension PageEnvironment {
+    /// The acts the backend supports (`Capability`).
+    var capabilities: Set<Capability> { backend.capabilities }
+    /// Whether sign-up and email change mail a code or a link.
+    var verificationMode: VerificationMode { backend.verificationMode }
+}
