@@ -36,6 +36,11 @@ struct TestUserOperations: Sendable {
             ip: request.remoteAddress)
     }
 
+    /// A superuser's act through the configured backend.
+    init(env: PageEnvironment, staff: Staff, request: Request) {
+        self.init(env: env, api: env.backend, staff: staff, request: request)
+    }
+
     static let maximumTagLength = 64
 
     /// Nil when `tag` is a usable tag (1 to 64 characters, no spaces or semicolons), else why not.
