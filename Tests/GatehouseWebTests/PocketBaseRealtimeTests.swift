@@ -115,9 +115,9 @@ import Testing
 /// guest's place.
 @Suite(.stopsWhatItStarts) struct PocketBaseRealtimeHubTests {
     @Test func aNewcomerToAFullHubTakesTheOldestGuestPlaceOfTheBusiestAddress() async throws {
-        var budgets = PocketBaseRealtime.Budgets()
-        budgets.maxClients = 3
-        let hub = PocketBaseRealtime(budgets: budgets)
+        var limits = PocketBaseRealtime.Limits()
+        limits.maxClients = 3
+        let hub = PocketBaseRealtime(limits: limits)
         let first = try #require(await hub.connect(from: "10.0.0.1"))
         let second = try #require(await hub.connect(from: "10.0.0.1"))
         let other = try #require(await hub.connect(from: "10.0.0.2"))

@@ -72,9 +72,9 @@ struct SignInPages: Sendable {
 
     /// The app flow's parameters when present (nil for a plain sign-in), or why they are refused.
     private func appRequest(_ parameters: Parameters) async throws -> Result<AppSignInRequest?, AppSignInRequest.Refusal> {
-        guard oauth != nil, AppSignInRequest.isAppRequest(parameters) else { return .success(nil) }
+        guard let oauth, AppSignInRequest.isAppRequest(parameters) else { return .success(nil) }
         do {
-            return .success(try await AppSignInRequest.parse(parameters, database: env.database))
+            return .success(try await AppSignInRequest.parse(parameters, registry: oauth.registry))
         } catch let refusal as AppSignInRequest.Refusal {
             return .failure(refusal)
         }

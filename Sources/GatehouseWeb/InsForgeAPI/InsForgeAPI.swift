@@ -45,22 +45,18 @@ struct InsForgeAPI: Sendable {
             guard case .object(let patch)? = try Self.object(request)["profile"] else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "profile: send an object of the keys to set (null removes one).")
             }
-            let user = try await env.backend.setProfile(patch, session: signedIn.backendSession)
-            await env.audit.recordOwnAct(
-                .profileUpdated, of: signedIn, request: request,
-                data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "via": "insforge-api"])
+            let user = try await ProfileUpdate(env: env, via: "insforge-api").apply(patch, of: signedIn, request: request)
             return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
         }
         on(&router, .get, "/api/auth/profiles/:id") { _, parameters in
-            let user = try await env.backend.admin.user(UserID(try parameters.require("id")))
+            let user = try await UserDirectory(env: env).user(UserID(try parameters.require("id")))
             return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
         }
         on(&router, .post, "/api/auth/refresh", refresh)
         on(&router, .post, "/api/auth/logout") { request, _ in
             _ = try delivery.checkedCookie(request)
             if let signedIn = await tokens.signedIn(request) {
-                try await env.sessions.bindings.revoke(signedIn)
-                await env.audit.recordOwnAct(.signOut, of: signedIn, request: request, data: ["via": "insforge-api"])
+                try await tokens.sessions.signOut(signedIn, request: request, via: "insforge-api")
             }
             var response = try Response.json(Message(success: true, message: "Logged out successfully"))
             delivery.clearCookie(&response)
@@ -80,7 +76,7 @@ struct InsForgeAPI: Sendable {
         let outcome: SignUpOutcome
         do {
             outcome = try await SignUp(env: env, via: "insforge-api").attempt(
-                SignUpRequest(email: email, password: password, name: Self.text(body, "name")), backend: env.pageBackend,
+                SignUpRequest(email: email, password: password, name: Self.text(body, "name")), for: .browserSession,
                 request: request)
         } catch AuthError.emailExists where env.verificationMode != .none {
             return try await takenAddress(email, name: Self.text(body, "name"), request: request)
@@ -101,8 +97,7 @@ struct InsForgeAPI: Sendable {
     /// nobody the address has an account — as the sign-up page answers (a departure from InsForge's
     /// 409, see the README).
     private func takenAddress(_ email: String, name: String?, request: Request) async throws -> Response {
-        await env.audit.record(
-            .signUpRefused, request: request, data: ["email": .string(email), "reason": "email_exists", "via": "insforge-api"])
+        await SignUp(env: env, via: "insforge-api").refusedTakenAddress(email, request: request)
         let now = env.clock()
         var profile = Profile()
         if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
@@ -149,12 +144,9 @@ struct InsForgeAPI: Sendable {
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome = try await MailedCodeChecks(env: env).verifyEmail(
-            email: Self.text(body, "email") ?? "", code: otp, backend: env.pageBackend, request: request)
+        let outcome = try await MailedCodeChecks(env: env, via: "insforge-api").completeVerification(
+            email: Self.text(body, "email") ?? "", code: otp, request: request)
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
-        await env.audit.record(
-            .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["via": "insforge-api"])
         guard let session = outcome.session else {
             // A backend that verifies without signing in (PocketBase): the app signs in next.
             throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "The address is verified. Sign in to continue.")
@@ -207,7 +199,7 @@ struct InsForgeAPI: Sendable {
     }
 
     private func providers(of signedIn: SignedIn) async throws -> [String] {
-        (try? await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession).map(\.provider)) ?? []
+        (try? await ProviderLinks(env: env, via: "insforge-api").own(signedIn).map(\.provider)) ?? []
     }
 
     static func bearer(_ request: Request) -> String? {

@@ -51,9 +51,9 @@ struct InsForgeIDTokenSignIn: Sendable {
                 400, "PROVIDER_NOT_CONFIGURED",
                 "\(provider.rawValue): no client id is configured for ID-token sign-in (--\(provider.rawValue)-audience).")
         }
+        let providerSignIn = ProviderSignIn(env: env, via: "insforge-api")
         let refused = { (reason: String) async -> Response in
-            await env.audit.record(
-                .signInFailed, request: request, data: ["provider": .string(provider.rawValue), "reason": .string(reason)])
+            await providerSignIn.failed(provider: provider.rawValue, reason: reason, request: request)
             return InsForgeError.response(401, refusal.code, refusal.message)
         }
         let verified: IDToken
@@ -64,27 +64,17 @@ struct InsForgeIDTokenSignIn: Sendable {
             return await refused(OAuthPages.reason(error))
         }
         let tokenID = feature.hasher.hex("\(provider.rawValue)-token:" + (verified.tokenID.map { "jti:" + $0 } ?? token))
-        guard
-            try await env.database.markTokenIDUsed(
-                idHash: tokenID, expiresAt: verified.expiresAt.addingTimeInterval(leeway), now: env.clock())
+        guard try await providerSignIn.spendToken(idHash: tokenID, expiresAt: verified.expiresAt.addingTimeInterval(leeway))
         else { return await refused("token_replayed") }
         let identity = ExternalIdentity(
             provider: provider.rawValue, subject: verified.subject, email: verified.email,
             emailVerified: verified.emailVerified, name: name ?? verified.name)
         let result: ExternalSignIn
-        do {
-            result = try await env.pageBackend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
-        } catch let error as ExternalAuthError {
+        switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
+        case .signedIn(let signedIn): result = signedIn
+        case .refused(let error):
             let config = ProviderConfiguration(name: provider.rawValue, type: .oidc, clientId: "")
             return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", OAuthPages.message(error, provider: config))
-        }
-        if result.outcome != .existingLink {
-            await env.audit.record(
-                .externalAuthLinked, actor: result.user.id.rawValue, subject: result.user.id.rawValue, request: request,
-                data: [
-                    "provider": .string(provider.rawValue), "providerId": .string(verified.subject),
-                    "how": .string(result.outcome.rawValue)
-                ])
         }
         let kind = try InsForgeDelivery.clientType(request)
         let tokens = try await api.tokens.issue(for: result.session, request: request)

@@ -35,7 +35,7 @@ struct InsForgeOAuthRoutes: Sendable {
         if let challenge = try query.single("code_challenge") { items.append(("code_challenge", challenge)) }
         let app: AppSignInRequest
         do {
-            app = try await AppSignInRequest.parse(Parameters(items), database: env.database)
+            app = try await AppSignInRequest.parse(Parameters(items), registry: feature.registry)
         } catch let refusal as AppSignInRequest.Refusal {
             throw InsForgeAnswer(400, "INVALID_INPUT", refusal.message)
         }
@@ -44,28 +44,24 @@ struct InsForgeOAuthRoutes: Sendable {
 
     private func exchange(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try request.decodeJSON(ExchangeBody.self)
-        let now = env.clock()
-        // Spent on the first attempt, right or wrong: a guessed verifier gets one try (RFC 6749 §4.1.2).
-        guard let code = try await env.database.consumeAppCode(codeHash: feature.hasher.hex(body.code), at: now) else {
+        let codes = AppCodes(env: env, hasher: feature.hasher)
+        let code: AppCodeRecord
+        switch try await codes.redeem(body.code, verifier: body.code_verifier, request: request) {
+        case .unknown:
             return InsForgeError.response(401, "AUTH_INVALID_CODE", "The code is unknown, expired or already used.")
-        }
-        guard PKCE.verify(verifier: body.code_verifier, challenge: code.codeChallenge) else {
-            await env.audit.record(
-                .appExchangeFailed, subject: code.userID.rawValue, request: request,
-                data: ["app": .string(code.appID), "reason": "pkce"])
+        case .wrongVerifier:
             return InsForgeError.response(
                 401, "AUTH_INVALID_CODE_VERIFIER", "The code verifier does not match the code challenge.")
+        case .redeemed(let redeemed):
+            code = redeemed
         }
         let clientType = try request.query.single("client_type") ?? code.clientType
         guard clientType == code.clientType, let kind = ClientType(rawValue: clientType) else {
             return InsForgeError.response(400, "INVALID_INPUT", "client_type does not match the sign-in request.")
         }
         // The person signed in on Gatehouse's own page: the app gets a session of its own.
-        let session = try await env.pageBackend.admin.openSession(for: code.userID)
+        let session = try await codes.openSession(for: code, request: request)
         let tokens = try await api.tokens.issue(for: session, request: request)
-        await env.audit.record(
-            .appCodeExchanged, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,
-            data: ["app": .string(code.appID)])
         return try await api.delivery.response(session.user, tokens: tokens, client: kind, redirectTo: code.callbackURL)
     }
 

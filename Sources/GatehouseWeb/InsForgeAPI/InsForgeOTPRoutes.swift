@@ -4,16 +4,9 @@ import HTTPServer
 
 /// InsForge's sign-in with a mailed code: `POST /api/auth/email/send-otp` `{email}` (202 and the same
 /// words for every address) then `POST /api/auth/sessions` `{method: "otp", email, otp}`. A thin
-/// adapter over the seam's passwordless codes: the sign-in page's mail budgets (`MailRequests`; a
-/// held request answers 429, as InsForge's own cool-down does) and its code check
-/// (`EmailCodeSignIn`). InsForge names the
-/// request by address where the seam signs in with the id its request returned, so the newest id
-/// per address is kept in Store (under the address's keyed hash); an address without one — never
-/// asked, unknown, expired — answers like a wrong code.
+/// adapter over `SignInCodes`, the seam's passwordless codes named by address: the sign-in page's
+/// mail budgets (a held request answers 429, as InsForge's own cool-down does) and its code check.
 struct InsForgeOTPRoutes: Sendable {
-    /// How long a request's id is kept; the backend's own code lifetime (shorter) still applies.
-    static let requestLifetime: TimeInterval = 15 * 60
-
     let api: InsForgeAPI
     var env: PageEnvironment { api.env }
 
@@ -24,16 +17,11 @@ struct InsForgeOTPRoutes: Sendable {
     private func send(_ request: Request) async throws -> Response {
         let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
         try requireOffered()
-        let otpID: String
-        switch try await MailRequests(env: env, via: "insforge-api").signInCode(
+        if case .held(let refusal) = try await SignInCodes(env: env, via: "insforge-api").request(
             email: email, allowSignUp: env.configuration.passwordlessSignUp, request: request)
         {
-        case .sent(let id): otpID = id
-        case .held(let refusal): throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }
-        let now = env.clock()
-        try await env.database.rememberOTPRequest(
-            emailHash: addressHash(email), otpID: otpID, expiresAt: now.addingTimeInterval(Self.requestLifetime), now: now)
         return try .json(
             Message(success: true, message: "If that address can sign in here, a sign-in code is on its way."), status: 202)
     }
@@ -50,15 +38,9 @@ struct InsForgeOTPRoutes: Sendable {
         let name = try InsForgeAPI.optionalText(body, "name")?.trimmingCharacters(in: .whitespacesAndNewlines)
         try requireOffered()
         let client = try InsForgeDelivery.clientType(request)
-        let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
-        switch try await EmailCodeSignIn(env: env, via: "insforge-api").attempt(
-            otpID: otpID, code: otp, email: email, request: request)
-        {
-        case .signedIn(var session):
-            if let name, !name.isEmpty, session.user.profile.name == nil {
-                // InsForge names an account made by its first code; a name already there stays.
-                session.user = try await env.pageBackend.setProfile(["name": .string(String(name.prefix(200)))], session: session)
-            }
+        // InsForge names an account made by its first code; a name already there stays.
+        switch try await SignInCodes(env: env, via: "insforge-api").check(email: email, code: otp, name: name, request: request) {
+        case .signedIn(let session):
             return try await api.delivery.response(
                 session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)
         case .secondStepRequired(let challenge):
@@ -78,9 +60,5 @@ struct InsForgeOTPRoutes: Sendable {
         guard PasswordlessPages.offeredMethods(env, app: nil).contains(.emailCode) else {
             throw InsForgeAnswer(403, "FORBIDDEN", "Sign-in with an emailed code is turned off on this server.")
         }
-    }
-
-    private func addressHash(_ email: String) -> String {
-        env.sessions.bindings.hasher.hex("insforge-otp-request:" + EmailAddress.normalize(email))
     }
 }

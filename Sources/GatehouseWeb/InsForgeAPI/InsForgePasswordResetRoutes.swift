@@ -36,10 +36,8 @@ struct InsForgePasswordResetRoutes: Sendable {
             else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "otp and newPassword: send the reset token and the new password.")
             }
-            let user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: request)
-            await env.audit.record(
-                .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: ["via": "insforge-api"])
+            _ = try await MailedCodeChecks(env: env, via: "insforge-api").completeReset(
+                token: token, newPassword: password, request: request)
             return try .json(Message(success: true, message: "Password reset. Sign in with the new password."))
         }
         api.on(&router, .get, "/api/auth/email/reset-password-link") { request, _ in

@@ -31,10 +31,12 @@ struct InsForgeTokens: Sendable {
     let env: PageEnvironment
     let signer: HS256Token
 
+    /// The rows behind the tokens.
+    var sessions: AppSessions { AppSessions(env: env, kind: .insForgeAPI) }
+
     /// A token pair on a new session row for the backend session `session`.
     func issue(for session: AuthSession, request: Request) async throws -> IssuedTokens {
-        let (sid, refreshToken) = try await env.sessions.bindings.bindRefreshable(
-            session, kind: .insForgeAPI, request: request, lifetime: Self.accessLifetime)
+        let (sid, refreshToken) = try await sessions.openRefreshable(session, request: request, lifetime: Self.accessLifetime)
         return IssuedTokens(accessToken: accessToken(for: session.user, sid: sid), refreshToken: refreshToken)
     }
 
@@ -45,7 +47,7 @@ struct InsForgeTokens: Sendable {
             let payload = signer.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload),
             claims.exp > Int(env.clock().timeIntervalSince1970),
-            let signedIn = await env.sessions.bindings.current(token: claims.sid, kind: .insForgeAPI, idleTimeout: nil),
+            let signedIn = await sessions.current(token: claims.sid),
             signedIn.user.id.rawValue == claims.sub
         else { return nil }
         return signedIn
@@ -58,12 +60,11 @@ struct InsForgeTokens: Sendable {
     /// A new pair for a current refresh token; `.sessionExpired` for an unknown, expired or
     /// revoked one, and for a reused one (which also ends its session).
     func refresh(_ refreshToken: String) async throws -> (IssuedTokens, User) {
-        switch try await env.sessions.bindings.rotate(
-            refreshToken: refreshToken, kind: .insForgeAPI, lifetime: Self.accessLifetime,
-            familyLifetime: Self.refreshLifetime)
+        switch try await sessions.rotate(
+            refreshToken: refreshToken, lifetime: Self.accessLifetime, familyLifetime: Self.refreshLifetime)
         {
         case .rotated(let sid, let newRefresh):
-            guard let signedIn = await env.sessions.bindings.current(token: sid, kind: .insForgeAPI, idleTimeout: nil) else {
+            guard let signedIn = await sessions.current(token: sid) else {
                 throw AuthError.sessionExpired
             }
             return (IssuedTokens(accessToken: accessToken(for: signedIn.user, sid: sid), refreshToken: newRefresh), signedIn.user)

@@ -27,7 +27,7 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
 
     /// Validates the app parameters against the registered apps; every problem is a refusal
     /// shown on Gatehouse's own page — never a redirect to an unchecked URL.
-    static func parse(_ query: Parameters, database: AppDatabase) async throws -> AppSignInRequest {
+    static func parse(_ query: Parameters, registry: ProviderRegistry) async throws -> AppSignInRequest {
         let redirect = try query.single("redirect")
         let redirectTo = try query.single("redirect_to")
         if let redirect, let redirectTo, redirect != redirectTo {
@@ -36,7 +36,7 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
         guard let requested = redirect ?? redirectTo, !requested.isEmpty else {
             throw Refusal(message: "The app did not say where to return after sign-in.")
         }
-        let apps = try await database.apps()
+        let apps = try await registry.apps()
         guard let app = apps.first(where: { CallbackURL.match(requested, in: $0.callbackURLs) != nil }) else {
             throw Refusal(message: "This return address is not registered for any app, so Gatehouse will not send you there.")
         }

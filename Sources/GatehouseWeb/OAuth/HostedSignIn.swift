@@ -13,29 +13,19 @@ struct HostedSignIn: Sendable {
     /// The callback URL to send the browser to, with `insforge_code` (or, in an app's legacy
     /// mode without PKCE, the tokens older SDKs read).
     func completion(for user: User, request app: AppSignInRequest, httpRequest: Request) async throws -> String {
-        let env = feature.env
-        let now = env.clock()
+        let codes = AppCodes(env: feature.env, hasher: feature.hasher)
         guard let codeChallenge = app.codeChallenge else {
-            let session = try await env.pageBackend.admin.openSession(for: user.id)
+            let session = try await codes.openLegacySession(for: user, appID: app.appID, request: httpRequest)
             let tokens = try await feature.tokens.issue(for: session, request: httpRequest)
-            await env.audit.record(
-                .appLegacyCallback, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: httpRequest, data: ["app": .string(app.appID)])
             return CallbackURL.appending(
                 [
                     ("access_token", tokens.accessToken), ("user_id", user.id.rawValue),
                     ("email", user.email), ("name", user.profile.name ?? "")
                 ], to: app.callbackURL)
         }
-        let code = SecureRandom.token()
-        try await env.database.insertAppCode(
-            AppCodeRecord(
-                codeHash: feature.hasher.hex(code), appID: app.appID, userID: user.id, codeChallenge: codeChallenge,
-                clientType: app.clientType, callbackURL: app.callbackURL, createdAt: now,
-                expiresAt: now.addingTimeInterval(feature.settings.appCodeLifetime)))
-        await env.audit.record(
-            .appCodeIssued, actor: user.id.rawValue, subject: user.id.rawValue,
-            request: httpRequest, data: ["app": .string(app.appID)])
+        let code = try await codes.issue(
+            for: user, appID: app.appID, codeChallenge: codeChallenge, clientType: app.clientType,
+            callbackURL: app.callbackURL, lifetime: feature.settings.appCodeLifetime, request: httpRequest)
         return CallbackURL.appending([("insforge_code", code)], to: app.callbackURL)
     }
 

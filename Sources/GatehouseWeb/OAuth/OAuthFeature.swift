@@ -31,8 +31,6 @@ final class OAuthFeature: Sendable {
         self.testSigner = testSigner
     }
 
-    /// How long a provider round trip may take.
-    static let flowLifetime: TimeInterval = 600
     /// The cookie that binds a flow's state to the browser that started it.
     static let bindingCookie = "gh_oauth"
 

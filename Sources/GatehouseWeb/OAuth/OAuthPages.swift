@@ -11,6 +11,8 @@ import Store
 struct OAuthPages: Sendable {
     let feature: OAuthFeature
     var env: PageEnvironment { feature.env }
+    private var flows: OAuthFlows { OAuthFlows(env: env, hasher: feature.hasher) }
+    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env, via: nil) }
 
     func register(on router: inout Router) {
         router.page(.get, "/auth/oauth/:provider", env, start)
@@ -35,7 +37,8 @@ struct OAuthPages: Sendable {
         }
         var appRequest: AppSignInRequest?
         if !linking, AppSignInRequest.isAppRequest(visit.request.query) {
-            do { appRequest = try await AppSignInRequest.parse(visit.request.query, database: env.database) } catch let refusal
+            do { appRequest = try await AppSignInRequest.parse(visit.request.query, registry: feature.registry) } catch let
+                refusal
                 as AppSignInRequest.Refusal
             {
                 return refuse(400, "This sign-in request was refused", refusal.message)
@@ -46,12 +49,9 @@ struct OAuthPages: Sendable {
         let state = SecureRandom.token()
         let nonce = SecureRandom.token()
         let verifier = SecureRandom.token()
-        try await env.database.insertOAuthFlow(
-            OAuthFlowRecord(
-                stateHash: feature.hasher.hex(state), browserHash: feature.hasher.hex(binding), provider: provider.name,
-                purpose: linking ? .link : .signIn, userID: linking ? visit.user?.id : nil, codeVerifier: verifier,
-                nonce: nonce, appRequest: appRequest?.json, createdAt: now,
-                expiresAt: now.addingTimeInterval(OAuthFeature.flowLifetime)))
+        try await flows.begin(
+            state: state, browserBinding: binding, provider: provider.name, purpose: linking ? .link : .signIn,
+            userID: linking ? visit.user?.id : nil, codeVerifier: verifier, nonce: nonce, appRequest: appRequest?.json)
         let redirectURI = feature.settings.callbackURL(provider: provider.name)
         let challenge = PKCE.challenge(for: verifier)
         let location: String
@@ -79,7 +79,7 @@ struct OAuthPages: Sendable {
         response.setCookie(
             Cookie(
                 name: OAuthFeature.bindingCookie, value: binding, path: "/auth/oauth",
-                maxAge: Int(OAuthFeature.flowLifetime), httpOnly: true,
+                maxAge: Int(OAuthFlows.lifetime), httpOnly: true,
                 secure: env.configuration.usesTLS, sameSite: .lax))
         return response
     }
@@ -88,29 +88,24 @@ struct OAuthPages: Sendable {
         let name = try visit.parameters.require("provider")
         let request = visit.request
         guard let provider = try await feature.registry.provider(named: name) else {
-            await env.audit.record(
-                .oauthRefused, request: request, data: ["provider": .string(name), "reason": "unknown_provider"])
+            await providerSignIn.roundTripRefused(provider: name, reason: "unknown_provider", request: request)
             return refuse(404, "Unknown provider", "No sign-in provider called “\(name)” is configured.")
         }
         guard let state = try visit.query("state"), !state.isEmpty else {
             return refuse(400, "Sign-in failed", OAuthFlowCheck.Refusal.unknownState.message)
         }
         let now = env.clock()
-        let flow = try await env.database.consumeOAuthFlow(stateHash: feature.hasher.hex(state), at: now)
-        let binding = request.cookies[OAuthFeature.bindingCookie].map { feature.hasher.hex($0) }
+        let flow = try await flows.finish(state: state)
+        let binding = request.cookies[OAuthFeature.bindingCookie].map(flows.browserHash)
         let checked: OAuthFlowRecord
         switch OAuthFlowCheck.evaluate(flow, provider: provider.name, browserHash: binding, signedIn: visit.user?.id, now: now) {
         case .success(let flow): checked = flow
         case .failure(let refusal):
-            await env.audit.record(
-                .oauthRefused, request: request,
-                data: ["provider": .string(name), "reason": .string(refusal.reason)])
+            await providerSignIn.roundTripRefused(provider: name, reason: refusal.reason, request: request)
             return refuse(400, "Sign-in failed", refusal.message)
         }
         if let error = try visit.query("error") {
-            await env.audit.record(
-                .oauthRefused, request: request,
-                data: ["provider": .string(name), "reason": .string("provider_error:\(error.prefix(64))")])
+            await providerSignIn.roundTripRefused(provider: name, reason: "provider_error:\(error.prefix(64))", request: request)
             return refuse(400, "Sign-in cancelled", "\(provider.label) did not let you sign in (\(error.prefix(64))).")
         }
         guard let code = try visit.query("code"), !code.isEmpty else {
@@ -121,9 +116,7 @@ struct OAuthPages: Sendable {
             identity = try await exchange(provider, code: code, flow: checked, now: now)
         } catch {
             env.logger.warning("provider sign-in refused", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
-            await env.audit.record(
-                .oauthRefused, request: request,
-                data: ["provider": .string(name), "reason": .string(Self.reason(error))])
+            await providerSignIn.roundTripRefused(provider: name, reason: Self.reason(error), request: request)
             return refuse(
                 400, "Sign-in failed",
                 "Gatehouse could not confirm your \(provider.label) sign-in. Start again from the sign-in page.")
@@ -161,16 +154,14 @@ struct OAuthPages: Sendable {
     private func signIn(
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration, app: AppSignInRequest?
     ) async throws -> Response {
-        let backend = env.pageBackend
         let request = visit.request
         let result: ExternalSignIn
         do {
-            result = try await backend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
-        } catch let error as ExternalAuthError {
-            await env.audit.record(
-                .signInFailed, request: request,
-                data: ["provider": .string(provider.name), "reason": .string("\(error)")])
-            return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
+            switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
+            case .signedIn(let signedIn): result = signedIn
+            case .refused(let error):
+                return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
+            }
         } catch AuthError.invalidCredentials {
             return refuse(403, "Sign-in refused", AuthError.invalidCredentials.pageMessage)
         } catch AuthError.mfaRequired(let challenge) {
@@ -180,17 +171,6 @@ struct OAuthPages: Sendable {
             return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
         }
         let user = result.user
-        if result.outcome != .existingLink {
-            await env.audit.record(
-                .externalAuthLinked, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: [
-                    "provider": .string(provider.name), "providerId": .string(identity.subject),
-                    "how": .string(result.outcome.rawValue)
-                ])
-        }
-        await env.audit.record(
-            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["provider": .string(provider.name)])
         var response: Response
         if let app {
             response = try await HostedSignIn(feature: feature).redirect(for: user, request: app, httpRequest: request)
@@ -205,20 +185,10 @@ struct OAuthPages: Sendable {
     private func link(
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration
     ) async throws -> Response {
-        let backend = env.backend
         guard let signedIn = visit.signedIn else { return .redirect(to: "/auth/sign-in") }
-        let user = signedIn.user
-        do {
-            _ = try await backend.link(identity, session: signedIn.backendSession)
-        } catch let error as ExternalAuthError {
-            await env.audit.record(
-                .externalAuthLinkFailed, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: visit.request, data: ["provider": .string(provider.name), "reason": .string("\(error)")])
+        if let error = try await ProviderLinks(env: env, via: nil).link(identity, to: signedIn, request: visit.request) {
             return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
         }
-        await env.audit.record(
-            .externalAuthLinked, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request,
-            data: ["provider": .string(provider.name), "providerId": .string(identity.subject), "how": "link"])
         return .redirect(to: "/account/linked?notice=linked")
     }
 

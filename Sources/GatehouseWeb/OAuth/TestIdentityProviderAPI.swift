@@ -55,7 +55,7 @@ struct TestIdentityProviderAPI: Sendable {
         }
         let grant: TestCodeGrant
         do {
-            grant = try await TestIdentityProvider(database: env.database, hasher: feature.hasher, clock: env.clock)
+            grant = try await TestIdentityProvider(env: env, hasher: feature.hasher)
                 .redeem(
                     provider: provider.name, code: code, redirectURI: try form.single("redirect_uri") ?? "",
                     codeVerifier: try form.single("code_verifier") ?? "")

@@ -13,6 +13,7 @@ import Store
 struct TestIdentityProviderPages: Sendable {
     let feature: OAuthFeature
     var env: PageEnvironment { feature.env }
+    private var store: TestIdentityProvider { TestIdentityProvider(env: env, hasher: feature.hasher) }
 
     func register(on router: inout Router) {
         router.page(.get, "/_/test-idp/:provider/authorize", env) { visit in
@@ -58,7 +59,7 @@ struct TestIdentityProviderPages: Sendable {
         _ visit: Visit, provider: ProviderConfiguration, params: [(String, String)], errors: FormErrors,
         status: Int = 200
     ) async throws -> Response {
-        let accounts = try await env.database.testIdentities(provider: provider.name)
+        let accounts = try await store.identities(provider: provider.name)
         return env.renderer.page(
             .testIdentityProvider,
             visit.context(
@@ -82,7 +83,6 @@ struct TestIdentityProviderPages: Sendable {
         let (provider, checked) = try await authorizationRequest(visit, source: visit.form)
         guard let provider, let params = checked else { return notServed(visit) }
         let values = Dictionary(params, uniquingKeysWith: { first, _ in first })
-        let now = env.clock()
         let identity: TestIdentityRecord
         switch try visit.form.single("action") ?? "" {
         case "deny":
@@ -95,20 +95,20 @@ struct TestIdentityProviderPages: Sendable {
                 return notServed(visit)
             }
             let person = TestIdentityProvider.fixedIdentities[index]
-            identity = try await env.database.saveTestIdentity(
+            identity = try await store.save(
                 provider: provider.name, subject: person.subject, email: person.email,
-                emailVerified: person.verified, name: person.name, at: now)
+                emailVerified: person.verified, name: person.name)
         case let action where action.hasPrefix("account-"):
             guard let id = Int64(action.dropFirst(8)),
-                let found = try await env.database.testIdentity(id: id, provider: provider.name)
+                let found = try await store.identity(id: id, provider: provider.name)
             else { return notServed(visit) }
             identity = found
         case "generate":
             let suffix = SecureRandom.digits(6)
-            identity = try await env.database.saveTestIdentity(
+            identity = try await store.save(
                 provider: provider.name, subject: "gen-\(SecureRandom.token().prefix(12))",
                 email: "user\(suffix)@test.gatehouse.local",
-                emailVerified: true, name: "Test User \(suffix)", at: now)
+                emailVerified: true, name: "Test User \(suffix)")
         case "add":
             let email = try visit.field("email").trimmingCharacters(in: .whitespaces)
             let name = try visit.field("name").trimmingCharacters(in: .whitespaces)
@@ -118,22 +118,21 @@ struct TestIdentityProviderPages: Sendable {
                 return try await render(visit, provider: provider, params: params, errors: errors, status: 422)
             }
             let subject = try visit.field("subject").trimmingCharacters(in: .whitespaces)
-            identity = try await env.database.saveTestIdentity(
+            identity = try await store.save(
                 provider: provider.name,
                 subject: subject.isEmpty ? "sub-" + String(SecureRandom.token().prefix(12)) : String(subject.prefix(128)),
-                email: email, emailVerified: try visit.field("email_verified") == "on", name: name.isEmpty ? nil : name, at: now)
+                email: email, emailVerified: try visit.field("email_verified") == "on", name: name.isEmpty ? nil : name)
         default:
             return notServed(visit)
         }
-        let code = try await TestIdentityProvider(database: env.database, hasher: feature.hasher, clock: env.clock)
-            .issueCode(
-                provider: provider.name, identity: identity, redirectURI: values["redirect_uri"] ?? "",
-                codeChallenge: values["code_challenge"] ?? "", nonce: values["nonce"] ?? "")
+        let code = try await store.issueCode(
+            provider: provider.name, identity: identity, redirectURI: values["redirect_uri"] ?? "",
+            codeChallenge: values["code_challenge"] ?? "", nonce: values["nonce"] ?? "")
         let callback = CallbackURL.appending(
             [("code", code), ("state", values["state"] ?? "")], to: values["redirect_uri"] ?? "/")
         // For an app's sign-in the callback ends in a redirect to the app. Browsers apply this page's
         // `form-action 'self'` to every redirect after the post, so leave through a plain navigation.
-        let flow = try await env.database.oauthFlow(stateHash: feature.hasher.hex(values["state"] ?? ""))
+        let flow = try await OAuthFlows(env: env, hasher: feature.hasher).pending(state: values["state"] ?? "")
         if flow?.appRequest != nil {
             return env.renderer.page(.continuePage, visit.context(title: "Returning to the app", ["url": callback]))
         }

@@ -28,4 +28,30 @@ struct SignUp: Sendable {
         if outcome.requireEmailVerification { await env.budgets.take(.verificationMailsTo(user.email)) }
         return outcome
     }
+
+    /// The same, the new account's session opened for `client` (an app's, or a browser's).
+    func attempt(_ signUp: SignUpRequest, for client: SessionClient, request: Request) async throws -> SignUpOutcome {
+        try await attempt(signUp, backend: env.backend.opening(for: client), request: request)
+    }
+
+    /// A record made without a session to keep (PocketBase's guest `records` create, which answers
+    /// with the record alone): signed up as an app, the profile fields beyond the name set, and the
+    /// new session, if any, signed out.
+    func attemptWithoutSession(
+        _ signUp: SignUpRequest, profile extra: [String: JSONValue], for client: SessionClient, request: Request
+    ) async throws -> User {
+        let outcome = try await attempt(signUp, for: client, request: request)
+        var created = outcome.user
+        if !extra.isEmpty { created = try await env.backend.admin.updateUser(created.id, UserUpdate(profilePatch: extra)) }
+        if let session = outcome.session { try await env.backend.signOut(session) }
+        return created
+    }
+
+    /// A sign-up for an address that has an account, while addresses are verified: the front-end
+    /// answers as for a new address (the backend mailed the owner about the try); recorded as refused.
+    func refusedTakenAddress(_ email: String, request: Request) async {
+        await env.audit.record(
+            .signUpRefused, request: request,
+            data: AuditTrail.data(["email": .string(email), "reason": "email_exists"], via: via))
+    }
 }

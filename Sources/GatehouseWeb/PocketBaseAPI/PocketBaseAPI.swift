@@ -19,7 +19,7 @@ struct PocketBaseAPI: Sendable {
         self.env = env
         self.tokens = tokens
         self.oauth = oauth
-        let feed = env.capabilities.contains(.userChanges) ? try? env.backend.admin.userChanges() : nil
+        let feed = UserDirectory(env: env).changes()
         realtime = PocketBaseRealtime(records: feed.map { PocketBaseRecordEvents(feed: $0, tokens: tokens) })
     }
 

@@ -42,13 +42,8 @@ struct PocketBaseAuthRoutes: Sendable {
         api.on(&router, .post, base + "/confirm-verification") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
             let body = try api.body(request)
-            let outcome = try await MailedCodeChecks(env: env).verifyEmailLink(
-                token: try Self.token(body), backend: env.backend, request: request)
-            if let user = outcome.verifiedUser {
-                await env.audit.record(
-                    .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                    data: ["method": "link", "via": "pocketbase-api"])
-            }
+            _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeVerification(
+                linkToken: try Self.token(body), request: request)
             return Response(status: 204)
         }
         api.on(&router, .post, base + "/impersonate/:id", impersonate)

@@ -8,6 +8,7 @@ import HTTPServer
 struct PocketBaseExternalAuths: Sendable {
     let api: PocketBaseAPI
     var env: PageEnvironment { api.env }
+    private var links: ProviderLinks { ProviderLinks(env: env, via: "pocketbase-api") }
 
     func list(_ request: Request) async throws -> Response {
         let conditions = try ExternalAuthFilter(try request.query.single("filter"))
@@ -40,18 +41,12 @@ struct PocketBaseExternalAuths: Sendable {
         switch caller {
         case .user(let signedIn, _):
             do {
-                try await env.backend.unlinkExternalAuth(
-                    userID: link.userID, provider: link.provider, session: signedIn.backendSession)
+                try await links.unlink(link.provider, of: signedIn, request: request)
             } catch let error as ExternalAuthError {
                 throw PocketBaseAnswer(400, "Failed to delete record. \(error)")
             }
-            await env.audit.recordOwnAct(
-                .externalAuthUnlinked, of: signedIn, request: request,
-                data: ["provider": .string(link.provider), "via": "pocketbase-api"])
         case .superuser(let staff):
-            let user = try await env.backend.admin.user(link.userID)
-            try await UserAdministration(env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api")
-                .unlink(link.provider, of: user)
+            try await links.remove(link, by: staff, request: request)
         case .guest:
             throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
         }
@@ -66,7 +61,7 @@ struct PocketBaseExternalAuths: Sendable {
         let body = try api.body(request)
         let missing = PocketBaseAPI.required(body, ["recordRef", "provider", "providerId"])
         guard missing.isEmpty else { throw PocketBaseAnswer(400, "Failed to create record.", data: missing) }
-        let link = try await env.backend.admin.linkExternalAuth(
+        let link = try await links.add(
             userID: UserID(PocketBaseAPI.text(body, "recordRef") ?? ""), provider: PocketBaseAPI.text(body, "provider") ?? "",
             providerID: PocketBaseAPI.text(body, "providerId") ?? "")
         return try PocketBaseAPI.json(PocketBaseRecord.externalAuth(link))
@@ -77,12 +72,12 @@ struct PocketBaseExternalAuths: Sendable {
     private func visibleLinks(_ caller: PocketBaseCaller, owner: String?) async throws -> [ExternalAuth] {
         switch caller {
         case .user(let signedIn, _):
-            return try await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession)
+            return try await links.own(signedIn)
         case .superuser:
             guard let owner else {
                 throw PocketBaseAnswer(400, "Gatehouse lists _externalAuths for superusers by account: filter by recordRef.")
             }
-            return try await env.backend.admin.externalAuths(of: UserID(owner))
+            return try await links.links(of: UserID(owner))
         case .guest:
             return []
         }
@@ -93,7 +88,7 @@ struct PocketBaseExternalAuths: Sendable {
         case .user(let signedIn, _):
             return try await visibleLinks(caller, owner: nil).first { $0.id == id && $0.userID == signedIn.user.id }
         case .superuser:
-            return try await env.backend.admin.externalAuth(id: id)
+            return try await links.link(id: id)
         case .guest:
             return nil
         }

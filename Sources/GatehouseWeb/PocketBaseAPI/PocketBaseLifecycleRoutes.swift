@@ -26,10 +26,8 @@ struct PocketBaseLifecycleRoutes: Sendable {
             let body = try api.body(request)
             let token = try PocketBaseAuthRoutes.token(body)
             let password = try Self.newPassword(body)
-            let user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: request)
-            await env.audit.record(
-                .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: ["via": "pocketbase-api"])
+            _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeReset(
+                token: token, newPassword: password, request: request)
             return Response(status: 204)
         }
         api.on(&router, .post, base + "/request-otp") { request, parameters in
@@ -114,17 +112,12 @@ struct PocketBaseLifecycleRoutes: Sendable {
             guard let password = PocketBaseAPI.text(body, "password"), !password.isEmpty else {
                 throw Self.passwordProblem("validation_required", "Cannot be blank.")
             }
-            let user: User
             do {
-                user = try await MailedCodeChecks(env: env).confirmEmailChange(
-                    token: token, password: password, keeping: nil, request: request
-                ).user
+                _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeEmailChange(
+                    token: token, password: password, request: request)
             } catch AuthError.invalidCredentials {
                 throw Self.passwordProblem("validation_invalid_password", "Missing or invalid auth record password.")
             }
-            await env.audit.record(
-                .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: ["via": "pocketbase-api"])
             return Response(status: 204)
         }
     }

@@ -15,6 +15,7 @@ struct PocketBaseOAuth2: Sendable {
     let api: PocketBaseAPI
     let feature: OAuthFeature
     var env: PageEnvironment { api.env }
+    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env, via: "pocketbase-api") }
 
     /// One provider as PocketBase's `auth-methods` lists it (only the keys its SDKs decode).
     struct ProviderInfo: Encodable {
@@ -68,23 +69,20 @@ struct PocketBaseOAuth2: Sendable {
                 codeVerifier: verifier, nonce: nonce(for: verifier), now: env.clock())
         } catch {
             env.logger.notice("OAuth2 sign-in refused", metadata: ["provider": "\(name)", "error": "\(error)"])
-            await env.audit.record(
-                .oauthRefused, request: request,
-                data: ["provider": .string(name), "reason": .string(OAuthPages.reason(error)), "via": "pocketbase-api"])
+            await providerSignIn.roundTripRefused(provider: name, reason: OAuthPages.reason(error), request: request)
             throw PocketBaseAnswer(400, "Failed to authenticate.")
         }
         let result: ExternalSignIn
         do {
-            result = try await env.pageBackend.signIn(with: identity, allowCreate: feature.settings.allowSignUp)
-        } catch let error as ExternalAuthError {
-            throw PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
+            switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
+            case .signedIn(let signedIn): result = signedIn
+            case .refused(let error):
+                throw PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
+            }
         } catch AuthError.mfaRequired(let challenge) {
             return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
         }
         let user = result.user
-        await env.audit.record(
-            .signInCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["provider": .string(name), "via": "pocketbase-api"])
         let token = try await api.tokens.issue(for: result.session, request: request)
         return try PocketBaseAPI.json([
             "token": .string(token), "record": .object(PocketBaseRecord.user(user, showEmail: true)),

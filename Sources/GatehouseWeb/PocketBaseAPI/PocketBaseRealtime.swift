@@ -9,7 +9,7 @@ import Secrets
 /// id; it is forgotten when its stream ends (the app left, Gatehouse shut down, it went
 /// `idleTimeout` without a message, as PocketBase closes it, or a newcomer needed its place). The
 /// feed is read only while some client has a subscription about `users`. The one owner of the
-/// realtime budgets (`Budgets`).
+/// realtime limits (`Limits`).
 actor PocketBaseRealtime {
     static let oauth2Topic = "@oauth2"
 
@@ -17,7 +17,7 @@ actor PocketBaseRealtime {
     /// here (the test process's resident memory, 128 clients at a time): a client holds 22–40 KiB
     /// (its connection and stream) before it subscribes, and each topic ~200 bytes beside its text.
     /// Within PocketBase's own limits (1,000 topics in a 1 MiB body) one client held 2.3 MiB.
-    struct Budgets: Sendable {
+    struct Limits: Sendable {
         /// Clients at once: below the server's 1,024 streams, so a stream ended to make room
         /// may still be closing when its successor is admitted. When full, a newcomer takes the
         /// place of the oldest guest client (never subscribed with an auth) of the address holding
@@ -60,7 +60,7 @@ actor PocketBaseRealtime {
     private var clients: [String: Client] = [:]
     private let keepAlive: Duration
     private let idleTimeout: Duration
-    private let budgets: Budgets
+    private let limits: Limits
     /// Where record events come from; nil when the backend cannot tell account changes.
     private let records: PocketBaseRecordEvents?
     /// Reads the feed while a client follows `users`; `pumpRun` tells a cancelled run's late
@@ -71,23 +71,23 @@ actor PocketBaseRealtime {
     /// `keepAlive` also bounds how long a client that left holds its place (the next write finds it
     /// gone). PocketBase closes a connection that got no message for `idleTimeout`; its SDKs reconnect.
     init(
-        keepAlive: Duration = .seconds(15), idleTimeout: Duration = .seconds(300), budgets: Budgets = Budgets(),
+        keepAlive: Duration = .seconds(15), idleTimeout: Duration = .seconds(300), limits: Limits = Limits(),
         records: PocketBaseRecordEvents? = nil
     ) {
         self.keepAlive = keepAlive
         self.idleTimeout = idleTimeout
-        self.budgets = budgets
+        self.limits = limits
         self.records = records
     }
 
     /// A new client from `address`: its stream, already carrying `PB_CONNECT` with the id; nil when
     /// every place is taken by a signed-in client.
     func connect(from address: String) -> ResponseStream? {
-        if clients.count >= budgets.maxClients {
+        if clients.count >= limits.maxClients {
             // Clients that left go first (a parked stream notices only at its next write).
             for (id, client) in clients where client.stream.clientLeft { forget(id) }
         }
-        if clients.count >= budgets.maxClients {
+        if clients.count >= limits.maxClients {
             guard let guest = guestToReplace(for: address) else { return nil }
             forget(guest)
         }
@@ -104,7 +104,7 @@ actor PocketBaseRealtime {
 
     enum SubscribeOutcome {
         case done, unknownClient, otherCaller, tooManyClients
-        /// Over one of the `Budgets`: the problem's code and message, on `subscriptions`.
+        /// Over one of the `Limits`: the problem's code and message, on `subscriptions`.
         case overBudget(code: String, message: String)
     }
 
@@ -120,14 +120,14 @@ actor PocketBaseRealtime {
         // PocketBase skips empty topics and keeps one of each.
         var seen = Set<String>()
         let names = topics.filter { !$0.isEmpty && seen.insert($0).inserted }
-        if names.count > budgets.maxTopics {
+        if names.count > limits.maxTopics {
             return .overBudget(
-                code: "validation_length_too_long", message: "The length must be no more than \(budgets.maxTopics).")
+                code: "validation_length_too_long", message: "The length must be no more than \(limits.maxTopics).")
         }
-        if names.reduce(0, { $0 + $1.utf8.count }) > budgets.maxTopicBytes {
+        if names.reduce(0, { $0 + $1.utf8.count }) > limits.maxTopicBytes {
             return .overBudget(
                 code: "validation_too_long",
-                message: "The subscriptions must total no more than \(budgets.maxTopicBytes) bytes.")
+                message: "The subscriptions must total no more than \(limits.maxTopicBytes) bytes.")
         }
         let kept = names.map(PocketBaseTopic.init)
         if let refusal = refusal(of: kept, from: clientID, as: authID) { return refusal }
@@ -143,19 +143,19 @@ actor PocketBaseRealtime {
     /// Why `topics` may not be `clientID`'s subscriptions as `authID` (filters, clients), if they may not.
     private func refusal(of topics: [PocketBaseTopic], from clientID: String, as authID: String?) -> SubscribeOutcome? {
         let filters = topics.compactMap(\.filter)
-        if filters.count > budgets.maxFilteredTopics {
+        if filters.count > limits.maxFilteredTopics {
             return .overBudget(
                 code: "validation_too_many_filters",
-                message: "At most \(budgets.maxFilteredTopics) subscriptions may have a filter.")
+                message: "At most \(limits.maxFilteredTopics) subscriptions may have a filter.")
         }
         guard let authID else { return nil }
         let others = clients.filter { $0.key != clientID && $0.value.authID == authID }
-        if clients[clientID]?.authID == nil, others.count >= budgets.maxClientsPerCaller { return .tooManyClients }
+        if clients[clientID]?.authID == nil, others.count >= limits.maxClientsPerCaller { return .tooManyClients }
         let callerFilters = others.values.reduce(into: Set(filters)) { $0.formUnion($1.subscriber.topics.compactMap(\.filter)) }
-        if callerFilters.count > budgets.maxFiltersPerCaller {
+        if callerFilters.count > limits.maxFiltersPerCaller {
             return .overBudget(
                 code: "validation_too_many_filters",
-                message: "At most \(budgets.maxFiltersPerCaller) different filters across the realtime clients of one auth.")
+                message: "At most \(limits.maxFiltersPerCaller) different filters across the realtime clients of one auth.")
         }
         return nil
     }

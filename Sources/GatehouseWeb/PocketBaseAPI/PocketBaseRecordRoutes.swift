@@ -45,8 +45,7 @@ struct PocketBaseRecordRoutes: Sendable {
             let user = try await visibleUser(UserID(try parameters.require("id")), caller: caller)
             switch caller {
             case .superuser(let staff):
-                try await UserAdministration(env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api")
-                    .delete(user)
+                try await UserAdministration(env: env, staff: staff, request: request, via: "pocketbase-api").delete(user)
             case .user(let signedIn, _):
                 try await UserAdministration.deleteOwnAccount(signedIn, env: env, request: request, via: "pocketbase-api")
             case .guest:
@@ -71,7 +70,7 @@ struct PocketBaseRecordRoutes: Sendable {
         if countOnly { userQuery.perPage = 1 }
         let page: UserPage
         do {
-            page = try await env.backend.admin.listUsers(caller.scoped(userQuery))
+            page = try await UserDirectory(env: env).page(caller.scoped(userQuery))
         } catch AuthError.validation(let problems) {
             // PocketBase says only "Something went wrong"; Gatehouse names the part it cannot read.
             throw PocketBaseAnswer(400, problems.map(\.message).joined(separator: " "))
@@ -101,25 +100,17 @@ struct PocketBaseRecordRoutes: Sendable {
         }
         let patch = try RecordFields(body).profilePatch
         guard problems.isEmpty else { throw PocketBaseAnswer(400, "Failed to create record.", data: problems) }
-        let user: User
+        let extra = patch.filter { $0.key != "name" }
         if case .superuser(let staff) = caller {
-            user = try await TestUserOperations(env: env, api: env.backend, staff: staff, request: request).createOne(
+            let created = try await TestUserOperations(env: env, staff: staff, request: request).createOne(
                 email: email, password: password, name: PocketBaseAPI.text(body, "name"),
-                verified: body["verified"] == .bool(true), tag: nil, via: "pocketbase-api"
-            ).user
-            let extra = patch.filter { $0.key != "name" }
-            let created = extra.isEmpty ? user : try await env.backend.admin.updateUser(user.id, UserUpdate(profilePatch: extra))
+                verified: body["verified"] == .bool(true), profile: extra, via: "pocketbase-api")
             return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
         }
-        let outcome = try await SignUp(env: env, via: "pocketbase-api").attempt(
+        let created = try await SignUp(env: env, via: "pocketbase-api").attemptWithoutSession(
             SignUpRequest(
                 email: email, password: password, name: PocketBaseAPI.text(body, "name"), verificationMailWithLink: true),
-            backend: env.backend.opening(for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress)),
-            request: request)
-        var created = outcome.user
-        let extra = patch.filter { $0.key != "name" }
-        if !extra.isEmpty { created = try await env.backend.admin.updateUser(created.id, UserUpdate(profilePatch: extra)) }
-        if let session = outcome.session { try await env.backend.signOut(session) }
+            profile: extra, for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
         // A guest's new record leaves `email` out unless `emailVisibility` is on (PocketBase's rule).
         return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: false))
     }
@@ -143,9 +134,8 @@ struct PocketBaseRecordRoutes: Sendable {
             var update = UserUpdate(email: PocketBaseAPI.text(body, "email"), password: password)
             if case .bool(let verified) = body["verified"] { update.verified = verified }
             if !patch.isEmpty { update.profilePatch = patch }
-            let updated = try await UserAdministration(
-                env: env, api: env.backend, staff: staff, request: request, via: "pocketbase-api"
-            ).update(user, update)
+            let updated = try await UserAdministration(env: env, staff: staff, request: request, via: "pocketbase-api")
+                .update(user, update)
             return try PocketBaseAPI.json(PocketBaseRecord.user(updated, showEmail: true))
         case .user(let signedIn, _):
             if let email = PocketBaseAPI.text(body, "email"), email != user.email {
@@ -160,6 +150,7 @@ struct PocketBaseRecordRoutes: Sendable {
                     400, "Failed to update record.",
                     data: ["verified": .init(code: "validation_values_mismatch", message: "Only superusers can set this.")])
             }
+            let profiles = ProfileUpdate(env: env, via: "pocketbase-api")
             var session = signedIn.backendSession
             if let password {
                 guard let old = PocketBaseAPI.text(body, "oldPassword"), !old.isEmpty else {
@@ -168,7 +159,7 @@ struct PocketBaseRecordRoutes: Sendable {
                         data: ["oldPassword": .init(code: "validation_required", message: "Cannot be blank.")])
                 }
                 do {
-                    session = try await env.backend.changePassword(currentPassword: old, newPassword: password, session: session)
+                    session = try await profiles.changePassword(current: old, new: password, of: signedIn)
                 } catch AuthError.invalidCredentials {
                     // PocketBase's own answer to a wrong `oldPassword`.
                     throw PocketBaseAnswer(
@@ -181,10 +172,7 @@ struct PocketBaseRecordRoutes: Sendable {
             }
             var updated = signedIn.user
             if !patch.isEmpty {
-                updated = try await env.backend.setProfile(patch, session: session)
-                await env.audit.recordOwnAct(
-                    .profileUpdated, of: signedIn, request: request,
-                    data: ["keys": .array(patch.keys.sorted().map(JSONValue.string)), "via": "pocketbase-api"])
+                updated = try await profiles.apply(patch, of: signedIn, session: session, request: request)
             }
             return try PocketBaseAPI.json(PocketBaseRecord.user(updated, showEmail: true))
         case .guest:
@@ -196,7 +184,7 @@ struct PocketBaseRecordRoutes: Sendable {
     private func visibleUser(_ id: UserID, caller: PocketBaseCaller) async throws -> User {
         guard caller.mayView(id) else { throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404)) }
         if case .user(let signedIn, _) = caller { return signedIn.user }
-        return try await env.backend.admin.user(id)
+        return try await UserDirectory(env: env).user(id)
     }
 
     private func fields(_ request: Request) throws -> Set<String>? {

@@ -29,14 +29,15 @@ struct PocketBaseTokens: Sendable {
     let env: PageEnvironment
     let signer: HS256Token
 
+    private var sessions: AppSessions { AppSessions(env: env, kind: .pocketBaseAPI) }
+
     /// A token for the backend session `session`, on a new session row described by `request`.
     func issue(
         for session: AuthSession, request: Request, impersonator: String? = nil, lifetime: Int? = nil
     ) async throws -> String {
         let lifetime = lifetime ?? PocketBaseCollection.users.tokenLifetime
-        let sid = try await env.sessions.bindings.bind(
-            session, kind: .pocketBaseAPI, request: request, impersonator: impersonator,
-            lifetime: TimeInterval(lifetime))
+        let sid = try await sessions.open(
+            session, request: request, impersonator: impersonator, lifetime: TimeInterval(lifetime))
         return sign(
             Claims(
                 collectionId: PocketBaseCollection.users.id, exp: expiry(lifetime), id: session.user.id.rawValue,
@@ -62,7 +63,7 @@ struct PocketBaseTokens: Sendable {
         // up to an hour before its `exp`), not on every refresh.
         let until = env.clock().addingTimeInterval(TimeInterval(lifetime))
         if until.timeIntervalSince(signedIn.session.expiresAt) > 3600 {
-            try await env.database.extendSession(id: signedIn.session.id, until: until)
+            try await sessions.extend(signedIn, until: until)
         }
         var renewed = claims
         renewed.exp = expiry(lifetime)
@@ -84,7 +85,7 @@ struct PocketBaseTokens: Sendable {
         else { return .guest }
         switch PocketBaseCollection(idOrName: claims.collectionId) {
         case .users:
-            guard let signedIn = await env.sessions.bindings.current(token: claims.sid, kind: .pocketBaseAPI, idleTimeout: nil),
+            guard let signedIn = await sessions.current(token: claims.sid),
                 signedIn.user.id.rawValue == claims.id
             else { return .guest }
             return .user(signedIn, claims: claims)

@@ -3,7 +3,8 @@ import OAuth
 import Secrets
 import Store
 
-/// Sign-in providers as stored in `oauth_providers`, with client secrets sealed at rest.
+/// Sign-in providers as stored in `oauth_providers`, with client secrets sealed at rest, and the
+/// registered apps an app sign-in may return to (`oauth_apps`).
 struct ProviderRegistry: Sendable {
     let database: AppDatabase
     let secretBox: SecretBox
@@ -30,6 +31,12 @@ struct ProviderRegistry: Sendable {
     func all() async throws -> [ProviderConfiguration] {
         try await database.providers().map(configuration)
     }
+
+    /// The registered apps.
+    func apps() async throws -> [AppRecord] { try await database.apps() }
+
+    /// Stores (or replaces) a checked app.
+    func saveApp(_ app: AppRecord) async throws { try await database.saveApp(app) }
 
     private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
         ProviderConfiguration(

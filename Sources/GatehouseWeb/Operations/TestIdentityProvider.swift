@@ -4,12 +4,37 @@ import OAuth
 import Secrets
 import Store
 
-/// The built-in test provider's code store: a code it issued is spent once, within 60 s, and
-/// only with the PKCE verifier and redirect URI of the authorization request (`POST …/token`).
+/// The built-in test provider's store: the people its chooser offers (`test_idp_accounts`) and its
+/// codes — a code it issued is spent once, within 60 s, and only with the PKCE verifier and
+/// redirect URI of the authorization request (`POST …/token`).
 struct TestIdentityProvider: Sendable {
     let database: AppDatabase
     let hasher: KeyedHash
     let clock: @Sendable () -> Date
+
+    init(env: PageEnvironment, hasher: KeyedHash) {
+        database = env.database
+        self.hasher = hasher
+        clock = env.clock
+    }
+
+    /// The people made for `provider` so far, oldest first.
+    func identities(provider: String) async throws -> [TestIdentityRecord] {
+        try await database.testIdentities(provider: provider)
+    }
+
+    /// One of `provider`'s people; nil when there is none of that id.
+    func identity(id: Int64, provider: String) async throws -> TestIdentityRecord? {
+        try await database.testIdentity(id: id, provider: provider)
+    }
+
+    /// Stores (or refreshes, by subject) one of `provider`'s people.
+    func save(
+        provider: String, subject: String, email: String, emailVerified: Bool, name: String?
+    ) async throws -> TestIdentityRecord {
+        try await database.saveTestIdentity(
+            provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: name, at: clock())
+    }
 
     static let codeLifetime: TimeInterval = 60
 

@@ -52,7 +52,7 @@ public enum OAuthConfigFile {
                 }
             }
             let now = clock()
-            try await database.saveApp(
+            try await registry.saveApp(
                 AppRecord(
                     id: id, name: body.name, callbackURLs: body.callbackURLs,
                     legacyCallback: body.legacyCallback ?? false, createdAt: now, updatedAt: now))
