@@ -6,7 +6,7 @@ import TestScope
 import Testing
 
 /// Issue 23: an impersonation starts one way (`ImpersonationStart`), whichever front-end asks — the
-/// same refusals from the console and the admin API, and one audit shape, recorded only once the
+/// same refusals from the console, the admin API and PocketBase's `impersonate`, and one audit shape, recorded only once the
 /// session exists.
 @Suite(.stopsWhatItStarts) struct ImpersonationStartTests {
     /// A server with a user (made through the admin API, whose token comes back too) and a
@@ -35,7 +35,7 @@ import Testing
         try await gatehouse.database.auditEvents(subject: nil, limit: 200).filter { $0.type == "impersonation.started" }
     }
 
-    @Test func aDisabledAccountIsRefusedByTheConsoleAndTheAdminAPIAlike() async throws {
+    @Test func aDisabledAccountIsRefusedByTheConsoleTheAdminAPIAndPocketBaseAlike() async throws {
         let (gatehouse, token, id, staff) = try await userAndStaff("disabled@example.com")
         let disabled = try await HTTPTestClient(port: gatehouse.port).request(
             "PATCH", "/_/api/users/\(id)", headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
@@ -52,6 +52,17 @@ import Testing
         let api = try await impersonateThroughAPI(gatehouse, token: token, id: id, seconds: 300)
         #expect(api.status == 403)
         #expect(api.text.contains("Disabled accounts can't be impersonated."), "\(api.text)")
+        // PocketBase's route skipped the policy: a disabled account could be impersonated there.
+        try await gatehouse.createSuperuser("root@example.com", password: "staff-password-1")
+        let root = try await gatehouse.script.call(
+            "POST", "/api/collections/_superusers/auth-with-password",
+            ["identity": "root@example.com", "password": "staff-password-1"])
+        let rootToken = try #require(root.json["token"] as? String, "\(root.text)")
+        let pocketBase = try await gatehouse.script.call(
+            "POST", "/api/collections/users/impersonate/\(id)", ["duration": 600], token: rootToken)
+        #expect(pocketBase.status == 403, "\(pocketBase.text)")
+        #expect(pocketBase.json["message"] as? String == "Disabled accounts can't be impersonated.", "\(pocketBase.text)")
+        #expect(pocketBase.json["token"] == nil)
 
         #expect(try await starts(gatehouse).isEmpty, "a refused start is not recorded as started")
         let live = try await gatehouse.database.sessions(userID: UserID(id)).filter { $0.impersonator != nil }

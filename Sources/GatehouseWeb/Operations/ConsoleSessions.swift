@@ -67,7 +67,7 @@ struct ConsoleSessions: Sendable {
     ) {
         let session = try await start(for: superuser, request: request)
         await audit.record(
-            .consoleSignInCompleted, actor: superuser.id, request: request,
+            .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
             data: AuditTrail.data(secondStep ? ["secondStep": "totp"] : [:], via: via))
         return session
     }

@@ -102,11 +102,9 @@ struct PocketBaseAuthRoutes: Sendable {
 
     /// `{token, record}` for a superuser whose sign-in is complete, over a new console session.
     func superuserResponse(_ superuser: SuperuserRecord, request: Request, secondStep: Bool) async throws -> Response {
-        await env.audit.record(
-            .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
-            data: secondStep ? ["via": "pocketbase-api", "secondStep": "totp"] : ["via": "pocketbase-api"])
+        let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "pocketbase-api")
         return try PocketBaseAPI.json([
-            "token": .string(try await api.tokens.issue(for: superuser, request: request)),
+            "token": .string(api.tokens.token(for: superuser, on: session)),
             "record": .object(PocketBaseRecord.superuser(superuser))
         ])
     }
@@ -146,15 +144,16 @@ struct PocketBaseAuthRoutes: Sendable {
             }
         let duration = Impersonation.clamp(requested.flatMap { $0 > 0 ? $0 : nil } ?? Impersonation.maximumDuration)
         let id = UserID(try parameters.require("id"))
-        guard try await env.database.isSuperuser(email: try await env.backend.admin.user(id).email) == false else {
-            throw PocketBaseAnswer(403, "Superusers can't be impersonated.")
+        let started: ImpersonationStart.Started
+        switch try await ImpersonationStart(env: env, staff: staff, request: request, via: "pocketbase-api").start(
+            id, delivery: .gatehouseToken, duration: duration)
+        {
+        case .started(let impersonation): started = impersonation
+        case .refused(let refusal): throw PocketBaseAnswer(403, refusal.message)
         }
-        let session = try await env.pageBackend.admin.impersonate(id, duration: duration, actor: staff.superuser.email)
-        await env.audit.record(
-            .impersonationStarted, actor: staff.superuser.id, subject: id.rawValue, request: request,
-            data: ["mode": "token", "seconds": .number(duration), "via": "pocketbase-api"])
+        let session = started.session
         let token = try await api.tokens.issue(
-            for: session, request: request, impersonator: staff.superuser.email, lifetime: Int(duration))
+            for: session, request: request, impersonator: staff.superuser.email, lifetime: Int(started.duration))
         return try PocketBaseAPI.json([
             "token": .string(token), "record": .object(PocketBaseRecord.user(session.user, showEmail: true))
         ])

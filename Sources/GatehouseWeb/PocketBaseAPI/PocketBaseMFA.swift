@@ -58,8 +58,7 @@ struct PocketBaseMFA: Sendable {
         case .signedIn(let superuser):
             return try await PocketBaseAuthRoutes(api: api).superuserResponse(superuser, request: request, secondStep: true)
         case .wrong:
-            await env.audit.record(
-                .consoleSignInFailed, request: request, data: ["reason": "wrong_code", "via": "pocketbase-api"])
+            await env.staffSignIn.recordFailure("wrong_code", via: "pocketbase-api", request: request)
             throw Self.wrongCode
         case .dead:
             throw PocketBaseAnswer(400, "Invalid or expired MFA session.")

@@ -46,7 +46,12 @@ struct PocketBaseTokens: Sendable {
 
     /// A superuser's token over a new console session.
     func issue(for superuser: SuperuserRecord, request: Request) async throws -> String {
-        let (sid, expiresAt) = try await env.console.start(for: superuser, request: request)
+        token(for: superuser, on: try await env.console.start(for: superuser, request: request))
+    }
+
+    /// A superuser token over the console session `session` (its id and end).
+    func token(for superuser: SuperuserRecord, on session: (token: String, expiresAt: Date)) -> String {
+        let (sid, expiresAt) = session
         let exp = min(expiry(PocketBaseCollection.superusers.tokenLifetime), Int(expiresAt.timeIntervalSince1970))
         return sign(
             Claims(
