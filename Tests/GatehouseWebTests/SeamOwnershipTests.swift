@@ -21,7 +21,8 @@ import Testing
             let files = FileManager.default.enumerator(atPath: root)
             while let path = files?.nextObject() as? String {
                 guard path.hasSuffix(".swift") else { continue }
-                let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false)
                 for (number, line) in lines.enumerated() {
                     let code = Self.code(of: String(line))
                     let names = Self.identifiers(in: code)
@@ -51,7 +52,11 @@ import Testing
         var previous: Character = " "
         for character in line {
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
                     inString = false
                     code.append(character)
                 }

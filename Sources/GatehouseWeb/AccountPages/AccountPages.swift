@@ -59,10 +59,7 @@ struct AccountPages: Sendable {
             let patch = form.patch(against: user.profile)
             if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
             do {
-                _ = try await env.backend.setProfile(patch, session: signedIn.backendSession)
-                await env.audit.recordOwnAct(
-                    .profileUpdated, of: signedIn, request: visit.request,
-                    data: ["keys": .array(patch.keys.sorted().map(JSONValue.string))])
+                _ = try await ProfileUpdate(env: env, via: nil).apply(patch, of: signedIn, request: visit.request)
                 return .redirect(to: "/account?notice=saved")
             } catch AuthError.validation(let fieldErrors) {
                 for error in fieldErrors {

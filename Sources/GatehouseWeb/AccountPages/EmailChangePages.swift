@@ -66,34 +66,25 @@ struct EmailChangePages: Sendable {
             errors.add("email", "Enter a valid email address.")
             return render(visit, user, email: email, errors: errors, status: 422)
         }
-        if let refusal = await env.budgets.take(.mails(ip: request.remoteAddress)) {
-            errors.add("form", AuthError.rateLimited(retryAfter: refusal.retryAfter).pageMessage)
-            return render(visit, user, email: email, errors: errors, status: 429).retrying(after: refusal.retryAfter)
-        }
-        let attempt = await env.budgets.beginPasswordTry(
-            .emailChange, email: user.email, password: password, ip: request.remoteAddress)
-        let locked = attempt.admission != .open
-        if !locked {
-            do {
-                try await EmailChangeRequest(env: env, via: nil).request(
-                    newEmail: email, password: password, by: signedIn, request: request)
-                await env.budgets.settle(attempt, .right)
+        do {
+            switch try await EmailChangeRequest(env: env, via: nil).request(
+                newEmail: email, password: password, by: signedIn, request: request)
+            {
+            case .requested:
                 return .redirect(to: "/account?notice=\(Notice.emailChangeRequested.rawValue)")
-            } catch AuthError.invalidCredentials {
-                // Counted below, like a locked try.
-            } catch AuthError.validation(let fields) {
-                await env.budgets.settle(attempt, .none)
-                errors.add(fields)
-                return render(visit, user, email: email, errors: errors, status: 422)
-            } catch let error as AuthError {
-                await env.budgets.settle(attempt, .none)
-                errors.add("form", error.pageMessage)
-                return render(visit, user, email: email, errors: errors, status: 502)
+            case .throttled(let wait):
+                errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
+                return render(visit, user, email: email, errors: errors, status: 429).retrying(after: wait)
+            case .passwordRefused:
+                break
             }
+        } catch AuthError.validation(let fields) {
+            errors.add(fields)
+            return render(visit, user, email: email, errors: errors, status: 422)
+        } catch let error as AuthError {
+            errors.add("form", error.pageMessage)
+            return render(visit, user, email: email, errors: errors, status: 502)
         }
-        await env.audit.recordOwnAct(
-            .emailChangeFailed, of: signedIn, request: request,
-            data: ["step": "request", "reason": .string(locked ? "locked" : "invalid_credentials")])
         errors.add("password", Self.passwordRefused)
         return render(visit, user, email: email, errors: errors, status: 401)
     }
@@ -103,38 +94,28 @@ struct EmailChangePages: Sendable {
             .confirmEmail,
             visit.context(
                 title: "Confirm your new email",
-                ["token": token, "asksPassword": env.backend.confirmsEmailChangeWithPassword].merging(errors.context) { $1 }),
+                ["token": token, "asksPassword": env.confirmsEmailChangeWithPassword].merging(errors.context) { $1 }),
             status: status)
     }
 
     private func confirm(_ visit: Visit) async throws -> Response {
-        guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
         let token = try visit.field("token")
-        let password: String? = env.backend.confirmsEmailChangeWithPassword ? try visit.field("password") : nil
+        let password: String? = env.confirmsEmailChangeWithPassword ? try visit.field("password") : nil
         let request = visit.request
-        let now = env.clock()
         let signedIn = visit.signedIn
         let confirmation: EmailChangeConfirmation
         do {
-            confirmation = try await MailedCodeChecks(env: env).confirmEmailChange(
-                token: token, password: password, keeping: signedIn?.backendSession, request: request)
+            confirmation = try await MailedCodeChecks(env: env).completeEmailChange(
+                token: token, password: password, signedIn: signedIn, request: request)
         } catch AuthError.rateLimited(let wait) {
             var errors = FormErrors()
             errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return renderConfirm(visit, token: token, errors: errors, status: 429).retrying(after: wait)
         } catch let error as AuthError {
-            await env.audit.record(
-                .emailChangeFailed, actor: signedIn?.user.id.rawValue, request: request,
-                data: ["step": "confirm", "reason": .string("\(error)")])
             return refusal(error, visit, token: token)
         }
         let user = confirmation.user
-        // Every browser session of the account ends; the backend ended its own sessions but `keeping`.
-        try await env.database.revokeSessions(userID: user.id, keeping: 0, at: now)
         let keepsBrowser = confirmation.session != nil && signedIn?.user.id == user.id
-        await env.audit.record(
-            .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["email": .string(user.email), "keptThisBrowser": .bool(keepsBrowser)])
         if keepsBrowser, let session = confirmation.session {
             var response = Response.redirect(to: "/account?notice=\(Notice.emailChanged.rawValue)")
             try await env.sessions.start(session, replacing: nil, request: request, response: &response)

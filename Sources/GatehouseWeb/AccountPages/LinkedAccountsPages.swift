@@ -16,20 +16,15 @@ struct LinkedAccountsPages: Sendable {
         }
         router.page(.post, "/account/linked/:provider/unlink", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst() }
-            let user = signedIn.user
-            guard !visit.isImpersonating else { throw ImpersonationRefusal.credentialChange }
             let provider = try visit.parameters.require("provider")
             guard feature.backendSignsInWithProviders else { return try await render(visit, signedIn, error: nil) }
             do {
-                try await env.backend.unlinkExternalAuth(userID: user.id, provider: provider, session: signedIn.backendSession)
+                try await ProviderLinks(env: env, via: nil).unlink(provider, of: signedIn, request: visit.request)
             } catch let error as ExternalAuthError {
                 let label = try await feature.registry.provider(named: provider)?.label ?? provider
                 let config = ProviderConfiguration(name: provider, type: .oidc, displayName: label, clientId: "")
                 return try await render(visit, signedIn, error: OAuthPages.message(error, provider: config), status: 409)
             }
-            await env.audit.record(
-                .externalAuthUnlinked, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: visit.request, data: ["provider": .string(provider)])
             return .redirect(to: "/account/linked?notice=unlinked")
         }
     }
@@ -39,10 +34,7 @@ struct LinkedAccountsPages: Sendable {
     }
 
     private func render(_ visit: Visit, _ signedIn: SignedIn, error: String?, status: Int = 200) async throws -> Response {
-        let user = signedIn.user
-        let links =
-            feature.backendSignsInWithProviders
-            ? try await env.backend.externalAuths(userID: user.id, session: signedIn.backendSession) : []
+        let links = feature.backendSignsInWithProviders ? try await ProviderLinks(env: env, via: nil).own(signedIn) : []
         let configured = await feature.buttonProviders()
         var rows: [[String: Any]] = configured.map { provider in
             let link = links.first { $0.provider == provider.name }

@@ -102,24 +102,18 @@ struct PasswordResetPages: Sendable {
             errors.add("code", "Enter the 6-digit code from the email.")
             return renderCheckMail(visit, email: email, code: code, errors: errors, status: 422)
         }
-        let reason: String
         do {
             let token = try await MailedCodeChecks(env: env).exchangeResetCode(email: email, code: code, request: visit.request)
             return renderNewPassword(visit, token: token, errors: FormErrors())
         } catch AuthError.rateLimited(let wait) {
             errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return renderCheckMail(visit, email: email, code: code, errors: errors, status: 429).retrying(after: wait)
-        } catch AuthError.invalidCode {
-            reason = "invalid_code"
-        } catch AuthError.codeExpired {
-            reason = "code_expired"
+        } catch AuthError.invalidCode, AuthError.codeExpired {
+            // Answered below, alike.
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return renderCheckMail(visit, email: email, code: code, errors: errors, status: 502)
         }
-        await env.audit.record(
-            .passwordResetFailed, request: visit.request,
-            data: ["email": .string(email), "method": "code", "reason": .string(reason)])
         errors.add("code", Self.codeRefused)
         return renderCheckMail(visit, email: email, code: "", errors: errors, status: 422)
     }
@@ -159,7 +153,7 @@ struct PasswordResetPages: Sendable {
         }
         let user: User
         do {
-            user = try await MailedCodeChecks(env: env).resetPassword(token: token, newPassword: password, request: visit.request)
+            user = try await MailedCodeChecks(env: env).completeReset(token: token, newPassword: password, request: visit.request)
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return renderNewPassword(visit, token: token, errors: errors, status: 429).retrying(after: wait)
@@ -169,18 +163,12 @@ struct PasswordResetPages: Sendable {
         } catch let error as AuthError {
             switch error {
             case .invalidCode, .codeExpired:
-                await env.audit.record(
-                    .passwordResetFailed, request: visit.request, data: ["method": "link", "reason": .string("\(error)")])
                 return linkRefused(visit)
             default:
                 errors.add("form", error.pageMessage)
                 return renderNewPassword(visit, token: token, errors: errors, status: 502)
             }
         }
-        await env.audit.record(
-            .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: visit.request)
-        // The backend ended its sessions; these are Gatehouse's own browser sessions of the account.
-        try await env.database.revokeSessions(userID: user.id, at: env.clock())
         return try await signInAfresh(visit, user: user, password: password)
     }
 
@@ -190,13 +178,17 @@ struct PasswordResetPages: Sendable {
     private func signInAfresh(_ visit: Visit, user: User, password: String) async throws -> Response {
         var response: Response
         do {
-            let session = try await env.pageBackend.signIn(email: user.email, password: password)
-            response = .redirect(to: "/account?notice=\(Notice.passwordReset.rawValue)")
-            try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
-            env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
-            return response
-        } catch AuthError.mfaRequired(let challenge) {
-            response = SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+            switch try await PasswordSignIn(env: env, via: nil).attempt(
+                email: user.email, password: password, request: visit.request)
+            {
+            case .session(let session):
+                response = .redirect(to: "/account?notice=\(Notice.passwordReset.rawValue)")
+                try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
+                env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+                return response
+            case .secondStep(let challenge):
+                response = SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+            }
         } catch let error as AuthError {
             env.logger.notice("no sign-in after password reset", metadata: ["error": "\(error)"])
             response = .redirect(

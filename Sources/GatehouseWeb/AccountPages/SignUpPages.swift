@@ -31,22 +31,10 @@ struct SignUpPages: Sendable {
         let name = try visit.field("name").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
         do {
-            let result = try await SignUp(env: env, via: nil).attempt(
-                SignUpRequest(email: email, password: password, name: name.isEmpty ? nil : name),
-                backend: env.pageBackend, request: visit.request)
-            let user = result.user
-            if result.requireEmailVerification {
-                await env.audit.record(
-                    .verificationSent, subject: user.id.rawValue, request: visit.request,
-                    data: ["mode": .string(env.verificationMode.rawValue)])
-                return .redirect(to: URLQuery.path("/auth/verify", [("email", user.email)]))
-            }
-            // A backend that opens no session at sign-up (PocketBase) is signed in with the password.
-            let session: AuthSession
-            if let opened = result.session {
-                session = opened
-            } else {
-                session = try await env.pageBackend.signIn(email: email, password: password)
+            let result = try await SignUp(env: env, via: nil).attemptSigningIn(
+                SignUpRequest(email: email, password: password, name: name.isEmpty ? nil : name), request: visit.request)
+            guard !result.requireEmailVerification, let session = result.session else {
+                return .redirect(to: URLQuery.path("/auth/verify", [("email", result.user.email)]))
             }
             var response = Response.redirect(to: "/account?notice=welcome")
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
@@ -61,9 +49,7 @@ struct SignUpPages: Sendable {
             // Answer exactly as for a new address, so the form reveals no account; the owner was
             // mailed about the attempt. (With verification off a new account is signed straight in,
             // which no answer for a taken address can imitate: see the README.)
-            await env.budgets.take(.verificationMailsTo(email))
-            await env.audit.record(
-                .signUpRefused, request: visit.request, data: ["email": .string(email), "reason": "email_exists"])
+            await SignUp(env: env, via: nil).refusedTakenAddress(email, request: visit.request)
             return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))
         } catch AuthError.emailExists {
             errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")

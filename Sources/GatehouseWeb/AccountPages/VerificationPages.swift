@@ -65,13 +65,8 @@ struct VerificationPages: Sendable {
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }
         do {
-            let outcome = try await MailedCodeChecks(env: env).verifyEmail(
-                email: email, code: code, backend: env.pageBackend, request: visit.request)
-            if let user = outcome.verifiedUser {
-                await env.audit.record(
-                    .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
-                    request: visit.request, data: ["method": "code"])
-            }
+            let outcome = try await MailedCodeChecks(env: env).completeVerification(
+                email: email, code: code, request: visit.request)
             // A backend that verifies without signing in sends the person to sign in.
             guard let session = outcome.session else {
                 return .redirect(
@@ -89,9 +84,6 @@ struct VerificationPages: Sendable {
             errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 429).retrying(after: wait)
         } catch let error as AuthError {
-            await env.audit.record(
-                .verificationFailed, request: visit.request,
-                data: ["email": .string(email), "reason": .string("\(error)")])
             // A wrong, spent, expired or killed code — or an address with no account — all read the
             // same, so the form reveals nothing about the address.
             switch error {
@@ -106,8 +98,7 @@ struct VerificationPages: Sendable {
     private func openLink(_ visit: Visit) async throws -> Response {
         let token = try visit.query("token") ?? ""
         do {
-            let outcome = try await MailedCodeChecks(env: env).verifyEmailLink(
-                token: token, backend: env.backend, request: visit.request)
+            let outcome = try await MailedCodeChecks(env: env).completeVerification(linkToken: token, request: visit.request)
             guard let user = outcome.verifiedUser else {
                 return env.renderer.page(
                     .message,
@@ -118,9 +109,6 @@ struct VerificationPages: Sendable {
                             "actionURL": "/auth/sign-in", "actionLabel": "Sign in"
                         ]))
             }
-            await env.audit.record(
-                .verificationCompleted, actor: user.id.rawValue, subject: user.id.rawValue,
-                request: visit.request, data: ["method": "link"])
             let signedIn = visit.user?.id == user.id
             return env.renderer.page(
                 .message,
@@ -132,10 +120,7 @@ struct VerificationPages: Sendable {
                         "actionURL": signedIn ? "/account" : URLQuery.path("/auth/sign-in", [("email", user.email)]),
                         "actionLabel": signedIn ? "Go to your account" : "Sign in"
                     ]))
-        } catch let error as AuthError {
-            await env.audit.record(
-                .verificationFailed, request: visit.request,
-                data: ["method": "link", "reason": .string("\(error)")])
+        } catch is AuthError {
             return env.renderer.errorPage(
                 visit, status: 400, title: "Link not valid", heading: "This link can't be used",
                 message:

@@ -7,4 +7,6 @@ extension PageEnvironment {
     var capabilities: Set<Capability> { backend.capabilities }
     /// Whether sign-up and email change mail a code or a link.
     var verificationMode: VerificationMode { backend.verificationMode }
+    /// Whether an email change's confirmation asks for the account's password (PocketBase's does).
+    var confirmsEmailChangeWithPassword: Bool { backend.confirmsEmailChangeWithPassword }
 }

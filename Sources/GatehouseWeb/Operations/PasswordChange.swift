@@ -2,16 +2,19 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// A signed-in person changing their password: never through an impersonation; the current
+/// A signed-in person changing their password — the security page, PocketBase's owner update with
+/// `oldPassword` — never through an impersonation; the current
 /// password checked like a sign-in's (admitted before the hash, sharing its counts); the new one
 /// set by the backend, which goes on with a fresh session; every other Gatehouse session of the
 /// account ended; audited either way.
 struct PasswordChange: Sendable {
     let env: PageEnvironment
+    /// Names the front-end in the audit data ("pocketbase-api"); nil for the pages.
+    var via: String? = nil
 
     enum Outcome: Sendable {
-        /// Changed; `signedIn`'s session now holds the backend's new session.
-        case changed(othersSignedOut: Int)
+        /// Changed; `signedIn`'s session now holds the backend's new session, `renewed`.
+        case changed(renewed: AuthSession, othersSignedOut: Int)
         /// Changed, and the backend asks a second step of the fresh sign-in: every session of the
         /// account has ended, `signedIn`'s too, and the caller sends the person to the second step.
         case secondStep(MFAChallenge)
@@ -36,13 +39,15 @@ struct PasswordChange: Sendable {
             let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
             await env.audit.recordOwnAct(
                 .passwordChanged, of: signedIn, request: request,
-                data: ["others_signed_out": .number(Double(max(ended - 1, 0))), "second_step": .bool(true)])
+                data: AuditTrail.data(
+                    ["others_signed_out": .number(Double(max(ended - 1, 0))), "second_step": .bool(true)], via: via))
             return .secondStep(challenge)
         }
         switch result {
         case .failure(let refusal):
             await env.audit.recordOwnAct(
-                .passwordChangeFailed, of: signedIn, request: request, data: ["reason": .string(refusal.rawValue)])
+                .passwordChangeFailed, of: signedIn, request: request,
+                data: AuditTrail.data(["reason": .string(refusal.rawValue)], via: via))
             return .refused
         case .success(let session):
             try await env.sessions.replaceBackendSession(of: signedIn, with: session)
@@ -50,8 +55,9 @@ struct PasswordChange: Sendable {
             let others = try await env.database.revokeSessions(
                 userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
             await env.audit.recordOwnAct(
-                .passwordChanged, of: signedIn, request: request, data: ["others_signed_out": .number(Double(others))])
-            return .changed(othersSignedOut: others)
+                .passwordChanged, of: signedIn, request: request,
+                data: AuditTrail.data(["others_signed_out": .number(Double(others))], via: via))
+            return .changed(renewed: session, othersSignedOut: others)
         }
     }
 }

@@ -21,10 +21,4 @@ struct ProfileUpdate: Sendable {
             data: AuditTrail.data(["keys": .array(patch.keys.sorted().map(JSONValue.string))], via: via))
         return user
     }
-
-    /// PocketBase's owner update with `oldPassword`: the backend checks the current password and
-    /// goes on with a new session; throws `.invalidCredentials` for a wrong one.
-    func changePassword(current: String, new: String, of signedIn: SignedIn) async throws -> AuthSession {
-        try await env.backend.changePassword(currentPassword: current, newPassword: new, session: signedIn.backendSession)
-    }
 }

@@ -36,6 +36,7 @@ struct ProviderLinks: Sendable {
     /// The owner removes their link to `provider`; throws the backend's `ExternalAuthError` (the
     /// last way to sign in, no such link).
     func unlink(_ provider: String, of signedIn: SignedIn, request: Request) async throws {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         try await env.backend.unlinkExternalAuth(userID: signedIn.user.id, provider: provider, session: signedIn.backendSession)
         await env.audit.recordOwnAct(
             .externalAuthUnlinked, of: signedIn, request: request,

@@ -4,7 +4,8 @@ import HTTPServer
 
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt
-/// counted, whatever its outcome), the seam call, the audit trail, and the start of the address's
+/// counted, whatever its outcome), the seam call, the audit trail (`user.signed_up`, and
+/// `verification.sent` when the account must verify its address), and the start of the address's
 /// verification cool-down (the sign-up's own mail is its first verification mail).
 struct SignUp: Sendable {
     let env: PageEnvironment
@@ -25,7 +26,22 @@ struct SignUp: Sendable {
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: AuditTrail.data(["email": .string(user.email)], via: via))
-        if outcome.requireEmailVerification { await env.budgets.take(.verificationMailsTo(user.email)) }
+        if outcome.requireEmailVerification {
+            await env.budgets.take(.verificationMailsTo(user.email))
+            await env.audit.record(
+                .verificationSent, subject: user.id.rawValue, request: request,
+                data: AuditTrail.data(["mode": .string(env.verificationMode.rawValue)], via: via))
+        }
+        return outcome
+    }
+
+    /// A browser's sign-up: the new account signed in with its password when the backend opened no
+    /// session (PocketBase's create answers with the record alone) and it need not verify first.
+    func attemptSigningIn(_ signUp: SignUpRequest, request: Request) async throws -> SignUpOutcome {
+        var outcome = try await attempt(signUp, backend: env.pageBackend, request: request)
+        if outcome.session == nil, !outcome.requireEmailVerification {
+            outcome.session = try await env.pageBackend.signIn(email: signUp.email, password: signUp.password)
+        }
         return outcome
     }
 
@@ -48,8 +64,10 @@ struct SignUp: Sendable {
     }
 
     /// A sign-up for an address that has an account, while addresses are verified: the front-end
-    /// answers as for a new address (the backend mailed the owner about the try); recorded as refused.
+    /// answers as for a new address (the backend mailed the owner about the try), so the address's
+    /// verification cool-down starts as a new account's would; recorded as refused.
     func refusedTakenAddress(_ email: String, request: Request) async {
+        await env.budgets.take(.verificationMailsTo(email))
         await env.audit.record(
             .signUpRefused, request: request,
             data: AuditTrail.data(["email": .string(email), "reason": "email_exists"], via: via))

@@ -13,7 +13,7 @@ import TwoFactor
 /// second step, never a session — so no front-end can forget to ask for the code.
 struct StaffSignIn: Sendable {
     let database: AppDatabase
-    let passwords: PasswordHasher
+    /// The try's admission and the hasher it checks passwords with (`budgets.passwords`).
     let budgets: Budgets
     /// Signs the pending second step's cookie and derives the key that seals superusers' TOTP keys.
     let hasher: KeyedHash
@@ -39,10 +39,10 @@ struct StaffSignIn: Sendable {
         case .open: break
         }
         guard let superuser = try await database.superuser(email: email) else {
-            await passwords.dummyVerify(password)
+            await budgets.passwords.dummyVerify(password)
             return .refused(reason: "unknown_superuser")
         }
-        guard await passwords.verify(password, against: superuser.passwordHash) else {
+        guard await budgets.passwords.verify(password, against: superuser.passwordHash) else {
             return .refused(reason: "wrong_password")
         }
         await budgets.settle(attempt, .right)
@@ -142,7 +142,7 @@ extension StaffSignIn {
     func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
         let attempt = await budgets.beginPasswordTry(
             .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress)
-        guard attempt.admission == .open, await passwords.verify(password, against: superuser.passwordHash) else {
+        guard attempt.admission == .open, await budgets.passwords.verify(password, against: superuser.passwordHash) else {
             return false
         }
         await budgets.settle(attempt, .right)

@@ -96,12 +96,14 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     data: ["newEmail": .init(code: "validation_is_email", message: "Must be a valid email address.")])
             }
             // No password here, as PocketBase takes none: `confirm-email-change` asks for it.
+            let outcome: EmailChangeRequest.Outcome
             do {
-                try await EmailChangeRequest(env: env, via: "pocketbase-api").request(
+                outcome = try await EmailChangeRequest(env: env, via: "pocketbase-api").request(
                     newEmail: newEmail, password: nil, by: signedIn, request: request)
             } catch ImpersonationRefusal.credentialChange {
                 throw PocketBaseAnswer(403, "An impersonation token can't change the account's email.")
             }
+            if case .throttled(let wait) = outcome { throw AuthError.rateLimited(retryAfter: wait) }
             return Response(status: 204)
         }
         api.on(&router, .post, base + "/confirm-email-change") { request, parameters in

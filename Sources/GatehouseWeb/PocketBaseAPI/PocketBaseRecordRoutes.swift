@@ -158,10 +158,17 @@ struct PocketBaseRecordRoutes: Sendable {
                         400, "Failed to update record.",
                         data: ["oldPassword": .init(code: "validation_required", message: "Cannot be blank.")])
                 }
-                do {
-                    session = try await profiles.changePassword(current: old, new: password, of: signedIn)
-                } catch AuthError.invalidCredentials {
-                    // PocketBase's own answer to a wrong `oldPassword`.
+                switch try await PasswordChange(env: env, via: "pocketbase-api").change(
+                    current: old, new: password, of: signedIn, request: request)
+                {
+                case .changed(let renewed, _):
+                    session = renewed
+                case .secondStep:
+                    // Every session of the account ended, this token's too, as PocketBase's password
+                    // change ends every token; what remains of the update cannot be made as the owner.
+                    return try PocketBaseAPI.json(PocketBaseRecord.user(signedIn.user, showEmail: true))
+                case .refused:
+                    // PocketBase's own answer to a wrong `oldPassword` (and to a try not checked).
                     throw PocketBaseAnswer(
                         400, "Failed to update record.",
                         data: [

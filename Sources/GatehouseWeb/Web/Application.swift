@@ -39,7 +39,7 @@ public struct Application: Sendable {
                 database: database, audit: audit, hasher: hasher, clock: clock,
                 secureCookies: configuration.usesTLS, logger: logger),
             staffSignIn: StaffSignIn(
-                database: database, passwords: passwords, budgets: budgets, hasher: hasher, clock: clock, audit: audit),
+                database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit),
             csrf: CSRFGuard(hasher: hasher), budgets: budgets,
             audit: audit,
             impersonationTickets: ImpersonationTickets(clock: clock),
