@@ -78,10 +78,20 @@ let package = Package(
                 "AuthCore", "Store", "Secrets", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
+        // Gatehouse's rules around the seam: one owner per act (sign-up, sign-in, second step, codes,
+        // reset, email change, sessions, impersonation, staff acts), the only holder of the backend,
+        // the database, the limiter and the audit trail. Front-ends import it and nothing below it
+        // that reaches users.
+        .target(
+            name: "Accounts",
+            dependencies: [
+                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "Accounts", "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -103,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
-                "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
+                "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "Accounts", "GatehouseWeb", "MailCatcher", "OAuth",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -149,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseWebTests",
             dependencies: [
-                "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
+                "GatehouseWeb", "Accounts", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient",
+                "MailCatcher",
                 "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),

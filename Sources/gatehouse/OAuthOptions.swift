@@ -1,3 +1,4 @@
+import Accounts
 import ArgumentParser
 import Foundation
 import GatehouseWeb

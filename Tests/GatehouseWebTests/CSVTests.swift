@@ -1,3 +1,4 @@
+import Accounts
 import Testing
 
 @testable import GatehouseWeb

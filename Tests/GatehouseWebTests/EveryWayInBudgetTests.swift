@@ -235,18 +235,23 @@ import Testing
         await gatehouse.stop()
     }
 
-    /// The counts are reached through their owner only (`Budgets`): no other file of the web module
-    /// reads or writes the store's rate-limit events.
+    /// The counts are reached through their owner only (`Budgets`): no other file of the operations
+    /// or the web module reads or writes the store's rate-limit events.
     @Test func onlyTheBudgetsOwnerReachesTheCounts() throws {
-        let root = TestGatehouse.repositoryRoot + "/Sources/GatehouseWeb"
-        let owners: Set<String> = ["Operations/Budgets.swift", "Operations/PasswordTry.swift"]
-        let files = FileManager.default.enumerator(atPath: root)
+        let owners: Set<String> = ["Accounts/Limits/Budgets.swift", "Accounts/Limits/PasswordTry.swift"]
         var offenders: [String] = []
-        while let path = files?.nextObject() as? String {
-            guard path.hasSuffix(".swift"), !owners.contains(path) else { continue }
-            let text = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
-            if text.contains("withRateLedger") || text.contains("rateWindow(") { offenders.append(path) }
+        for module in ["Accounts", "GatehouseWeb"] {
+            let root = TestGatehouse.repositoryRoot + "/Sources/"
+            #expect(FileManager.default.fileExists(atPath: root + module))
+            let files = FileManager.default.enumerator(atPath: root + module)
+            while let path = files?.nextObject() as? String {
+                let file = module + "/" + path
+                guard path.hasSuffix(".swift"), !owners.contains(file) else { continue }
+                let text = try String(contentsOfFile: root + file, encoding: .utf8)
+                if text.contains("withRateLedger") || text.contains("rateWindow(") { offenders.append(file) }
+            }
         }
+        #expect(owners.allSatisfy { FileManager.default.fileExists(atPath: TestGatehouse.repositoryRoot + "/Sources/" + $0) })
         #expect(offenders.isEmpty, "\(offenders)")
     }
 }

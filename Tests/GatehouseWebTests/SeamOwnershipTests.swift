@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Issue 23: front-ends reach users only through operations. No front-end folder names the
-/// backend, the limiter, the audit trail's writer or the database — read in the code itself, with
-/// comments and string literals left out, so a doc comment may still speak of "the backend".
+/// Issue 23: front-ends reach users only through operations (the `Accounts` module, whose backend,
+/// database, budgets and audit writer are internal to it). No front-end folder names them either —
+/// read in the code itself, with comments and string literals left out, so a doc comment may still
+/// speak of "the backend".
 @Suite struct SeamOwnershipTests {
     /// Every folder of the web module that speaks a wire format or renders pages.
     static let frontEnds = ["AccountPages", "AdminAPI", "Console", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI"]

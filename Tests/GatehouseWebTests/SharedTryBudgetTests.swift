@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import HTTPTestClient
 import TestScope

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import CivilTime
 import Foundation
@@ -59,7 +60,7 @@ struct AccountPages: Sendable {
             let patch = form.patch(against: user.profile)
             if patch.isEmpty { return .redirect(to: "/account?notice=saved") }
             do {
-                _ = try await ProfileUpdate(env: env, via: nil).apply(patch, of: signedIn, request: visit.request)
+                _ = try await ProfileUpdate(env: env.accounts, via: nil).apply(patch, of: signedIn, request: visit.request)
                 return .redirect(to: "/account?notice=saved")
             } catch AuthError.validation(let fieldErrors) {
                 for error in fieldErrors {

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -67,7 +68,7 @@ struct EmailChangePages: Sendable {
             return render(visit, user, email: email, errors: errors, status: 422)
         }
         do {
-            switch try await EmailChangeRequest(env: env, via: nil).request(
+            switch try await EmailChangeRequest(env: env.accounts, via: nil).request(
                 newEmail: email, password: password, by: signedIn, request: request)
             {
             case .requested:
@@ -105,7 +106,7 @@ struct EmailChangePages: Sendable {
         let signedIn = visit.signedIn
         let confirmation: EmailChangeConfirmation
         do {
-            confirmation = try await MailedCodeChecks(env: env).completeEmailChange(
+            confirmation = try await MailedCodeChecks(env: env.accounts).completeEmailChange(
                 token: token, password: password, signedIn: signedIn, request: request)
         } catch AuthError.rateLimited(let wait) {
             var errors = FormErrors()

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -19,7 +20,7 @@ struct LinkedAccountsPages: Sendable {
             let provider = try visit.parameters.require("provider")
             guard feature.backendSignsInWithProviders else { return try await render(visit, signedIn, error: nil) }
             do {
-                try await ProviderLinks(env: env, via: nil).unlink(provider, of: signedIn, request: visit.request)
+                try await ProviderLinks(env: env.accounts, via: nil).unlink(provider, of: signedIn, request: visit.request)
             } catch let error as ExternalAuthError {
                 let label = try await feature.registry.provider(named: provider)?.label ?? provider
                 let config = ProviderConfiguration(name: provider, type: .oidc, displayName: label, clientId: "")
@@ -34,7 +35,7 @@ struct LinkedAccountsPages: Sendable {
     }
 
     private func render(_ visit: Visit, _ signedIn: SignedIn, error: String?, status: Int = 200) async throws -> Response {
-        let links = feature.backendSignsInWithProviders ? try await ProviderLinks(env: env, via: nil).own(signedIn) : []
+        let links = feature.backendSignsInWithProviders ? try await ProviderLinks(env: env.accounts, via: nil).own(signedIn) : []
         let configured = await feature.buttonProviders()
         var rows: [[String: Any]] = configured.map { provider in
             let link = links.first { $0.provider == provider.name }

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -67,7 +68,7 @@ struct PasswordResetPages: Sendable {
         // A held request (the source's or the address's budget spent) is answered like any other,
         // without a mail, after the same floor (`MailRequests`).
         do {
-            _ = try await MailRequests(env: env, via: nil).passwordReset(email: email, request: visit.request)
+            _ = try await MailRequests(env: env.accounts, via: nil).passwordReset(email: email, request: visit.request)
         } catch let error as AuthError {
             // Backends answer alike for unknown addresses, so this says nothing about the address.
             env.logger.error("password reset not requested", metadata: ["error": "\(error)"])
@@ -103,7 +104,8 @@ struct PasswordResetPages: Sendable {
             return renderCheckMail(visit, email: email, code: code, errors: errors, status: 422)
         }
         do {
-            let token = try await MailedCodeChecks(env: env).exchangeResetCode(email: email, code: code, request: visit.request)
+            let token = try await MailedCodeChecks(env: env.accounts).exchangeResetCode(
+                email: email, code: code, request: visit.request)
             return renderNewPassword(visit, token: token, errors: FormErrors())
         } catch AuthError.rateLimited(let wait) {
             errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
@@ -153,7 +155,8 @@ struct PasswordResetPages: Sendable {
         }
         let user: User
         do {
-            user = try await MailedCodeChecks(env: env).completeReset(token: token, newPassword: password, request: visit.request)
+            user = try await MailedCodeChecks(env: env.accounts).completeReset(
+                token: token, newPassword: password, request: visit.request)
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return renderNewPassword(visit, token: token, errors: errors, status: 429).retrying(after: wait)
@@ -178,7 +181,7 @@ struct PasswordResetPages: Sendable {
     private func signInAfresh(_ visit: Visit, user: User, password: String) async throws -> Response {
         var response: Response
         do {
-            switch try await PasswordSignIn(env: env, via: nil).attempt(
+            switch try await PasswordSignIn(env: env.accounts, via: nil).attempt(
                 email: user.email, password: password, request: visit.request)
             {
             case .session(let session):

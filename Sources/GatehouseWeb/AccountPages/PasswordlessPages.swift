@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -68,7 +69,7 @@ struct PasswordlessPages: Sendable {
         guard EmailAddress.isPlausible(email) else { return await refuse("Enter a valid email address.", status: 422) }
         let otpID: String
         do {
-            switch try await MailRequests(env: env, via: nil).signInCode(
+            switch try await MailRequests(env: env.accounts, via: nil).signInCode(
                 email: email, allowSignUp: env.configuration.passwordlessSignUp, request: visit.request)
             {
             case .sent(let id):
@@ -91,7 +92,7 @@ struct PasswordlessPages: Sendable {
         _ visit: Visit, otp: String, email: String, redirect: String, errors: FormErrors, status: Int = 200
     ) async -> Response {
         let wait =
-            EmailAddress.isPlausible(email) ? await MailCooldown(env: env).signInCode(to: email) : 0
+            EmailAddress.isPlausible(email) ? await MailCooldown(env: env.accounts).signInCode(to: email) : 0
         return env.renderer.page(
             .signInCode,
             visit.context(
@@ -115,7 +116,7 @@ struct PasswordlessPages: Sendable {
             return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
         }
         do {
-            switch try await EmailCodeSignIn(env: env, via: nil).attempt(
+            switch try await EmailCodeSignIn(env: env.accounts, via: nil).attempt(
                 otpID: otp, code: code, email: email, request: visit.request)
             {
             case .signedIn(let session):
@@ -151,9 +152,9 @@ struct PasswordlessPages: Sendable {
         // A fresh nonce each time: the backend kills the address's older links anyway.
         let nonce = SecureRandom.token()
         do {
-            if case .held(let refusal) = try await MailRequests(env: env, via: nil).magicLink(
+            if case .held(let refusal) = try await MailRequests(env: env.accounts, via: nil).magicLink(
                 email: email, allowSignUp: env.configuration.passwordlessSignUp,
-                browserBinding: MagicLinkSignIn(env: env).binding(of: nonce), request: visit.request)
+                browserBinding: MagicLinkSignIn(env: env.accounts).binding(of: nonce), request: visit.request)
             {
                 errors.add("form", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")
                 return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
@@ -198,7 +199,7 @@ struct PasswordlessPages: Sendable {
     }
 
     private func answer(token: String, nonce: String?, visit: Visit) async throws -> Response {
-        let signIn = MagicLinkSignIn(env: env)
+        let signIn = MagicLinkSignIn(env: env.accounts)
         let outcome =
             Self.wellFormedNonce(token) == nil
             ? await signIn.refused("malformed", visit.request)

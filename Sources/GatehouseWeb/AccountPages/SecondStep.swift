@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import HTTPServer
 
@@ -95,7 +96,7 @@ struct SecondStepPages: Sendable {
         }
         let request = visit.request
         do {
-            switch try await SecondStepSignIn(env: env, via: nil).attempt(
+            switch try await SecondStepSignIn(env: env.accounts, via: nil).attempt(
                 challengeID: challengeID, factor: factor, request: request)
             {
             case .completed(let session):

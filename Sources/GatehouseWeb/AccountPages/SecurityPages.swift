@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -63,7 +64,9 @@ struct SecurityPages: Sendable {
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
         do {
-            switch try await PasswordChange(env: env).change(current: current, new: new, of: signedIn, request: visit.request) {
+            switch try await PasswordChange(env: env.accounts).change(
+                current: current, new: new, of: signedIn, request: visit.request)
+            {
             case .changed:
                 return .redirect(to: "/account/security?notice=\(Notice.passwordChanged.rawValue)")
             case .secondStep(let challenge):

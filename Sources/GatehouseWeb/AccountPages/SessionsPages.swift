@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -17,19 +18,19 @@ struct SessionsPages: Sendable {
         router.page(.post, "/account/sessions/:id/sign-out", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
             guard let id = try? visit.parameters.require("id", as: Int64.self),
-                try await OwnSessions(env: env).signOut(id, of: signedIn, request: visit.request)
+                try await OwnSessions(env: env.accounts).signOut(id, of: signedIn, request: visit.request)
             else { return .redirect(to: "/account/sessions") }
             if id == signedIn.session.id { return try await signedOut(visit) }
             return .redirect(to: "/account/sessions?notice=\(Notice.sessionSignedOut.rawValue)")
         }
         router.page(.post, "/account/sessions/sign-out-others", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            _ = try await OwnSessions(env: env).signOutOthers(of: signedIn, request: visit.request)
+            _ = try await OwnSessions(env: env.accounts).signOutOthers(of: signedIn, request: visit.request)
             return .redirect(to: "/account/sessions?notice=\(Notice.otherSessionsSignedOut.rawValue)")
         }
         router.page(.post, "/account/sessions/sign-out-all", env) { visit in
             guard let signedIn = visit.signedIn else { return signInFirst(visit) }
-            _ = try await OwnSessions(env: env).signOutEverywhere(signedIn, request: visit.request)
+            _ = try await OwnSessions(env: env.accounts).signOutEverywhere(signedIn, request: visit.request)
             return try await signedOut(visit)
         }
     }
@@ -47,7 +48,7 @@ struct SessionsPages: Sendable {
     }
 
     private func render(_ visit: Visit, _ signedIn: SignedIn) async throws -> Response {
-        let sessions = try await OwnSessions(env: env).live(of: signedIn)
+        let sessions = try await OwnSessions(env: env.accounts).live(of: signedIn)
         let rows: [[String: Any]] = sessions.map { session in
             [
                 "id": String(session.id),

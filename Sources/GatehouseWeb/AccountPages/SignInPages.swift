@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import HTTPServer
 
@@ -27,7 +28,7 @@ struct SignInPages: Sendable {
         router.page(.post, "/auth/sign-out", env) { visit in
             var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
             if let signedIn = visit.signedIn {
-                try await OwnSessions(env: env).signOutOfThis(signedIn, request: visit.request)
+                try await OwnSessions(env: env.accounts).signOutOfThis(signedIn, request: visit.request)
             }
             try await env.sessions.end(nil, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
@@ -101,7 +102,9 @@ struct SignInPages: Sendable {
         }
         let session: AuthSession
         do {
-            switch try await PasswordSignIn(env: env, via: nil).attempt(email: email, password: password, request: request) {
+            switch try await PasswordSignIn(env: env.accounts, via: nil).attempt(
+                email: email, password: password, request: request)
+            {
             case .session(let signedIn):
                 session = signedIn
             case .secondStep(let challenge):

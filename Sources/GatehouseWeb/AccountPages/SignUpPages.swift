@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import HTTPServer
 
@@ -31,7 +32,7 @@ struct SignUpPages: Sendable {
         let name = try visit.field("name").trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = FormErrors()
         do {
-            let result = try await SignUp(env: env, via: nil).attemptSigningIn(
+            let result = try await SignUp(env: env.accounts, via: nil).attemptSigningIn(
                 SignUpRequest(email: email, password: password, name: name.isEmpty ? nil : name), request: visit.request)
             guard !result.requireEmailVerification, let session = result.session else {
                 return .redirect(to: URLQuery.path("/auth/verify", [("email", result.user.email)]))
@@ -49,7 +50,7 @@ struct SignUpPages: Sendable {
             // Answer exactly as for a new address, so the form reveals no account; the owner was
             // mailed about the attempt. (With verification off a new account is signed straight in,
             // which no answer for a taken address can imitate: see the README.)
-            await SignUp(env: env, via: nil).refusedTakenAddress(email, request: visit.request)
+            await SignUp(env: env.accounts, via: nil).refusedTakenAddress(email, request: visit.request)
             return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))
         } catch AuthError.emailExists {
             errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")

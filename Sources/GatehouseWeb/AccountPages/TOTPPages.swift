@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -50,7 +51,7 @@ struct TOTPPages: Sendable {
         }
     }
 
-    private var app: AuthenticatorApp { AuthenticatorApp(env: env) }
+    private var app: AuthenticatorApp { AuthenticatorApp(env: env.accounts) }
 
     /// The section's context for the page as it stands: supported, on or off, codes left.
     func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {

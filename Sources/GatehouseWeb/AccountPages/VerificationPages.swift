@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import HTTPServer
 
@@ -20,7 +21,7 @@ struct VerificationPages: Sendable {
     }
 
     private func cooldown(for email: String) async -> Int {
-        await MailCooldown(env: env).verificationMail(to: email)
+        await MailCooldown(env: env.accounts).verificationMail(to: email)
     }
 
     private func renderVerify(
@@ -65,7 +66,7 @@ struct VerificationPages: Sendable {
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }
         do {
-            let outcome = try await MailedCodeChecks(env: env).completeVerification(
+            let outcome = try await MailedCodeChecks(env: env.accounts).completeVerification(
                 email: email, code: code, request: visit.request)
             // A backend that verifies without signing in sends the person to sign in.
             guard let session = outcome.session else {
@@ -98,7 +99,8 @@ struct VerificationPages: Sendable {
     private func openLink(_ visit: Visit) async throws -> Response {
         let token = try visit.query("token") ?? ""
         do {
-            let outcome = try await MailedCodeChecks(env: env).completeVerification(linkToken: token, request: visit.request)
+            let outcome = try await MailedCodeChecks(env: env.accounts).completeVerification(
+                linkToken: token, request: visit.request)
             guard let user = outcome.verifiedUser else {
                 return env.renderer.page(
                     .message,
@@ -142,7 +144,7 @@ struct VerificationPages: Sendable {
             return await renderResend(visit, email: email, errors: errors, status: 422)
         }
         do {
-            if case .held(let refusal) = try await MailRequests(env: env, via: nil).verification(
+            if case .held(let refusal) = try await MailRequests(env: env.accounts, via: nil).verification(
                 email: email, request: visit.request)
             {
                 errors.add("email", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")

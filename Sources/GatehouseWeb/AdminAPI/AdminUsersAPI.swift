@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -46,7 +47,7 @@ struct AdminUsersAPI: Sendable {
             let body: Create = try request.decodeJSON()
             let tag = body.tag.flatMap { $0.isEmpty ? nil : $0 }
             try requireAdministration()
-            let (user, generated) = try await TestUserOperations(env: env, staff: staff, request: request).createOne(
+            let (user, generated) = try await TestUserOperations(env: env.accounts, staff: staff, request: request).createOne(
                 email: body.email, password: body.password, name: body.name, verified: body.verified ?? false, tag: tag,
                 via: "api")
             var response = try Response.json(
@@ -89,7 +90,7 @@ struct AdminUsersAPI: Sendable {
             guard (1...Impersonation.maximumDuration).contains(duration) else {
                 throw APIFailure.invalid("duration is in seconds, from 1 to 3600.")
             }
-            switch try await ImpersonationStart(env: env, staff: staff, request: request, via: "api").start(
+            switch try await ImpersonationStart(env: env.accounts, staff: staff, request: request, via: "api").start(
                 target, delivery: .backendTokenAndLink, duration: duration)
             {
             case .refused(let refusal):
@@ -125,7 +126,7 @@ struct AdminUsersAPI: Sendable {
 
     private func operations(_ staff: Staff, _ request: Request) throws -> UserAdministration {
         try requireAdministration()
-        return UserAdministration(env: env, staff: staff, request: request, via: "api")
+        return UserAdministration(env: env.accounts, staff: staff, request: request, via: "api")
     }
 
     private func requireAdministration() throws {

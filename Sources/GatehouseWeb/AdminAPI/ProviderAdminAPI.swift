@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import HTTPServer
 import OAuth
@@ -60,7 +61,7 @@ struct ProviderAdminAPI: Sendable {
     }
 
     private func operations(_ staff: Staff, _ request: Request) -> ProviderOperations {
-        ProviderOperations(feature: feature, staff: staff, request: request, via: "api")
+        ProviderOperations(env: feature.env.accounts, registry: feature.registry, staff: staff, request: request, via: "api")
     }
 
     static func invalid(_ problems: [String: String]) throws -> Response {
@@ -75,29 +76,6 @@ private struct InvalidBody: Encodable {
     var message: String
     var status: Int
     var fields: [String: String]
-}
-
-/// `POST /_/api/providers` body: the fields, plus `mode`, `displayName` and `jwksURL`.
-struct ProviderBody: Decodable {
-    var name: String
-    var type: ProviderType
-    var mode: ProviderMode?
-    var displayName: String?
-    var issuer: String?
-    var authorizationURL: String?
-    var tokenURL: String?
-    var userInfoURL: String?
-    var jwksURL: String?
-    var clientId: String
-    var clientSecret: String?
-    var scopes: [String]?
-
-    var configuration: ProviderConfiguration {
-        ProviderConfiguration(
-            name: name, type: type, mode: mode ?? .live, displayName: displayName, issuer: issuer,
-            authorizationURL: authorizationURL, tokenURL: tokenURL, userInfoURL: userInfoURL, jwksURL: jwksURL,
-            clientId: clientId, clientSecret: clientSecret, scopes: scopes ?? [])
-    }
 }
 
 /// A provider as the API shows it: everything but the secret.
@@ -120,37 +98,6 @@ struct ProviderSummary: Encodable {
         jwksURL = configuration.jwksURL
         scopes = configuration.scopes
         hasClientSecret = hasSecret
-    }
-}
-
-struct AppBody: Decodable {
-    var id: String?
-    var name: String
-    var callbackURLs: [String]
-    var legacyCallback: Bool?
-}
-
-extension AppBody {
-    /// The id to store: the one given, else a fresh random one.
-    var resolvedID: String { id ?? String(SecureRandom.userID()) }
-
-    /// Every problem with this registration, by field; empty when it can be saved. The console's
-    /// form checks through here too.
-    func problems(id: String) -> [String: String] {
-        var problems: [String: String] = [:]
-        if !ProviderConfiguration.isValidName(id) { problems["id"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 { problems["name"] = "Use 1 to 100 characters." }
-        if callbackURLs.isEmpty { problems["callbackURLs"] = "Register at least one callback URL." }
-        for url in callbackURLs {
-            if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
-        }
-        return problems
-    }
-
-    func record(id: String, at now: Date) -> AppRecord {
-        AppRecord(
-            id: id, name: name, callbackURLs: callbackURLs, legacyCallback: legacyCallback ?? false,
-            createdAt: now, updatedAt: now)
     }
 }
 

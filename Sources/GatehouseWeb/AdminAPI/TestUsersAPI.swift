@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -102,13 +103,13 @@ struct TestUsersAPI: Sendable {
             }
             let tag = try request.query.single("tag").flatMap { $0.isEmpty ? nil : $0 }
             try requireAdministration()
-            return try await UserExport(env: env).response(format: format, tag: tag)
+            return try await UserExport(env: env.accounts).response(format: format, tag: tag)
         }
     }
 
     private func operations(_ staff: Staff, _ request: Request) throws -> TestUserOperations {
         try requireAdministration()
-        return TestUserOperations(env: env, staff: staff, request: request)
+        return TestUserOperations(env: env.accounts, staff: staff, request: request)
     }
 
     private func requireAdministration() throws {

@@ -1,3 +1,4 @@
+import Accounts
 import HTTPServer
 
 /// `GET /_/api/users/export`'s answer: the export as a download.

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -12,7 +13,7 @@ struct AuditPages: Sendable {
         router.consolePage(.get, "/_/audit", env) { visit, staff in
             var errors = FormErrors()
             let filter = try Self.filter(from: visit.request.query, errors: &errors)
-            let log = AuditLog(env: env)
+            let log = AuditLog(env: env.accounts)
             let events = try await log.events(filter)
             let start = SignInChart.windowStart(endingAt: env.clock())
             let chart = SignInChart(counts: try await log.signInsPerHour(since: start), start: start)
@@ -47,7 +48,7 @@ struct AuditPages: Sendable {
                     status: 400, code: "INVALID_FILTER",
                     message: errors.messages.map(\.message).joined(separator: " "))
             }
-            return try .json(try await AuditLog(env: env).events(filter).map(AuditEntry.init))
+            return try .json(try await AuditLog(env: env.accounts).events(filter).map(AuditEntry.init))
         }
     }
 

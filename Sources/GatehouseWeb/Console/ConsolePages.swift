@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -19,7 +20,7 @@ struct ConsolePages: Sendable {
             var response = Response.redirect(to: "/_/")
             if let staff = await env.console.fromCookie(visit.request) {
                 try await env.console.signOut(staff, request: visit.request)
-                try await ImpersonationEnding(env: env).endAll(startedBy: staff, request: visit.request)
+                try await ImpersonationEnding(env: env.accounts).endAll(startedBy: staff, request: visit.request)
             }
             response.setCookie(env.console.clearedCookie)
             return response

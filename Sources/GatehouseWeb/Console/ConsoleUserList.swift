@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -29,7 +30,7 @@ struct ConsoleUserList: Sendable {
             }
             var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
             userQuery.countLimit = Self.countLimit
-            let administration = UserAdministration(env: env, staff: staff, request: visit.request, via: "console")
+            let administration = UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
             let result: UserPage
             do {
                 result = try await administration.users(userQuery, taggedWith: filters.tag)

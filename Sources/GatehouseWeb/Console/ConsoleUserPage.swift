@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -105,7 +106,7 @@ struct ConsoleUserPage: Sendable {
     }
 
     private func operations(_ visit: Visit, _ staff: Staff) -> UserAdministration {
-        UserAdministration(env: env, staff: staff, request: visit.request, via: "console")
+        UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
     }
 
     /// Runs one of `UserAdministration`'s acts (which audits it) and comes back with a notice; a
@@ -206,7 +207,8 @@ struct ConsoleUserPage: Sendable {
             page["passwordResetUnavailable"] = AuthError.notSupported(.passwordReset).pageMessage
         }
         let administration = operations(visit, staff)
-        if let refusal = try await ImpersonationPolicy(env: env).refusal(of: user, impersonating: visit.isImpersonating) {
+        if let refusal = try await ImpersonationPolicy(env: env.accounts).refusal(of: user, impersonating: visit.isImpersonating)
+        {
             page["impersonationUnavailable"] = refusal.message
         } else {
             page["canImpersonate"] = true
@@ -257,7 +259,7 @@ struct ConsoleUserPage: Sendable {
             return row
         }
         page["mailsEmpty"] = mails.isEmpty
-        let log = AuditLog(env: env)
+        let log = AuditLog(env: env.accounts)
         let events = try await log.events(AuditFilter(subject: user.id.rawValue, limit: 20))
         let staffEmails = try await log.staffEmails(for: events)
         page["events"] = events.map { event in

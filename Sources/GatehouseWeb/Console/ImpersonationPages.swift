@@ -1,27 +1,8 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-
-/// What an impersonation session may not do: change how the user signs in (DESIGN.md: no credential
-/// changes while impersonating), sign the user out of their own devices, or sign the user in to an
-/// app (the app's session would outlive the impersonation and name no superuser).
-enum ImpersonationRefusal: HTTPResponseError {
-    case credentialChange
-    case sessionChange
-    case appSignIn
-
-    var status: Int { 403 }
-    var message: String {
-        switch self {
-        case .credentialChange: "Sign-in methods can't be changed while viewing as this user. Stop impersonating first."
-        case .sessionChange: "The user's sessions can't be signed out while viewing as this user. Use the console instead."
-        case .appSignIn:
-            "Apps can't be signed in while impersonating this user: the app would get the user's own session. "
-                + "Stop impersonating first."
-        }
-    }
-}
 
 /// Starting and stopping impersonation from the console: "Open as this user" (a real browser
 /// session as the user, with a banner on every page) and "Copy API token" (an SDK token). Both are
@@ -48,7 +29,8 @@ struct ImpersonationPages: Sendable {
             guard let signedIn = visit.signedIn, visit.isImpersonating else { return .redirect(to: "/") }
             var response = Response.redirect(
                 to: ConsoleURL.user(signedIn.user.id) + "?notice=\(Notice.impersonationStopped.rawValue)")
-            try await ImpersonationEnding(env: env).end(signedIn, reason: .stopped, request: visit.request, response: &response)
+            try await ImpersonationEnding(env: env.accounts).end(
+                signedIn, reason: .stopped, request: visit.request, response: &response)
             return response
         }
     }
@@ -60,7 +42,7 @@ struct ImpersonationPages: Sendable {
         guard (1...60).contains(minutes) else { throw ConsoleError.refused("Impersonation lasts 1 to 60 minutes.") }
         let token = try visit.field("mode") == "token"
         let started: ImpersonationStart.Started
-        switch try await ImpersonationStart(env: env, staff: staff, request: visit.request, via: "console").start(
+        switch try await ImpersonationStart(env: env.accounts, staff: staff, request: visit.request, via: "console").start(
             user, delivery: token ? .backendToken : .browserSession, duration: TimeInterval(minutes * 60),
             impersonating: visit.isImpersonating)
         {

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import HTTPServer
 import OAuth
@@ -92,7 +93,8 @@ struct ProviderConsolePage: Sendable {
     }
 
     private func operations(_ staff: Staff, _ visit: Visit) -> ProviderOperations {
-        ProviderOperations(feature: feature, staff: staff, request: visit.request, via: "console")
+        ProviderOperations(
+            env: feature.env.accounts, registry: feature.registry, staff: staff, request: visit.request, via: "console")
     }
 
     /// A problem with one row's form (mode switch or delete), shown on that row.

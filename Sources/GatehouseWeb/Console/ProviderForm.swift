@@ -1,8 +1,9 @@
+import Accounts
 import Foundation
 import HTTPServer
 import OAuth
 
-/// The console's "Add provider" form, as typed. It becomes a `ProviderBody`, so the page and
+/// The console's "Add provider" form, as typed. It becomes a `ProviderConfiguration`, so the page and
 /// `POST /_/api/providers` check a provider the same way.
 struct ProviderForm {
     var name = "", type = "oidc", preset = "", mode = "live", displayName = ""
@@ -54,12 +55,11 @@ struct ProviderForm {
             errors.add("mode", "Use live or test.")
             return nil
         }
-        let body = ProviderBody(
+        let configuration = ProviderConfiguration(
             name: name, type: type, mode: mode, displayName: Self.optional(displayName), issuer: Self.optional(issuer),
             authorizationURL: Self.optional(authorizationURL), tokenURL: Self.optional(tokenURL),
             userInfoURL: Self.optional(userInfoURL), jwksURL: nil, clientId: clientId, clientSecret: Self.optional(clientSecret),
             scopes: scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init))
-        let configuration = body.configuration
         // Fields in form order, so the summary reads top to bottom.
         let problems = configuration.problems()
         for field in ["name", "issuer", "authorizationURL", "tokenURL", "userInfoURL", "jwksURL", "clientId"] {

@@ -1,3 +1,4 @@
+import Accounts
 import HTTPServer
 
 /// The console's cookie holding a superuser's pending second step (`StaffSignIn.pendingStep`):

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -114,7 +115,7 @@ struct TestUserPages: Sendable {
         } else if confirm != tag {
             state.errors.add(
                 form: "bulkDelete", field: "confirm", id: "bulk-confirm", "Type the tag exactly as above to confirm.")
-        } else if try await !TestUserOperations(env: env, staff: staff, request: visit.request).isInUse(tag) {
+        } else if try await !TestUserOperations(env: env.accounts, staff: staff, request: visit.request).isInUse(tag) {
             state.errors.add(form: "bulkDelete", field: "tag", id: "bulk-tag", "No users have the tag \(tag).")
         }
         guard state.errors.isEmpty else { return render(visit, staff, state, status: 422) }
@@ -135,7 +136,7 @@ struct TestUserPages: Sendable {
         guard env.capabilities.contains(.userAdministration) else {
             throw ConsoleError.unsupported(.userAdministration)
         }
-        return TestUserOperations(env: env, staff: staff, request: visit.request)
+        return TestUserOperations(env: env.accounts, staff: staff, request: visit.request)
     }
 
     private func render(_ visit: Visit, _ staff: Staff, _ state: State, status: Int = 200) -> Response {

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -20,7 +21,7 @@ struct InsForgeAPI: Sendable {
             // The same answer for every address: it reveals no account. The address's budget is
             // taken whether or not it has one, so a held request (429, as InsForge answers its own
             // cool-down) reveals none either.
-            if case .held(let refusal) = try await MailRequests(env: env, via: "insforge-api").verification(
+            if case .held(let refusal) = try await MailRequests(env: env.accounts, via: "insforge-api").verification(
                 email: try Self.email(try Self.object(request)), request: request)
             {
                 throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
@@ -45,11 +46,12 @@ struct InsForgeAPI: Sendable {
             guard case .object(let patch)? = try Self.object(request)["profile"] else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "profile: send an object of the keys to set (null removes one).")
             }
-            let user = try await ProfileUpdate(env: env, via: "insforge-api").apply(patch, of: signedIn, request: request)
+            let user = try await ProfileUpdate(env: env.accounts, via: "insforge-api").apply(
+                patch, of: signedIn, request: request)
             return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
         }
         on(&router, .get, "/api/auth/profiles/:id") { _, parameters in
-            let user = try await UserDirectory(env: env).user(UserID(try parameters.require("id")))
+            let user = try await UserDirectory(env: env.accounts).user(UserID(try parameters.require("id")))
             return try .json(ProfileBody(id: user.id.rawValue, profile: user.profile))
         }
         on(&router, .post, "/api/auth/refresh", refresh)
@@ -75,7 +77,7 @@ struct InsForgeAPI: Sendable {
         let client = try InsForgeDelivery.clientType(request)
         let outcome: SignUpOutcome
         do {
-            outcome = try await SignUp(env: env, via: "insforge-api").attempt(
+            outcome = try await SignUp(env: env.accounts, via: "insforge-api").attempt(
                 SignUpRequest(email: email, password: password, name: Self.text(body, "name")), for: .browserSession,
                 request: request)
         } catch AuthError.emailExists where env.verificationMode != .none {
@@ -97,7 +99,7 @@ struct InsForgeAPI: Sendable {
     /// nobody the address has an account — as the sign-up page answers (a departure from InsForge's
     /// 409, see the README).
     private func takenAddress(_ email: String, name: String?, request: Request) async throws -> Response {
-        await SignUp(env: env, via: "insforge-api").refusedTakenAddress(email, request: request)
+        await SignUp(env: env.accounts, via: "insforge-api").refusedTakenAddress(email, request: request)
         let now = env.clock()
         var profile = Profile()
         if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
@@ -125,7 +127,7 @@ struct InsForgeAPI: Sendable {
         }
         let client = try InsForgeDelivery.clientType(request)
         let session: AuthSession
-        switch try await PasswordSignIn(env: env, via: "insforge-api").attempt(
+        switch try await PasswordSignIn(env: env.accounts, via: "insforge-api").attempt(
             email: email, password: password, request: request)
         {
         case .session(let signedIn): session = signedIn
@@ -144,7 +146,7 @@ struct InsForgeAPI: Sendable {
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome = try await MailedCodeChecks(env: env, via: "insforge-api").completeVerification(
+        let outcome = try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeVerification(
             email: Self.text(body, "email") ?? "", code: otp, request: request)
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
         guard let session = outcome.session else {
@@ -199,7 +201,7 @@ struct InsForgeAPI: Sendable {
     }
 
     private func providers(of signedIn: SignedIn) async throws -> [String] {
-        (try? await ProviderLinks(env: env, via: "insforge-api").own(signedIn).map(\.provider)) ?? []
+        (try? await ProviderLinks(env: env.accounts, via: "insforge-api").own(signedIn).map(\.provider)) ?? []
     }
 
     static func bearer(_ request: Request) -> String? {

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -19,11 +20,11 @@ struct InsForgeAdminRoutes: Sendable {
             var query = UserQuery(search: try request.query.single("search"), perPage: limit, sort: .newest)
             // Offsets that are not a whole number of pages: read the pages around them.
             query.page = offset / limit + 1
-            var page = try await UserDirectory(env: env).page(query)
+            var page = try await UserDirectory(env: env.accounts).page(query)
             var users = Array(page.users.dropFirst(offset % limit))
             if offset % limit != 0, users.count < limit, page.nextCursor != nil || page.totalItems > offset + users.count {
                 query.page += 1
-                page = try await UserDirectory(env: env).page(query)
+                page = try await UserDirectory(env: env.accounts).page(query)
                 users += page.users.prefix(limit - users.count)
             }
             return try .json(
@@ -40,7 +41,7 @@ struct InsForgeAdminRoutes: Sendable {
             guard ids.count == values.count, !ids.isEmpty else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "userIds: every id must be a string.")
             }
-            let operations = TestUserOperations(env: env, staff: staff, request: request)
+            let operations = TestUserOperations(env: env.accounts, staff: staff, request: request)
             let outcome = try await operations.delete(ids)
             return try .json(Deleted(message: "Users deleted successfully", deletedCount: outcome))
         }

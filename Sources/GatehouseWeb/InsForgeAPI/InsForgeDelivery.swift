@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -26,7 +27,7 @@ struct InsForgeDelivery: Sendable {
     func response(
         _ user: User, tokens issued: IssuedTokens, client: ClientType, redirectTo: String? = nil, status: Int = 200
     ) async throws -> Response {
-        let providers = (try? await ProviderLinks(env: env, via: nil).links(of: user.id).map(\.provider)) ?? []
+        let providers = (try? await ProviderLinks(env: env.accounts, via: nil).links(of: user.id).map(\.provider)) ?? []
         let body = AuthResponse(
             user: InsForgeUser(user, providers: providers), accessToken: issued.accessToken,
             refreshToken: client == .web ? nil : issued.refreshToken,

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -51,7 +52,7 @@ struct InsForgeIDTokenSignIn: Sendable {
                 400, "PROVIDER_NOT_CONFIGURED",
                 "\(provider.rawValue): no client id is configured for ID-token sign-in (--\(provider.rawValue)-audience).")
         }
-        let providerSignIn = ProviderSignIn(env: env, via: "insforge-api")
+        let providerSignIn = ProviderSignIn(env: env.accounts, via: "insforge-api")
         let refused = { (reason: String) async -> Response in
             await providerSignIn.failed(provider: provider.rawValue, reason: reason, request: request)
             return InsForgeError.response(401, refusal.code, refusal.message)

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -44,7 +45,7 @@ struct InsForgeOAuthRoutes: Sendable {
 
     private func exchange(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try request.decodeJSON(ExchangeBody.self)
-        let codes = AppCodes(env: env, hasher: feature.hasher)
+        let codes = AppCodes(env: env.accounts, hasher: feature.hasher)
         let code: AppCodeRecord
         switch try await codes.redeem(body.code, verifier: body.code_verifier, request: request) {
         case .unknown:

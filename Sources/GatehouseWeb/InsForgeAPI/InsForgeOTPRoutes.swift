@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -17,7 +18,7 @@ struct InsForgeOTPRoutes: Sendable {
     private func send(_ request: Request) async throws -> Response {
         let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
         try requireOffered()
-        if case .held(let refusal) = try await SignInCodes(env: env, via: "insforge-api").request(
+        if case .held(let refusal) = try await SignInCodes(env: env.accounts, via: "insforge-api").request(
             email: email, allowSignUp: env.configuration.passwordlessSignUp, request: request)
         {
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
@@ -39,7 +40,9 @@ struct InsForgeOTPRoutes: Sendable {
         try requireOffered()
         let client = try InsForgeDelivery.clientType(request)
         // InsForge names an account made by its first code; a name already there stays.
-        switch try await SignInCodes(env: env, via: "insforge-api").check(email: email, code: otp, name: name, request: request) {
+        switch try await SignInCodes(env: env.accounts, via: "insforge-api").check(
+            email: email, code: otp, name: name, request: request)
+        {
         case .signedIn(let session):
             return try await api.delivery.response(
                 session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -13,7 +14,7 @@ struct InsForgePasswordResetRoutes: Sendable {
     func register(on router: inout Router) {
         api.on(&router, .post, "/api/auth/email/send-reset-password") { request, _ in
             let email = try InsForgeAPI.email(try InsForgeAPI.object(request))
-            if case .held(let refusal) = try await MailRequests(env: env, via: "insforge-api").passwordReset(
+            if case .held(let refusal) = try await MailRequests(env: env.accounts, via: "insforge-api").passwordReset(
                 email: email, request: request)
             {
                 throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
@@ -26,7 +27,8 @@ struct InsForgePasswordResetRoutes: Sendable {
             guard let email = InsForgeAPI.text(body, "email"), let code = InsForgeAPI.text(body, "code") else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "email and code: send the address and the mailed code.")
             }
-            let token = try await MailedCodeChecks(env: env).exchangeResetCode(email: email, code: code, request: request)
+            let token = try await MailedCodeChecks(env: env.accounts).exchangeResetCode(
+                email: email, code: code, request: request)
             return try .json(ResetToken(token: token))
         }
         api.on(&router, .post, "/api/auth/email/reset-password") { request, _ in
@@ -36,7 +38,7 @@ struct InsForgePasswordResetRoutes: Sendable {
             else {
                 throw InsForgeAnswer(400, "INVALID_INPUT", "otp and newPassword: send the reset token and the new password.")
             }
-            _ = try await MailedCodeChecks(env: env, via: "insforge-api").completeReset(
+            _ = try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeReset(
                 token: token, newPassword: password, request: request)
             return try .json(Message(success: true, message: "Password reset. Sign in with the new password."))
         }

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -32,7 +33,7 @@ struct InsForgeTokens: Sendable {
     let signer: HS256Token
 
     /// The rows behind the tokens.
-    var sessions: AppSessions { AppSessions(env: env, kind: .insForgeAPI) }
+    var sessions: AppSessions { AppSessions(env: env.accounts, kind: .insForgeAPI) }
 
     /// A token pair on a new session row for the backend session `session`.
     func issue(for session: AuthSession, request: Request) async throws -> IssuedTokens {

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -13,7 +14,7 @@ struct HostedSignIn: Sendable {
     /// The callback URL to send the browser to, with `insforge_code` (or, in an app's legacy
     /// mode without PKCE, the tokens older SDKs read).
     func completion(for user: User, request app: AppSignInRequest, httpRequest: Request) async throws -> String {
-        let codes = AppCodes(env: feature.env, hasher: feature.hasher)
+        let codes = AppCodes(env: feature.env.accounts, hasher: feature.hasher)
         guard let codeChallenge = app.codeChallenge else {
             let session = try await codes.openLegacySession(for: user, appID: app.appID, request: httpRequest)
             let tokens = try await feature.tokens.issue(for: session, request: httpRequest)

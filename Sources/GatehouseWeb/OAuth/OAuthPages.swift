@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -11,8 +12,8 @@ import Store
 struct OAuthPages: Sendable {
     let feature: OAuthFeature
     var env: PageEnvironment { feature.env }
-    private var flows: OAuthFlows { OAuthFlows(env: env, hasher: feature.hasher) }
-    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env, via: nil) }
+    private var flows: OAuthFlows { OAuthFlows(env: env.accounts, hasher: feature.hasher) }
+    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env.accounts, via: nil) }
 
     func register(on router: inout Router) {
         router.page(.get, "/auth/oauth/:provider", env, start)
@@ -186,7 +187,7 @@ struct OAuthPages: Sendable {
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration
     ) async throws -> Response {
         guard let signedIn = visit.signedIn else { return .redirect(to: "/auth/sign-in") }
-        if let error = try await ProviderLinks(env: env, via: nil).link(identity, to: signedIn, request: visit.request) {
+        if let error = try await ProviderLinks(env: env.accounts, via: nil).link(identity, to: signedIn, request: visit.request) {
             return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
         }
         return .redirect(to: "/account/linked?notice=linked")

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -55,7 +56,7 @@ struct TestIdentityProviderAPI: Sendable {
         }
         let grant: TestCodeGrant
         do {
-            grant = try await TestIdentityProvider(env: env, hasher: feature.hasher)
+            grant = try await TestIdentityProvider(env: env.accounts, hasher: feature.hasher)
                 .redeem(
                     provider: provider.name, code: code, redirectURI: try form.single("redirect_uri") ?? "",
                     codeVerifier: try form.single("code_verifier") ?? "")

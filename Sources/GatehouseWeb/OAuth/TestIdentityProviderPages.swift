@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -13,7 +14,7 @@ import Store
 struct TestIdentityProviderPages: Sendable {
     let feature: OAuthFeature
     var env: PageEnvironment { feature.env }
-    private var store: TestIdentityProvider { TestIdentityProvider(env: env, hasher: feature.hasher) }
+    private var store: TestIdentityProvider { TestIdentityProvider(env: env.accounts, hasher: feature.hasher) }
 
     func register(on router: inout Router) {
         router.page(.get, "/_/test-idp/:provider/authorize", env) { visit in
@@ -132,7 +133,7 @@ struct TestIdentityProviderPages: Sendable {
             [("code", code), ("state", values["state"] ?? "")], to: values["redirect_uri"] ?? "/")
         // For an app's sign-in the callback ends in a redirect to the app. Browsers apply this page's
         // `form-action 'self'` to every redirect after the post, so leave through a plain navigation.
-        let flow = try await OAuthFlows(env: env, hasher: feature.hasher).pending(state: values["state"] ?? "")
+        let flow = try await OAuthFlows(env: env.accounts, hasher: feature.hasher).pending(state: values["state"] ?? "")
         if flow?.appRequest != nil {
             return env.renderer.page(.continuePage, visit.context(title: "Returning to the app", ["url": callback]))
         }

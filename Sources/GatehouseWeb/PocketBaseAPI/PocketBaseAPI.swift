@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -19,7 +20,7 @@ struct PocketBaseAPI: Sendable {
         self.env = env
         self.tokens = tokens
         self.oauth = oauth
-        let feed = UserDirectory(env: env).changes()
+        let feed = UserDirectory(env: env.accounts).changes()
         realtime = PocketBaseRealtime(records: feed.map { PocketBaseRecordEvents(feed: $0, tokens: tokens) })
     }
 

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -34,7 +35,7 @@ struct PocketBaseAuthRoutes: Sendable {
             // an address over its budget, which gets no mail (PocketBase too skips a recent resend).
             if let email = PocketBaseAPI.text(body, "email"), EmailAddress.isPlausible(email) {
                 try PocketBaseAPI.answer(
-                    try await MailRequests(env: env, via: "pocketbase-api").verification(
+                    try await MailRequests(env: env.accounts, via: "pocketbase-api").verification(
                         email: email, withLink: true, request: request))
             }
             return Response(status: 204)
@@ -42,7 +43,7 @@ struct PocketBaseAuthRoutes: Sendable {
         api.on(&router, .post, base + "/confirm-verification") { request, parameters in
             _ = try api.collection(parameters, allowed: [.users])
             let body = try api.body(request)
-            _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeVerification(
+            _ = try await MailedCodeChecks(env: env.accounts, via: "pocketbase-api").completeVerification(
                 linkToken: try Self.token(body), request: request)
             return Response(status: 204)
         }
@@ -89,7 +90,7 @@ struct PocketBaseAuthRoutes: Sendable {
                 throw AuthError.invalidCredentials
             }
         }
-        switch try await PasswordSignIn(env: env, via: "pocketbase-api").attempt(
+        switch try await PasswordSignIn(env: env.accounts, via: "pocketbase-api").attempt(
             email: identity, password: password, request: request)
         {
         case .session(let session):
@@ -145,7 +146,7 @@ struct PocketBaseAuthRoutes: Sendable {
         let duration = Impersonation.clamp(requested.flatMap { $0 > 0 ? $0 : nil } ?? Impersonation.maximumDuration)
         let id = UserID(try parameters.require("id"))
         let started: ImpersonationStart.Started
-        switch try await ImpersonationStart(env: env, staff: staff, request: request, via: "pocketbase-api").start(
+        switch try await ImpersonationStart(env: env.accounts, staff: staff, request: request, via: "pocketbase-api").start(
             id, delivery: .gatehouseToken, duration: duration)
         {
         case .started(let impersonation): started = impersonation

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -8,7 +9,7 @@ import HTTPServer
 struct PocketBaseExternalAuths: Sendable {
     let api: PocketBaseAPI
     var env: PageEnvironment { api.env }
-    private var links: ProviderLinks { ProviderLinks(env: env, via: "pocketbase-api") }
+    private var links: ProviderLinks { ProviderLinks(env: env.accounts, via: "pocketbase-api") }
 
     func list(_ request: Request) async throws -> Response {
         let conditions = try ExternalAuthFilter(try request.query.single("filter"))

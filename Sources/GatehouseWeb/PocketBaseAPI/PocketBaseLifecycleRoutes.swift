@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -17,7 +18,8 @@ struct PocketBaseLifecycleRoutes: Sendable {
             _ = try api.collection(parameters, allowed: [.users])
             if let email = PocketBaseAPI.text(try api.body(request), "email"), EmailAddress.isPlausible(email) {
                 try PocketBaseAPI.answer(
-                    try await MailRequests(env: env, via: "pocketbase-api").passwordReset(email: email, request: request))
+                    try await MailRequests(env: env.accounts, via: "pocketbase-api").passwordReset(email: email, request: request)
+                )
             }
             return Response(status: 204)
         }
@@ -26,7 +28,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
             let body = try api.body(request)
             let token = try PocketBaseAuthRoutes.token(body)
             let password = try Self.newPassword(body)
-            _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeReset(
+            _ = try await MailedCodeChecks(env: env.accounts, via: "pocketbase-api").completeReset(
                 token: token, newPassword: password, request: request)
             return Response(status: 204)
         }
@@ -41,7 +43,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     400, "An error occurred while validating the submitted data.",
                     data: ["email": .init(code: "validation_is_email", message: "Must be a valid email address.")])
             }
-            switch try await MailRequests(env: env, via: "pocketbase-api").signInCode(
+            switch try await MailRequests(env: env.accounts, via: "pocketbase-api").signInCode(
                 email: email, allowSignUp: false, request: request)
             {
             case .sent(let otpID):
@@ -69,7 +71,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     request, mfaID: mfaID, otpID: PocketBaseAPI.text(body, "otpId") ?? "",
                     password: PocketBaseAPI.text(body, "password") ?? "")
             }
-            switch try await EmailCodeSignIn(env: env, via: "pocketbase-api").attempt(
+            switch try await EmailCodeSignIn(env: env.accounts, via: "pocketbase-api").attempt(
                 otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "", email: nil,
                 request: request)
             {
@@ -98,7 +100,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
             // No password here, as PocketBase takes none: `confirm-email-change` asks for it.
             let outcome: EmailChangeRequest.Outcome
             do {
-                outcome = try await EmailChangeRequest(env: env, via: "pocketbase-api").request(
+                outcome = try await EmailChangeRequest(env: env.accounts, via: "pocketbase-api").request(
                     newEmail: newEmail, password: nil, by: signedIn, request: request)
             } catch ImpersonationRefusal.credentialChange {
                 throw PocketBaseAnswer(403, "An impersonation token can't change the account's email.")
@@ -115,7 +117,7 @@ struct PocketBaseLifecycleRoutes: Sendable {
                 throw Self.passwordProblem("validation_required", "Cannot be blank.")
             }
             do {
-                _ = try await MailedCodeChecks(env: env, via: "pocketbase-api").completeEmailChange(
+                _ = try await MailedCodeChecks(env: env.accounts, via: "pocketbase-api").completeEmailChange(
                     token: token, password: password, request: request)
             } catch AuthError.invalidCredentials {
                 throw Self.passwordProblem("validation_invalid_password", "Missing or invalid auth record password.")

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -31,7 +32,7 @@ struct PocketBaseMFA: Sendable {
             guard typed.count <= 64 else { throw Self.wrongCode }
             factor = .recoveryCode(typed)
         }
-        switch try await SecondStepSignIn(env: env, via: "pocketbase-api").attempt(
+        switch try await SecondStepSignIn(env: env.accounts, via: "pocketbase-api").attempt(
             challengeID: mfaID, factor: factor, request: request)
         {
         case .completed(let session):

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -15,7 +16,7 @@ struct PocketBaseOAuth2: Sendable {
     let api: PocketBaseAPI
     let feature: OAuthFeature
     var env: PageEnvironment { api.env }
-    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env, via: "pocketbase-api") }
+    private var providerSignIn: ProviderSignIn { ProviderSignIn(env: env.accounts, via: "pocketbase-api") }
 
     /// One provider as PocketBase's `auth-methods` lists it (only the keys its SDKs decode).
     struct ProviderInfo: Encodable {

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -45,9 +46,11 @@ struct PocketBaseRecordRoutes: Sendable {
             let user = try await visibleUser(UserID(try parameters.require("id")), caller: caller)
             switch caller {
             case .superuser(let staff):
-                try await UserAdministration(env: env, staff: staff, request: request, via: "pocketbase-api").delete(user)
+                try await UserAdministration(env: env.accounts, staff: staff, request: request, via: "pocketbase-api").delete(
+                    user)
             case .user(let signedIn, _):
-                try await UserAdministration.deleteOwnAccount(signedIn, env: env, request: request, via: "pocketbase-api")
+                try await UserAdministration.deleteOwnAccount(
+                    signedIn, env: env.accounts, request: request, via: "pocketbase-api")
             case .guest:
                 throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404))
             }
@@ -70,7 +73,7 @@ struct PocketBaseRecordRoutes: Sendable {
         if countOnly { userQuery.perPage = 1 }
         let page: UserPage
         do {
-            page = try await UserDirectory(env: env).page(caller.scoped(userQuery))
+            page = try await UserDirectory(env: env.accounts).page(caller.scoped(userQuery))
         } catch AuthError.validation(let problems) {
             // PocketBase says only "Something went wrong"; Gatehouse names the part it cannot read.
             throw PocketBaseAnswer(400, problems.map(\.message).joined(separator: " "))
@@ -102,12 +105,12 @@ struct PocketBaseRecordRoutes: Sendable {
         guard problems.isEmpty else { throw PocketBaseAnswer(400, "Failed to create record.", data: problems) }
         let extra = patch.filter { $0.key != "name" }
         if case .superuser(let staff) = caller {
-            let created = try await TestUserOperations(env: env, staff: staff, request: request).createOne(
+            let created = try await TestUserOperations(env: env.accounts, staff: staff, request: request).createOne(
                 email: email, password: password, name: PocketBaseAPI.text(body, "name"),
                 verified: body["verified"] == .bool(true), profile: extra, via: "pocketbase-api")
             return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
         }
-        let created = try await SignUp(env: env, via: "pocketbase-api").attemptWithoutSession(
+        let created = try await SignUp(env: env.accounts, via: "pocketbase-api").attemptWithoutSession(
             SignUpRequest(
                 email: email, password: password, name: PocketBaseAPI.text(body, "name"), verificationMailWithLink: true),
             profile: extra, for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
@@ -134,7 +137,7 @@ struct PocketBaseRecordRoutes: Sendable {
             var update = UserUpdate(email: PocketBaseAPI.text(body, "email"), password: password)
             if case .bool(let verified) = body["verified"] { update.verified = verified }
             if !patch.isEmpty { update.profilePatch = patch }
-            let updated = try await UserAdministration(env: env, staff: staff, request: request, via: "pocketbase-api")
+            let updated = try await UserAdministration(env: env.accounts, staff: staff, request: request, via: "pocketbase-api")
                 .update(user, update)
             return try PocketBaseAPI.json(PocketBaseRecord.user(updated, showEmail: true))
         case .user(let signedIn, _):
@@ -150,7 +153,7 @@ struct PocketBaseRecordRoutes: Sendable {
                     400, "Failed to update record.",
                     data: ["verified": .init(code: "validation_values_mismatch", message: "Only superusers can set this.")])
             }
-            let profiles = ProfileUpdate(env: env, via: "pocketbase-api")
+            let profiles = ProfileUpdate(env: env.accounts, via: "pocketbase-api")
             var session = signedIn.backendSession
             if let password {
                 guard let old = PocketBaseAPI.text(body, "oldPassword"), !old.isEmpty else {
@@ -158,7 +161,7 @@ struct PocketBaseRecordRoutes: Sendable {
                         400, "Failed to update record.",
                         data: ["oldPassword": .init(code: "validation_required", message: "Cannot be blank.")])
                 }
-                switch try await PasswordChange(env: env, via: "pocketbase-api").change(
+                switch try await PasswordChange(env: env.accounts, via: "pocketbase-api").change(
                     current: old, new: password, of: signedIn, request: request)
                 {
                 case .changed(let renewed, _):
@@ -191,7 +194,7 @@ struct PocketBaseRecordRoutes: Sendable {
     private func visibleUser(_ id: UserID, caller: PocketBaseCaller) async throws -> User {
         guard caller.mayView(id) else { throw PocketBaseAnswer(404, PocketBaseError.standardMessage(for: 404)) }
         if case .user(let signedIn, _) = caller { return signedIn.user }
-        return try await UserDirectory(env: env).user(id)
+        return try await UserDirectory(env: env.accounts).user(id)
     }
 
     private func fields(_ request: Request) throws -> Set<String>? {

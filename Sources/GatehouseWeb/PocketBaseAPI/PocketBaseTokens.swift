@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -29,7 +30,7 @@ struct PocketBaseTokens: Sendable {
     let env: PageEnvironment
     let signer: HS256Token
 
-    private var sessions: AppSessions { AppSessions(env: env, kind: .pocketBaseAPI) }
+    private var sessions: AppSessions { AppSessions(env: env.accounts, kind: .pocketBaseAPI) }
 
     /// A token for the backend session `session`, on a new session row described by `request`.
     func issue(

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
@@ -26,24 +27,14 @@ public struct Application: Sendable {
         } else {
             renderer = try await TemplateRenderer(directory: configuration.templatesDirectory)
         }
-        let budgets = Budgets(
-            database: database, enabled: configuration.rateLimits, clock: clock, logger: logger, passwords: passwords)
-        let audit = AuditTrail(database: database, clock: clock, logger: logger)
+        let accounts = Accounts(
+            backend: backend, database: database, hasher: hasher, passwords: passwords,
+            rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
+            secureCookies: configuration.usesTLS, clock: clock, logger: logger)
         let env = PageEnvironment(
-            configuration: configuration, backend: backend, database: database,
+            configuration: configuration, accounts: accounts,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
-            sessions: BrowserSessions(
-                bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
-                lifetime: configuration.sessionLifetime, secureCookies: configuration.usesTLS),
-            console: ConsoleSessions(
-                database: database, audit: audit, hasher: hasher, clock: clock,
-                secureCookies: configuration.usesTLS, logger: logger),
-            staffSignIn: StaffSignIn(
-                database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit),
-            csrf: CSRFGuard(hasher: hasher), budgets: budgets,
-            audit: audit,
-            impersonationTickets: ImpersonationTickets(clock: clock),
-            clock: clock, logger: logger)
+            csrf: CSRFGuard(hasher: hasher))
         let staticFiles = StaticFiles(root: configuration.publicDirectory)
         self.staticFiles = staticFiles
 

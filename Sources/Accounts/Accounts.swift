@@ -1,0 +1,66 @@
+import AuthCore
+import Foundation
+import Logging
+import Secrets
+import Store
+
+/// Gatehouse's rules around the users' backend — every act's limits, audit trail and session
+/// rules — and the only holder of the backend (the seam), the database, the limiter (`Budgets`)
+/// and the audit trail's writer. Front-ends get this value and build operations from it
+/// (`PasswordSignIn(env: accounts, via:)`, `MailedCodeChecks(env: accounts)`, …); its stored
+/// parts stay internal to this module, so no front-end can reach around an operation. Built once
+/// at start-up.
+public struct Accounts: Sendable {
+    /// Where the users are; its `admin` side serves the console (when `.userAdministration` is offered).
+    let backend: any AuthAPI
+    /// The backend as the pages use it to sign people in: its sessions back browser sessions.
+    var pageBackend: any AuthAPI { backend.opening(for: .browserSession) }
+    let database: AppDatabase
+    /// The owner of every limit (`Budget`) and its counts.
+    let budgets: Budgets
+    let audit: AuditTrail
+    /// Browser sessions: Gatehouse's own rows over the backend's sessions.
+    public let sessions: BrowserSessions
+    /// Superusers' console sessions.
+    public let console: ConsoleSessions
+    public let staffSignIn: StaffSignIn
+    public let impersonationTickets: ImpersonationTickets
+    public let clock: @Sendable () -> Date
+    public let logger: Logger
+
+    /// - Parameters:
+    ///   - rateLimits: whether the budgets hold (off only for load tests).
+    ///   - sessionLifetime: how long a browser session lives after sign-in.
+    ///   - secureCookies: whether session cookies get `Secure` (people reach Gatehouse over TLS).
+    public init(
+        backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
+        rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
+        clock: @escaping @Sendable () -> Date, logger: Logger
+    ) {
+        let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
+        let audit = AuditTrail(database: database, clock: clock, logger: logger)
+        self.backend = backend
+        self.database = database
+        self.budgets = budgets
+        self.audit = audit
+        sessions = BrowserSessions(
+            bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
+            lifetime: sessionLifetime, secureCookies: secureCookies)
+        console = ConsoleSessions(
+            database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
+        staffSignIn = StaffSignIn(database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit)
+        impersonationTickets = ImpersonationTickets(clock: clock)
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // What the users' backend offers, as front-ends ask it to decide which routes, controls and
+    // mails to show.
+
+    /// The acts the backend supports (`Capability`).
+    public var capabilities: Set<Capability> { backend.capabilities }
+    /// Whether sign-up and email change mail a code or a link.
+    public var verificationMode: VerificationMode { backend.verificationMode }
+    /// Whether an email change's confirmation asks for the account's password (PocketBase's does).
+    public var confirmsEmailChangeWithPassword: Bool { backend.confirmsEmailChangeWithPassword }
+}

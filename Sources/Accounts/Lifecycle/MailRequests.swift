@@ -1,0 +1,100 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// Every mail a person asks for without signing in — verification, password reset, a sign-in code
+/// or link — whichever way in asks: the source's mail budget and the address's own, taken together
+/// (`Budget.mails`, and `verificationMailsTo`, `resetMailsTo`, `signInMailsTo`/`signInMailsPerHourTo`),
+/// the seam call, and the audit trail. The address's budgets are taken for every well-formed address,
+/// known or not, so a refusal says nothing about an account; each front-end decides how a held
+/// request reads (the pages say "please wait", PocketBase answers as if sent, InsForge answers 429
+/// as its own backend does). Every request answers no sooner than `answerFloor` after it began, so
+/// an address that gets a mail is not measurably slower than one that does not.
+public struct MailRequests: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
+    public let via: String?
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+
+    /// The floor under every answer.
+    public static let answerFloor: Duration = .milliseconds(150)
+
+    /// What became of a request.
+    public enum Outcome: Sendable {
+        /// Handed to the backend, which mails known addresses only.
+        case sent
+        /// Nothing sent: this budget had no room.
+        case held(Budgets.Refusal)
+    }
+
+    /// What became of a sign-in code request.
+    public enum CodeOutcome: Sendable {
+        /// Handed to the backend: the id to sign in with.
+        case sent(otpID: String)
+        case held(Budgets.Refusal)
+    }
+
+    /// A new verification mail (code or link, the backend's mode) for an unverified account;
+    /// `withLink` when the caller confirms with a link's token (the PocketBase API), so a code
+    /// comes with its link.
+    public func verification(email: String, withLink: Bool = false, request: Request) async throws -> Outcome {
+        try await padded {
+            if let refusal = await env.budgets.take(.mails(ip: request.remoteAddress), .verificationMailsTo(email)) {
+                return .held(refusal)
+            }
+            try await env.backend.resendVerificationEmail(email: email, withLink: withLink)
+            await env.audit.record(
+                .verificationRequested, request: request, data: AuditTrail.data(["email": .string(email)], via: via))
+            return .sent
+        }
+    }
+
+    /// A reset mail; held requests are audited too, marked `throttled`.
+    public func passwordReset(email: String, request: Request) async throws -> Outcome {
+        try await padded {
+            let refusal = await env.budgets.take(.mails(ip: request.remoteAddress), .resetMailsTo(email))
+            if refusal == nil { try await env.backend.requestPasswordReset(email: email) }
+            await env.audit.record(
+                .passwordResetRequested, request: request,
+                data: AuditTrail.data(["email": .string(email), "throttled": .bool(refusal != nil)], via: via))
+            return refusal.map(Outcome.held) ?? .sent
+        }
+    }
+
+    /// A passwordless sign-in code; `allowSignUp` lets an address without an account get one.
+    public func signInCode(email: String, allowSignUp: Bool, request: Request) async throws -> CodeOutcome {
+        try await padded {
+            if let refusal = await takeSignInMail(.code, email: email, request: request) { return .held(refusal) }
+            let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: allowSignUp)
+            await env.audit.record(
+                .signInCodeRequested, request: request,
+                data: AuditTrail.data(["email": .string(email), "method": "email_code"], via: via))
+            return .sent(otpID: otpID)
+        }
+    }
+
+    /// A magic link bound to the asking browser (`browserBinding`).
+    public func magicLink(email: String, allowSignUp: Bool, browserBinding: String, request: Request) async throws -> Outcome {
+        try await padded {
+            if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
+            try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+            await env.audit.record(
+                .signInLinkRequested, request: request,
+                data: AuditTrail.data(["email": .string(email), "method": "magic_link"], via: via))
+            return .sent
+        }
+    }
+
+    private func takeSignInMail(_ kind: Budget.SignInMail, email: String, request: Request) async -> Budgets.Refusal? {
+        await env.budgets.take(
+            .mails(ip: request.remoteAddress), .signInMailsTo(email, kind), .signInMailsPerHourTo(email))
+    }
+
+    private func padded<T: Sendable>(_ answer: () async throws -> T) async throws -> T {
+        let floor = ContinuousClock.now.advanced(by: Self.answerFloor)
+        let result = try await answer()
+        try? await Task.sleep(until: floor)
+        return result
+    }
+}

@@ -1,0 +1,65 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// A signed-in person changing their password — the security page, PocketBase's owner update with
+/// `oldPassword` — never through an impersonation; the current
+/// password checked like a sign-in's (admitted before the hash, sharing its counts); the new one
+/// set by the backend, which goes on with a fresh session; every other Gatehouse session of the
+/// account ended; audited either way.
+public struct PasswordChange: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("pocketbase-api"); nil for the pages.
+    public var via: String? = nil
+
+    public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
+
+    public enum Outcome: Sendable {
+        /// Changed; `signedIn`'s session now holds the backend's new session, `renewed`.
+        case changed(renewed: AuthSession, othersSignedOut: Int)
+        /// Changed, and the backend asks a second step of the fresh sign-in: every session of the
+        /// account has ended, `signedIn`'s too, and the caller sends the person to the second step.
+        case secondStep(MFAChallenge)
+        /// The current password was wrong, or not checked (locked or throttled): one answer for all.
+        case refused
+    }
+
+    /// Throws `ImpersonationRefusal.credentialChange`, `.validation` for a new password the backend
+    /// refuses, `.sessionExpired` when the session is gone.
+    public func change(current: String, new: String, of signedIn: SignedIn, request: Request) async throws -> Outcome {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        let result: Result<AuthSession, PasswordRefusal>
+        do {
+            result = try await env.budgets.withPasswordTry(
+                .signIn, email: signedIn.user.email, password: current, ip: request.remoteAddress
+            ) {
+                try await env.pageBackend.changePassword(
+                    currentPassword: current, newPassword: new, session: signedIn.backendSession)
+            }
+        } catch AuthError.mfaRequired(let challenge) {
+            // Every Gatehouse session of the account ends, this one too: it held the old password's session.
+            let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
+            await env.audit.recordOwnAct(
+                .passwordChanged, of: signedIn, request: request,
+                data: AuditTrail.data(
+                    ["others_signed_out": .number(Double(max(ended - 1, 0))), "second_step": .bool(true)], via: via))
+            return .secondStep(challenge)
+        }
+        switch result {
+        case .failure(let refusal):
+            await env.audit.recordOwnAct(
+                .passwordChangeFailed, of: signedIn, request: request,
+                data: AuditTrail.data(["reason": .string(refusal.rawValue)], via: via))
+            return .refused
+        case .success(let session):
+            try await env.sessions.replaceBackendSession(of: signedIn, with: session)
+            // The backend ended the sessions it keeps; these are Gatehouse's.
+            let others = try await env.database.revokeSessions(
+                userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
+            await env.audit.recordOwnAct(
+                .passwordChanged, of: signedIn, request: request,
+                data: AuditTrail.data(["others_signed_out": .number(Double(others))], via: via))
+            return .changed(renewed: session, othersSignedOut: others)
+        }
+    }
+}

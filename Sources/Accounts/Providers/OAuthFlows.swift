@@ -1,0 +1,43 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+
+/// Provider round trips started on Gatehouse's pages: each flow's state is random and stored only
+/// as its keyed hash, bound to the browser that started it (its binding's hash), and consumed once.
+public struct OAuthFlows: Sendable {
+    let env: Accounts
+    public let hasher: KeyedHash
+
+    public init(env: Accounts, hasher: KeyedHash) { (self.env, self.hasher) = (env, hasher) }
+
+    /// How long a provider round trip may take.
+    public static let lifetime: TimeInterval = 600
+
+    /// Stores a new flow under `state` for the browser holding `browserBinding`.
+    public func begin(
+        state: String, browserBinding: String, provider: String, purpose: OAuthFlowPurpose, userID: UserID?,
+        codeVerifier: String, nonce: String, appRequest: String?
+    ) async throws {
+        let now = env.clock()
+        try await env.database.insertOAuthFlow(
+            OAuthFlowRecord(
+                stateHash: hasher.hex(state), browserHash: hasher.hex(browserBinding), provider: provider, purpose: purpose,
+                userID: userID, codeVerifier: codeVerifier, nonce: nonce, appRequest: appRequest, createdAt: now,
+                expiresAt: now.addingTimeInterval(Self.lifetime)))
+    }
+
+    /// The flow `state` names, spent by this call (a second callback finds none); nil when unknown.
+    /// Whether it is still good for this browser and provider is `OAuthFlowCheck`'s to say.
+    public func finish(state: String) async throws -> OAuthFlowRecord? {
+        try await env.database.consumeOAuthFlow(stateHash: hasher.hex(state), at: env.clock())
+    }
+
+    /// The flow `state` names, left in place (the test provider asks whether it is an app's).
+    public func pending(state: String) async throws -> OAuthFlowRecord? {
+        try await env.database.oauthFlow(stateHash: hasher.hex(state))
+    }
+
+    /// The hash a flow keeps of a browser binding, to compare with the one it was started with.
+    public func browserHash(_ binding: String) -> String { hasher.hex(binding) }
+}

@@ -1,0 +1,81 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import OAuth
+import Store
+
+/// Superusers' changes to sign-in providers and registered apps: the rules the console's
+/// `/_/providers` page and the JSON API (`/_/api/providers`, `/_/api/apps`) both follow — storage,
+/// and the one audit event each change is recorded under, naming the superuser.
+public struct ProviderOperations: Sendable {
+    let env: Accounts
+    public let registry: ProviderRegistry
+    public let staff: Staff
+    public let request: Request
+    /// Which front-end asked, kept in the audit event (`console` or `api`).
+    public let via: String
+
+    public init(env: Accounts, registry: ProviderRegistry, staff: Staff, request: Request, via: String) {
+        (self.env, self.registry) = (env, registry)
+        (self.staff, self.request, self.via) = (staff, request, via)
+    }
+
+    /// Saves a checked configuration (replacing one of the same name).
+    public func save(_ configuration: ProviderConfiguration) async throws {
+        try await registry.save(configuration)
+        await audit(.providerCreated, ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
+    }
+
+    /// Switches a provider between live and the built-in test provider; false when there is none.
+    /// Switching to test mode is a superuser's act, and audited as one.
+    public func setMode(_ mode: ProviderMode, of name: String) async throws -> Bool {
+        guard try await env.database.setProviderMode(name: name, mode: mode.rawValue, at: env.clock()) else { return false }
+        await audit(.providerModeChanged, ["provider": .string(name), "mode": .string(mode.rawValue)])
+        return true
+    }
+
+    /// Removes a provider; false when there is none.
+    public func deleteProvider(_ name: String) async throws -> Bool {
+        guard try await env.database.deleteProvider(name: name) else { return false }
+        await audit(.providerDeleted, ["provider": .string(name)])
+        return true
+    }
+
+    /// Registers a checked app.
+    public func register(_ app: AppRecord) async throws {
+        try await env.database.saveApp(app)
+        await audit(.appCreated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
+    }
+
+    /// Removes an app; false when there is none.
+    public func deleteApp(_ id: String) async throws -> Bool {
+        guard try await env.database.deleteApp(id: id) else { return false }
+        await audit(.appDeleted, ["app": .string(id)])
+        return true
+    }
+
+    /// Every configured provider.
+    public func providers() async throws -> [ProviderConfiguration] {
+        try await registry.all()
+    }
+
+    /// Whether a provider of this name is configured.
+    public func hasProvider(named name: String) async throws -> Bool {
+        try await env.database.provider(named: name) != nil
+    }
+
+    /// Every registered app.
+    public func apps() async throws -> [AppRecord] {
+        try await env.database.apps()
+    }
+
+    /// Whether an app with this id is registered.
+    public func hasApp(id: String) async throws -> Bool {
+        try await env.database.app(id: id) != nil
+    }
+
+    private func audit(_ event: AuditEvent, _ data: [String: JSONValue]) async {
+        await env.audit.record(
+            event, actor: staff.superuser.id, request: request, data: data.merging(["via": .string(via)]) { $1 })
+    }
+}

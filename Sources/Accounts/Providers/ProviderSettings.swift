@@ -1,0 +1,69 @@
+import Foundation
+import OAuth
+import Secrets
+import Store
+
+// The shapes a provider and an app are configured in — the admin API's bodies
+// (`POST /_/api/providers`, `/_/api/apps`), the console's forms and the `--oauth-config` file —
+// with the checks every one of them goes through.
+
+/// `POST /_/api/providers` body: the fields, plus `mode`, `displayName` and `jwksURL`.
+public struct ProviderBody: Decodable {
+    public var name: String
+    public var type: ProviderType
+    public var mode: ProviderMode?
+    public var displayName: String?
+    public var issuer: String?
+    public var authorizationURL: String?
+    public var tokenURL: String?
+    public var userInfoURL: String?
+    public var jwksURL: String?
+    public var clientId: String
+    public var clientSecret: String?
+    public var scopes: [String]?
+
+    public var configuration: ProviderConfiguration {
+        ProviderConfiguration(
+            name: name, type: type, mode: mode ?? .live, displayName: displayName, issuer: issuer,
+            authorizationURL: authorizationURL, tokenURL: tokenURL, userInfoURL: userInfoURL, jwksURL: jwksURL,
+            clientId: clientId, clientSecret: clientSecret, scopes: scopes ?? [])
+    }
+}
+
+public struct AppBody: Decodable {
+    public var id: String?
+    public var name: String
+    public var callbackURLs: [String]
+    public var legacyCallback: Bool?
+
+    public init(id: String?, name: String, callbackURLs: [String], legacyCallback: Bool?) {
+        self.id = id
+        self.name = name
+        self.callbackURLs = callbackURLs
+        self.legacyCallback = legacyCallback
+    }
+}
+
+extension AppBody {
+    /// The id to store: the one given, else a fresh random one.
+    public var resolvedID: String { id ?? String(SecureRandom.userID()) }
+
+    /// Every problem with this registration, by field; empty when it can be saved. The console's
+    /// form checks through here too.
+    public func problems(id: String) -> [String: String] {
+        var problems: [String: String] = [:]
+        if !ProviderConfiguration.isValidName(id) { problems["id"] = "Use 1 to 32 characters: a-z, 0-9, - and _." }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 { problems["name"] = "Use 1 to 100 characters." }
+        if callbackURLs.isEmpty { problems["callbackURLs"] = "Register at least one callback URL." }
+        for url in callbackURLs {
+            if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
+        }
+        return problems
+    }
+
+    public func record(id: String, at now: Date) -> AppRecord {
+        AppRecord(
+            id: id, name: name, callbackURLs: callbackURLs, legacyCallback: legacyCallback ?? false,
+            createdAt: now, updatedAt: now)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPServer
+import Logging
+import Secrets
+import Store
+
+/// A signed-in superuser: the console session and who it belongs to.
+public struct Staff: Sendable {
+    public var session: ConsoleSessionRecord
+    public var superuser: SuperuserRecord
+
+}
+
+/// Console sessions: their own table and their own cookie (`SameSite=Strict`, idle timeout, see
+/// `ConsoleSessions+Cookies`), so a user's session can never reach the console. The admin API takes
+/// the same token as a bearer.
+public struct ConsoleSessions: Sendable {
+    /// A console left alone this long signs itself out.
+    public static let idleTimeout: TimeInterval = 30 * 60
+    /// And no console session lives longer than this.
+    public static let lifetime: TimeInterval = 12 * 3600
+
+    let database: AppDatabase
+    let audit: AuditTrail
+    public let hasher: KeyedHash
+    public let clock: @Sendable () -> Date
+    public let secureCookies: Bool
+    public let logger: Logger
+
+    public init(
+        database: AppDatabase, audit: AuditTrail, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, secureCookies: Bool,
+        logger: Logger
+    ) {
+        self.database = database
+        self.audit = audit
+        self.hasher = hasher
+        self.clock = clock
+        self.secureCookies = secureCookies
+        self.logger = logger
+    }
+
+    /// The superuser behind a console session token carried some other way (a PocketBase-API token).
+    public func lookUp(token: String?) async -> Staff? {
+        guard let token, !token.isEmpty else { return nil }
+        let now = clock()
+        do {
+            guard
+                let found = try await database.activeConsoleSession(
+                    tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
+            else { return nil }
+            // The idle timeout is measured from the last request, written at most once a minute
+            // (`SessionBindings.touchInterval`) so a request is not a database write.
+            if now.timeIntervalSince(found.session.lastUsedAt) > SessionBindings.touchInterval {
+                try await database.touchConsoleSession(id: found.session.id, at: now)
+            }
+            return Staff(session: found.session, superuser: found.superuser)
+        } catch {
+            logger.error("console session lookup failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Creates a session for `superuser` and returns its token (for the cookie or the API reply).
+    public func start(for superuser: SuperuserRecord, request: Request) async throws -> (token: String, expiresAt: Date) {
+        let now = clock()
+        let token = SecureRandom.token()
+        let expiresAt = now.addingTimeInterval(Self.lifetime)
+        try await database.createConsoleSession(
+            tokenHash: hasher.hex(token), superuserID: superuser.id,
+            userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
+            at: now, expiresAt: expiresAt)
+        return (token, expiresAt)
+    }
+
+    /// `start(for:request:)` after a completed sign-in, recorded as `console.sign_in.completed`
+    /// (with `secondStep: totp` when a code followed the password, and the front-end when it is
+    /// not the console's form).
+    public func open(for superuser: SuperuserRecord, request: Request, secondStep: Bool, via: String? = nil) async throws -> (
+        token: String, expiresAt: Date
+    ) {
+        let session = try await start(for: superuser, request: request)
+        await audit.record(
+            .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
+            data: AuditTrail.data(secondStep ? ["secondStep": "totp"] : [:], via: via))
+        return session
+    }
+
+    /// Ends `staff`'s console session, recorded as `console.sign_out`.
+    public func signOut(_ staff: Staff, request: Request) async throws {
+        try await database.revokeConsoleSession(id: staff.session.id, at: clock())
+        await audit.record(.consoleSignOut, actor: staff.superuser.id, request: request)
+    }
+}

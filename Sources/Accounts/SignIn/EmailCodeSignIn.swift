@@ -1,0 +1,70 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// One check of a mailed sign-in code with Gatehouse's rules around the seam's
+/// `signIn(otpID:code:)`: the source's code checks (`Budget.codeChecks`, one budget for the code
+/// page, the PocketBase and InsForge APIs, and the other code checks that share it) and the audit
+/// trail (`sign_in.completed`, or `sign_in.failed` with its reason). A wrong code and a code for an
+/// address that has none read the same; the backend keeps the code's own five tries. A source out
+/// of checks is told so (it says nothing about any account).
+public struct EmailCodeSignIn: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted
+    /// pages, whose events have never carried one.
+    public let via: String?
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+
+    /// What a front-end shows for the check.
+    public enum Outcome: Sendable {
+        /// Signed in: the backend's new session.
+        case signedIn(AuthSession)
+        /// The code was right and the account asks for its second step.
+        case secondStepRequired(MFAChallenge)
+        /// Wrong, unknown or refused: answered alike.
+        case wrongCode
+        /// Expired, already used, or out of tries.
+        case expired
+        /// The source spent its code checks; nothing reached the backend.
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks `code` against the request `otpID` made for `email` (audited when the front-end knows
+    /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
+    /// answered like a wrong code. Other backend failures are thrown on.
+    public func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> Outcome {
+        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
+            await failed(email: email, reason: "rate_limited", request: request)
+            return .throttled(retryAfter: refusal.retryAfter)
+        }
+        guard let otpID else {
+            await failed(email: email, reason: "\(AuthError.invalidCode)", request: request)
+            return .wrongCode
+        }
+        do {
+            let session = try await env.pageBackend.signIn(otpID: otpID, code: code)
+            let user = session.user.id.rawValue
+            await env.audit.record(
+                .signInCompleted, actor: user, subject: user, request: request,
+                data: AuditTrail.data(["method": "email_code"], via: via))
+            return .signedIn(session)
+        } catch AuthError.mfaRequired(let challenge) {
+            return .secondStepRequired(challenge)
+        } catch let error as AuthError {
+            switch error {
+            case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
+                await failed(email: email, reason: "\(error)", request: request)
+                return error == .codeExpired ? .expired : .wrongCode
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func failed(email: String?, reason: String, request: Request) async {
+        var data: [String: JSONValue] = ["method": "email_code", "reason": .string(reason)]
+        if let email { data["email"] = .string(email) }
+        await env.audit.record(.signInFailed, request: request, data: AuditTrail.data(data, via: via))
+    }
+}

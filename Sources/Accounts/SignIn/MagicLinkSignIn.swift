@@ -1,0 +1,53 @@
+import AuthCore
+import HTTPServer
+
+/// Opening a mailed sign-in link, with Gatehouse's rules around the seam's
+/// `signIn(magicLinkToken:browserBinding:)`: one of the source's code checks
+/// (`Budget.codeChecks`, shared with codes) before the backend looks, and the audit trail
+/// (`sign_in.completed` or `sign_in.failed` with its reason, method `magic_link`).
+public struct MagicLinkSignIn: Sendable {
+    let env: Accounts
+
+    public init(env: Accounts) { self.env = env }
+
+    public enum Outcome: Sendable {
+        case signedIn(AuthSession)
+        /// The link was right and the account asks for its second step.
+        case secondStepRequired(MFAChallenge)
+        /// The link is good but was asked for in another browser: the person confirms first.
+        case openedElsewhere(email: String)
+        /// Spent, expired, superseded, unknown, throttled or refused: one answer.
+        case refused
+    }
+
+    /// Opens the link in the browser holding `nonce` (the cookie set when it asked), or — nil — in
+    /// a browser the person confirmed "Continue as …" in.
+    public func open(token: String, nonce: String?, request: Request) async throws -> Outcome {
+        if await env.budgets.take(.codeChecks(ip: request.remoteAddress)) != nil {
+            return await refused("rate_limited", request)
+        }
+        do {
+            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nonce.map(binding))
+            let user = session.user.id.rawValue
+            await env.audit.record(
+                .signInCompleted, actor: user, subject: user, request: request, data: ["method": "magic_link"])
+            return .signedIn(session)
+        } catch AuthError.magicLinkOpenedElsewhere(let email) {
+            return .openedElsewhere(email: email)
+        } catch AuthError.mfaRequired(let challenge) {
+            return .secondStepRequired(challenge)
+        } catch let error as AuthError {
+            return await refused("\(error)", request)
+        }
+    }
+
+    /// What ties a link to the browser that asked for it: a keyed hash of the nonce in its cookie,
+    /// so the backend never holds the cookie's value.
+    public func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
+
+    /// Records a link refused before it reached the backend (malformed) or by it.
+    public func refused(_ reason: String, _ request: Request) async -> Outcome {
+        await env.audit.record(.signInFailed, request: request, data: ["method": "magic_link", "reason": .string(reason)])
+        return .refused
+    }
+}

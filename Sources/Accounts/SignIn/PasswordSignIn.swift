@@ -1,0 +1,60 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// One password sign-in attempt, whichever way in — the sign-in page, the InsForge and PocketBase
+/// APIs — with Gatehouse's rules around the seam call: the try is admitted before the password is
+/// hashed (`Budgets.beginPasswordTry`: the source's tries, the (account, source) back-off and the
+/// account's ceiling, checked and counted in one transaction), and the audit trail. A locked
+/// account never reaches the backend: it costs the dummy hash and fails exactly like a wrong password.
+public struct PasswordSignIn: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
+    public let via: String?
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+
+    /// The backend's session or the second step it asks; throws `.invalidCredentials` for a wrong
+    /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
+    /// over its tries, and passes `.emailNotVerified` on.
+    public func attempt(email: String, password: String, request: Request) async throws -> SignInResult {
+        let attempt = await env.budgets.beginPasswordTry(.signIn, email: email, password: password, ip: request.remoteAddress)
+        if case .throttled(let wait) = attempt.admission {
+            await failed(email, reason: "rate_limited", request: request)
+            throw AuthError.rateLimited(retryAfter: wait)
+        }
+        await env.audit.record(.signInStarted, request: request, data: AuditTrail.data(["email": .string(email)], via: via))
+        guard attempt.admission == .open else {
+            await failed(email, reason: "locked", request: request)
+            throw AuthError.invalidCredentials
+        }
+        do {
+            let session = try await env.pageBackend.signIn(email: email, password: password)
+            await env.budgets.settle(attempt, .right)
+            let user = session.user.id.rawValue
+            await env.audit.record(
+                .signInCompleted, actor: user, subject: user, request: request, data: AuditTrail.data([:], via: via))
+            return .session(session)
+        } catch AuthError.mfaRequired(let challenge) {
+            await env.budgets.settle(attempt, .right)
+            return .secondStep(challenge)
+        } catch AuthError.emailNotVerified(let address) {
+            // The right password for an address still to verify: not a failure, not a sign-in.
+            await env.budgets.settle(attempt, .none)
+            await failed(email, reason: "email_not_verified", request: request)
+            throw AuthError.emailNotVerified(email: address)
+        } catch AuthError.invalidCredentials {
+            await failed(email, reason: "invalid_credentials", request: request)
+            throw AuthError.invalidCredentials
+        } catch {
+            await env.budgets.settle(attempt, .none)
+            throw error
+        }
+    }
+
+    private func failed(_ email: String, reason: String, request: Request) async {
+        await env.audit.record(
+            .signInFailed, request: request,
+            data: AuditTrail.data(["email": .string(email), "reason": .string(reason)], via: via))
+    }
+}

@@ -1,0 +1,77 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// One try at the second sign-in step (the authenticator, a recovery code, or PocketBase's mailed
+/// code) with Gatehouse's rules around the seam's `completeMFA`: the per-source limit
+/// (`Budget.secondSteps`, one budget for the `/auth/mfa` page and the PocketBase API) and the
+/// audit trail (`mfa.completed` and `sign_in.completed`, or `mfa.failed` with its reason). The
+/// backend keeps the per-account limits (the challenge's tries, the account's recent failures).
+public struct SecondStepSignIn: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("pocketbase-api"); nil for the hosted pages, whose
+    /// events have never carried one.
+    public let via: String?
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+
+    /// What a front-end shows for the try.
+    public enum Outcome: Sendable {
+        /// The sign-in is complete: the backend's new session.
+        case completed(AuthSession)
+        /// The source spent its tries; nothing reached the backend.
+        case throttled(retryAfter: Int)
+        /// A wrong, reused or refused code; the challenge lives on while it has tries left.
+        case wrongCode
+        /// The challenge is unknown, expired, spent or out of tries: start the sign-in again.
+        case expired
+        /// A mailed code for an account whose second step is its authenticator app: refused, or
+        /// whoever reads the mailbox would pass both steps.
+        case wrongMethod
+    }
+
+    /// Tries `factor` on the pending sign-in `challengeID`. Backend failures other than the
+    /// refusals above are thrown on.
+    public func attempt(challengeID: String, factor: SecondFactor, request: Request) async throws -> Outcome {
+        let method = Self.auditName(of: factor)
+        if let refusal = await env.budgets.take(.secondSteps(ip: request.remoteAddress)) {
+            await failed(method, reason: "rate_limited", request: request)
+            return .throttled(retryAfter: refusal.retryAfter)
+        }
+        let session: AuthSession
+        do {
+            session = try await env.pageBackend.completeMFA(challengeID: challengeID, with: factor)
+        } catch AuthError.invalidCode, AuthError.invalidCredentials {
+            await failed(method, reason: "invalid_code", request: request)
+            return .wrongCode
+        } catch AuthError.codeExpired {
+            await failed(method, reason: "expired", request: request)
+            return .expired
+        } catch AuthError.notSupported(.emailOTP) {
+            await failed(method, reason: "wrong_method", request: request)
+            return .wrongMethod
+        }
+        let user = session.user.id.rawValue
+        await env.audit.record(
+            .mfaCompleted, actor: user, subject: user, request: request,
+            data: AuditTrail.data(["method": .string(method)], via: via))
+        await env.audit.record(
+            .signInCompleted, actor: user, subject: user, request: request,
+            data: AuditTrail.data(["secondStep": .string(method)], via: via))
+        return .completed(session)
+    }
+
+    private func failed(_ method: String, reason: String, request: Request) async {
+        await env.audit.record(
+            .mfaFailed, request: request, data: AuditTrail.data(["method": .string(method), "reason": .string(reason)], via: via))
+    }
+
+    /// The method as audit events name it.
+    private static func auditName(of factor: SecondFactor) -> String {
+        switch factor {
+        case .totp: return "totp"
+        case .recoveryCode: return "recovery_code"
+        case .emailOTP: return "email_code"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The one way an impersonation starts, from the console's user page, `POST /_/api/users/{id}/impersonate`
+/// and PocketBase's `impersonate`: `ImpersonationPolicy` first, then the backend's own
+/// impersonation session (never refreshable), then one `impersonation.started` event naming the
+/// superuser (actor, by id), the user (subject), `mode`, `seconds` and `via` — recorded only once
+/// the session exists.
+public struct ImpersonationStart: Sendable {
+    let env: Accounts
+    public let staff: Staff
+    public let request: Request
+    /// Which front-end asked, kept in the audit event (`console`, `api`, `pocketbase-api`).
+    public let via: String
+
+    public init(env: Accounts, staff: Staff, request: Request, via: String) {
+        self.env = env
+        self.staff = staff
+        self.request = request
+        self.via = via
+    }
+
+    /// What the superuser gets, which decides how the backend opens the session.
+    public enum Delivery: Sendable {
+        /// A Gatehouse browser session as the user (the console's "Open as this user").
+        case browserSession
+        /// The backend's own token (the console's "Copy API token").
+        case backendToken
+        /// The backend's own token and a one-time link that opens a browser session with it
+        /// (`POST /_/api/users/{id}/impersonate`).
+        case backendTokenAndLink
+        /// A token Gatehouse issues over its own session (PocketBase's `impersonate`).
+        case gatehouseToken
+
+        /// The event's `mode`.
+        public var mode: String {
+            switch self {
+            case .browserSession: "browser"
+            case .backendToken, .gatehouseToken: "token"
+            case .backendTokenAndLink: "api"
+            }
+        }
+
+        /// Whether Gatehouse keeps a session of its own in front of the backend's.
+        public var backsGatehouseSession: Bool { self == .browserSession || self == .gatehouseToken }
+    }
+
+    public struct Started: Sendable {
+        /// The backend's impersonation session.
+        public var session: AuthSession
+        /// How long it lasts (the asked duration, clamped to 1 s…1 h).
+        public var duration: TimeInterval
+        public var expiresAt: Date
+        /// The one-time link's ticket (`/_/impersonation/open?ticket=`), for `.backendTokenAndLink`.
+        public var ticket: String?
+
+    }
+
+    public enum Outcome: Sendable {
+        case started(Started)
+        case refused(ImpersonationPolicy.Refusal)
+    }
+
+    /// Starts impersonating `user` for `duration` (clamped to `Impersonation.maximumDuration`);
+    /// `impersonating` is whether the asking browser is itself inside an impersonation.
+    public func start(_ user: User, delivery: Delivery, duration: TimeInterval, impersonating: Bool = false) async throws
+        -> Outcome
+    {
+        if let refusal = try await ImpersonationPolicy(env: env).refusal(of: user, impersonating: impersonating) {
+            return .refused(refusal)
+        }
+        let duration = Impersonation.clamp(duration)
+        let backend = delivery.backsGatehouseSession ? env.pageBackend : env.backend
+        let session = try await backend.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
+        var started = Started(
+            session: session, duration: duration,
+            expiresAt: session.expiresAt ?? env.clock().addingTimeInterval(duration))
+        if delivery == .backendTokenAndLink {
+            started.ticket = await env.impersonationTickets.issue(
+                ImpersonationTicket(userID: user.id, actor: staff.superuser.email, duration: duration, session: session))
+        }
+        await env.audit.record(
+            .impersonationStarted, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["mode": .string(delivery.mode), "seconds": .number(duration), "via": .string(via)])
+        return .started(started)
+    }
+
+    /// `start` for an account named by id (PocketBase's route): `AuthError.userNotFound` when
+    /// there is none.
+    public func start(_ id: UserID, delivery: Delivery, duration: TimeInterval) async throws -> Outcome {
+        try await start(try await env.backend.admin.user(id), delivery: delivery, duration: duration)
+    }
+}

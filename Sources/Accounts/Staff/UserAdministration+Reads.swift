@@ -1,0 +1,64 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Store
+
+/// What support staff read about accounts, for the console's users list and user page and the
+/// JSON admin API alike: the backend's accounts beside Gatehouse's own state about them (tags,
+/// last sign-ins, sessions).
+extension UserAdministration {
+    /// A superuser's administration through the configured backend.
+    public init(env: Accounts, staff: Staff, request: Request, via: String) {
+        self.init(env: env, api: env.backend, staff: staff, request: request, via: via)
+    }
+
+    /// The account with this id; `AuthError.userNotFound` when there is none.
+    public func user(_ id: UserID) async throws -> User {
+        try await api.admin.user(id)
+    }
+
+    /// One page of accounts; with a `tag`, only the accounts that carry it.
+    public func users(_ query: UserQuery, taggedWith tag: String?) async throws -> UserPage {
+        var query = query
+        if let tag { query.ids = try await env.database.userIDs(taggedWith: tag) }
+        return try await api.admin.listUsers(query)
+    }
+
+    /// The tags of each of these accounts.
+    public func tags(of ids: [UserID]) async throws -> [UserID: [String]] {
+        try await env.database.tags(of: ids)
+    }
+
+    /// The tags of one account.
+    public func tags(of user: User) async throws -> [String] {
+        try await tags(of: [user.id])[user.id] ?? []
+    }
+
+    /// When each of these accounts last signed in through Gatehouse.
+    public func lastSignIns(of ids: [UserID]) async throws -> [UserID: Date] {
+        try await env.database.lastSignIns(of: ids)
+    }
+
+    /// Each account's linked providers, sorted, in one call; a backend that cannot say shows none.
+    public func linkedProviders(of ids: [UserID]) async -> [UserID: [String]] {
+        guard api.capabilities.contains(.externalAuths), let links = try? await api.admin.externalAuths(of: ids) else {
+            return [:]
+        }
+        return links.compactMapValues { $0.isEmpty ? nil : $0.map(\.provider).sorted() }
+    }
+
+    /// The account's links to sign-in providers.
+    public func externalAuths(of user: User) async throws -> [ExternalAuth] {
+        try await api.admin.externalAuths(of: user.id)
+    }
+
+    /// Whether the account has two-step sign-in on, and how many recovery codes are left.
+    public func totpStatus(of user: User) async throws -> TOTPStatus {
+        try await api.admin.totpStatus(of: user.id)
+    }
+
+    /// The account's Gatehouse sessions, newest first, live or not.
+    public func sessions(of user: User) async throws -> [SessionRecord] {
+        try await env.database.sessions(userID: user.id)
+    }
+}

@@ -1,0 +1,27 @@
+import AuthCore
+import Foundation
+
+/// Reading accounts without changing them — one account, a page of them, the feed of their
+/// changes — for the front-ends that show them (who may see which is the front-end's rule, e.g.
+/// `PocketBaseCaller.mayView`).
+public struct UserDirectory: Sendable {
+    let env: Accounts
+
+    public init(env: Accounts) { self.env = env }
+
+    /// The account `id`; throws `.userNotFound` when there is none.
+    public func user(_ id: UserID) async throws -> User {
+        try await env.backend.admin.user(id)
+    }
+
+    /// One page of accounts; throws `.validation` for a filter or sort the backend cannot read.
+    public func page(_ query: UserQuery) async throws -> UserPage {
+        try await env.backend.admin.listUsers(query)
+    }
+
+    /// The feed of account changes, when the backend has one.
+    public func changes() -> (any UserChangeFeed)? {
+        guard env.capabilities.contains(.userChanges) else { return nil }
+        return try? env.backend.admin.userChanges()
+    }
+}
