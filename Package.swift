@@ -45,6 +45,10 @@ let package = Package(
                 // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto")
             ]),
+        // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
+        // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
+        // import `AuthCore` alone.
+        .target(name: "ServerSeam", dependencies: ["AuthCore"]),
         // Argon2's memory filling (RFC 9106) with an AVX2 kernel picked at run time. Optimised even in
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "Secrets", "PocketBaseFilter", "CivilTime",
+                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
@@ -75,7 +79,7 @@ let package = Package(
         .target(
             name: "LocalAuth",
             dependencies: [
-                "AuthCore", "Store", "Secrets", "TwoFactor",
+                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
@@ -86,11 +90,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         // The SMTP mail catcher (`serve --smtp`): SwiftNIO on the socket side, a pure SMTP state machine
-        // and MIME parser inside; delivers through AuthCore's `Mailer`.
+        // and MIME parser inside; delivers through ServerSeam's `Mailer`.
         .target(
             name: "MailCatcher",
             dependencies: [
-                "AuthCore", "HeaderParameters",
+                "ServerSeam", "HeaderParameters",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -129,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "AuthCore", "ServerSeam", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
