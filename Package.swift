@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),

@@ -101,8 +101,6 @@ extension AuthAdminAPI {
     public func totpStatus(of id: UserID) async throws -> TOTPStatus { throw AuthError.notSupported(.totp) }
 
     public func resetTOTP(of id: UserID) async throws { throw AuthError.notSupported(.totp) }
-
-    public func userChanges() throws -> any UserChangeFeed { throw AuthError.notSupported(.userChanges) }
 }
 
 // MARK: Test data at scale (issue 13)

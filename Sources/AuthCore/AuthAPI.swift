@@ -179,9 +179,6 @@ public protocol AuthAdminAPI: Sendable {
     /// The linked provider identities of each of these users (a page of the console's list), keyed
     /// by user. The default asks for each user concurrently.
     func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]]
-    /// Every account change as it is made, by any front-end or process (`.userChanges`); for live
-    /// views such as PocketBase's realtime record events.
-    func userChanges() throws -> any UserChangeFeed
 }
 
 extension AuthAdminAPI {

@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
 import Secrets
+import ServerSeam
 import Store
 
 /// Administration of the embedded accounts. It trusts its in-process caller (the console checks
 /// who is a superuser); impersonation sessions name the admin API as their impersonator.
-struct LocalAdminAPI: AuthAdminAPI {
+struct LocalAdminAPI: AuthAdminAPI, UserChangeSource {
     let api: LocalBackend
     var accounts: LocalAccounts { api.accounts }
 
@@ -143,7 +144,7 @@ struct LocalAdminAPI: AuthAdminAPI {
         return ids
     }
 
-    func userChanges() throws -> any UserChangeFeed {
+    func changeFeed() throws -> any UserChangeFeed {
         LocalUserChanges(database: accounts.database)
     }
 
