@@ -1,9 +1,6 @@
 /// Defaults for the optional calls. A backend without `Capability.externalSignIn` cannot take
 /// provider identities Gatehouse vouches for (PocketBase runs its own OAuth flows).
 extension AuthAPI {
-    /// Backends that keep no sessions of their own have nothing to describe.
-    public func opening(for client: SessionClient) -> any AuthAPI { self }
-
     /// Remote backends mail what their own server mails.
     public func resendVerificationEmail(email: String, withLink: Bool) async throws {
         try await resendVerificationEmail(email: email)

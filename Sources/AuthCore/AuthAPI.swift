@@ -14,8 +14,6 @@ public protocol AuthAPI: Sendable {
     var capabilities: Set<Capability> { get }
     /// How new accounts verify their email on this backend.
     var verificationMode: VerificationMode { get }
-    /// This backend, opening its sessions for `client` (see `SessionClient`).
-    func opening(for client: SessionClient) -> any AuthAPI
 
     /// Creates an account and, unless verification is off, mails a code or link. A session comes
     /// back when the account is usable at once.

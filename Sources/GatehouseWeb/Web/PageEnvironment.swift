@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Logging
 import Secrets
+import ServerSeam
 import Store
 
 /// What the page handlers share: the backend (the one seam to users), Gatehouse's own state, and
