@@ -48,7 +48,7 @@ let package = Package(
         // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
         // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
         // import `AuthCore` alone.
-        .target(name: "ServerSeam", dependencies: ["AuthCore"]),
+        .target(name: "ServerSeam", dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")]),
         // Argon2's memory filling (RFC 9106) with an AVX2 kernel picked at run time. Optimised even in
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
@@ -107,7 +107,8 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
-                "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher", "OAuth",
+                "HTTPServer", "AuthCore", "ServerSeam", "Secrets", "Store", "LocalAuth", "GatehouseWeb", "MailCatcher",
+                "OAuth",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -153,8 +154,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseWebTests",
             dependencies: [
-                "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient", "MailCatcher",
-                "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
+                "GatehouseWeb", "LocalAuth", "Secrets", "Store", "AuthCore", "ServerSeam", "HTTPServer", "HTTPTestClient",
+                "MailCatcher", "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -164,8 +165,8 @@ let package = Package(
         .testTarget(
             name: "ClientCoreTests",
             dependencies: [
-                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb", "HTTPServer",
-                "TwoFactor",
+                "AuthCore", "ServerSeam", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb",
+                "HTTPServer", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -100,17 +100,7 @@ extension AuthAdminAPI {
     public func resetTOTP(of id: UserID) async throws { throw AuthError.notSupported(.totp) }
 }
 
-// MARK: Test data at scale (issue 13)
-
 extension AuthAdminAPI {
-    public func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
-        let ids = try await seedUsers(seed)
-        progress(ids.count)
-        return ids
-    }
-
-    public func deleteAllUsers() async throws -> Int { throw AuthError.notSupported(.userAdministration) }
-
     public func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
         try await withThrowingTaskGroup(of: (UserID, [ExternalAuth]).self) { group in
             for id in userIDs {
