@@ -45,6 +45,10 @@ let package = Package(
                 // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto")
             ]),
+        // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
+        // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
+        // import `AuthCore` alone.
+        .target(name: "ServerSeam", dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")]),
         // Argon2's memory filling (RFC 9106) with an AVX2 kernel picked at run time. Optimised even in
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "Secrets", "PocketBaseFilter", "CivilTime",
+                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
@@ -75,7 +79,7 @@ let package = Package(
         .target(
             name: "LocalAuth",
             dependencies: [
-                "AuthCore", "Store", "Secrets", "TwoFactor",
+                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         // Gatehouse's rules around the seam: one owner per act (sign-up, sign-in, second step, codes,
@@ -85,22 +89,22 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "Accounts", "HTTPServer", "AuthCore", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
         // The SMTP mail catcher (`serve --smtp`): SwiftNIO on the socket side, a pure SMTP state machine
-        // and MIME parser inside; delivers through AuthCore's `Mailer`.
+        // and MIME parser inside; delivers through ServerSeam's `Mailer`.
         .target(
             name: "MailCatcher",
             dependencies: [
-                "AuthCore", "HeaderParameters",
+                "ServerSeam", "HeaderParameters",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -113,7 +117,8 @@ let package = Package(
         .executableTarget(
             name: "gatehouse",
             dependencies: [
-                "HTTPServer", "AuthCore", "Secrets", "Store", "LocalAuth", "Accounts", "GatehouseWeb", "MailCatcher", "OAuth",
+                "HTTPServer", "AuthCore", "ServerSeam", "Secrets", "Store", "LocalAuth", "Accounts", "GatehouseWeb",
+                "MailCatcher", "OAuth",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -139,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "AuthCore", "ServerSeam", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
@@ -159,9 +164,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseWebTests",
             dependencies: [
-                "GatehouseWeb", "Accounts", "LocalAuth", "Secrets", "Store", "AuthCore", "HTTPServer", "HTTPTestClient",
-                "MailCatcher",
-                "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
+                "GatehouseWeb", "Accounts", "LocalAuth", "Secrets", "Store", "AuthCore", "ServerSeam", "HTTPServer",
+                "HTTPTestClient", "MailCatcher", "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -171,8 +175,8 @@ let package = Package(
         .testTarget(
             name: "ClientCoreTests",
             dependencies: [
-                "AuthCore", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb", "HTTPServer",
-                "TwoFactor",
+                "AuthCore", "ServerSeam", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb",
+                "HTTPServer", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -1,9 +1,6 @@
 /// Defaults for the optional calls. A backend without `Capability.externalSignIn` cannot take
 /// provider identities Gatehouse vouches for (PocketBase runs its own OAuth flows).
 extension AuthAPI {
-    /// Backends that keep no sessions of their own have nothing to describe.
-    public func opening(for client: SessionClient) -> any AuthAPI { self }
-
     /// Remote backends mail what their own server mails.
     public func resendVerificationEmail(email: String, withLink: Bool) async throws {
         try await resendVerificationEmail(email: email)
@@ -101,21 +98,9 @@ extension AuthAdminAPI {
     public func totpStatus(of id: UserID) async throws -> TOTPStatus { throw AuthError.notSupported(.totp) }
 
     public func resetTOTP(of id: UserID) async throws { throw AuthError.notSupported(.totp) }
-
-    public func userChanges() throws -> any UserChangeFeed { throw AuthError.notSupported(.userChanges) }
 }
 
-// MARK: Test data at scale (issue 13)
-
 extension AuthAdminAPI {
-    public func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
-        let ids = try await seedUsers(seed)
-        progress(ids.count)
-        return ids
-    }
-
-    public func deleteAllUsers() async throws -> Int { throw AuthError.notSupported(.userAdministration) }
-
     public func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
         try await withThrowingTaskGroup(of: (UserID, [ExternalAuth]).self) { group in
             for id in userIDs {

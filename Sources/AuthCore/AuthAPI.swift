@@ -14,8 +14,6 @@ public protocol AuthAPI: Sendable {
     var capabilities: Set<Capability> { get }
     /// How new accounts verify their email on this backend.
     var verificationMode: VerificationMode { get }
-    /// This backend, opening its sessions for `client` (see `SessionClient`).
-    func opening(for client: SessionClient) -> any AuthAPI
 
     /// Creates an account and, unless verification is off, mails a code or link. A session comes
     /// back when the account is usable at once.
@@ -154,34 +152,15 @@ public protocol AuthAdminAPI: Sendable {
     func externalAuth(id: String) async throws -> ExternalAuth?
     /// Removes a user's link to `provider`, with admin rights.
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws
-    /// Creates `seed.count` accounts from `seed.pattern`, all or none. An invalid seed or any
-    /// address already taken → `AuthError.validation` (fields `count`, `pattern`, `password`).
-    func seedUsers(_ seed: UserSeed) async throws -> [UserID]
-    /// Every problem `importUsers` would refuse `rows` for, without writing anything.
-    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem]
-    /// Creates every row's account, all or none; any bad row → `ImportRejected` naming each one.
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID]
     /// Deletes these accounts and ends their sessions; returns how many existed.
     func deleteUsers(_ ids: [UserID]) async throws -> Int
     /// Whether the account has TOTP on (`.totp`).
     func totpStatus(of id: UserID) async throws -> TOTPStatus
     /// Turns the account's TOTP off and drops its recovery codes (support, after identity checks).
     func resetTOTP(of id: UserID) async throws
-
-    // MARK: Test data at scale (issue 13)
-
-    /// `seedUsers`, telling `progress` how many of the batch exist so far while it works (a progress
-    /// bar on the command line). The default calls it once, at the end.
-    func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID]
-    /// Deletes every account and ends every session of them (`gatehouse reset`); returns how many
-    /// accounts there were.
-    func deleteAllUsers() async throws -> Int
     /// The linked provider identities of each of these users (a page of the console's list), keyed
     /// by user. The default asks for each user concurrently.
     func externalAuths(of userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]]
-    /// Every account change as it is made, by any front-end or process (`.userChanges`); for live
-    /// views such as PocketBase's realtime record events.
-    func userChanges() throws -> any UserChangeFeed
 }
 
 extension AuthAdminAPI {

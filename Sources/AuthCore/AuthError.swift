@@ -1,4 +1,9 @@
 /// Errors every backend reports in the same words, so pages and APIs can answer them alike.
+///
+/// These are the errors meant for apps: every case can reach an app through `AuthClient` (linked
+/// accounts have `ExternalAuthError` beside it), and the server maps each one to its wire
+/// envelopes. A refusal only Gatehouse's own front-ends meet belongs in ServerSeam instead, as
+/// `ImportRejected` does; add a case here only when an app on the client library can see it.
 public enum AuthError: Error, Sendable, Equatable {
     /// Wrong email or password, unknown email, or a disabled or locked account: deliberately one case.
     case invalidCredentials

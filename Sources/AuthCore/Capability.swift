@@ -33,7 +33,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     case mfa
     /// A person lists and ends their own sessions.
     case sessionList
-    /// Account changes can be followed as they happen (`AuthAdminAPI.userChanges()`), whoever made them.
+    /// Account changes can be followed as they happen, whoever made them: the server's feed
+    /// (ServerSeam's `UserChangeSource`), which only the embedded backend keeps.
     case userChanges
 }
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// The messages of an email change: the confirmation link to the new address, the notice to the
 /// old one, and — when the new address already has an account — a note to that address instead

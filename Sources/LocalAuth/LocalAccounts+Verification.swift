@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Secrets
+import ServerSeam
 import Store
 
 extension LocalAccounts {

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Logging
 import Secrets
+import ServerSeam
 import Store
 
 /// The embedded store's account rules: accounts, codes and links in Gatehouse's own SQLite file.

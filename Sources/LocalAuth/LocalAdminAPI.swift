@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
 import Secrets
+import ServerSeam
 import Store
 
 /// Administration of the embedded accounts. It trusts its in-process caller (the console checks
 /// who is a superuser); impersonation sessions name the admin API as their impersonator.
-struct LocalAdminAPI: AuthAdminAPI {
+struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration {
     let api: LocalBackend
     var accounts: LocalAccounts { api.accounts }
 
@@ -112,11 +113,7 @@ struct LocalAdminAPI: AuthAdminAPI {
         accounts.logger.info("external auth unlinked by admin", metadata: ["user": "\(userID)", "provider": "\(provider)"])
     }
 
-    func seedUsers(_ seed: UserSeed) async throws -> [UserID] {
-        try await seedUsers(seed, progress: { _ in })
-    }
-
-    func seedUsers(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
+    func seed(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
         let problems = seed.problems
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         // One argon2id hash for the whole batch: hashing 10,000 passwords would take minutes.
@@ -143,17 +140,17 @@ struct LocalAdminAPI: AuthAdminAPI {
         return ids
     }
 
-    func userChanges() throws -> any UserChangeFeed {
+    func changeFeed() throws -> any UserChangeFeed {
         LocalUserChanges(database: accounts.database)
     }
 
-    func deleteAllUsers() async throws -> Int {
+    func deleteEveryUser() async throws -> Int {
         let count = try await accounts.database.deleteAllUsers(at: accounts.clock())
         accounts.logger.notice("every account deleted by admin", metadata: ["count": "\(count)"])
         return count
     }
 
-    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
+    func problems(importing rows: [ImportedUser]) async throws -> [ImportProblem] {
         var problems = ImportedUser.problems(in: rows)
         for row in rows where row.passwordHash.map(ImportedUser.isAcceptedHash) == true {
             do throws(StoredPasswordHash.Refusal) {
@@ -175,8 +172,8 @@ struct LocalAdminAPI: AuthAdminAPI {
         return problems.sorted { $0.row < $1.row }
     }
 
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
-        let problems = try await importProblems(rows)
+    func importAll(_ rows: [ImportedUser]) async throws -> [UserID] {
+        let problems = try await self.problems(importing: rows)
         guard problems.isEmpty else { throw ImportRejected(problems) }
         // Rows sharing a plain password share its hash, so a file of test users imports in
         // seconds (each argon2id hash costs ~80 ms).

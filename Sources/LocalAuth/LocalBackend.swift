@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Logging
 import Secrets
+import ServerSeam
 import Store
 
 /// The embedded backend on the seam: `LocalAccounts`' rules, with sessions of opaque tokens kept
@@ -11,7 +12,7 @@ import Store
 /// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
 /// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
 /// under their own `SessionKind`, so one can never be replayed as a browser cookie (nor the reverse).
-public struct LocalBackend: AuthAPI {
+public struct LocalBackend: AuthAPI, SessionDescribing {
     public let accounts: LocalAccounts
     public let accessTokenLifetime: TimeInterval
     public let refreshFamilyLifetime: TimeInterval
@@ -42,7 +43,7 @@ public struct LocalBackend: AuthAPI {
 
     public var verificationMode: VerificationMode { accounts.verificationMode }
 
-    public func opening(for client: SessionClient) -> any AuthAPI {
+    public func openingSessions(for client: SessionClient) -> any AuthAPI {
         var copy = self
         copy.client = client
         return copy

@@ -1,4 +1,5 @@
 import AuthCore
+import ServerSeam
 import Store
 
 /// The embedded backend's account changes, read from the log SQLite's triggers keep

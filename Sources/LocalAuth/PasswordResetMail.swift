@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 extension VerificationMail {
     /// The reset mail: the link, and in code mode a 6-digit code to type on the "check your mail"

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// The messages that carry a passwordless sign-in code or magic link, as plain text and HTML.
 enum PasswordlessMail {

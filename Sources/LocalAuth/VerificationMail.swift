@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// The messages that carry a verification code or link, as plain text and simple HTML.
 enum VerificationMail {

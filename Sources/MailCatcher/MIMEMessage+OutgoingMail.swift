@@ -1,4 +1,4 @@
-import AuthCore
+import ServerSeam
 
 extension MIMEMessage {
     /// One mailbox entry per envelope recipient (so `?to=` finds each), code and link pulled out.

@@ -1,8 +1,8 @@
-import AuthCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ServerSeam
 
 /// An SMTP server that catches every message sent to it into a `Mailer` (the dev mailbox), like
 /// Mailpit: one mailbox entry per recipient, bodies MIME-decoded, codes and links pulled out.

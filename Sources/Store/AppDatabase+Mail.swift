@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GRDB
 import Secrets
+import ServerSeam
 
 extension AppDatabase {
     /// What a mail says, kept as one sealed value in `mails.content_sealed`.

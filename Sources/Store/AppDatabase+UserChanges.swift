@@ -1,5 +1,6 @@
 import AuthCore
 import GRDB
+import ServerSeam
 
 extension AppDatabase {
     /// The number of the newest logged account change (0 before the first): a reader that starts

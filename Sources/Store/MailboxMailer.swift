@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Secrets
+import ServerSeam
 
 /// The dev mailbox: the `Mailer` that "sends" by saving into the `mails` table, stamped by the
 /// given clock, and the one reader of what it saved. A mail's subject, text, html, code and link

@@ -6,6 +6,7 @@ import GatehouseWeb
 import LocalAuth
 import Logging
 import Secrets
+import ServerSeam
 import Store
 
 /// What `gatehouse users …` and `gatehouse reset` share: the SQLite file and the embedded backend

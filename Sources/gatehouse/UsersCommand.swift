@@ -3,6 +3,7 @@ import ArgumentParser
 import AuthCore
 import Foundation
 import GatehouseWeb
+import ServerSeam
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 import TestScope
 import Testing
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 import Testing
 
 @testable import GatehouseWeb

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import GRDB
 import Secrets
+import ServerSeam
 import Testing
 
 @testable import Store

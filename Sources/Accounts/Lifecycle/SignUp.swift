@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Logging
+import ServerSeam
 import Store
 
 /// The console's test-data acts for `gatehouse users …` and `gatehouse reset`: the same operations

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 import Store
 
 /// The bulk work behind the test-users page and its JSON API: the backend makes the accounts,

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// Reading accounts without changing them — one account, a page of them, the feed of their
 /// changes — for the front-ends that show them (who may see which is the front-end's rule, e.g.

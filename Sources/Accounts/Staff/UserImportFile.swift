@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// An import file read into accounts: CSV with a header row (`email,password,name,verified,
 /// passwordHash`, any order, more columns ignored) or JSON (an array of objects, or an object whose

@@ -65,9 +65,4 @@ struct InsForgeAdmin: AuthAdminAPI {
     func externalAuths(of userID: UserID) async throws -> [ExternalAuth] { [] }
     func externalAuth(id: String) async throws -> ExternalAuth? { nil }
     func unlinkExternalAuth(of userID: UserID, provider: String) async throws { throw AuthError.notSupported(.externalAuths) }
-    func seedUsers(_ seed: UserSeed) async throws -> [UserID] { throw AuthError.notSupported(.userAdministration) }
-    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
-        throw AuthError.notSupported(.userAdministration)
-    }
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] { throw AuthError.notSupported(.userAdministration) }
 }

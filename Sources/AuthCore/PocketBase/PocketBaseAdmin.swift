@@ -178,6 +178,21 @@ struct PocketBaseAdmin: AuthAdminAPI {
         backend.logger.notice("account deleted on PocketBase by admin", metadata: ["user": "\(safe)"])
     }
 
+    /// One record request per account (PocketBase's batch API is off by default); accounts already
+    /// gone are not counted.
+    func deleteUsers(_ ids: [UserID]) async throws -> Int {
+        var deleted = 0
+        for id in ids {
+            do {
+                try await deleteUser(id)
+                deleted += 1
+            } catch AuthError.userNotFound {
+                continue
+            }
+        }
+        return deleted
+    }
+
     /// PocketBase issues a non-refreshable token for the user; the duration is capped at one hour.
     /// PocketBase keeps no note of who impersonates; Gatehouse's audit log does.
     func impersonate(_ id: UserID, duration: TimeInterval, actor: String) async throws -> AuthSession {

@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// Bulk test-user work as JSON, next to `AdminUsersAPI`: seed, import, delete by tag, export.
 /// Refused input answers 422 with every problem (`fields` or `rows`), and nothing is written.

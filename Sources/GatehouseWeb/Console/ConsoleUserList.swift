@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// `/_/users`: search, filters, sort and keyset paging over whatever backend holds the users.
 struct ConsoleUserList: Sendable {

@@ -1,6 +1,7 @@
 import AuthCore
 import CivilTime
 import Foundation
+import ServerSeam
 import Store
 
 /// The console's "sign-ins per hour, last 7 days" chart as inline SVG, drawn on the server so it

@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// `/_/test-users`: create one account, seed many, import, export and delete by tag. Each form
 /// posts here and the page comes back with the outcome, or with the form as typed and its problems.

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// PocketBase's realtime clients (`/api/realtime`): the `@oauth2` message of the SDKs' all-in-one
 /// OAuth2 flow, and `users` record events (`PocketBaseRecordEvents`) when the backend has a feed of

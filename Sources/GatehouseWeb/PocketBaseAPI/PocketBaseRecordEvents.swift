@@ -1,4 +1,5 @@
 import AuthCore
+import ServerSeam
 
 /// Account changes as PocketBase's realtime record events: each change made after a subscriber's
 /// subscriptions were set reaches each of its topics about that record (`PocketBaseTopic.record`)

@@ -1,30 +1,40 @@
+import AuthCore
 import Foundation
+import Logging
 
-/// Bulk administration on PocketBase: one record request per account (its batch API is off by
+/// Test users on an admin side without bulk work of its own, through its `createUser` and `deleteUser`.
+/// On PocketBase that is one record request per account (its batch API is off by
 /// default), so these are slower than the embedded backend's and only all-or-nothing by undoing
-/// what was created when a later create fails.
-extension PocketBaseAdmin {
-    func seedUsers(_ seed: UserSeed) async throws -> [UserID] {
+/// what was created when a later create fails. An admin side that cannot create accounts (InsForge)
+/// refuses the first create, and so the whole batch, as it refuses one.
+struct RecordByRecordTestUsers: TestUserAdministration {
+    let admin: any AuthAdminAPI
+    var logger = Logger(label: "gatehouse.test-users")
+
+    /// Tells `progress` once, at the end.
+    func seed(_ seed: UserSeed, progress: @escaping @Sendable (Int) -> Void) async throws -> [UserID] {
         let problems = seed.problems
         guard problems.isEmpty else { throw AuthError.validation(problems) }
-        return try await createAll(seed.emails.map { NewUser(email: $0, password: seed.password, verified: seed.verified) }) {
+        let ids = try await createAll(seed.emails.map { NewUser(email: $0, password: seed.password, verified: seed.verified) }) {
             email in
             AuthError.validation([FieldError(field: "pattern", message: "\(email) already has an account; nothing was created.")])
         }
+        progress(ids.count)
+        return ids
     }
 
-    /// PocketBase cannot take a password hash through its API, so rows with one are refused; rows
+    /// `NewUser` carries no password hash (PocketBase cannot take one through its API), so rows with one are refused; rows
     /// with neither get a random password nobody knows. Addresses already taken are found only
     /// while creating (one lookup per row would double the requests), so they are not among these.
-    func importProblems(_ rows: [ImportedUser]) async throws -> [ImportProblem] {
+    func problems(importing rows: [ImportedUser]) async throws -> [ImportProblem] {
         let hashes = rows.filter { $0.passwordHash != nil }.map {
-            ImportProblem(row: $0.row, message: "PocketBase cannot import password hashes; give a plain password instead.")
+            ImportProblem(row: $0.row, message: "This backend cannot import password hashes; give a plain password instead.")
         }
         return (ImportedUser.problems(in: rows) + hashes).sorted { $0.row < $1.row }
     }
 
-    func importUsers(_ rows: [ImportedUser]) async throws -> [UserID] {
-        let problems = try await importProblems(rows)
+    func importAll(_ rows: [ImportedUser]) async throws -> [UserID] {
+        let problems = try await self.problems(importing: rows)
         guard problems.isEmpty else { throw ImportRejected(problems) }
         let users = rows.map { row in
             NewUser(
@@ -36,29 +46,19 @@ extension PocketBaseAdmin {
         }
     }
 
-    func deleteUsers(_ ids: [UserID]) async throws -> Int {
-        var deleted = 0
-        for id in ids {
-            do {
-                try await deleteUser(id)
-                deleted += 1
-            } catch AuthError.userNotFound {
-                continue
-            }
-        }
-        return deleted
-    }
+    /// Remote admin sides have no "every account" call, and listing then deleting is no reset.
+    func deleteEveryUser() async throws -> Int { throw AuthError.notSupported(.userAdministration) }
 
     /// Creates each account in turn; when one fails, deletes those already made and throws (an
     /// address in use becomes `taken(email)`).
     private func createAll(_ users: [NewUser], taken: (String) -> any Error) async throws -> [UserID] {
         var created: [UserID] = []
         do {
-            for user in users { created.append(try await createUser(user).id) }
+            for user in users { created.append(try await admin.createUser(user).id) }
             return created
         } catch {
-            for id in created { try? await deleteUser(id) }
-            backend.logger.warning("bulk create on PocketBase undone", metadata: ["created": "\(created.count)"])
+            for id in created { try? await admin.deleteUser(id) }
+            logger.warning("bulk create undone, one account at a time", metadata: ["created": "\(created.count)"])
             if case AuthError.emailExists = error, created.count < users.count { throw taken(users[created.count].email) }
             throw error
         }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// An account created, updated or deleted, by whichever front-end or process made the change:
 /// what a live view of the users (PocketBase's realtime record events) is told.
 public struct UserChange: Sendable, Hashable {
@@ -41,4 +43,22 @@ public protocol UserChangeFeed: Sendable {
     /// as `listUsers` would have answered right after the change (a filtered live view). An
     /// unreadable filter throws `.validation`, as `listUsers` does.
     func passes(_ change: UserChange, _ query: UserQuery) async throws -> Bool
+}
+
+/// An admin side that keeps a feed of its account changes (`Capability.userChanges`): the embedded
+/// backend, whose SQLite triggers log every change. Remote backends keep none here: PocketBase's
+/// own realtime events are PocketBase's, and proxy mode has no feed.
+public protocol UserChangeSource: Sendable {
+    /// Every account change as it is made, by any front-end or process.
+    func changeFeed() throws -> any UserChangeFeed
+}
+
+extension AuthAdminAPI {
+    /// Every account change as it is made, by any front-end or process (`.userChanges`); for live
+    /// views such as PocketBase's realtime record events. `.notSupported(.userChanges)` where the
+    /// admin side is no `UserChangeSource`.
+    public func userChanges() throws -> any UserChangeFeed {
+        guard let source = self as? any UserChangeSource else { throw AuthError.notSupported(.userChanges) }
+        return try source.changeFeed()
+    }
 }

@@ -1,3 +1,6 @@
+import AuthCore
+import Foundation
+
 /// One account from an import file: a plain password to hash, or a hash kept as it is (bcrypt from
 /// PocketBase, argon2id from Gatehouse), or neither (the account cannot sign in with a password).
 public struct ImportedUser: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// A batch of test accounts made from an email pattern: `test+{n}@example.com` becomes
