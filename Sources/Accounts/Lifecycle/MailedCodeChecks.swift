@@ -16,13 +16,26 @@ public struct MailedCodeChecks: Sendable {
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 
+    /// What a verification code came to.
+    public enum CodeVerification: Sendable {
+        /// Checked: whether it verified the address, and the session when the backend signed in.
+        case verified(VerificationOutcome)
+        /// The address is verified; the account asks for its second step before any session.
+        case secondStep(MFAChallenge)
+    }
+
     /// The 6-digit verification code for `email`, checked with the backend's sign-in sessions
-    /// (`pageBackend`), so an account with a second step throws `.mfaRequired` on once verified.
-    public func completeVerification(email: String, code: String, request: Request) async throws -> VerificationOutcome {
-        try await checked(.verificationFailed, ["email": .string(email), "method": "code"], request) {
-            try await env.pageBackend.verifyEmail(email: email, code: code)
-        } recording: { outcome in
-            await verified(outcome, method: "code", request: request)
+    /// (`pageBackend`), which sign in once the address is verified.
+    public func completeVerification(email: String, code: String, request: Request) async throws -> CodeVerification {
+        do {
+            let outcome = try await checked(.verificationFailed, ["email": .string(email), "method": "code"], request) {
+                try await env.pageBackend.verifyEmail(email: email, code: code)
+            } recording: { outcome in
+                await verified(outcome, method: "code", request: request)
+            }
+            return .verified(outcome)
+        } catch AuthError.mfaRequired(let challenge) {
+            return .secondStep(challenge)
         }
     }
 

@@ -15,7 +15,7 @@ public struct ProviderSignIn: Sendable {
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
     /// Signs `identity` in; `allowCreate` lets an identity without an account make one. An account
-    /// that asks for its second step throws `.mfaRequired` on, as the seam does.
+    /// that asks for its second step answers `.secondStep`, never a session.
     public func attempt(_ identity: ExternalIdentity, allowCreate: Bool, request: Request) async throws -> Outcome {
         let result: ExternalSignIn
         do {
@@ -23,6 +23,8 @@ public struct ProviderSignIn: Sendable {
         } catch let error as ExternalAuthError {
             await failed(provider: identity.provider, reason: "\(error)", request: request)
             return .refused(error)
+        } catch AuthError.mfaRequired(let challenge) {
+            return .secondStep(challenge)
         }
         let user = result.user.id.rawValue
         if result.outcome != .existingLink {
@@ -65,6 +67,8 @@ public struct ProviderSignIn: Sendable {
     public enum Outcome: Sendable {
         /// Signed in: the backend's session and how the identity met the account.
         case signedIn(ExternalSignIn)
+        /// The provider vouched for the person; the account asks for its second step.
+        case secondStep(MFAChallenge)
         /// The backend refused the identity (a conflict, sign-up closed).
         case refused(ExternalAuthError)
     }

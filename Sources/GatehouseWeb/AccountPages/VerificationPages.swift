@@ -66,8 +66,16 @@ struct VerificationPages: Sendable {
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }
         do {
-            let outcome = try await MailedCodeChecks(env: env.accounts).completeVerification(
+            let outcome: VerificationOutcome
+            switch try await MailedCodeChecks(env: env.accounts).completeVerification(
                 email: email, code: code, request: visit.request)
+            {
+            case .verified(let verified): outcome = verified
+            case .secondStep(let challenge):
+                // The code was right and the address is verified; the account asks for its second step.
+                return SecondStep.redirect(
+                    challenge, continueTo: "/account?notice=\(Notice.verified.rawValue)", secure: env.configuration.usesTLS)
+            }
             // A backend that verifies without signing in sends the person to sign in.
             guard let session = outcome.session else {
                 return .redirect(
@@ -77,10 +85,6 @@ struct VerificationPages: Sendable {
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
-        } catch AuthError.mfaRequired(let challenge) {
-            // The code was right and the address is verified; the account asks for its second step.
-            return SecondStep.redirect(
-                challenge, continueTo: "/account?notice=\(Notice.verified.rawValue)", secure: env.configuration.usesTLS)
         } catch AuthError.rateLimited(let wait) {
             errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 429).retrying(after: wait)

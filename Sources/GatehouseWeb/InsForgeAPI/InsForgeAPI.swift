@@ -146,8 +146,14 @@ struct InsForgeAPI: Sendable {
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome = try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeVerification(
+        let outcome: VerificationOutcome
+        switch try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeVerification(
             email: Self.text(body, "email") ?? "", code: otp, request: request)
+        {
+        case .verified(let verified): outcome = verified
+        // InsForge's SDK has no second step: the account's sign-in stops here.
+        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
+        }
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
         guard let session = outcome.session else {
             // A backend that verifies without signing in (PocketBase): the app signs in next.

@@ -73,6 +73,8 @@ struct InsForgeIDTokenSignIn: Sendable {
         let result: ExternalSignIn
         switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
         case .signedIn(let signedIn): result = signedIn
+        // InsForge's SDK has no second step: the account's sign-in stops here.
+        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
         case .refused(let error):
             let config = ProviderConfiguration(name: provider.rawValue, type: .oidc, clientId: "")
             return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", OAuthPages.message(error, provider: config))

@@ -47,7 +47,8 @@ struct InsForgeOTPRoutes: Sendable {
             return try await api.delivery.response(
                 session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)
         case .secondStepRequired(let challenge):
-            throw AuthError.mfaRequired(challenge)
+            // InsForge's SDK has no second step: the account's sign-in stops here.
+            return InsForgeError.response(for: .mfaRequired(challenge))
         case .wrongCode:
             throw AuthError.invalidCode
         case .expired:

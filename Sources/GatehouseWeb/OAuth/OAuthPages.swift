@@ -160,16 +160,16 @@ struct OAuthPages: Sendable {
         do {
             switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
             case .signedIn(let signedIn): result = signedIn
+            case .secondStep(let challenge):
+                // The provider vouched for the person; the account asks for its second step. An app
+                // sign-in comes back to the hosted sign-in page, which then hands the app its code.
+                let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? "/account"
+                return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
             case .refused(let error):
                 return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
             }
         } catch AuthError.invalidCredentials {
             return refuse(403, "Sign-in refused", AuthError.invalidCredentials.pageMessage)
-        } catch AuthError.mfaRequired(let challenge) {
-            // The provider vouched for the person; the account asks for its second step. An app
-            // sign-in comes back to the hosted sign-in page, which then hands the app its code.
-            let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? "/account"
-            return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
         }
         let user = result.user
         var response: Response

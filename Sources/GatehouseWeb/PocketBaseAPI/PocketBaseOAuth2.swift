@@ -74,14 +74,11 @@ struct PocketBaseOAuth2: Sendable {
             throw PocketBaseAnswer(400, "Failed to authenticate.")
         }
         let result: ExternalSignIn
-        do {
-            switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
-            case .signedIn(let signedIn): result = signedIn
-            case .refused(let error):
-                throw PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
-            }
-        } catch AuthError.mfaRequired(let challenge) {
-            return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
+        switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
+        case .signedIn(let signedIn): result = signedIn
+        case .secondStep(let challenge): return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
+        case .refused(let error):
+            throw PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
         }
         let user = result.user
         let token = try await api.tokens.issue(for: result.session, request: request)
