@@ -11,13 +11,13 @@ import Store
 public struct Budgets: Sendable {
     let database: AppDatabase
     /// Off only for load tests (`--no-rate-limits`): then every budget has room.
-    public let enabled: Bool
-    public let clock: @Sendable () -> Date
-    public let logger: Logger
+    let enabled: Bool
+    let clock: @Sendable () -> Date
+    let logger: Logger
     /// Spends the dummy hash on a locked password try (`beginPasswordTry`).
-    public let passwords: PasswordHasher
+    let passwords: PasswordHasher
 
-    public init(
+    init(
         database: AppDatabase, enabled: Bool, clock: @escaping @Sendable () -> Date, logger: Logger, passwords: PasswordHasher
     ) {
         self.database = database
@@ -28,21 +28,19 @@ public struct Budgets: Sendable {
     }
 
     /// The wait answered when the counts cannot be read.
-    public static let unavailableWait = 60
+    static let unavailableWait = 60
 
     /// Why a request was refused: the first budget it needed that had no room, and the seconds
     /// until it has.
     public struct Refusal: Sendable, Equatable {
         public var budget: Budget
         public var retryAfter: Int
-
-        public init(budget: Budget, retryAfter: Int) { (self.budget, self.retryAfter) = (budget, retryAfter) }
     }
 
     /// Takes one slot of each of `budgets` — of all of them or, when one has no room, of none — and
     /// returns the refusal in that case. Every budget is checked in the same transaction.
     @discardableResult
-    public func take(_ budgets: Budget...) async -> Refusal? {
+    func take(_ budgets: Budget...) async -> Refusal? {
         guard enabled, let first = budgets.first else { return nil }
         let now = clock()
         do {
@@ -62,7 +60,7 @@ public struct Budgets: Sendable {
     }
 
     /// Seconds until `budget` has room again, 0 when it has: for pages that show a cool-down.
-    public func wait(_ budget: Budget) async -> Int {
+    func wait(_ budget: Budget) async -> Int {
         guard enabled else { return 0 }
         let now = clock()
         do {
@@ -76,7 +74,7 @@ public struct Budgets: Sendable {
 
     /// Seconds until one more event fits `rule`, or nil when it fits now: the window's oldest event
     /// is the one that must age out first.
-    public static func wait(_ window: RateWindow, _ rule: Budget.Rule, now: Date) -> Int? {
+    static func wait(_ window: RateWindow, _ rule: Budget.Rule, now: Date) -> Int? {
         guard window.count >= rule.limit, let oldest = window.oldest else { return nil }
         return max(1, Int(oldest.addingTimeInterval(rule.window).timeIntervalSince(now).rounded(.up)))
     }

@@ -9,18 +9,18 @@ import Store
 
 /// `POST /_/api/providers` body: the fields, plus `mode`, `displayName` and `jwksURL`.
 public struct ProviderBody: Decodable {
-    public var name: String
-    public var type: ProviderType
-    public var mode: ProviderMode?
-    public var displayName: String?
-    public var issuer: String?
-    public var authorizationURL: String?
-    public var tokenURL: String?
-    public var userInfoURL: String?
-    public var jwksURL: String?
-    public var clientId: String
-    public var clientSecret: String?
-    public var scopes: [String]?
+    var name: String
+    var type: ProviderType
+    var mode: ProviderMode?
+    var displayName: String?
+    var issuer: String?
+    var authorizationURL: String?
+    var tokenURL: String?
+    var userInfoURL: String?
+    var jwksURL: String?
+    var clientId: String
+    var clientSecret: String?
+    var scopes: [String]?
 
     public var configuration: ProviderConfiguration {
         ProviderConfiguration(

@@ -27,7 +27,7 @@ public struct ConsoleSessions: Sendable {
     public let secureCookies: Bool
     public let logger: Logger
 
-    public init(
+    init(
         database: AppDatabase, audit: AuditTrail, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, secureCookies: Bool,
         logger: Logger
     ) {

@@ -13,8 +13,6 @@ public struct SecondStepSignIn: Sendable {
     /// events have never carried one.
     public let via: String?
 
-    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
-
     /// What a front-end shows for the try.
     public enum Outcome: Sendable {
         /// The sign-in is complete: the backend's new session.
@@ -29,6 +27,8 @@ public struct SecondStepSignIn: Sendable {
         /// whoever reads the mailbox would pass both steps.
         case wrongMethod
     }
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
     /// Tries `factor` on the pending sign-in `challengeID`. Backend failures other than the
     /// refusals above are thrown on.

@@ -21,7 +21,7 @@ public struct StaffSignIn: Sendable {
     /// Where refused sign-ins and a superuser's own TOTP changes are recorded.
     let audit: AuditTrail
 
-    public init(
+    init(
         database: AppDatabase, budgets: Budgets, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, audit: AuditTrail
     ) {
         self.database = database
