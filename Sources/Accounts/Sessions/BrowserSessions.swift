@@ -21,7 +21,7 @@ public struct BrowserSessions: Sendable {
     /// A session unused this long ends, whatever its absolute lifetime (README "Security defaults").
     public static let idleTimeout: TimeInterval = 24 * 3600
 
-    public let bindings: SessionBindings
+    let bindings: SessionBindings
     public let lifetime: TimeInterval
     public let secureCookies: Bool
 

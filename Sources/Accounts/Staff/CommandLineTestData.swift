@@ -15,7 +15,7 @@ public struct CommandLineTestData: Sendable {
         public init(description: String) { self.description = description }
     }
 
-    public let api: any AuthAPI
+    let api: any AuthAPI
     let database: AppDatabase
     let audit: AuditTrail
     public let clock: @Sendable () -> Date

@@ -7,7 +7,7 @@ import Store
 /// The bulk work behind the test-users page and its JSON API: the backend makes the accounts,
 /// Gatehouse keeps their tags, and each operation lands in the audit log once.
 public struct TestUserOperations: Sendable {
-    public let api: any AuthAPI
+    let api: any AuthAPI
     let database: AppDatabase
     let audit: AuditTrail
     public let clock: @Sendable () -> Date

@@ -7,7 +7,7 @@ import HTTPServer
 /// the one audit event each act is recorded under, so the same act has the same name from both.
 public struct UserAdministration: Sendable {
     let env: Accounts
-    public let api: any AuthAPI
+    let api: any AuthAPI
     public let staff: Staff
     public let request: Request
     /// Which front-end asked, kept in the audit event (`console` or `api`).

@@ -8,7 +8,7 @@ import Store
 /// by page and sent at the end: paged, not streamed. Password hashes are never exported.
 public struct UserExport: Sendable {
     let database: AppDatabase
-    public let api: any AuthAPI
+    let api: any AuthAPI
 
     public init(database: AppDatabase, api: any AuthAPI) { (self.database, self.api) = (database, api) }
 
