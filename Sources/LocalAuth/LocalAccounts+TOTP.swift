@@ -11,16 +11,8 @@ import TwoFactor
 /// A code is accepted for its step ±1 (clock drift), and only when that step is newer than the
 /// last one accepted for the account, so a code never works twice — not even inside its own 30 s.
 extension LocalAccounts {
-    /// How long a sign-in waits for its second step.
-    public static let mfaChallengeLifetime: TimeInterval = 5 * 60
-    /// Tries per pending second step; after them the sign-in must start again.
-    public static let mfaMaxAttempts = 5
-    /// Wrong second steps per account per hour over all its sign-ins; beyond it a try answers like
-    /// a wrong code (a person who knows the password cannot buy fresh guesses with new sign-ins).
-    public static let mfaMaxAccountFailures = 10
-    static let mfaFailureWindow: TimeInterval = 3600
-    /// How long a key shown for enrolment stays the one to confirm (reloading the page keeps it).
-    public static let pendingEnrollmentLifetime: TimeInterval = 15 * 60
+    // The numbers (step lifetime, tries, the account's hourly ceiling, enrolment lifetime, recovery
+    // codes) are `TOTPRules`, shared with superusers' `StaffSignIn`.
     /// The issuer authenticator apps show next to the account.
     public static let totpIssuer = "Gatehouse"
 
@@ -40,7 +32,7 @@ extension LocalAccounts {
         let stored = try await database.totpCredential(userID: user.id)
         if stored?.enabled == true { throw Self.alreadyOn }
         if let stored, let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
-            now.timeIntervalSince(created) < Self.pendingEnrollmentLifetime,
+            now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime,
             let secret = try? openSecret(pending)
         {
             return enrollment(secret, email: user.email)
@@ -57,7 +49,7 @@ extension LocalAccounts {
         let now = clock()
         guard let stored = try await database.totpCredential(userID: userID), !stored.enabled,
             let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
-            now.timeIntervalSince(created) < Self.pendingEnrollmentLifetime
+            now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime
         else { throw AuthError.codeExpired }
         let secret = try openSecret(pending)
         guard let step = TOTP().matchingStep(code, secret: secret.bytes, at: now) else {
@@ -122,14 +114,14 @@ extension LocalAccounts {
         let now = clock()
         let id = SecureRandom.token()
         // Challenges matter only for the account's recent failures: forget the ones past that window.
-        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-Self.mfaFailureWindow))
+        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-TOTPRules.failureWindow))
         try await database.insertMFAChallenge(
             MFAChallengeRecord(
                 idHash: challengeHash(id), userID: userID, firstMethod: firstMethod, createdAt: now,
-                expiresAt: now.addingTimeInterval(Self.mfaChallengeLifetime)))
+                expiresAt: now.addingTimeInterval(TOTPRules.stepLifetime)))
         logger.info("second step asked", metadata: ["user": "\(userID)", "first": "\(firstMethod)"])
         return MFAChallenge(
-            id: id, methods: [.totp, .recoveryCode], expiresAt: now.addingTimeInterval(Self.mfaChallengeLifetime))
+            id: id, methods: [.totp, .recoveryCode], expiresAt: now.addingTimeInterval(TOTPRules.stepLifetime))
     }
 
     /// The account whose sign-in `challengeID` finishes. Wrong: `.invalidCode`; unknown, expired,
@@ -140,8 +132,8 @@ extension LocalAccounts {
         let idHash = challengeHash(challengeID)
         let challenge: MFAChallengeRecord
         switch try await database.claimMFAAttempt(
-            idHash: idHash, maxAttempts: Self.mfaMaxAttempts, maxAccountFailures: Self.mfaMaxAccountFailures,
-            failuresSince: now.addingTimeInterval(-Self.mfaFailureWindow), now: now)
+            idHash: idHash, maxAttempts: TOTPRules.triesPerStep, maxAccountFailures: TOTPRules.wrongStepsPerAccount,
+            failuresSince: now.addingTimeInterval(-TOTPRules.failureWindow), now: now)
         {
         case .dead: throw AuthError.codeExpired
         case .accountThrottled:

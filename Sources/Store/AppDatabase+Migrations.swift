@@ -125,6 +125,7 @@ extension AppDatabase {
         registerTokenMigrations(&migrator)
         registerIdentityMigrations(&migrator)
         registerMailMigrations(&migrator)
+        registerSuperuserTOTPMigrations(&migrator)
         return migrator
     }
 }

@@ -242,41 +242,90 @@ extension AppDatabase {
         }
     }
 
-    public func superuserPendingTOTPSecret(id: String) async throws -> [UInt8]? {
+    /// A superuser's key shown for enrolment and when it was made (nil created: from before that
+    /// was kept, so expired).
+    public func superuserPendingTOTPSecret(id: String) async throws -> (sealed: [UInt8], createdAt: Date?)? {
         try await pool.read { db in
-            try Data.fetchOne(db, sql: "SELECT totp_pending_sealed FROM superusers WHERE id = ?", arguments: [id]).map(Array.init)
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT totp_pending_sealed, totp_pending_created_at FROM superusers WHERE id = ?",
+                    arguments: [id]),
+                let sealed = row["totp_pending_sealed"] as Data?
+            else { return nil }
+            return (Array(sealed), try row.optionalDate("totp_pending_created_at"))
         }
     }
 
-    /// Keeps a key shown to a superuser until a first code confirms it (nil forgets it).
-    public func setSuperuserPendingTOTPSecret(id: String, sealed: [UInt8]?) async throws {
+    /// Keeps a key shown to a superuser, made at `now`, until a first code confirms it.
+    public func setSuperuserPendingTOTPSecret(id: String, sealed: [UInt8], at now: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE superusers SET totp_pending_sealed = ? WHERE id = ?", arguments: [sealed.map { Data($0) }, id])
+                sql: "UPDATE superusers SET totp_pending_sealed = ?, totp_pending_created_at = ? WHERE id = ?",
+                arguments: [Data(sealed), now.storedText, id])
         }
     }
 
-    /// Turns a superuser's TOTP on with exactly the pending key that was checked.
-    public func enableSuperuserTOTP(id: String, pendingSealed: [UInt8], step: Int64, at now: Date) async throws -> Bool {
+    /// Turns a superuser's TOTP on with exactly the pending key that was checked, storing the
+    /// recovery codes' hashes, all or nothing.
+    public func enableSuperuserTOTP(
+        id: String, pendingSealed: [UInt8], step: Int64, recoveryCodeHashes: [String], at now: Date
+    ) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: """
                     UPDATE superusers SET totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = NULL,
-                        totp_last_used_step = ?, updated_at = ?
+                        totp_pending_created_at = NULL, totp_last_used_step = ?, updated_at = ?
                     WHERE id = ? AND totp_secret_sealed IS NULL AND totp_pending_sealed = ?
                     """, arguments: [step, now.storedText, id, Data(pendingSealed)])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try Self.replaceSuperuserRecoveryCodes(db, id: id, hashes: recoveryCodeHashes, at: now)
+            return true
         }
     }
 
+    /// Turns a superuser's TOTP off: key, pending key and recovery codes gone.
     public func disableSuperuserTOTP(id: String, at now: Date) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    UPDATE superusers SET totp_secret_sealed = NULL, totp_pending_sealed = NULL, totp_last_used_step = NULL,
-                        updated_at = ?
+                    UPDATE superusers SET totp_secret_sealed = NULL, totp_pending_sealed = NULL,
+                        totp_pending_created_at = NULL, totp_last_used_step = NULL, updated_at = ?
                     WHERE id = ?
                     """, arguments: [now.storedText, id])
+            try db.execute(sql: "DELETE FROM superuser_recovery_codes WHERE superuser_id = ?", arguments: [id])
+        }
+    }
+
+    /// Replaces a superuser's recovery codes (only while TOTP is on). False when it is off.
+    public func replaceSuperuserRecoveryCodes(id: String, hashes: [String], at now: Date) async throws -> Bool {
+        try await pool.write { db in
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT totp_secret_sealed IS NOT NULL FROM superusers WHERE id = ?", arguments: [id]) == true
+            else { return false }
+            try Self.replaceSuperuserRecoveryCodes(db, id: id, hashes: hashes, at: now)
+            return true
+        }
+    }
+
+    /// Spends one of a superuser's unused recovery codes (TOTP on). False when none matches.
+    public func spendSuperuserRecoveryCode(id: String, hash: String, at now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE superuser_recovery_codes SET used_at = ?
+                    WHERE superuser_id = ? AND code_hash = ? AND used_at IS NULL
+                      AND EXISTS (SELECT 1 FROM superusers WHERE id = ? AND totp_secret_sealed IS NOT NULL)
+                    """, arguments: [now.storedText, id, hash, id])
+            return db.changesCount == 1
+        }
+    }
+
+    public func superuserRecoveryCodesLeft(id: String) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM superuser_recovery_codes WHERE superuser_id = ? AND used_at IS NULL",
+                arguments: [id]) ?? 0
         }
     }
 
@@ -310,6 +359,15 @@ extension AppDatabase {
             try db.execute(
                 sql: "INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)",
                 arguments: [userID.rawValue, hash, now.storedText])
+        }
+    }
+
+    private static func replaceSuperuserRecoveryCodes(_ db: Database, id: String, hashes: [String], at now: Date) throws {
+        try db.execute(sql: "DELETE FROM superuser_recovery_codes WHERE superuser_id = ?", arguments: [id])
+        for hash in hashes {
+            try db.execute(
+                sql: "INSERT INTO superuser_recovery_codes (superuser_id, code_hash, created_at) VALUES (?, ?, ?)",
+                arguments: [id, hash, now.storedText])
         }
     }
 

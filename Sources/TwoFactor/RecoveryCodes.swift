@@ -1,15 +1,12 @@
 /// One-time recovery codes for when the authenticator is lost. This module only makes and normalizes them;
 /// the caller hashes them for storage and marks each one used.
 public enum RecoveryCodes {
-    /// Codes in a fresh set.
-    public static let count = 10
-
     /// Lowercase letters and digits without the look-alikes 0/o, 1/l/i: 31 symbols, so a 10-symbol code carries
     /// about 49.5 bits.
     public static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
 
     /// `count` distinct codes like `ab3k9-x7q2m`: ten random symbols from `alphabet`, grouped five and five.
-    public static func generate(count: Int = RecoveryCodes.count) -> [String] {
+    public static func generate(count: Int = TOTPRules.recoveryCodeCount) -> [String] {
         var generator = SystemRandomNumberGenerator()
         var codes: [String] = []
         var seen: Set<String> = []

@@ -42,7 +42,7 @@ import TwoFactor
         let methods = try await HTTPTestClient(port: gatehouse.port).request("GET", "/api/collections/users/auth-methods")
         let mfa = try #require(methods.json["mfa"] as? [String: Any])
         #expect(mfa["enabled"] as? Bool == true)
-        #expect(mfa["duration"] as? Int == Int(LocalAccounts.mfaChallengeLifetime), "the challenge really lives that long")
+        #expect(mfa["duration"] as? Int == Int(TOTPRules.stepLifetime), "the challenge really lives that long")
 
         let pending = try await mfaID(gatehouse)
         let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
@@ -84,7 +84,7 @@ import TwoFactor
         expectMessage(try await second(gatehouse, pending, right), "Invalid or expired MFA session.")
 
         let late = try await mfaID(gatehouse)
-        gatehouse.clock.advance(LocalAccounts.mfaChallengeLifetime + 60)
+        gatehouse.clock.advance(TOTPRules.stepLifetime + 60)
         expectMessage(
             try await second(gatehouse, late, TOTP.code(secret: secret, at: gatehouse.clock.now)),
             "Invalid or expired MFA session.")

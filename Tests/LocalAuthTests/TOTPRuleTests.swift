@@ -89,9 +89,9 @@ import TwoFactor
         let h = try Harness()
         let api = LocalBackend(accounts: h.backend)
         let (secret, _) = try await enrolled(h, api)
-        for _ in 0..<(LocalAccounts.mfaMaxAccountFailures / LocalAccounts.mfaMaxAttempts) {
+        for _ in 0..<(TOTPRules.wrongStepsPerAccount / TOTPRules.triesPerStep) {
             let pending = try await challenge(api)
-            for _ in 0..<LocalAccounts.mfaMaxAttempts {
+            for _ in 0..<TOTPRules.triesPerStep {
                 _ = await caughtError { _ = try await api.completeMFA(challengeID: pending.id, with: .totp(code: "000000")) }
             }
         }
@@ -186,7 +186,7 @@ import TwoFactor
             try Data.fetchOne(db, sql: "SELECT pending_secret_sealed FROM totp_credentials")
         }
         #expect(sealed != nil && !String(decoding: sealed ?? Data(), as: UTF8.self).contains(first.secret))
-        h.clock.advance(by: LocalAccounts.pendingEnrollmentLifetime + 1)
+        h.clock.advance(by: TOTPRules.pendingEnrollmentLifetime + 1)
         #expect(try await api.beginTOTPEnrollment(session: session).secret != first.secret, "a stale key is replaced")
         #expect(try await api.totpStatus(session: session).enabled == false)
     }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import TwoFactor
 
 /// One limit Gatehouse keeps, named by what it counts and whose count it is. Each case has its
 /// one rule (`rule`), whichever front-end takes it: the hosted pages, the console, the admin API,
@@ -28,6 +29,10 @@ public enum Budget: Sendable, Equatable {
     /// Tries at one superuser's pending second step (the console form's nonce, or the superuser
     /// for `/_/api/auth`).
     case staffSecondSteps(String)
+    /// One superuser's second steps over all their sign-ins in an hour (`TOTPRules.wrongStepsPerAccount`):
+    /// taken with `staffSecondSteps` before the code is compared, given back when it was right
+    /// (`Budgets.beginStaffSecondStep`), so only wrong ones stay counted, as for people.
+    case staffWrongSecondSteps(superuserID: String)
 
     /// The passwordless mails, each with its own cool-down.
     public enum SignInMail: String, Sendable {
@@ -53,7 +58,8 @@ public enum Budget: Sendable, Equatable {
         case .resetMailsTo: Rule(limit: 3, window: 15 * 60)
         case .signInMailsPerHourTo: Rule(limit: 10, window: 3600)
         case .codeChecks, .secondSteps, .signInTries: Rule(limit: 30, window: 5 * 60)
-        case .staffSecondSteps: Rule(limit: 5, window: 5 * 60)
+        case .staffSecondSteps: Rule(limit: TOTPRules.triesPerStep, window: TOTPRules.stepLifetime)
+        case .staffWrongSecondSteps: Rule(limit: TOTPRules.wrongStepsPerAccount, window: TOTPRules.failureWindow)
         }
     }
 
@@ -62,7 +68,9 @@ public enum Budget: Sendable, Equatable {
     public var countsSource: Bool {
         switch self {
         case .signUps, .mails, .codeChecks, .secondSteps, .signInTries: true
-        case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo, .staffSecondSteps: false
+        case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo, .staffSecondSteps,
+            .staffWrongSecondSteps:
+            false
         }
     }
 
@@ -81,6 +89,7 @@ public enum Budget: Sendable, Equatable {
         case .signInTries(let ip, .people): "sign-in:\(ip)"
         case .signInTries(let ip, .staff): "console-sign-in:\(ip)"
         case .staffSecondSteps(let step): "console-mfa:\(step)"
+        case .staffWrongSecondSteps(let id): "console-mfa-wrong:\(id)"
         }
     }
 }

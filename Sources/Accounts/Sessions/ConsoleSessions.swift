@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import HTTPServer
 import Logging
@@ -73,15 +74,15 @@ public struct ConsoleSessions: Sendable {
     }
 
     /// `start(for:request:)` after a completed sign-in, recorded as `console.sign_in.completed`
-    /// (with `secondStep: totp` when a code followed the password, and the front-end when it is
-    /// not the console's form).
-    public func open(for superuser: SuperuserRecord, request: Request, secondStep: Bool, via: String? = nil) async throws -> (
-        token: String, expiresAt: Date
-    ) {
+    /// (with `secondStep: totp` or `recovery_code` when a second step followed the password, and
+    /// the front-end when it is not the console's form).
+    public func open(
+        for superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?, via: String? = nil
+    ) async throws -> (token: String, expiresAt: Date) {
         let session = try await start(for: superuser, request: request)
         await audit.record(
             .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
-            data: AuditTrail.data(secondStep ? ["secondStep": "totp"] : [:], via: via))
+            data: AuditTrail.data(secondStep.map { ["secondStep": JSONValue.string($0.rawValue)] } ?? [:], via: via))
         return session
     }
 

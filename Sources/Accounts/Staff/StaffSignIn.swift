@@ -69,24 +69,41 @@ public struct StaffSignIn: Sendable {
     }
 }
 
-/// A superuser's own two-step sign-in: with an authenticator key enrolled (`/_/security`), the
-/// right password leads to a second form asking for the code. The pending step is a signed value
-/// (superuser, expiry, nonce, keyed MAC) that lives five minutes and five tries: the console keeps
-/// it in the `gh_console_mfa` cookie, the PocketBase API hands it out as the `mfaId`.
+/// A superuser's own two-step sign-in, on the people's rules (`TOTPRules`): with an authenticator
+/// key enrolled (`/_/security`), the right password leads to a second step asking for the code or
+/// one of the ten single-use recovery codes. The pending step is a signed value (superuser, expiry,
+/// nonce, keyed MAC) that lives `TOTPRules.stepLifetime` and `TOTPRules.triesPerStep` tries, and
+/// every try also spends one of the superuser's `TOTPRules.wrongStepsPerAccount` wrong steps per
+/// hour (given back when right): the console keeps it in the `gh_console_mfa` cookie, the
+/// PocketBase API hands it out as the `mfaId`.
 extension StaffSignIn {
-    public static let secondStepLifetime: TimeInterval = 5 * 60
+    public static let secondStepLifetime = TOTPRules.stepLifetime
 
     public enum CodeOutcome {
-        case signedIn(SuperuserRecord)
+        /// Signed in, with the second step it took (`.totp` or `.recoveryCode`), for the audit.
+        case signedIn(SuperuserRecord, SecondFactor.Method)
         /// Wrong, replayed or throttled: the form again.
         case wrong
         /// No valid pending step (missing, forged, expired or out of tries): sign in again.
         case dead
     }
 
+    /// What a superuser typed at a second step: six digits are an authenticator code, anything
+    /// else (up to 64 characters) a recovery code.
+    public static func factor(_ typed: String) -> SecondFactor {
+        let code = typed.filter { !$0.isWhitespace }
+        if code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) { return .totp(code: code) }
+        return .recoveryCode(String(typed.prefix(64)))
+    }
+
     /// Whether the superuser has an authenticator key on.
     public func hasTOTP(_ superuser: SuperuserRecord) async throws -> Bool {
         try await database.superuserTOTPSecret(id: superuser.id) != nil
+    }
+
+    /// The superuser's unused recovery codes.
+    public func recoveryCodesLeft(_ superuser: SuperuserRecord) async throws -> Int {
+        try await database.superuserRecoveryCodesLeft(id: superuser.id)
     }
 
     /// The signed pending step for a superuser whose password was right.
@@ -96,8 +113,8 @@ extension StaffSignIn {
         return body + "." + hasher.hex("console-mfa:" + body)
     }
 
-    /// Checks the code for the pending step `pending`; the code's step is spent (no replay).
-    public func completeSecondStep(pending: String?, code: String) async throws -> CodeOutcome {
+    /// Checks `factor` for the pending step `pending`; a code's step, or the recovery code, is spent.
+    public func completeSecondStep(pending: String?, factor: SecondFactor) async throws -> CodeOutcome {
         let parts = (pending ?? "").split(separator: ".").map(String.init)
         guard parts.count == 4, let expires = TimeInterval(parts[1]) else { return .dead }
         let body = parts[0...2].joined(separator: ".")
@@ -106,16 +123,51 @@ extension StaffSignIn {
             now.timeIntervalSince1970 < expires,
             let superuser = try await database.superuser(id: parts[0])
         else { return .dead }
-        if await budgets.take(.staffSecondSteps(parts[2])) != nil { return .dead }
-        return try await codeMatches(superuser, code) ? .signedIn(superuser) : .wrong
+        switch try await check(superuser, factor, step: parts[2]) {
+        case .dead: return .dead
+        case .wrong: return .wrong
+        case .right(let method): return .signedIn(superuser, method)
+        }
     }
 
-    /// For `POST /_/api/auth`, which has no second form: the code comes with the password, at most
-    /// five tries per superuser in five minutes.
-    public func apiCodeMatches(_ superuser: SuperuserRecord, _ code: String?) async throws -> Bool {
-        guard let code else { return false }
-        if await budgets.take(.staffSecondSteps("superuser:\(superuser.id)")) != nil { return false }
-        return try await codeMatches(superuser, code)
+    /// For `POST /_/api/auth`, which has no second form: the code (or a recovery code) comes with
+    /// the password, on the same tries as a pending step named after the superuser. Nil when wrong.
+    public func apiSecondStep(_ superuser: SuperuserRecord, _ typed: String?) async throws -> SecondFactor.Method? {
+        guard let typed else { return nil }
+        guard case .right(let method) = try await check(superuser, Self.factor(typed), step: "superuser:\(superuser.id)")
+        else { return nil }
+        return method
+    }
+
+    private enum Check {
+        case right(SecondFactor.Method)
+        case wrong, dead
+    }
+
+    /// One try: admitted (`Budgets.beginStaffSecondStep`) before anything is compared.
+    private func check(_ superuser: SuperuserRecord, _ factor: SecondFactor, step: String) async throws -> Check {
+        let admission = await budgets.beginStaffSecondStep(step: step, superuserID: superuser.id)
+        switch admission {
+        case .stepSpent: return .dead
+        case .accountThrottled: return .wrong
+        case .open: break
+        }
+        let method: SecondFactor.Method
+        switch factor {
+        case .totp(let code):
+            guard try await codeMatches(superuser, code) else { return .wrong }
+            method = .totp
+        case .recoveryCode(let typed):
+            guard !RecoveryCodes.normalize(typed).isEmpty,
+                try await database.spendSuperuserRecoveryCode(
+                    id: superuser.id, hash: recoveryCodeHash(typed, superuser: superuser), at: clock())
+            else { return .wrong }
+            method = .recoveryCode
+        case .emailOTP:
+            return .wrong
+        }
+        await budgets.settleRight(admission)
+        return .right(method)
     }
 
     /// A right code whose step is newer than the last one used (which it then becomes).
@@ -126,39 +178,82 @@ extension StaffSignIn {
         return try await database.claimSuperuserTOTPStep(id: superuser.id, step: step)
     }
 
-    /// The key shown for enrolment: the pending one when there is one, else a new one kept pending.
+    /// The key shown for enrolment: the pending one while it is fresh
+    /// (`TOTPRules.pendingEnrollmentLifetime`), else a new one kept pending.
     public func beginEnrollment(_ superuser: SuperuserRecord) async throws -> TOTPSecret {
-        if let pending = try await database.superuserPendingTOTPSecret(id: superuser.id), let secret = try? openSecret(pending) {
+        let now = clock()
+        if let pending = try await freshPendingKey(superuser, now: now), let secret = try? openSecret(pending) {
             return secret
         }
         let secret = TOTPSecret()
-        try await database.setSuperuserPendingTOTPSecret(id: superuser.id, sealed: try box().seal(secret.base32))
+        try await database.setSuperuserPendingTOTPSecret(id: superuser.id, sealed: try box().seal(secret.base32), at: now)
         return secret
     }
 
-    /// Turns TOTP on with a first right code for the pending key, audited as `console.totp.enabled`.
-    public func confirmEnrollment(_ superuser: SuperuserRecord, code: String, request: Request) async throws -> Bool {
+    /// Turns TOTP on with a first right code for the fresh pending key, audited as
+    /// `console.totp.enabled`. Returns the recovery codes, shown once; nil when the code was wrong
+    /// or the key expired.
+    public func confirmEnrollment(_ superuser: SuperuserRecord, code: String, request: Request) async throws -> [String]? {
         let now = clock()
-        guard let pending = try await database.superuserPendingTOTPSecret(id: superuser.id),
-            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now),
-            try await database.enableSuperuserTOTP(id: superuser.id, pendingSealed: pending, step: step, at: now)
-        else { return false }
+        guard let pending = try await freshPendingKey(superuser, now: now),
+            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
+        else { return nil }
+        let codes = RecoveryCodes.generate()
+        guard
+            try await database.enableSuperuserTOTP(
+                id: superuser.id, pendingSealed: pending, step: step,
+                recoveryCodeHashes: codes.map { recoveryCodeHash($0, superuser: superuser) }, at: now)
+        else { return nil }
         await audit.record(.consoleTOTPEnabled, actor: superuser.id, request: request)
-        return true
+        return codes
+    }
+
+    /// New recovery codes after the password again (the old ones stop working), audited as
+    /// `console.totp.recovery_codes_regenerated`. Nil when the password was wrong or TOTP is off.
+    public func regenerateRecoveryCodes(_ superuser: SuperuserRecord, password: String, request: Request) async throws
+        -> [String]?
+    {
+        guard await reauthenticate(superuser, password: password, request: request) else { return nil }
+        let codes = RecoveryCodes.generate()
+        guard
+            try await database.replaceSuperuserRecoveryCodes(
+                id: superuser.id, hashes: codes.map { recoveryCodeHash($0, superuser: superuser) }, at: clock())
+        else { return nil }
+        await audit.record(.consoleRecoveryCodesRegenerated, actor: superuser.id, request: request)
+        return codes
     }
 
     /// Turns it off after the password again (throttled like the console sign-in), audited as
-    /// `console.totp.disabled`.
+    /// `console.totp.disabled`; the key and the recovery codes go.
     public func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
+        guard await reauthenticate(superuser, password: password, request: request) else { return false }
+        try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
+        await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
+        return true
+    }
+
+    /// The password again, on the console sign-in's throttle.
+    private func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async -> Bool {
         let attempt = await budgets.beginPasswordTry(
             .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress)
         guard attempt.admission == .open, await budgets.passwords.verify(password, against: superuser.passwordHash) else {
             return false
         }
         await budgets.settle(attempt, .right)
-        try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
-        await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
         return true
+    }
+
+    /// The pending key while it is younger than `TOTPRules.pendingEnrollmentLifetime`.
+    private func freshPendingKey(_ superuser: SuperuserRecord, now: Date) async throws -> [UInt8]? {
+        guard let pending = try await database.superuserPendingTOTPSecret(id: superuser.id),
+            let created = pending.createdAt, now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime
+        else { return nil }
+        return pending.sealed
+    }
+
+    /// Recovery codes are kept as keyed hashes, bound to the superuser.
+    private func recoveryCodeHash(_ code: String, superuser: SuperuserRecord) -> String {
+        hasher.hex("console-recovery-code:\(superuser.id):" + RecoveryCodes.normalize(code))
     }
 
     private func box() throws -> SecretBox { try SecretBox(key: hasher.derivedKey(for: "console-totp-secrets")) }

@@ -43,8 +43,9 @@ struct ConsolePages: Sendable {
     }
 
     /// Starts the console session and goes on to `redirect`.
-    private func signedIn(_ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: Bool) async throws -> Response
-    {
+    private func signedIn(
+        _ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: SecondFactor.Method?
+    ) async throws -> Response {
         let session = try await env.console.open(for: superuser, request: visit.request, secondStep: secondStep)
         var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
         response.setCookie(env.console.cookie(token: session.token))
@@ -53,19 +54,26 @@ struct ConsolePages: Sendable {
         return response
     }
 
-    /// The code after the password, for superusers with TOTP on (five tries, five minutes).
+    /// The code after the password, or one recovery code, for superusers with TOTP on
+    /// (`TOTPRules`: five tries, five minutes, ten wrong steps an hour).
     private func secondStep(_ visit: Visit) async throws -> Response {
         let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/_/users")
-        let code = try visit.field("code").filter { !$0.isWhitespace }
+        let recovery = try visit.form.single("recovery_code")
+        var factor = SecondFactor.recoveryCode(String((recovery ?? "").prefix(64)))
+        if recovery == nil { factor = .totp(code: try visit.field("code").filter { !$0.isWhitespace }) }
         var errors = FormErrors()
         switch try await env.staffSignIn.completeSecondStep(
-            pending: visit.request.cookies[StaffSignIn.secondStepCookie], code: code)
+            pending: visit.request.cookies[StaffSignIn.secondStepCookie], factor: factor)
         {
-        case .signedIn(let superuser):
-            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: true)
+        case .signedIn(let superuser, let method):
+            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: method)
         case .wrong:
-            await env.staffSignIn.recordFailure("wrong_code", request: visit.request)
-            errors.add("code", "That code isn't right. Enter the current code from your authenticator app.")
+            await env.staffSignIn.recordFailure(recovery == nil ? "wrong_code" : "wrong_recovery_code", request: visit.request)
+            if recovery == nil {
+                errors.add("code", "That code isn't right. Enter the current code from your authenticator app.")
+            } else {
+                errors.add("recovery_code", "That recovery code isn't right, or it was used already.")
+            }
             return render(visit, email: "", redirect: redirect, errors: errors, secondStep: true, status: 422)
         case .dead:
             await env.staffSignIn.recordFailure("second_step_expired", request: visit.request)
@@ -83,7 +91,7 @@ struct ConsolePages: Sendable {
         var errors = FormErrors()
         switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
         case .signedIn(let superuser):
-            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: false)
+            return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: nil)
         case .secondStep(_, let pending):
             var response = render(visit, email: email, redirect: redirect, errors: errors, secondStep: true)
             response.setCookie(env.staffSignIn.secondStepCookie(pending: pending, secure: env.configuration.usesTLS))
@@ -103,7 +111,7 @@ struct ConsolePages: Sendable {
         struct Credentials: Decodable {
             var email: String
             var password: String
-            /// The authenticator code, for superusers with TOTP on.
+            /// The authenticator code (or one recovery code), for superusers with TOTP on.
             var code: String?
         }
         let credentials: Credentials = try request.decodeJSON(Credentials.self)
@@ -112,15 +120,17 @@ struct ConsolePages: Sendable {
             from: request.remoteAddress)
         {
         case .signedIn(let superuser):
-            return try await apiSession(for: superuser, request: request, secondStep: false)
+            return try await apiSession(for: superuser, request: request, secondStep: nil)
         case .secondStep(let superuser, _):
-            guard try await env.staffSignIn.apiCodeMatches(superuser, credentials.code) else {
+            guard let method = try await env.staffSignIn.apiSecondStep(superuser, credentials.code) else {
                 await env.staffSignIn.recordFailure("wrong_code", email: credentials.email, via: "api", request: request)
                 return APIError.response(
                     status: 401, code: "INVALID_CREDENTIALS",
-                    message: "This superuser has two-step sign-in on: send the current authenticator code as \"code\".")
+                    message:
+                        "This superuser has two-step sign-in on: send the current authenticator code, or a recovery code, "
+                        + "as \"code\".")
             }
-            return try await apiSession(for: superuser, request: request, secondStep: true)
+            return try await apiSession(for: superuser, request: request, secondStep: method)
         case .refused(let reason):
             await env.staffSignIn.recordFailure(reason, email: credentials.email, via: "api", request: request)
             return APIError.response(
@@ -136,7 +146,9 @@ struct ConsolePages: Sendable {
     }
 
     /// A console token for `POST /_/api/auth`, audited as a completed sign-in.
-    private func apiSession(for superuser: SuperuserRecord, request: Request, secondStep: Bool) async throws -> Response {
+    private func apiSession(
+        for superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
+    ) async throws -> Response {
         struct Token: Encodable {
             var token: String
             var expiresAt: String

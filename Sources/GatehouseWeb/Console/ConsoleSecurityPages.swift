@@ -4,8 +4,10 @@ import Foundation
 import HTTPServer
 import TwoFactor
 
-/// `/_/security`: a superuser's own two-step sign-in for the console — set up with the same inline
-/// QR code as the account pages, turned off with the password.
+/// `/_/security`: a superuser's own two-step sign-in for the console, on the people's rules — set
+/// up with the same inline QR code as the account pages (the key shown expires like theirs), the
+/// ten recovery codes shown once when it is turned on, new codes and turning it off after the
+/// password again.
 struct ConsoleSecurityPages: Sendable {
     let env: PageEnvironment
 
@@ -19,13 +21,26 @@ struct ConsoleSecurityPages: Sendable {
         }
         router.consolePage(.post, "/_/security/totp/confirm", env) { visit, staff in
             let code = try visit.field("code").filter { !$0.isWhitespace }
-            guard try await env.staffSignIn.confirmEnrollment(staff.superuser, code: code, request: visit.request) else {
+            guard let codes = try await env.staffSignIn.confirmEnrollment(staff.superuser, code: code, request: visit.request)
+            else {
                 var errors = FormErrors()
-                errors.add("code", "That code isn't right. Enter the current code your app shows for this key.")
+                errors.add(
+                    "code", "That code isn't right, or the key expired. Enter the current code your app shows for this key.")
                 let secret = try await env.staffSignIn.beginEnrollment(staff.superuser)
                 return try await render(visit, staff, enrolling: secret, errors: errors, status: 422)
             }
-            return .redirect(to: "/_/security?notice=\(Notice.totpOn.rawValue)")
+            return try await render(visit, staff, enrolling: nil, newCodes: codes, errors: FormErrors())
+        }
+        router.consolePage(.post, "/_/security/totp/recovery-codes", env) { visit, staff in
+            guard
+                let codes = try await env.staffSignIn.regenerateRecoveryCodes(
+                    staff.superuser, password: try visit.field("password"), request: visit.request)
+            else {
+                var errors = FormErrors()
+                errors.add("codes_password", "That password isn't right.")
+                return try await render(visit, staff, enrolling: nil, errors: errors, status: 422)
+            }
+            return try await render(visit, staff, enrolling: nil, newCodes: codes, errors: FormErrors())
         }
         router.consolePage(.post, "/_/security/totp/disable", env) { visit, staff in
             guard
@@ -41,9 +56,13 @@ struct ConsoleSecurityPages: Sendable {
     }
 
     private func render(
-        _ visit: Visit, _ staff: Staff, enrolling: TOTPSecret?, errors: FormErrors, status: Int = 200
+        _ visit: Visit, _ staff: Staff, enrolling: TOTPSecret?, newCodes: [String] = [], errors: FormErrors,
+        status: Int = 200
     ) async throws -> Response {
-        var page: [String: Any] = ["enabled": try await env.staffSignIn.hasTOTP(staff.superuser)]
+        var page: [String: Any] = [
+            "enabled": try await env.staffSignIn.hasTOTP(staff.superuser),
+            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser), "newCodes": newCodes
+        ]
         if let enrolling {
             let url = enrolling.provisioningURL(issuer: "Gatehouse console", account: staff.superuser.email)
             page["enrolling"] = [

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Store
+import TwoFactor
 
 /// `/api/collections/{users|_superusers}/auth-…` and the mailed-token flows, as PocketBase answers them.
 struct PocketBaseAuthRoutes: Sendable {
@@ -63,8 +64,8 @@ struct PocketBaseAuthRoutes: Sendable {
             authProviders: [], usernamePassword: false, emailPassword: true)
     }
 
-    /// Seconds a pending second step stays open (the embedded backend's `mfaChallengeLifetime`).
-    static let mfaDuration = 300
+    /// Seconds a pending second step stays open (the shared `TOTPRules.stepLifetime`).
+    static let mfaDuration = Int(TOTPRules.stepLifetime)
 
     private func signInWithPassword(_ request: Request, _ parameters: PathParameters) async throws -> Response {
         let collection = try api.collection(parameters, allowed: [.users, .superusers])
@@ -82,7 +83,7 @@ struct PocketBaseAuthRoutes: Sendable {
         if collection == .superusers {
             switch try await env.staffSignIn.attempt(email: identity, password: password, from: request.remoteAddress) {
             case .signedIn(let superuser):
-                return try await superuserResponse(superuser, request: request, secondStep: false)
+                return try await superuserResponse(superuser, request: request, secondStep: nil)
             case .secondStep(_, let pending):
                 // PocketBase's answer when a second method must follow (`auth-with-otp` with the `mfaId`).
                 return try PocketBaseAPI.json(["mfaId": .string(pending)], status: 401)
@@ -102,7 +103,9 @@ struct PocketBaseAuthRoutes: Sendable {
     }
 
     /// `{token, record}` for a superuser whose sign-in is complete, over a new console session.
-    func superuserResponse(_ superuser: SuperuserRecord, request: Request, secondStep: Bool) async throws -> Response {
+    func superuserResponse(
+        _ superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
+    ) async throws -> Response {
         let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "pocketbase-api")
         return try PocketBaseAPI.json([
             "token": .string(api.tokens.token(for: superuser, on: session)),

@@ -51,13 +51,15 @@ struct PocketBaseMFA: Sendable {
         }
     }
 
-    /// A superuser's second step (`StaffSignIn`): the `mfaId` from `_superusers/auth-with-password`
-    /// and the authenticator code as `password`. Superusers have no mailed codes.
+    /// A superuser's second step (`StaffSignIn`), as for people: the `mfaId` from
+    /// `_superusers/auth-with-password` and the authenticator code, or one recovery code, as
+    /// `password`. Superusers have no mailed codes.
     func completeSuperuser(_ request: Request, mfaID: String, password: String) async throws -> Response {
-        let code = password.filter { !$0.isWhitespace }
-        switch try await env.staffSignIn.completeSecondStep(pending: mfaID, code: code) {
-        case .signedIn(let superuser):
-            return try await PocketBaseAuthRoutes(api: api).superuserResponse(superuser, request: request, secondStep: true)
+        let typed = password.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard typed.count <= 64 else { throw Self.wrongCode }
+        switch try await env.staffSignIn.completeSecondStep(pending: mfaID, factor: StaffSignIn.factor(typed)) {
+        case .signedIn(let superuser, let method):
+            return try await PocketBaseAuthRoutes(api: api).superuserResponse(superuser, request: request, secondStep: method)
         case .wrong:
             await env.staffSignIn.recordFailure("wrong_code", via: "pocketbase-api", request: request)
             throw Self.wrongCode
