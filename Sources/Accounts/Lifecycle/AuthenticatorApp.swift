@@ -68,11 +68,3 @@ public struct AuthenticatorApp: Sendable {
         if signedIn.session.impersonator != nil { throw ImpersonationRefusal.credentialChange }
     }
 }
-
-extension Result {
-    /// The failure, or nil for a success.
-    public var refusal: Failure? {
-        if case .failure(let failure) = self { return failure }
-        return nil
-    }
-}

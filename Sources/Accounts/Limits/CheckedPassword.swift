@@ -38,3 +38,11 @@ extension Budgets {
         }
     }
 }
+
+extension Result {
+    /// The failure, or nil for a success.
+    var refusal: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}

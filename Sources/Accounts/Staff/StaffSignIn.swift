@@ -213,7 +213,7 @@ extension StaffSignIn {
     public func regenerateRecoveryCodes(_ superuser: SuperuserRecord, password: String, request: Request) async throws
         -> [String]?
     {
-        guard await reauthenticate(superuser, password: password, request: request) else { return nil }
+        guard try await reauthenticate(superuser, password: password, request: request) else { return nil }
         let codes = RecoveryCodes.generate()
         guard
             try await database.replaceSuperuserRecoveryCodes(
@@ -226,21 +226,22 @@ extension StaffSignIn {
     /// Turns it off after the password again (throttled like the console sign-in), audited as
     /// `console.totp.disabled`; the key and the recovery codes go.
     public func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
-        guard await reauthenticate(superuser, password: password, request: request) else { return false }
+        guard try await reauthenticate(superuser, password: password, request: request) else { return false }
         try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
         await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
         return true
     }
 
-    /// The password again, on the console sign-in's throttle.
-    private func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async -> Bool {
-        let attempt = await budgets.beginPasswordTry(
-            .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress)
-        guard attempt.admission == .open, await budgets.passwords.verify(password, against: superuser.passwordHash) else {
-            return false
+    /// The password again, as one admitted try (`Budgets.withPasswordTry`, as people's re-checks).
+    private func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
+        let result = try await budgets.withPasswordTry(
+            .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress
+        ) {
+            guard await budgets.passwords.verify(password, against: superuser.passwordHash) else {
+                throw AuthError.invalidCredentials
+            }
         }
-        await budgets.settle(attempt, .right)
-        return true
+        return result.refusal == nil
     }
 
     /// The pending key while it is younger than `TOTPRules.pendingEnrollmentLifetime`.
