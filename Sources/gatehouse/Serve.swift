@@ -112,6 +112,20 @@ struct Serve: AsyncParsableCommand {
     var passwordlessSignUp: Bool =
         Environment.value("PASSWORDLESS_SIGN_UP").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
 
+    @Option(
+        help: """
+            A Descope project id the Descope-compatible API (/v1/auth) answers for; repeat it or give a \
+            comma-separated list. Without it, one is made at first start and kept in the database. \
+            (GATEHOUSE_DESCOPE_PROJECT_ID)
+            """)
+    var descopeProjectId: [String] = []
+
+    @Option(help: "Seconds a Descope-API session JWT lives. (GATEHOUSE_DESCOPE_SESSION_LIFETIME)")
+    var descopeSessionLifetime: Int = Environment.value("DESCOPE_SESSION_LIFETIME").flatMap(Int.init) ?? 600
+
+    @Option(help: "Seconds a Descope-API refresh JWT, and its session, lives. (GATEHOUSE_DESCOPE_REFRESH_LIFETIME)")
+    var descopeRefreshLifetime: Int = Environment.value("DESCOPE_REFRESH_LIFETIME").flatMap(Int.init) ?? 28 * 24 * 3600
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -262,6 +276,10 @@ struct Serve: AsyncParsableCommand {
             signInMethods: SignInMethod.parseList(signInMethods) ?? Set(SignInMethod.allCases),
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
+        web.descopeProjectIDs = (descopeProjectId.isEmpty ? [Environment.value("DESCOPE_PROJECT_ID") ?? ""] : descopeProjectId)
+            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
+        web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,
@@ -286,7 +304,8 @@ struct Serve: AsyncParsableCommand {
         logger.notice(
             "Gatehouse listening on \(url)",
             metadata: [
-                "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)"
+                "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
+                "descope_project_ids": "\(app.descopeProjectIDs.joined(separator: ","))"
             ])
         var catcher: MailCatcher?
         if let address = smtpAddress {

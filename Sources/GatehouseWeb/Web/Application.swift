@@ -12,6 +12,8 @@ import Store
 public struct Application: Sendable {
     private let router: Router
     private let staticFiles: StaticFiles
+    /// The Descope project ids the Descope-compatible API answers for (shown in the startup log).
+    public let descopeProjectIDs: [String]
 
     public init(
         configuration: WebConfiguration, backend: any AuthAPI,
@@ -47,6 +49,8 @@ public struct Application: Sendable {
         }
         router.errors(under: "/api", PocketBaseError.renderer)
         router.errors(under: "/api/auth", InsForgeError.renderer)
+        router.errors(under: "/v1/auth", DescopeError.renderer)
+        router.errors(under: "/v2/keys", DescopeError.renderer)
         router.page(.get, "/", env) { visit in .redirect(to: visit.user == nil ? "/auth/sign-in" : "/account") }
         // The admin API's OpenAPI 3.1 document (Public/openapi/admin-api.json), readable without a token.
         router.on(.get, "/_/api/openapi.json") { request, _ in
@@ -61,6 +65,17 @@ public struct Application: Sendable {
         let insForge = InsForgeAPI(
             env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
         insForge.register(on: &router)
+        let descopeProject =
+            configuration.descopeProjectIDs.isEmpty
+            ? DescopeProject.generated(from: try database.secretKey(named: "descope-project-id"))
+            : DescopeProject(ids: configuration.descopeProjectIDs)
+        descopeProjectIDs = descopeProject.ids
+        DescopeAPI(
+            env: env, project: descopeProject,
+            tokens: DescopeTokens(
+                env: env, signer: try ES256Signer(rawPrivateKey: database.secretKey(named: "descope-api-signing")),
+                sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime)
+        ).register(on: &router)
         let oauthFeature = try oauth.map { settings in
             OAuthFeature(
                 env: env, settings: settings,

@@ -46,6 +46,14 @@ public struct WebConfiguration: Sendable {
     /// (local apps need no set-up).
     public var anonKey: String? = nil
 
+    /// The Descope project ids the Descope-compatible API answers for (`--descope-project-id`);
+    /// empty: one made at first start and kept in the database.
+    public var descopeProjectIDs: [String] = []
+    /// How long a Descope-API session JWT lives (Descope's default: 10 minutes).
+    public var descopeSessionLifetime: TimeInterval = 10 * 60
+    /// How long a Descope-API refresh JWT, and the session behind it, lives (Descope's default: 4 weeks).
+    public var descopeRefreshLifetime: TimeInterval = 28 * 24 * 3600
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }

@@ -1,0 +1,112 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The Descope-compatible auth API (`/v1/auth/…`, `/v2/keys/{projectId}`): apps on Descope's SDKs
+/// (DescopeKit, the Python `descope` package) point their base URL at Gatehouse unchanged. A thin
+/// adapter: every act is the owner's the pages use (budgets, audit, sessions included), under
+/// this way in's policy (`WayInPolicy.descopeAPI`), and every answer has Descope's shape.
+struct DescopeAPI: Sendable {
+    /// Names this way in in the audit data.
+    static let via = "descope-api"
+
+    let env: PageEnvironment
+    let project: DescopeProject
+    let tokens: DescopeTokens
+
+    func register(on router: inout Router) {
+        router.on(.get, "/v2/keys/:project") { _, parameters in
+            guard project.knows(try parameters.require("project")) else {
+                return DescopeError.response(404, DescopeCode.invalidRequest, "Unknown project", "No such project id")
+            }
+            return try .json(tokens.keys)
+        }
+        DescopeSessionRoutes(api: self).register(on: &router)
+        DescopePasswordRoutes(api: self).register(on: &router)
+        DescopePasswordlessRoutes(api: self).register(on: &router)
+    }
+
+    /// One call: the project it names, the refresh JWT beside it, its JSON body, and when it began.
+    struct Call: Sendable {
+        let request: Request
+        let project: String
+        let refreshJwt: String?
+        let body: [String: JSONValue]
+        let started: Date
+
+        /// A string field; nil when absent or null, Descope's 400 naming it when it is another type.
+        func text(_ key: String) throws(DescopeAnswer) -> String? {
+            switch body[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            default: throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "\(key) must be a string")
+            }
+        }
+
+        /// A string field that must be there and not empty.
+        func required(_ key: String) throws(DescopeAnswer) -> String {
+            guard let value = try text(key), !value.isEmpty else { throw .missing(key) }
+            return value
+        }
+
+        /// The `loginId`, which Gatehouse takes as an email address.
+        func loginID() throws(DescopeAnswer) -> String {
+            let email = try required("loginId").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard EmailAddress.isPlausible(email) else {
+                throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "loginId must be an email address")
+            }
+            return email
+        }
+    }
+
+    /// A route whose every refusal answers in Descope's shape. The project is checked before
+    /// anything else; GET routes have no body.
+    func on(
+        _ router: inout Router, _ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Call) async throws -> Response
+    ) {
+        router.on(method, path) { request, _ in
+            do {
+                let (project, refreshJwt) = try self.project.caller(request)
+                let body = method == .get ? [:] : try Self.object(request)
+                return try await handler(
+                    Call(request: request, project: project, refreshJwt: refreshJwt, body: body, started: env.clock()))
+            } catch let error as AuthError {
+                return DescopeError.response(for: error)
+            } catch let answer as DescopeAnswer {
+                return answer.response
+            }
+        }
+    }
+
+    /// The live session behind the call's refresh JWT, or Descope's 401.
+    func holder(_ call: Call) async throws(DescopeAnswer) -> DescopeTokens.Holder {
+        guard let jwt = call.refreshJwt, let holder = await tokens.holder(of: jwt, project: call.project) else {
+            throw .unauthorized
+        }
+        return holder
+    }
+
+    /// Signed in: a new session row and its JWTs, answered as Descope's `JWTResponse`.
+    func signedIn(_ session: AuthSession, amr: [String], call: Call, password: Bool = false) async throws -> Response {
+        let issued = try await tokens.issue(for: session, project: call.project, amr: amr, request: call.request)
+        return try jwtResponse(
+            session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
+            user: DescopeUser(session.user, password: password, totp: amr.contains("totp")),
+            firstSeen: session.user.createdAt >= call.started.addingTimeInterval(-1))
+    }
+
+    func jwtResponse(session: String, refresh: String, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
+        let now = Int(env.clock().timeIntervalSince1970)
+        return try .json(
+            JWTResponse(
+                sessionJwt: session, refreshJwt: refresh, cookieMaxAge: max(expiresAt - now, 0), cookieExpiration: expiresAt,
+                user: user, firstSeen: firstSeen))
+    }
+
+    /// The JSON body as an object (`{}` when empty); unreadable JSON, or JSON that is not an
+    /// object, is the family's 400.
+    static func object(_ request: Request) throws -> [String: JSONValue] {
+        request.body.isEmpty ? [:] : try request.decodeJSON([String: JSONValue].self)
+    }
+}

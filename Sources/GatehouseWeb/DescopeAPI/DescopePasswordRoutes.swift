@@ -1,0 +1,101 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// `auth/password/…`: sign-up (JWTs at once, the address still to verify), sign-in, update (with
+/// the refresh JWT), replace (with the old password), reset (a mail) and the policy.
+struct DescopePasswordRoutes: Sendable {
+    let api: DescopeAPI
+    private var accounts: Accounts { api.env.accounts }
+
+    func register(on router: inout Router) {
+        api.on(&router, .post, "/v1/auth/password/signup") { call in
+            let (email, password) = (try call.loginID(), try call.required("password"))
+            var name: String?
+            if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue }
+            let outcome = try await SignUp(env: accounts, via: DescopeAPI.via).attempt(
+                SignUpRequest(email: email, password: password, name: name), for: .browserSession, request: call.request)
+            guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
+            return try await api.signedIn(session, amr: ["pwd"], call: call, password: true)
+        }
+        api.on(&router, .post, "/v1/auth/password/signin") { call in
+            let (email, password) = (try call.loginID(), try call.required("password"))
+            return try await signIn(email: email, password: password, call: call)
+        }
+        api.on(&router, .post, "/v1/auth/password/update") { call in
+            let signedIn = try await api.holder(call).signedIn
+            try requireOwnLoginID(call, signedIn)
+            try await PasswordChange(env: accounts, via: DescopeAPI.via).setWithoutCurrent(
+                try call.required("newPassword"), of: signedIn, request: call.request)
+            return try .json([String: String]())
+        }
+        api.on(&router, .post, "/v1/auth/password/replace") { call in
+            let email = try call.loginID()
+            let (old, new) = (try call.required("oldPassword"), try call.required("newPassword"))
+            return try await replace(email: email, old: old, new: new, call: call)
+        }
+        api.on(&router, .post, "/v1/auth/password/reset") { call in
+            let email = try call.loginID()
+            // Gatehouse's own reset mail (a code and a link to its reset page); the same answer
+            // for every address, and the address's budget taken whether it has an account or not.
+            if case .held(let refusal) = try await MailRequests(env: accounts, via: DescopeAPI.via).passwordReset(
+                email: email, request: call.request)
+            {
+                throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+            }
+            return try .json(ResetAnswer(resetMethod: "email", maskedEmail: MaskedEmail(email).maskedEmail))
+        }
+        api.on(&router, .get, "/v1/auth/password/policy") { _ in
+            try .json(PasswordPolicyBody())
+        }
+    }
+
+    private func signIn(email: String, password: String, call: DescopeAPI.Call) async throws -> Response {
+        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via).attempt(
+            email: email, password: password, request: call.request)
+        {
+        case .session(let session): return try await api.signedIn(session, amr: ["pwd"], call: call, password: true)
+        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+        }
+    }
+
+    /// The old password signs in (a session row like any sign-in's), then changes to the new one
+    /// through the security page's owner: every other session of the account ends.
+    private func replace(email: String, old: String, new: String, call: DescopeAPI.Call) async throws -> Response {
+        let session: AuthSession
+        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via).attempt(
+            email: email, password: old, request: call.request)
+        {
+        case .session(let signedIn): session = signedIn
+        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+        }
+        let issued = try await api.tokens.issue(for: session, project: call.project, amr: ["pwd"], request: call.request)
+        guard let holder = await api.tokens.holder(of: issued.refreshJwt, project: call.project) else {
+            throw AuthError.sessionExpired
+        }
+        switch try await PasswordChange(env: accounts, via: DescopeAPI.via).change(
+            current: old, new: new, of: holder.signedIn, request: call.request)
+        {
+        case .changed(let renewed, _):
+            return try api.jwtResponse(
+                session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
+                user: DescopeUser(renewed.user, password: true), firstSeen: false)
+        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+        case .refused: throw AuthError.invalidCredentials
+        }
+    }
+
+    /// Descope names the account in the body too: it must be the refresh JWT's.
+    private func requireOwnLoginID(_ call: DescopeAPI.Call, _ signedIn: SignedIn) throws {
+        guard EmailAddress.normalize(try call.loginID()) == EmailAddress.normalize(signedIn.user.email) else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "loginId is not the signed-in user's")
+        }
+    }
+}
+
+/// What `password/reset` answers: how the reset travels and where.
+private struct ResetAnswer: Encodable {
+    var resetMethod: String
+    var maskedEmail: String
+}

@@ -1,0 +1,71 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+
+/// Sign-in by a mailed code (`auth/otp/…/email`) or link (`auth/magiclink/…/email`, then
+/// `auth/magiclink/verify {token}` with the link's `t`). `signup` and `signup-in` create a missing
+/// account, `signin` does not; every request answers the same masked address whether the address
+/// has an account or not. The mails are the pages' own (budgets and lifetimes included); a right
+/// code or link marks the address verified.
+struct DescopePasswordlessRoutes: Sendable {
+    let api: DescopeAPI
+    private var accounts: Accounts { api.env.accounts }
+
+    /// Which start route: whether it may create the account.
+    private enum Start: String, CaseIterable {
+        case signUp = "signup"
+        case signIn = "signin"
+        case signUpOrIn = "signup-in"
+
+        var createsAccount: Bool { self != .signIn }
+    }
+
+    func register(on router: inout Router) {
+        for start in Start.allCases {
+            api.on(&router, .post, "/v1/auth/otp/\(start.rawValue)/email") { call in
+                let email = try call.loginID()
+                if case .held(let refusal) = try await SignInCodes(env: accounts, via: DescopeAPI.via).request(
+                    email: email, allowSignUp: start.createsAccount, request: call.request)
+                {
+                    throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+                }
+                return try .json(MaskedEmail(email))
+            }
+            api.on(&router, .post, "/v1/auth/magiclink/\(start.rawValue)/email") { call in
+                let email = try call.loginID()
+                // The link opens as a sign-in link on Gatehouse's own page too; bound to no browser
+                // (a nonce nobody holds), so there it asks the person to confirm first.
+                let binding = MagicLinkSignIn(env: accounts).binding(of: SecureRandom.token())
+                if case .held(let refusal) = try await MailRequests(env: accounts, via: DescopeAPI.via).magicLink(
+                    email: email, allowSignUp: start.createsAccount, browserBinding: binding, request: call.request)
+                {
+                    throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+                }
+                return try .json(MaskedEmail(email))
+            }
+        }
+        api.on(&router, .post, "/v1/auth/otp/verify/email") { call in
+            let (email, code) = (try call.loginID(), try call.required("code"))
+            switch try await SignInCodes(env: accounts, via: DescopeAPI.via).check(
+                email: email, code: code, name: nil, request: call.request)
+            {
+            case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
+            case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
+            case .wrongCode, .expired: throw AuthError.invalidCode
+            case .throttled(let wait):
+                throw DescopeAnswer(
+                    429, DescopeCode.tooManyOTPAttempts, "Too many OTP attempts", "Try again in \(wait) seconds")
+            }
+        }
+        api.on(&router, .post, "/v1/auth/magiclink/verify") { call in
+            let token = try call.required("token")
+            switch try await MagicLinkSignIn(env: accounts).open(token: token, nonce: nil, request: call.request) {
+            case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
+            case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
+            case .openedElsewhere, .refused: throw AuthError.invalidCode
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPServer
+
+/// The Descope project ids this server answers for: `--descope-project-id` (several allowed), else
+/// one made at first start from a key kept in the database. Every call names its project in
+/// `Authorization: Bearer <projectId>[:<refreshJwt>]`; a JWT carries it as its `iss`, so a token
+/// of one project never works for another.
+public struct DescopeProject: Sendable, Equatable {
+    public let ids: [String]
+
+    public init(ids: [String]) { self.ids = ids }
+
+    /// The id made from `seed` (a key kept in the database): `P` and 27 letters or digits, the
+    /// look of Descope's own ids, short of the 32 characters at which the SDKs pick a regional host.
+    public static func generated(from seed: [UInt8]) -> DescopeProject {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let tail = seed.prefix(27).map { alphabet[Int($0) % alphabet.count] }
+        return DescopeProject(ids: ["P" + String(tail)])
+    }
+
+    func knows(_ id: String) -> Bool { ids.contains(id) }
+
+    /// The project a call names and the refresh JWT beside it; Descope's 401 when the header is
+    /// missing, malformed or names another project.
+    func caller(_ request: Request) throws(DescopeAnswer) -> (project: String, refreshJwt: String?) {
+        guard let header = request.headers["Authorization"], header.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else {
+            throw DescopeAnswer(401, DescopeCode.invalidRequest, "Unauthorized", "Send Authorization: Bearer <projectId>")
+        }
+        let value = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let project = String(parts[0])
+        guard knows(project) else {
+            throw DescopeAnswer(401, DescopeCode.invalidRequest, "Unauthorized", "Unknown project id")
+        }
+        let jwt = parts.count == 2 ? String(parts[1]) : ""
+        return (project, jwt.isEmpty ? nil : jwt)
+    }
+}

@@ -1,0 +1,47 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// The signed-in calls that carry the refresh JWT in `Authorization: Bearer <projectId>:<refreshJwt>`:
+/// `refresh`, `me`, `me/tenants`, `logout`, `logoutall`.
+struct DescopeSessionRoutes: Sendable {
+    let api: DescopeAPI
+
+    func register(on router: inout Router) {
+        api.on(&router, .post, "/v1/auth/refresh") { call in
+            let holder = try await api.holder(call)
+            let user = holder.signedIn.user
+            return try api.jwtResponse(
+                session: try api.tokens.sessionJwt(
+                    user: user.id.rawValue, project: call.project, amr: holder.amr, refreshExpiresAt: holder.expiresAt),
+                refresh: call.refreshJwt ?? "", expiresAt: holder.expiresAt,
+                user: DescopeUser(user, totp: holder.amr.contains("totp")), firstSeen: false)
+        }
+        api.on(&router, .get, "/v1/auth/me") { call in
+            let signedIn = try await api.holder(call).signedIn
+            return try .json(try await user(of: signedIn))
+        }
+        api.on(&router, .post, "/v1/auth/me/tenants") { call in
+            _ = try await api.holder(call)
+            return try .json(["tenants": [String]()])
+        }
+        api.on(&router, .post, "/v1/auth/logout") { call in
+            try await OwnSessions(env: api.env.accounts).signOutOfThis(try await api.holder(call).signedIn, request: call.request)
+            return try .json([String: String]())
+        }
+        api.on(&router, .post, "/v1/auth/logoutall") { call in
+            _ = try await OwnSessions(env: api.env.accounts).signOutEverywhere(
+                try await api.holder(call).signedIn, request: call.request)
+            return try .json([String: String]())
+        }
+    }
+
+    /// The account as `me` answers it, with its authenticator app and linked providers.
+    private func user(of signedIn: SignedIn) async throws -> DescopeUser {
+        let totp = (try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled) ?? false
+        let providers =
+            (try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn).map(\.provider)) ?? []
+        return DescopeUser(signedIn.user, totp: totp, providers: providers)
+    }
+}

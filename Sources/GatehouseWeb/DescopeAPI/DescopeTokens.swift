@@ -1,0 +1,87 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import OAuth
+
+/// Descope's two JWTs, ES256 with a `kid` published at `GET /v2/keys/{projectId}` (the Python SDK
+/// checks every one there): a short session JWT (`drn: "DS"`) for the app's own checks, and a
+/// refresh JWT (`drn: "DSR"`) that is the app's hold on a Gatehouse session — its `sid` is the
+/// token of a `SessionBindings` row (`SessionKind.descopeAPI`), so the session lists, revokes and
+/// audits like a browser's and dies with sign-out everywhere, a password change or a disable.
+/// Both carry Descope's claims: `sub`, `iss` (the project id), `iat`, `exp`, `amr`, and empty
+/// `roles`, `permissions` and `tenants` (Gatehouse has none).
+///
+/// The refresh JWT is not rotated: `refresh` answers the same one. Descope's SDKs would take a new
+/// one, but the Python SDK's Flask helper keeps only the new session JWT, so a rotated refresh JWT
+/// would sign its apps out at their next refresh.
+struct DescopeTokens: Sendable {
+    let env: PageEnvironment
+    let signer: ES256Signer
+    let sessionLifetime: TimeInterval
+    let refreshLifetime: TimeInterval
+
+    var sessions: AppSessions { AppSessions(env: env.accounts, kind: .descopeAPI) }
+
+    /// A session JWT and the refresh JWT bound to a new session row for `session`.
+    struct Issued {
+        var sessionJwt: String
+        var refreshJwt: String
+        var refreshExpiresAt: Int
+    }
+
+    /// The pair for a new session row holding `session`, signed for `project`; `amr` says how the
+    /// person signed in (`pwd`, `email`, `otp`, `totp`, `oauth`).
+    func issue(for session: AuthSession, project: String, amr: [String], request: Request) async throws -> Issued {
+        let sid = try await sessions.open(session, request: request, lifetime: refreshLifetime)
+        let now = Int(env.clock().timeIntervalSince1970)
+        let expires = now + Int(refreshLifetime)
+        var claims = baseClaims(user: session.user.id.rawValue, project: project, amr: amr, now: now, expires: expires)
+        claims["drn"] = "DSR"
+        claims["sid"] = .string(sid)
+        return Issued(
+            sessionJwt: try sessionJwt(user: session.user.id.rawValue, project: project, amr: amr, refreshExpiresAt: expires),
+            refreshJwt: try signer.sign(claims), refreshExpiresAt: expires)
+    }
+
+    /// A new session JWT for the holder of a live refresh JWT; never outlives the refresh JWT.
+    func sessionJwt(user: String, project: String, amr: [String], refreshExpiresAt: Int) throws -> String {
+        let now = Int(env.clock().timeIntervalSince1970)
+        var claims = baseClaims(
+            user: user, project: project, amr: amr, now: now, expires: min(now + Int(sessionLifetime), refreshExpiresAt))
+        claims["drn"] = "DS"
+        return try signer.sign(claims)
+    }
+
+    /// A refresh JWT checked: this server's signature, `project` as its issuer, not expired, a
+    /// refresh JWT (not a session JWT) — and its session row still live.
+    struct Holder {
+        var signedIn: SignedIn
+        var amr: [String]
+        var expiresAt: Int
+    }
+
+    /// The live session behind `refreshJwt`; nil for anything else (another project's token, a
+    /// session JWT, an expired, tampered or revoked one).
+    func holder(of refreshJwt: String, project: String) async -> Holder? {
+        guard let claims = signer.claims(of: refreshJwt), claims["iss"]?.stringValue == project,
+            claims["drn"]?.stringValue == "DSR", case .number(let exp)? = claims["exp"],
+            Int(exp) > Int(env.clock().timeIntervalSince1970),
+            let sid = claims["sid"]?.stringValue, let signedIn = await sessions.current(token: sid),
+            signedIn.user.id.rawValue == claims["sub"]?.stringValue
+        else { return nil }
+        var amr: [String] = []
+        if case .array(let values)? = claims["amr"] { amr = values.compactMap(\.stringValue) }
+        return Holder(signedIn: signedIn, amr: amr, expiresAt: Int(exp))
+    }
+
+    /// The public key that checks every JWT above.
+    var keys: JSONWebKeySet { signer.jwks }
+
+    private func baseClaims(user: String, project: String, amr: [String], now: Int, expires: Int) -> [String: JSONValue] {
+        [
+            "sub": .string(user), "iss": .string(project), "iat": .number(Double(now)), "exp": .number(Double(expires)),
+            "amr": .array(amr.map(JSONValue.string)), "roles": .array([]), "permissions": .array([]), "tenants": .object([:])
+        ]
+    }
+}

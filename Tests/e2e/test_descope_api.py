@@ -1,0 +1,293 @@
+"""The Descope-compatible API (/v1/auth, /v2/keys) driven by the unchanged PyPI `descope` SDK (2.16.1),
+which checks every JWT it is given against GET /v2/keys/{projectId}, plus raw HTTP for what only
+DescopeKit (Swift, Apple-only) calls and for bad input. One server with the default flags
+(code verification, no passwordless sign-up) serves the whole module: this API follows Descope's
+contract under them."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from descope import AuthException, DeliveryMethod, DescopeClient
+
+from conftest import GatehouseServer, gatehouse_binary, latest_code, read_mailbox, unique_email
+
+PROJECT = "P2descopeGatehouseTest000001"
+OTHER_PROJECT = "P2descopeGatehouseTest000002"
+PASSWORD = "first password 1"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("descope") / "gatehouse.sqlite"
+    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", f"{PROJECT},{OTHER_PROJECT}"])
+    try:
+        yield started.start()
+    finally:
+        assert started.stop() == 0, started.log_tail()
+
+
+@pytest.fixture(scope="module")
+def client(server) -> DescopeClient:
+    return DescopeClient(project_id=PROJECT, base_url=server.url)
+
+
+def call(server, method: str, path: str, body: bytes | dict | None = None, auth: str | None = PROJECT,
+         content_type: str = "application/json") -> tuple[int, dict]:
+    """One raw request; the status and the JSON body."""
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    headers = {"Content-Type": content_type} if data is not None else {}
+    if auth is not None:
+        headers["Authorization"] = f"Bearer {auth}"
+    request = urllib.request.Request(server.url + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def error_body(error: AuthException) -> dict:
+    """The Python SDK keeps the raw body of a refusal as its message."""
+    return json.loads(error.error_message)
+
+
+def jwt_part(token: str, index: int) -> dict:
+    part = token.split(".")[index]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+def signed_up(client: DescopeClient, name: str = "Ada Lovelace") -> tuple[str, dict]:
+    email = unique_email("descope")
+    return email, client.password.sign_up(email, PASSWORD, {"name": name})
+
+
+def test_password_journey_through_the_sdk(client, server):
+    email, up = signed_up(client)
+    # JWTs at once, the address still to verify — whatever --verification says.
+    assert up["user"]["verifiedEmail"] is False and up["user"]["name"] == "Ada Lovelace"
+    assert up["firstSeen"] is True and up["projectId"] == PROJECT
+    user_id = up["userId"]
+
+    signed_in = client.password.sign_in(email, PASSWORD)
+    assert signed_in["firstSeen"] is False and signed_in["userId"] == user_id
+    session, refresh = signed_in["sessionToken"]["jwt"], signed_in["refreshSessionToken"]["jwt"]
+    assert signed_in["sessionToken"]["amr"] == ["pwd"] and signed_in["sessionToken"]["drn"] == "DS"
+
+    validated = client.validate_session(session)
+    assert validated["userId"] == user_id and validated["projectId"] == PROJECT
+
+    refreshed = client.refresh_session(refresh)
+    assert refreshed["userId"] == user_id and refreshed["refreshSessionToken"]["jwt"] == refresh
+    client.validate_session(refreshed["sessionToken"]["jwt"])
+
+    me = client.me(refresh)
+    assert me["userId"] == user_id and me["email"] == email and me["loginIds"] == [email]
+    assert me["verifiedEmail"] is False and me["name"] == "Ada Lovelace" and me["status"] == "enabled"
+
+    # update: the refresh JWT is the proof; like a reset, every session ends, this one too.
+    client.password.update(email, "second password 2", refresh)
+    with pytest.raises(AuthException) as ended:
+        client.refresh_session(refresh)
+    assert ended.value.status_code == 401
+    with pytest.raises(AuthException) as old:
+        client.password.sign_in(email, PASSWORD)
+    assert old.value.status_code == 401 and error_body(old.value)["errorCode"] == "E062801"
+
+    replaced = client.password.replace(email, "second password 2", "third password 3")
+    assert replaced["userId"] == user_id
+    again = client.password.sign_in(email, "third password 3")
+
+    reset = client.password.send_reset(email)
+    assert reset["maskedEmail"].endswith("@example.com") and reset["maskedEmail"].startswith(email[0] + "***")
+    assert any("reset" in mail["subject"].lower() for mail in read_mailbox(server.url, email))
+
+    client.logout(again["refreshSessionToken"]["jwt"])
+    with pytest.raises(AuthException) as after_logout:
+        client.refresh_session(again["refreshSessionToken"]["jwt"])
+    assert after_logout.value.status_code == 401
+
+
+def test_unknown_and_known_login_ids_answer_alike(client):
+    email, _ = signed_up(client)
+    with pytest.raises(AuthException) as known:
+        client.password.sign_in(email, "not the password")
+    with pytest.raises(AuthException) as unknown:
+        client.password.sign_in(unique_email("nobody"), "not the password")
+    assert (known.value.status_code, error_body(known.value)) == (unknown.value.status_code, error_body(unknown.value))
+    assert client.password.send_reset(unique_email("nobody"))["maskedEmail"].endswith("@example.com")
+
+
+def test_logout_all_ends_every_session(client):
+    email, up = signed_up(client)
+    other = client.password.sign_in(email, PASSWORD)
+    client.logout_all(up["refreshSessionToken"]["jwt"])
+    for refresh in (up["refreshSessionToken"]["jwt"], other["refreshSessionToken"]["jwt"]):
+        with pytest.raises(AuthException) as ended:
+            client.me(refresh)
+        assert ended.value.status_code == 401
+
+
+def test_password_policy_is_the_servers(client):
+    policy = client.password.get_policy()
+    assert policy["minLength"] == 8
+    assert {"lowercase", "uppercase", "number", "nonAlphanumeric"} <= policy.keys()
+    with pytest.raises(AuthException) as short:
+        client.password.sign_up(unique_email("short"), "short")
+    assert short.value.status_code == 400 and error_body(short.value)["errorCode"] == "E011004"
+
+
+def test_otp_sign_up_or_in_with_the_mailed_code(client, server):
+    email = unique_email("otp")
+    assert client.otp.sign_up_or_in(DeliveryMethod.EMAIL, email) == email[0] + "***@example.com"
+    code = latest_code(server.url, email)
+    with pytest.raises(AuthException) as wrong:
+        client.otp.verify_code(DeliveryMethod.EMAIL, email, "000000" if code != "000000" else "111111")
+    assert wrong.value.status_code == 401 and error_body(wrong.value)["errorCode"] == "E061102"
+    verified = client.otp.verify_code(DeliveryMethod.EMAIL, email, code)
+    assert verified["user"]["verifiedEmail"] is True and verified["firstSeen"] is True
+    assert client.me(verified["refreshSessionToken"]["jwt"])["email"] == email
+    # The code is spent.
+    with pytest.raises(AuthException) as spent:
+        client.otp.verify_code(DeliveryMethod.EMAIL, email, code)
+    assert error_body(spent.value)["errorCode"] == "E061102"
+
+
+def test_otp_sign_in_creates_no_account(client, server):
+    email = unique_email("otp-nobody")
+    client.otp.sign_in(DeliveryMethod.EMAIL, email)
+    time.sleep(0.5)
+    assert read_mailbox(server.url, email) == []
+
+
+def test_otp_marks_a_password_account_verified(client, server):
+    email, up = signed_up(client)
+    client.otp.sign_in(DeliveryMethod.EMAIL, email)
+    verified = client.otp.verify_code(DeliveryMethod.EMAIL, email, latest_code(server.url, email))
+    assert verified["userId"] == up["userId"] and verified["firstSeen"] is False
+    assert client.me(verified["refreshSessionToken"]["jwt"])["verifiedEmail"] is True
+
+
+def test_magic_link_sign_up_or_in(client, server):
+    email = unique_email("link")
+    client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, "http://127.0.0.1:9/done")
+    deadline = time.monotonic() + 10
+    while not (mails := read_mailbox(server.url, email)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(mails[0]["link"]).query)["t"][0]
+    signed_in = client.magiclink.verify(token)
+    assert signed_in["user"]["email"] == email and signed_in["user"]["verifiedEmail"] is True
+    with pytest.raises(AuthException) as spent:
+        client.magiclink.verify(token)
+    assert spent.value.status_code == 401
+
+
+def test_keys_and_token_shapes(client, server):
+    status, keys = call(server, "GET", f"/v2/keys/{PROJECT}")
+    assert status == 200 and [key["alg"] for key in keys["keys"]] == ["ES256"]
+    _, up = signed_up(client)
+    for name, drn in (("sessionToken", "DS"), ("refreshSessionToken", "DSR")):
+        token = up[name]["jwt"]
+        assert jwt_part(token, 0)["kid"] == keys["keys"][0]["kid"]
+        claims = jwt_part(token, 1)
+        assert claims["iss"] == PROJECT and claims["drn"] == drn and claims["sub"] == up["userId"]
+        assert claims["roles"] == [] and claims["permissions"] == [] and claims["tenants"] == {}
+    assert call(server, "GET", "/v2/keys/P2unknown")[0] == 404
+
+
+def test_refresh_answers_first_seen_for_descopekit(client, server):
+    _, up = signed_up(client)
+    status, body = call(server, "POST", "/v1/auth/refresh", {}, auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
+    assert status == 200 and body["firstSeen"] is False and body["sessionJwt"].count(".") == 2
+    assert {"userId", "loginIds", "status", "createdTime", "roleNames", "ssoAppIds", "webauthn", "password", "TOTP",
+            "OAuth", "SAML", "SCIM"} <= body["user"].keys()
+
+
+def test_another_projects_tokens_are_refused(client, server):
+    _, up = signed_up(client)
+    other = DescopeClient(project_id=OTHER_PROJECT, base_url=server.url)
+    with pytest.raises(AuthException) as refused:
+        other.me(up["refreshSessionToken"]["jwt"])
+    assert refused.value.status_code == 401 and error_body(refused.value)["errorCode"] == "E011003"
+
+
+def tampered(token: str) -> str:
+    head, payload, signature = token.split(".")
+    claims = jwt_part(token, 1)
+    claims["sub"] = "someone-else"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    return ".".join([head, forged, signature])
+
+
+def test_bad_input_answers_descopes_shape(client, server):
+    _, up = signed_up(client)
+    session, refresh = up["sessionToken"]["jwt"], up["refreshSessionToken"]["jwt"]
+    cases = [
+        ("malformed JSON", "POST", "/v1/auth/password/signin", b"{not json", PROJECT, 400, "E011001"),
+        ("JSON not an object", "POST", "/v1/auth/password/signin", b"[1]", PROJECT, 400, "E011001"),
+        ("missing loginId", "POST", "/v1/auth/password/signin", {"password": "x"}, PROJECT, 400, "E011002"),
+        ("loginId not a string", "POST", "/v1/auth/otp/signin/email", {"loginId": 7}, PROJECT, 400, "E011004"),
+        ("loginId not an address", "POST", "/v1/auth/otp/signup-in/email", {"loginId": "ada"}, PROJECT, 400, "E011004"),
+        ("missing code", "POST", "/v1/auth/otp/verify/email", {"loginId": "a@example.com"}, PROJECT, 400, "E011002"),
+        ("missing token", "POST", "/v1/auth/magiclink/verify", {}, PROJECT, 400, "E011002"),
+        ("no Authorization", "POST", "/v1/auth/password/signin", {"loginId": "a@example.com", "password": "x"}, None,
+         401, "E011003"),
+        ("wrong project id", "POST", "/v1/auth/password/signin", {"loginId": "a@example.com", "password": "x"},
+         "P2someoneElse", 401, "E011003"),
+        ("no refresh JWT", "POST", "/v1/auth/refresh", {}, PROJECT, 401, "E011003"),
+        ("session JWT as refresh JWT", "POST", "/v1/auth/refresh", {}, f"{PROJECT}:{session}", 401, "E011003"),
+        ("tampered refresh JWT", "GET", "/v1/auth/me", None, f"{PROJECT}:{tampered(refresh)}", 401, "E011003"),
+        ("not a JWT", "POST", "/v1/auth/logout", {}, f"{PROJECT}:garbage", 401, "E011003"),
+        ("another project's refresh JWT", "POST", "/v1/auth/refresh", {}, f"{OTHER_PROJECT}:{refresh}", 401, "E011003"),
+        ("unknown route", "POST", "/v1/auth/nothing-here", {}, PROJECT, 404, "E011001"),
+        ("wrong method", "GET", "/v1/auth/refresh", None, PROJECT, 405, "E011001"),
+    ]
+    for name, method, path, body, auth, status, code in cases:
+        got_status, got = call(server, method, path, body, auth)
+        assert (got_status, got.get("errorCode")) == (status, code), f"{name}: {got_status} {got}"
+        assert {"errorDescription", "errorMessage"} <= got.keys(), name
+
+
+def test_an_expired_refresh_jwt_is_refused(start_server):
+    started = start_server(extra_args=["--descope-project-id", PROJECT, "--descope-refresh-lifetime", "1"])
+    client = DescopeClient(project_id=PROJECT, base_url=started.url)
+    _, up = signed_up(client)
+    refresh = up["refreshSessionToken"]["jwt"]
+    time.sleep(1.2)
+    status, body = call(started, "GET", "/v1/auth/me", None, f"{PROJECT}:{refresh}")
+    assert (status, body["errorCode"]) == (401, "E011003")
+
+
+def test_one_store_with_the_other_ways_in(client, server):
+    # An account made on the InsForge API and verified there signs in here.
+    email = unique_email("insforge")
+    status, _ = call(server, "POST", "/api/auth/users?client_type=mobile", {"email": email, "password": PASSWORD},
+                     auth="anon")
+    assert status == 200
+    status, _ = call(server, "POST", "/api/auth/email/verify?client_type=mobile",
+                     {"email": email, "otp": latest_code(server.url, email)}, auth="anon")
+    assert status == 200
+    assert client.password.sign_in(email, PASSWORD)["user"]["verifiedEmail"] is True
+    # An account made here shows in the admin API's list, its session among the person's sessions.
+    mine, up = signed_up(client)
+    request = urllib.request.Request(f"{server.url}/_/api/users?" + urllib.parse.urlencode({"q": mine}),
+                                     headers={"Authorization": f"Bearer {server.superuser_token()}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        listed = json.loads(response.read())
+    assert up["userId"] in json.dumps(listed)
+
+
+def test_project_id_is_made_and_logged_without_the_flag(start_server):
+    started = start_server()
+    logged = re.search(r"descope_project_ids=(P\w{27})", started.log_tail(200))
+    assert logged, started.log_tail()
+    client = DescopeClient(project_id=logged.group(1), base_url=started.url)
+    _, up = signed_up(client)
+    assert up["projectId"] == logged.group(1)
