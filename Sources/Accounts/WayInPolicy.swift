@@ -9,16 +9,11 @@ public struct WayInPolicy: Sendable, Equatable {
     /// (Gatehouse mails no verification; the account stays unverified while addresses are
     /// verified) and password sign-in admits it. The app's own verification decides what such an
     /// account may do.
-    public var sessionsBeforeVerification: Bool
+    public let sessionsBeforeVerification: Bool
     /// Sign-in by mailed code or link creates a missing account (the route itself asks for it),
     /// whatever `--passwordless-sign-up` says; a spent code or link marks the address verified
     /// (as it does on every way in).
-    public var passwordlessCreatesAccounts: Bool
-
-    public init(sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool) {
-        self.sessionsBeforeVerification = sessionsBeforeVerification
-        self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
-    }
+    public let passwordlessCreatesAccounts: Bool
 
     /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
     public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)

@@ -92,7 +92,8 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions {
     }
 
     public func signIn(email: String, password: String) async throws -> AuthSession {
-        try await sessionOrChallenge(for: try await accounts.signIn(email: email, password: password, admitUnverified: admitsUnverified), firstMethod: "password")
+        let user = try await accounts.signIn(email: email, password: password, admitUnverified: admitsUnverified)
+        return try await sessionOrChallenge(for: user, firstMethod: "password")
     }
 
     public func signOut(_ session: AuthSession) async throws {
