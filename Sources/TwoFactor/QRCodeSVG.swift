@@ -32,26 +32,18 @@ public enum QRCodeSVG {
         for text: String, moduleSize: Int = 4, quietZone: Int = 4, label: String = "QR code"
     ) throws(Failure) -> String {
         guard moduleSize >= 1, quietZone >= 0 else { throw .invalidDimensions }
-        guard !text.utf8.contains(0) else { throw .embeddedNUL }
-        errno = 0
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
-            throw .encodingFailed(errno: errno)
-        }
-        defer { QRcode_free(code) }
-        let width = Int(code.pointee.width)
-        let data = code.pointee.data!
+        let (width, dark) = try modules(of: text)
 
         var path = ""
         for y in 0..<width {
             var x = 0
             while x < width {
-                // Bit 0 of each module byte is dark/light; the other bits describe the module's role.
-                guard data[y * width + x] & 1 == 1 else {
+                guard dark[y * width + x] else {
                     x += 1
                     continue
                 }
                 let start = x
-                while x < width && data[y * width + x] & 1 == 1 { x += 1 }
+                while x < width && dark[y * width + x] { x += 1 }
                 let left = (start + quietZone) * moduleSize
                 let top = (y + quietZone) * moduleSize
                 let run = (x - start) * moduleSize
@@ -65,6 +57,21 @@ public enum QRCodeSVG {
             shape-rendering="crispEdges" role="img" aria-label="\(escaped(label))">\
             <rect width="\(size)" height="\(size)" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
             """
+    }
+
+    /// The symbol of `text` at level M, byte mode: its width in modules and whether each module
+    /// (row by row) is dark.
+    static func modules(of text: String) throws(Failure) -> (width: Int, dark: [Bool]) {
+        guard !text.utf8.contains(0) else { throw .embeddedNUL }
+        errno = 0
+        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+            throw .encodingFailed(errno: errno)
+        }
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        guard let data = code.pointee.data else { throw .encodingFailed(errno: 0) }
+        // Bit 0 of each module byte is dark/light; the other bits describe the module's role.
+        return (width, (0..<width * width).map { data[$0] & 1 == 1 })
     }
 
     /// Escapes text for an XML attribute value.

@@ -13,9 +13,11 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 
+import pyotp
 import pytest
-from descope import AuthException, DeliveryMethod, DescopeClient
+from descope import AuthException, DeliveryMethod, DescopeClient, LoginOptions
 
 from conftest import GatehouseServer, gatehouse_binary, latest_code, read_mailbox, unique_email
 
@@ -187,6 +189,50 @@ def test_magic_link_sign_up_or_in(client, server):
     with pytest.raises(AuthException) as spent:
         client.magiclink.verify(token)
     assert spent.value.status_code == 401
+
+
+def png_pixels(png: bytes) -> tuple[int, bytes]:
+    """The width and the inflated rows of a PNG, every chunk's CRC checked."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    at, width, data = 8, 0, b""
+    while at < len(png):
+        length = int.from_bytes(png[at:at + 4], "big")
+        kind, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        assert int.from_bytes(png[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + body)
+        if kind == b"IHDR":
+            width = int.from_bytes(body[:4], "big")
+        elif kind == b"IDAT":
+            data += body
+        at += 12 + length
+    return width, zlib.decompress(data)
+
+
+def test_totp_added_then_asked_at_sign_in(client):
+    email, up = signed_up(client)
+    refresh = up["refreshSessionToken"]["jwt"]
+    key = client.totp.update_user(email, refresh)
+    assert key["provisioningURL"].startswith("otpauth://totp/")
+    width, rows = png_pixels(base64.b64decode(key["image"]))
+    assert width > 100 and len(rows) == width * ((width + 7) // 8 + 1)
+    totp = pyotp.TOTP(key["key"])
+    with pytest.raises(AuthException) as wrong:
+        client.totp.sign_in_code(email, "000000" if totp.now() != "000000" else "111111", LoginOptions(mfa=True), refresh)
+    assert error_body(wrong.value)["errorCode"] == "E061102"
+    # The previous step's code turns it on (a code is spent once); the current one signs in below.
+    confirmed = client.totp.sign_in_code(email, totp.at(time.time() - 30), LoginOptions(mfa=True), refresh)
+    assert "totp" in confirmed["sessionToken"]["amr"] and client.me(refresh)["TOTP"] is True
+
+    with pytest.raises(AuthException) as asked:
+        client.password.sign_in(email, PASSWORD)
+    assert asked.value.status_code == 403 and error_body(asked.value)["errorCode"] == "E011003"
+    signed_in = client.totp.sign_in_code(email, totp.now())
+    assert signed_in["userId"] == up["userId"] and signed_in["sessionToken"]["amr"] == ["mfa", "totp"]
+    with pytest.raises(AuthException) as spent:
+        client.totp.sign_in_code(email, totp.now())
+    assert error_body(spent.value)["errorCode"] == "E061102"
+    with pytest.raises(AuthException) as alone:
+        client.totp.sign_up(unique_email("totp-only"))
+    assert alone.value.status_code == 501
 
 
 def test_keys_and_token_shapes(client, server):

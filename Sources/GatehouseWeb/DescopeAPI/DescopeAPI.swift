@@ -25,6 +25,7 @@ struct DescopeAPI: Sendable {
         DescopeSessionRoutes(api: self).register(on: &router)
         DescopePasswordRoutes(api: self).register(on: &router)
         DescopePasswordlessRoutes(api: self).register(on: &router)
+        DescopeTOTPRoutes(api: self).register(on: &router)
     }
 
     /// One call: the project it names, the refresh JWT beside it, its JSON body, and when it began.
@@ -87,13 +88,31 @@ struct DescopeAPI: Sendable {
         return holder
     }
 
-    /// Signed in: a new session row and its JWTs, answered as Descope's `JWTResponse`.
-    func signedIn(_ session: AuthSession, amr: [String], call: Call, password: Bool = false) async throws -> Response {
+    /// Descope names the account in the body too: it must be the refresh JWT's.
+    func requireOwnLoginID(_ call: Call, _ signedIn: SignedIn) throws {
+        guard EmailAddress.normalize(try call.loginID()) == EmailAddress.normalize(signedIn.user.email) else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "loginId is not the signed-in user's")
+        }
+    }
+
+    /// A right first step for an account with an authenticator app: no session yet. The step is
+    /// kept by address for `totp/verify {loginId, code}`, and the call answers 403.
+    func secondStep(_ challenge: MFAChallenge, email: String) async throws -> Never {
+        try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: email)
+        throw AuthError.mfaRequired(challenge)
+    }
+
+    /// Signed in: a new session row and its JWTs, answered as Descope's `JWTResponse`. `firstSeen`
+    /// is the account's first sign-in: nil works it out — the account was made during this call (a
+    /// code or link for a new address).
+    func signedIn(
+        _ session: AuthSession, amr: [String], call: Call, password: Bool = false, firstSeen: Bool? = nil
+    ) async throws -> Response {
         let issued = try await tokens.issue(for: session, project: call.project, amr: amr, request: call.request)
         return try jwtResponse(
             session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
             user: DescopeUser(session.user, password: password, totp: amr.contains("totp")),
-            firstSeen: session.user.createdAt >= call.started.addingTimeInterval(-1))
+            firstSeen: firstSeen ?? (Self.milliseconds(session.user.createdAt) >= Self.milliseconds(call.started)))
     }
 
     func jwtResponse(session: String, refresh: String, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
@@ -103,6 +122,9 @@ struct DescopeAPI: Sendable {
                 sessionJwt: session, refreshJwt: refresh, cookieMaxAge: max(expiresAt - now, 0), cookieExpiration: expiresAt,
                 user: user, firstSeen: firstSeen))
     }
+
+    /// Whole milliseconds since 1970: the store keeps dates to the millisecond.
+    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The JSON body as an object (`{}` when empty); unreadable JSON, or JSON that is not an
     /// object, is the family's 400.

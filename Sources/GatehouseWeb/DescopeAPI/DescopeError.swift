@@ -94,7 +94,7 @@ enum DescopeError {
         case .mfaRequired:
             return response(
                 403, DescopeCode.invalidRequest, "Second step required",
-                "This account signs in with an authenticator app: use totp/verify")
+                "This account has an authenticator app: send its code to totp/verify {loginId, code}")
         case .magicLinkOpenedElsewhere:
             return response(401, DescopeCode.wrongOTPCode, "Wrong code", "The link does not work here")
         case .network, .server: return response(502, "E000000", "Backend unavailable", "The account service could not be reached")

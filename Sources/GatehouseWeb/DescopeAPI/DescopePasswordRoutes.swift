@@ -14,10 +14,10 @@ struct DescopePasswordRoutes: Sendable {
             let (email, password) = (try call.loginID(), try call.required("password"))
             var name: String?
             if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue }
-            let outcome = try await SignUp(env: accounts, via: DescopeAPI.via).attempt(
+            let outcome = try await SignUp(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
                 SignUpRequest(email: email, password: password, name: name), for: .browserSession, request: call.request)
             guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
-            return try await api.signedIn(session, amr: ["pwd"], call: call, password: true)
+            return try await api.signedIn(session, amr: ["pwd"], call: call, password: true, firstSeen: true)
         }
         api.on(&router, .post, "/v1/auth/password/signin") { call in
             let (email, password) = (try call.loginID(), try call.required("password"))
@@ -25,7 +25,7 @@ struct DescopePasswordRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/password/update") { call in
             let signedIn = try await api.holder(call).signedIn
-            try requireOwnLoginID(call, signedIn)
+            try api.requireOwnLoginID(call, signedIn)
             try await PasswordChange(env: accounts, via: DescopeAPI.via).setWithoutCurrent(
                 try call.required("newPassword"), of: signedIn, request: call.request)
             return try .json([String: String]())
@@ -52,11 +52,11 @@ struct DescopePasswordRoutes: Sendable {
     }
 
     private func signIn(email: String, password: String, call: DescopeAPI.Call) async throws -> Response {
-        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via).attempt(
+        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
             email: email, password: password, request: call.request)
         {
         case .session(let session): return try await api.signedIn(session, amr: ["pwd"], call: call, password: true)
-        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+        case .secondStep(let challenge): try await api.secondStep(challenge, email: email)
         }
     }
 
@@ -64,7 +64,7 @@ struct DescopePasswordRoutes: Sendable {
     /// through the security page's owner: every other session of the account ends.
     private func replace(email: String, old: String, new: String, call: DescopeAPI.Call) async throws -> Response {
         let session: AuthSession
-        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via).attempt(
+        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
             email: email, password: old, request: call.request)
         {
         case .session(let signedIn): session = signedIn
@@ -83,13 +83,6 @@ struct DescopePasswordRoutes: Sendable {
                 user: DescopeUser(renewed.user, password: true), firstSeen: false)
         case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
         case .refused: throw AuthError.invalidCredentials
-        }
-    }
-
-    /// Descope names the account in the body too: it must be the refresh JWT's.
-    private func requireOwnLoginID(_ call: DescopeAPI.Call, _ signedIn: SignedIn) throws {
-        guard EmailAddress.normalize(try call.loginID()) == EmailAddress.normalize(signedIn.user.email) else {
-            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "loginId is not the signed-in user's")
         }
     }
 }

@@ -19,7 +19,8 @@ struct DescopePasswordlessRoutes: Sendable {
         case signIn = "signin"
         case signUpOrIn = "signup-in"
 
-        var createsAccount: Bool { self != .signIn }
+        /// `signup` and `signup-in` ask for the account: this way in's policy lets them make it.
+        var createsAccount: Bool { self != .signIn && WayInPolicy.descopeAPI.passwordlessCreatesAccounts }
     }
 
     func register(on router: inout Router) {
@@ -52,7 +53,7 @@ struct DescopePasswordlessRoutes: Sendable {
                 email: email, code: code, name: nil, request: call.request)
             {
             case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
-            case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
+            case .secondStepRequired(let challenge): try await api.secondStep(challenge, email: email)
             case .wrongCode, .expired: throw AuthError.invalidCode
             case .throttled(let wait):
                 throw DescopeAnswer(

@@ -1,0 +1,34 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+
+/// A pending second step found by the account's address, for ways in whose second step names the
+/// address alone (Descope's `totp/verify {loginId, code}` after a password sign-in that needs it).
+/// The challenge's id is kept in Store under the address's keyed hash, beside `SignInCodes`'
+/// requests, for the challenge's lifetime; the newest replaces an older one. The try itself is
+/// `attempt(challengeID:…)`: the same budgets, tries and audit as every other second step.
+extension SecondStepSignIn {
+    /// How long a pending step is kept when the backend gives its challenge no end.
+    public static let pendingLifetime: TimeInterval = 5 * 60
+
+    /// Keeps `challenge` as `email`'s pending second step.
+    public func remember(_ challenge: MFAChallenge, for email: String) async throws {
+        let now = env.clock()
+        try await env.database.rememberOTPRequest(
+            emailHash: pendingHash(email), otpID: challenge.id,
+            expiresAt: challenge.expiresAt ?? now.addingTimeInterval(Self.pendingLifetime), now: now)
+    }
+
+    /// Tries `factor` on `email`'s pending second step. An address without one (never asked,
+    /// unknown, out of date) tries a challenge nobody holds: the same budget, audit and answer
+    /// (`.expired`) as a spent challenge, so the answer tells nobody whether a password was just right.
+    public func attempt(email: String, factor: SecondFactor, request: Request) async throws -> Outcome {
+        let pending = try await env.database.otpRequest(emailHash: pendingHash(email), now: env.clock())
+        return try await attempt(challengeID: pending ?? SecureRandom.token(), factor: factor, request: request)
+    }
+
+    private func pendingHash(_ email: String) -> String {
+        env.sessions.bindings.hasher.hex("second-step-pending:" + EmailAddress.normalize(email))
+    }
+}
