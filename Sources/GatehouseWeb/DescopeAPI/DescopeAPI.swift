@@ -64,7 +64,8 @@ struct DescopeAPI: Sendable {
     /// A route whose every refusal answers in Descope's shape. The project is checked before
     /// anything else; GET routes have no body.
     func on(
-        _ router: inout Router, _ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Call) async throws -> Response
+        _ router: inout Router, _ method: HTTPMethod, _ path: String,
+        _ handler: @escaping @Sendable (Call) async throws -> Response
     ) {
         router.on(method, path) { request, _ in
             do {

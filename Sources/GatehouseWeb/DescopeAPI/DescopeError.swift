@@ -39,7 +39,8 @@ struct DescopeAnswer: Error {
 
     /// No refresh JWT, or one that is not a live refresh JWT of this project.
     static let unauthorized = DescopeAnswer(
-        401, DescopeCode.invalidRequest, "Unauthorized", "Send Authorization: Bearer <projectId>:<refreshJwt> with a live refresh JWT")
+        401, DescopeCode.invalidRequest, "Unauthorized",
+        "Send Authorization: Bearer <projectId>:<refreshJwt> with a live refresh JWT")
 }
 
 /// Descope's error body, `{"errorCode", "errorDescription", "errorMessage"}`: DescopeKit turns it
@@ -84,7 +85,8 @@ enum DescopeError {
         case .invalidCode, .codeExpired:
             return response(401, DescopeCode.wrongOTPCode, "Wrong code", "The code or link is wrong, used or out of date")
         case .rateLimited(let wait):
-            return response(429, DescopeCode.rateLimited, "Too many requests", "Try again in \(wait) seconds").retrying(after: wait)
+            return response(429, DescopeCode.rateLimited, "Too many requests", "Try again in \(wait) seconds").retrying(
+                after: wait)
         case .sessionExpired, .sessionNotRefreshable:
             return DescopeAnswer.unauthorized.response
         case .notSupported(let capability):
