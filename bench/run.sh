@@ -46,6 +46,7 @@ EMAIL="bench@example.com"
 STAFF_EMAIL="staff@example.com"
 STAFF_PASSWORD="staff-password-123"
 PASSWORD="bench-password-123"
+DESCOPE_PROJECT="P2benchDescopeProject000000"
 
 die() { echo "bench: $*" >&2; exit 1; }
 for tool in wrk curl python3; do
@@ -116,7 +117,8 @@ start_gatehouse() {
 HELP="$("$BIN" serve --help 2>&1 || true)"
 THROTTLE_FLAG="$(grep -oiE -- '--(no-|disable-)[a-z-]*(throttl|rate-limit)[a-z-]*' <<<"$HELP" | head -n1 || true)"
 SERVE_ARGS=(serve --host 127.0.0.1 --port 0 --db "$WORK/gatehouse.sqlite"
-            --templates "$REPO/Templates" --assets "$REPO/Public" --verification none --log-level notice)
+            --templates "$REPO/Templates" --assets "$REPO/Public" --verification none --log-level notice
+            --descope-project-id "$DESCOPE_PROJECT")
 [ -n "$THROTTLE_FLAG" ] && SERVE_ARGS+=("$THROTTLE_FLAG")
 
 printf '%s\n' "$STAFF_PASSWORD" | "$BIN" superuser create "$STAFF_EMAIL" --password-stdin --db "$WORK/gatehouse.sqlite" \
@@ -331,6 +333,16 @@ GH_PB_SUPER="$(curl -s -H 'Content-Type: application/json' -d "{\"identity\":\"$
 run_wrk "Gatehouse POST users/auth-refresh" "$GH/api/collections/users/auth-refresh" POST -H "Authorization: $GH_PB_TOKEN"
 GH_REFRESH_RPS="$LAST_RPS"
 GH_REFRESH_P99="$LAST_P99"
+# The Descope-compatible API's signed-in calls, which carry the refresh JWT: refresh (a new session JWT)
+# and me. Both read the session row and sign or look up as much as auth-refresh does.
+DS_REFRESH="$(curl -s -H 'Content-Type: application/json' -H "Authorization: Bearer $DESCOPE_PROJECT" \
+  -d "{\"loginId\":\"$EMAIL\",\"password\":\"$PASSWORD\"}" "$GH/v1/auth/password/signin" | json_field refreshJwt)"
+[ -n "$DS_REFRESH" ] || die "Gatehouse's Descope API gave no refresh JWT"
+WRK_BODY='{}' run_wrk "Gatehouse POST /v1/auth/refresh (Descope)" "$GH/v1/auth/refresh" POST \
+  -H "Authorization: Bearer $DESCOPE_PROJECT:$DS_REFRESH"
+DS_REFRESH_RPS="$LAST_RPS"
+run_wrk "Gatehouse GET /v1/auth/me (Descope)" "$GH/v1/auth/me" GET -H "Authorization: Bearer $DESCOPE_PROJECT:$DS_REFRESH"
+DS_ME_RPS="$LAST_RPS"
 GH_TOTAL="$(curl -s -H "Authorization: $GH_PB_SUPER" "$GH/api/collections/users/records?perPage=1" | json_field totalItems)"
 run_wrk "Gatehouse GET users/records?perPage=50 ($GH_TOTAL users)" "$GH/api/collections/users/records?perPage=50" GET \
   -H "Authorization: $GH_PB_SUPER"
@@ -541,6 +553,14 @@ echo
 {
   printf 'account\tsigned-in GET /account ÷ static file\t%s\t>=\t0.40\t×\n' "$(python3 -c "print(f'{$GH_ACCOUNT_RPS / max(0.001, $STATIC_RPS):.3f}')")"
   printf 'signin\tGET /auth/sign-in ÷ static file\t%s\t>=\t0.60\t×\n' "$(python3 -c "print(f'{$SIGNIN_PAGE_RPS / max(0.001, $STATIC_RPS):.3f}')")"
+  # Descope's refresh and me beside the PocketBase API's auth-refresh, each as a share of the static file's req/s.
+  for pair in "descope_refresh:POST /v1/auth/refresh:$DS_REFRESH_RPS" "descope_me:GET /v1/auth/me:$DS_ME_RPS"; do
+    IFS=: read -r key route rps <<<"$pair"
+    printf '%s\tDescope %s ÷ static (%s) vs PB-API auth-refresh ÷ static (%s)\t%s\t>=\t0.8\t×\n' "$key" "$route" \
+      "$(python3 -c "print(f'{$rps / max(0.001, $STATIC_RPS):.3f}')")" \
+      "$(python3 -c "print(f'{$GH_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")" \
+      "$(python3 -c "print(f'{$rps / max(0.001, $GH_REFRESH_RPS):.3f}')")"
+  done
   if [ -n "$PB_RPS" ]; then
     printf 'refresh\tPB-API auth-refresh req/s, Gatehouse ÷ PocketBase\t%s\t>=\t2.0\t×\n' \
       "$(python3 -c "print(f'{$GH_REFRESH_RPS / max(0.001, $PB_RPS):.3f}')")"

@@ -20,6 +20,10 @@ struct DescopeTokens: Sendable {
     let signer: ES256Signer
     let sessionLifetime: TimeInterval
     let refreshLifetime: TimeInterval
+    /// Refresh JWTs whose signature held, by their exact text (checking a P-256 signature was most
+    /// of a signed-in call's work). A pure function of the text: every call still checks the expiry,
+    /// the project and the session row.
+    private let verified = BoundedMemo<String, [String: JSONValue]>(capacity: 4096)
 
     var sessions: AppSessions { AppSessions(env: env.accounts, kind: .descopeAPI) }
 
@@ -64,7 +68,8 @@ struct DescopeTokens: Sendable {
     /// The live session behind `refreshJwt`; nil for anything else (another project's token, a
     /// session JWT, an expired, tampered or revoked one).
     func holder(of refreshJwt: String, project: String) async -> Holder? {
-        guard let claims = signer.claims(of: refreshJwt), claims["iss"]?.stringValue == project,
+        guard let claims = verified.value(for: refreshJwt, make: { signer.claims(of: refreshJwt) }),
+            claims["iss"]?.stringValue == project,
             claims["drn"]?.stringValue == "DSR", case .number(let exp)? = claims["exp"],
             Int(exp) > Int(env.clock().timeIntervalSince1970),
             let sid = claims["sid"]?.stringValue, let signedIn = await sessions.current(token: sid),
