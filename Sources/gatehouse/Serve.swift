@@ -126,6 +126,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a Descope-API refresh JWT, and its session, lives. (GATEHOUSE_DESCOPE_REFRESH_LIFETIME)")
     var descopeRefreshLifetime: Int = Environment.value("DESCOPE_REFRESH_LIFETIME").flatMap(Int.init) ?? 28 * 24 * 3600
 
+    @Flag(
+        help: """
+            Answer Descope-API sign-ins with the DS and DSR cookies and an empty refreshJwt in the body, as \
+            a Descope project whose tokens are managed in cookies. (GATEHOUSE_DESCOPE_TOKEN_COOKIES=1)
+            """)
+    var descopeTokenCookies: Bool =
+        Environment.value("DESCOPE_TOKEN_COOKIES").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -278,6 +286,7 @@ struct Serve: AsyncParsableCommand {
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.descopeProjectIDs = (descopeProjectId.isEmpty ? [Environment.value("DESCOPE_PROJECT_ID") ?? ""] : descopeProjectId)
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        web.descopeTokenCookies = descopeTokenCookies
         web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         let app = try await Application(

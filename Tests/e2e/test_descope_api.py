@@ -337,3 +337,29 @@ def test_project_id_is_made_and_logged_without_the_flag(start_server):
     client = DescopeClient(project_id=logged.group(1), base_url=started.url)
     _, up = signed_up(client)
     assert up["projectId"] == logged.group(1)
+
+
+def test_tokens_in_cookies_when_the_project_keeps_them_there(start_server):
+    started = start_server(extra_args=["--descope-project-id", PROJECT, "--descope-token-cookies"])
+    client = DescopeClient(project_id=PROJECT, base_url=started.url)
+    email = unique_email("cookies")
+    up = client.password.sign_up(email, PASSWORD)
+    # The body's refreshJwt is empty; the SDK took the DSR cookie, and checked it against the keys.
+    refresh = up["refreshSessionToken"]["jwt"]
+    assert jwt_part(refresh, 1)["drn"] == "DSR" and client.me(refresh)["email"] == email
+
+    request = urllib.request.Request(started.url + "/v1/auth/refresh", data=b"{}", method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {PROJECT}", "Cookie": f"DSR={refresh}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        body = json.loads(response.read())
+        cookies = response.headers.get_all("Set-Cookie")
+    assert body["refreshJwt"] == "" and body["sessionJwt"].count(".") == 2
+    assert any(c.startswith("DS=") and "HttpOnly" in c and "SameSite=Strict" in c for c in cookies), cookies
+
+    request = urllib.request.Request(started.url + "/v1/auth/logout", data=b"{}", method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {PROJECT}", "Cookie": f"DSR={refresh}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert any(c.startswith("DSR=;") and "Max-Age=0" in c for c in response.headers.get_all("Set-Cookie"))
+    with pytest.raises(AuthException) as ended:
+        client.me(refresh)
+    assert ended.value.status_code == 401

@@ -69,7 +69,9 @@ struct DescopeAPI: Sendable {
     ) {
         router.on(method, path) { request, _ in
             do {
-                let (project, refreshJwt) = try self.project.caller(request)
+                let (project, fromHeader) = try self.project.caller(request)
+                // A project whose tokens live in cookies sends the refresh JWT as `DSR` instead.
+                let refreshJwt = fromHeader ?? request.cookies[DescopeCookies.refresh].flatMap { $0.isEmpty ? nil : $0 }
                 let body = method == .get ? [:] : try Self.object(request)
                 return try await handler(
                     Call(request: request, project: project, refreshJwt: refreshJwt, body: body, started: env.clock()))
@@ -116,13 +118,26 @@ struct DescopeAPI: Sendable {
             firstSeen: firstSeen ?? (Self.milliseconds(session.user.createdAt) >= Self.milliseconds(call.started)))
     }
 
+    /// Both JWTs in the body, or — `--descope-token-cookies` — as the `DS` and `DSR` cookies with the
+    /// body's `refreshJwt` empty (the SDKs then read the cookie).
     func jwtResponse(session: String, refresh: String, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
         let now = Int(env.clock().timeIntervalSince1970)
-        return try .json(
+        let maxAge = max(expiresAt - now, 0)
+        let inCookies = env.configuration.descopeTokenCookies
+        var response = try Response.json(
             JWTResponse(
-                sessionJwt: session, refreshJwt: refresh, cookieMaxAge: max(expiresAt - now, 0), cookieExpiration: expiresAt,
+                sessionJwt: session, refreshJwt: inCookies ? "" : refresh, cookieMaxAge: maxAge, cookieExpiration: expiresAt,
                 user: user, firstSeen: firstSeen))
+        if inCookies {
+            cookies.set(
+                session: session, sessionMaxAge: min(Int(tokens.sessionLifetime), maxAge), refresh: refresh,
+                refreshMaxAge: maxAge, on: &response)
+        }
+        return response
     }
+
+    /// The `DS`/`DSR` cookies of a project whose tokens live in cookies.
+    var cookies: DescopeCookies { DescopeCookies(secure: env.configuration.usesTLS) }
 
     /// Whole milliseconds since 1970: the store keeps dates to the millisecond.
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }

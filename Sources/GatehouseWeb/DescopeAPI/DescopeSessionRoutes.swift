@@ -28,13 +28,20 @@ struct DescopeSessionRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/logout") { call in
             try await OwnSessions(env: api.env.accounts).signOutOfThis(try await api.holder(call).signedIn, request: call.request)
-            return try .json([String: String]())
+            return try signedOut()
         }
         api.on(&router, .post, "/v1/auth/logoutall") { call in
             _ = try await OwnSessions(env: api.env.accounts).signOutEverywhere(
                 try await api.holder(call).signedIn, request: call.request)
-            return try .json([String: String]())
+            return try signedOut()
         }
+    }
+
+    /// An empty answer that deletes the token cookies where the project keeps tokens in them.
+    private func signedOut() throws -> Response {
+        var response = try Response.json([String: String]())
+        if api.env.configuration.descopeTokenCookies { api.cookies.clear(on: &response) }
+        return response
     }
 
     /// The account as `me` answers it, with its authenticator app and linked providers.

@@ -54,6 +54,10 @@ public struct WebConfiguration: Sendable {
     /// How long a Descope-API refresh JWT, and the session behind it, lives (Descope's default: 4 weeks).
     public var descopeRefreshLifetime: TimeInterval = 28 * 24 * 3600
 
+    /// Descope's "manage in cookies" (`--descope-token-cookies`): the JWTs are set as the `DS` and
+    /// `DSR` cookies and the body's `refreshJwt` is left empty, as Descope answers such a project.
+    public var descopeTokenCookies = false
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }
