@@ -7,6 +7,7 @@ contract under them."""
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import time
@@ -14,12 +15,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+from html.parser import HTMLParser
 
 import pyotp
 import pytest
 from descope import AuthException, DeliveryMethod, DescopeClient, LoginOptions
 
-from conftest import GatehouseServer, gatehouse_binary, latest_code, read_mailbox, unique_email
+from conftest import Browserless, GatehouseServer, gatehouse_binary, latest_code, read_mailbox, unique_email
 
 PROJECT = "P2descopeGatehouseTest000001"
 OTHER_PROJECT = "P2descopeGatehouseTest000002"
@@ -363,3 +365,65 @@ def test_tokens_in_cookies_when_the_project_keeps_them_there(start_server):
     with pytest.raises(AuthException) as ended:
         client.me(refresh)
     assert ended.value.status_code == 401
+
+
+class FirstForm(HTMLParser):
+    """The hidden fields of a page's first form."""
+
+    def __init__(self):
+        super().__init__()
+        self.fields: dict[str, str] = {}
+        self.done = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if not self.done and tag == "input" and attributes.get("type") == "hidden":
+            self.fields[attributes["name"]] = attributes.get("value") or ""
+
+    def handle_endtag(self, tag):
+        self.done = self.done or tag == "form"
+
+
+def admin_post(server, path: str, body: dict, token: str) -> None:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201, response.read()
+
+
+def test_oauth_through_the_test_provider(client, server):
+    token = server.superuser_token()
+    admin_post(server, "/_/api/providers",
+               {"name": "acme", "type": "oidc", "mode": "test", "displayName": "Acme", "clientId": "acme-client"}, token)
+    callback = "http://127.0.0.1:9/descope-done"
+    admin_post(server, "/_/api/apps", {"name": "Descope app", "callbackURLs": [callback]}, token)
+    with pytest.raises(AuthException) as unregistered:
+        client.oauth.start("acme", "http://127.0.0.1:9/elsewhere")
+    assert error_body(unregistered.value)["errorCode"] == "E011004"
+
+    started = client.oauth.start("acme", callback)
+    walker = Browserless(server.url)
+    location, chose = started["url"], False
+    for _ in range(6):  # Gatehouse's provider start, the test provider's page and its hand-back, the callback.
+        if location.startswith(callback):
+            break
+        status, headers, page = walker.get(location.removeprefix(server.url))
+        if status == 200 and not chose:
+            form = FirstForm()
+            form.feed(page)
+            status, headers, page = walker.post(location.removeprefix(server.url).split("?")[0],
+                                                {**form.fields, "action": "fixed-0"})
+            chose = True
+        if status == 200:  # "Returning to the app…", whose script follows the link
+            location = html.unescape(re.search(r'data-continue-url="([^"]+)"', page).group(1))
+        else:
+            assert status in (302, 303), (status, page[:300])
+            location = headers["Location"]
+    assert location.startswith(callback), location
+    code = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)["code"][0]
+    signed_in = client.oauth.exchange_token(code)
+    assert signed_in["user"]["email"].endswith("@test.gatehouse.local") and signed_in["sessionToken"]["amr"] == ["oauth"]
+    assert client.me(signed_in["refreshSessionToken"]["jwt"])["OAuth"] == {"acme": True}
+    with pytest.raises(AuthException) as spent:
+        client.oauth.exchange_token(code)
+    assert error_body(spent.value)["errorCode"] == "E061102"

@@ -12,6 +12,12 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
     var clientType: String
     /// Nil only in an app's legacy mode (older SDKs send no challenge).
     var codeChallenge: String?
+    /// The callback's query parameter that carries the code: InsForge's `insforge_code` unless the
+    /// request names `code` (`code_name=code`, Descope's `oauth/authorize`, whose SDKs read `code`).
+    var codeName: String?
+
+    /// The callback parameter the code goes in.
+    var callbackCodeName: String { codeName ?? "insforge_code" }
 
     struct Refusal: Error, Equatable {
         let message: String
@@ -57,13 +63,19 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
         guard ClientType(rawValue: clientType) != nil else {
             throw Refusal(message: "client_type must be web, mobile, desktop or server.")
         }
-        return AppSignInRequest(appID: app.id, callbackURL: requested, clientType: clientType, codeChallenge: challenge)
+        let codeName = try query.single("code_name")
+        guard codeName == nil || codeName == "code" || codeName == "insforge_code" else {
+            throw Refusal(message: "code_name must be code or insforge_code.")
+        }
+        return AppSignInRequest(
+            appID: app.id, callbackURL: requested, clientType: clientType, codeChallenge: challenge, codeName: codeName)
     }
 
     /// The parameters again, for hidden form fields and provider links.
     var queryItems: [(String, String)] {
         var items = [("redirect", callbackURL), ("client_type", clientType)]
         if let codeChallenge { items += [("code_challenge", codeChallenge), ("code_challenge_method", PKCE.method)] }
+        if let codeName { items.append(("code_name", codeName)) }
         return items
     }
 

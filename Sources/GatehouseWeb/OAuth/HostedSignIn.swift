@@ -11,7 +11,7 @@ import Store
 struct HostedSignIn: Sendable {
     let feature: OAuthFeature
 
-    /// The callback URL to send the browser to, with `insforge_code` (or, in an app's legacy
+    /// The callback URL to send the browser to, with `insforge_code` or `code` (or, in an app's legacy
     /// mode without PKCE, the tokens older SDKs read).
     func completion(for user: User, request app: AppSignInRequest, httpRequest: Request) async throws -> String {
         let codes = AppCodes(env: feature.env.accounts, hasher: feature.hasher)
@@ -27,7 +27,7 @@ struct HostedSignIn: Sendable {
         let code = try await codes.issue(
             for: user, appID: app.appID, codeChallenge: codeChallenge, clientType: app.clientType,
             callbackURL: app.callbackURL, lifetime: feature.settings.appCodeLifetime, request: httpRequest)
-        return CallbackURL.appending([("insforge_code", code)], to: app.callbackURL)
+        return CallbackURL.appending([(app.callbackCodeName, code)], to: app.callbackURL)
     }
 
     /// A 303 to the app's callback. The redirect ends a form post on Gatehouse's page, so the

@@ -70,12 +70,12 @@ public struct Application: Sendable {
             ? DescopeProject.generated(from: try database.secretKey(named: "descope-project-id"))
             : DescopeProject(ids: configuration.descopeProjectIDs)
         descopeProjectIDs = descopeProject.ids
-        DescopeAPI(
+        let descope = DescopeAPI(
             env: env, project: descopeProject,
             tokens: DescopeTokens(
                 env: env, signer: try ES256Signer(rawPrivateKey: database.secretKey(named: "descope-api-signing")),
-                sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime)
-        ).register(on: &router)
+                sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime))
+        descope.register(on: &router)
         let oauthFeature = try oauth.map { settings in
             OAuthFeature(
                 env: env, settings: settings,
@@ -103,6 +103,7 @@ public struct Application: Sendable {
             ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
+            DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
