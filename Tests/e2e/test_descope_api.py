@@ -95,6 +95,7 @@ def test_password_journey_through_the_sdk(client, server):
     me = client.me(refresh)
     assert me["userId"] == user_id and me["email"] == email and me["loginIds"] == [email]
     assert me["verifiedEmail"] is False and me["name"] == "Ada Lovelace" and me["status"] == "enabled"
+    assert me["password"] is True and me["TOTP"] is False and me["OAuth"] == {}
 
     # update: the refresh JWT is the proof; like a reset, every session ends, this one too.
     client.password.update(email, "second password 2", refresh)
@@ -132,6 +133,9 @@ def test_unknown_and_known_login_ids_answer_alike(client):
 def test_logout_all_ends_every_session(client):
     email, up = signed_up(client)
     other = client.password.sign_in(email, PASSWORD)
+    history = client.history(other["refreshSessionToken"]["jwt"])
+    assert len(history) == 2 and {entry["ip"] for entry in history} == {"127.0.0.1"}
+    assert all(entry["userId"] == up["userId"] for entry in history)
     client.logout_all(up["refreshSessionToken"]["jwt"])
     for refresh in (up["refreshSessionToken"]["jwt"], other["refreshSessionToken"]["jwt"]):
         with pytest.raises(AuthException) as ended:
@@ -322,7 +326,19 @@ def test_one_store_with_the_other_ways_in(client, server):
     status, _ = call(server, "POST", "/api/auth/email/verify?client_type=mobile",
                      {"email": email, "otp": latest_code(server.url, email)}, auth="anon")
     assert status == 200
-    assert client.password.sign_in(email, PASSWORD)["user"]["verifiedEmail"] is True
+    descope = client.password.sign_in(email, PASSWORD)
+    assert descope["user"]["verifiedEmail"] is True
+    # Its session is one of the person's sessions on the pages, and their "sign out everywhere" ends it.
+    pages = Browserless(server.url)
+    status, _, _ = pages.form_post("/auth/sign-in", "/auth/sign-in", {"email": email, "password": PASSWORD})
+    assert status == 303
+    status, _, listed = pages.get("/account/sessions")
+    assert status == 200 and re.search(r"\bPython\b(?!-urllib)", listed), "the SDK's (httpx) session is not listed"
+    status, _, _ = pages.form_post("/account/sessions", "/account/sessions/sign-out-all", {})
+    assert status == 303
+    with pytest.raises(AuthException) as ended:
+        client.refresh_session(descope["refreshSessionToken"]["jwt"])
+    assert ended.value.status_code == 401
     # An account made here shows in the admin API's list, its session among the person's sessions.
     mine, up = signed_up(client)
     request = urllib.request.Request(f"{server.url}/_/api/users?" + urllib.parse.urlencode({"q": mine}),

@@ -4,7 +4,7 @@ import Foundation
 import HTTPServer
 
 /// The signed-in calls that carry the refresh JWT in `Authorization: Bearer <projectId>:<refreshJwt>`:
-/// `refresh`, `me`, `me/tenants`, `logout`, `logoutall`.
+/// `refresh`, `me`, `me/tenants`, `me/history`, `logout`, `logoutall`.
 struct DescopeSessionRoutes: Sendable {
     let api: DescopeAPI
 
@@ -16,15 +16,26 @@ struct DescopeSessionRoutes: Sendable {
                 session: try api.tokens.sessionJwt(
                     user: user.id.rawValue, project: call.project, amr: holder.amr, refreshExpiresAt: holder.expiresAt),
                 refresh: call.refreshJwt ?? "", expiresAt: holder.expiresAt,
-                user: DescopeUser(user, totp: holder.amr.contains("totp")), firstSeen: false)
+                user: DescopeUser(user, password: holder.amr.contains("pwd"), totp: holder.amr.contains("totp")),
+                firstSeen: false)
         }
         api.on(&router, .get, "/v1/auth/me") { call in
-            let signedIn = try await api.holder(call).signedIn
-            return try .json(try await user(of: signedIn))
+            let holder = try await api.holder(call)
+            return try .json(try await user(of: holder.signedIn, password: holder.amr.contains("pwd")))
         }
         api.on(&router, .post, "/v1/auth/me/tenants") { call in
             _ = try await api.holder(call)
             return try .json(["tenants": [String]()])
+        }
+        api.on(&router, .get, "/v1/auth/me/history") { call in
+            // The account's live sessions, newest first: where and when each sign-in began.
+            let signedIn = try await api.holder(call).signedIn
+            let sessions = try await OwnSessions(env: api.env.accounts).live(of: signedIn)
+            return try .json(
+                sessions.sorted { $0.createdAt > $1.createdAt }.map {
+                    LoginHistoryEntry(
+                        userId: signedIn.user.id.rawValue, loginTime: Int($0.createdAt.timeIntervalSince1970), ip: $0.ip ?? "")
+                })
         }
         api.on(&router, .post, "/v1/auth/logout") { call in
             try await OwnSessions(env: api.env.accounts).signOutOfThis(try await api.holder(call).signedIn, request: call.request)
@@ -45,10 +56,19 @@ struct DescopeSessionRoutes: Sendable {
     }
 
     /// The account as `me` answers it, with its authenticator app and linked providers.
-    private func user(of signedIn: SignedIn) async throws -> DescopeUser {
+    private func user(of signedIn: SignedIn, password: Bool) async throws -> DescopeUser {
         let totp = (try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled) ?? false
         let providers =
             (try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn).map(\.provider)) ?? []
-        return DescopeUser(signedIn.user, totp: totp, providers: providers)
+        return DescopeUser(signedIn.user, password: password, totp: totp, providers: providers)
     }
+}
+
+/// One row of `me/history` (Gatehouse does not place addresses: no city or country).
+private struct LoginHistoryEntry: Encodable {
+    var userId: String
+    var loginTime: Int
+    var city = ""
+    var country = ""
+    var ip: String
 }

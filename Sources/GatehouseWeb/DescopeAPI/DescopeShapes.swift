@@ -22,8 +22,8 @@ struct DescopeUser: Encodable {
     var userTenants: [String] = []
     var ssoAppIds: [String] = []
     var webauthn = false
-    /// Whether the account has a password, as far as this answer knows (a password sign-in, a
-    /// password set): Gatehouse's seam does not say.
+    /// Whether the account has a password, as far as this answer knows (this session began with
+    /// one): Gatehouse's seam does not say.
     var password: Bool
     var TOTP: Bool
     var OAuth: [String: Bool]
