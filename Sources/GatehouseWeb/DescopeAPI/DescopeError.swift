@@ -2,9 +2,9 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// The error codes apps on Descope's SDKs match on (DescopeKit's `DescopeError` names the first
-/// eight; the rest are the codes Gatehouse picked where Descope's own are not published — README,
-/// "Descope-compatible API").
+/// The error codes this API answers: the first six as DescopeKit's `DescopeError` names them,
+/// `userNotFound` as Descope's web SDK does; the rest are the codes Gatehouse picked where Descope's
+/// own are not published (README, "Descope-compatible API").
 enum DescopeCode {
     static let badRequest = "E011001"
     static let missingArguments = "E011002"
@@ -12,7 +12,6 @@ enum DescopeCode {
     static let invalidArguments = "E011004"
     static let wrongOTPCode = "E061102"
     static let tooManyOTPAttempts = "E061103"
-    static let enchantedLinkPending = "E062503"
     static let userNotFound = "E062108"
     static let invalidCredentials = "E062801"
     static let userExists = "E063003"
