@@ -443,3 +443,63 @@ def test_oauth_through_the_test_provider(client, server):
     with pytest.raises(AuthException) as spent:
         client.oauth.exchange_token(code)
     assert error_body(spent.value)["errorCode"] == "E061102"
+
+
+def test_sign_in_with_apple_natively(start_server):
+    """DescopeKit's `oauth.native` (Apple-only, so raw HTTP): start → Apple's identity token, made here
+    with a local ES256 key served as Apple's JWKS → finish."""
+    import http.server
+    import socket
+    import threading
+
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(key.public_key()))
+    keys = json.dumps({"keys": [{**public, "kid": "apple-test", "alg": "ES256", "use": "sig"}]}).encode()
+
+    class Keys(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server API
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(keys)
+
+        def log_message(self, *args):
+            pass
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    jwks = http.server.HTTPServer(("127.0.0.1", port), Keys)
+    threading.Thread(target=jwks.serve_forever, daemon=True).start()
+    try:
+        started = start_server(extra_args=[
+            "--descope-project-id", PROJECT, "--apple-audience", "com.example.app",
+            "--apple-jwksurl", f"http://127.0.0.1:{port}/auth/keys"])
+
+        def token(nonce: str, subject: str = "apple-subject-1") -> str:
+            now = int(time.time())
+            return jwt.encode({"iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": subject,
+                               "email": f"{subject}@example.com", "email_verified": "true", "nonce": nonce,
+                               "iat": now, "exp": now + 300}, key, algorithm="ES256", headers={"kid": "apple-test"})
+
+        status, start = call(started, "POST", "/v1/auth/oauth/native/start", {"provider": "apple", "loginOptions": {}})
+        assert status == 200 and start["clientId"] == "com.example.app" and start["implicit"] is True
+        finish = {"provider": "apple", "stateId": start["stateId"], "idToken": token(start["nonce"]),
+                  "user": json.dumps({"name": {"firstName": "Ada", "lastName": "Apple"}})}
+        status, body = call(started, "POST", "/v1/auth/oauth/native/finish", finish)
+        assert status == 200, body
+        assert body["user"]["email"] == "apple-subject-1@example.com" and body["user"]["name"] == "Ada Apple"
+        assert jwt_part(body["sessionJwt"], 1)["amr"] == ["oauth"]
+
+        replayed = call(started, "POST", "/v1/auth/oauth/native/finish", finish)
+        assert (replayed[0], replayed[1]["errorCode"]) == (401, "E011003")
+        other_nonce = {**finish, "idToken": token("not-the-nonce", "apple-subject-2")}
+        assert call(started, "POST", "/v1/auth/oauth/native/finish", other_nonce)[0] == 401
+        forged_state = {**finish, "stateId": tampered(start["stateId"]), "idToken": token(start["nonce"], "apple-3")}
+        assert call(started, "POST", "/v1/auth/oauth/native/finish", forged_state)[1]["errorCode"] == "E011004"
+        assert call(started, "POST", "/v1/auth/oauth/native/start", {"provider": "google"})[0] == 400
+    finally:
+        jwks.shutdown()

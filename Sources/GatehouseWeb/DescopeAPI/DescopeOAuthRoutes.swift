@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import OAuth
+import Secrets
 
 /// Descope's provider sign-in, present when provider sign-in is: `POST auth/oauth/authorize
 /// ?provider=NAME&redirectUrl=URL` answers `{url}` — Gatehouse's own provider start (the hosted
@@ -48,8 +49,72 @@ struct DescopeOAuthRoutes: Sendable {
             let session = try await codes.openSession(for: record, request: call.request)
             return try await api.signedIn(session, amr: ["oauth"], call: call, firstSeen: false)
         }
+        registerNative(on: &router)
+    }
+
+    /// Sign in with Apple in the app (DescopeKit's `oauth.native`): `start` gives the nonce the app
+    /// hands Apple and a state naming it; `finish` checks Apple's identity token (`implicit`: the app
+    /// sends the token, never an authorization code) with that nonce, through `IDTokenSignIn`.
+    private func registerNative(on router: inout Router) {
+        api.on(&router, .post, "/v1/auth/oauth/native/start") { call in
+            try Self.requireApple(call)
+            let clientID = await IDTokenSignIn(feature: feature, via: DescopeAPI.via).audiences(.apple).sorted().first
+            guard let clientID else { throw Self.appleNotConfigured }
+            let nonce = SecureRandom.token()
+            return try .json(
+                NativeStart(
+                    clientId: clientID, stateId: try api.tokens.nativeState(nonce: nonce, project: call.project), nonce: nonce,
+                    implicit: true))
+        }
+        api.on(&router, .post, "/v1/auth/oauth/native/finish") { call in
+            try Self.requireApple(call)
+            guard let nonce = api.tokens.nonce(ofNativeState: try call.required("stateId"), project: call.project) else {
+                throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "stateId is unknown or out of date")
+            }
+            let token = try call.required("idToken")
+            switch try await IDTokenSignIn(feature: feature, via: DescopeAPI.via).signIn(
+                token, provider: .apple, nonce: .equals(nonce), name: Self.appleName(try call.text("user")),
+                request: call.request)
+            {
+            case .signedIn(let signedIn): return try await api.signedIn(signedIn.session, amr: ["oauth"], call: call)
+            case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+            case .refused:
+                throw DescopeAnswer(
+                    401, DescopeCode.invalidRequest, "Unauthorized", "The Apple identity token could not be verified")
+            case .conflict(let message): throw DescopeAnswer(409, DescopeCode.userExists, "Conflict", message)
+            case .notConfigured: throw Self.appleNotConfigured
+            }
+        }
+    }
+
+    private static let appleNotConfigured = DescopeAnswer(
+        400, DescopeCode.invalidArguments, "Invalid arguments", "Sign in with Apple needs --apple-audience BUNDLE_ID")
+
+    private static func requireApple(_ call: DescopeAPI.Call) throws {
+        guard try call.required("provider") == "apple" else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "Only apple signs in natively")
+        }
+    }
+
+    /// The name in DescopeKit's `user` (`{"name": {"firstName", "middleName", "lastName"}}` as a
+    /// JSON string), which Apple sends only on the first authorization.
+    private static func appleName(_ user: String?) -> String? {
+        guard let data = user?.data(using: .utf8),
+            case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .object(let name)? = fields["name"]
+        else { return nil }
+        let parts = ["firstName", "middleName", "lastName"].compactMap { name[$0]?.stringValue }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : String(parts.joined(separator: " ").prefix(200))
     }
 
     /// The PKCE verifier of every flow this API starts: a keyed hash only this server can make.
     private var verifier: String { feature.hasher.hex("descope-oauth-pkce-verifier") }
+}
+
+/// `oauth/native/start`'s answer, as DescopeKit decodes it.
+private struct NativeStart: Encodable {
+    var clientId: String
+    var stateId: String
+    var nonce: String
+    var implicit: Bool
 }

@@ -80,6 +80,25 @@ struct DescopeTokens: Sendable {
         return Holder(signedIn: signedIn, amr: amr, expiresAt: Int(exp))
     }
 
+    /// A native sign-in's state (`oauth/native/start` → `finish`): the nonce it gave the app, signed
+    /// for `project` and ten minutes, so the server keeps nothing between the two calls.
+    func nativeState(nonce: String, project: String) throws -> String {
+        let now = Int(env.clock().timeIntervalSince1970)
+        return try signer.sign([
+            "drn": "native-state", "nonce": .string(nonce), "iss": .string(project), "iat": .number(Double(now)),
+            "exp": .number(Double(now + 600))
+        ])
+    }
+
+    /// The nonce of a live native-sign-in state of `project`; nil for anything else.
+    func nonce(ofNativeState state: String, project: String) -> String? {
+        guard let claims = signer.claims(of: state), claims["drn"]?.stringValue == "native-state",
+            claims["iss"]?.stringValue == project, case .number(let exp)? = claims["exp"],
+            Int(exp) > Int(env.clock().timeIntervalSince1970)
+        else { return nil }
+        return claims["nonce"]?.stringValue
+    }
+
     /// The public key that checks every JWT above.
     var keys: JSONWebKeySet { signer.jwks }
 
