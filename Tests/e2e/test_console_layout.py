@@ -11,9 +11,8 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
-    browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
-)
+from test_browser_flow import browser, screenshot, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
+from test_console_browser import console_sign_in
 
 STAFF_EMAIL = "support.lead@example-company.com"
 STAFF_PASSWORD = "staff password 1"
@@ -55,11 +54,7 @@ def test_console_tables_fit_a_1280_by_800_laptop(browser, start_server, binary, 
     driver = browser
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    driver.get(server.url + "/_/")
-    type_into(field(driver, "email"), STAFF_EMAIL)
-    password = field(driver, "password")
-    type_into(password, STAFF_PASSWORD)
-    submit_form_of(driver, password)
+    console_sign_in(driver, server.url, STAFF_EMAIL, STAFF_PASSWORD)
 
     driver.get(server.url + "/_/users")
     wait_for_text(driver, "customer.support.test+40@")

@@ -101,7 +101,8 @@ enum DisplayDate {
         let (year, month, day, millisecond) = components(date)
         let minute = millisecond / 60_000
         let hour = minute / 60
-        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year), \((hour + 11) % 12 + 1):\(twoDigits(minute % 60))\u{202F}\(hour < 12 ? "AM" : "PM")"
+        let clock = "\((hour + 11) % 12 + 1):\(twoDigits(minute % 60))\u{202F}\(hour < 12 ? "AM" : "PM")"
+        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year), \(clock)"
     }
 
     private static let months = [
