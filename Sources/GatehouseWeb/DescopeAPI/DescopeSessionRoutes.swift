@@ -57,10 +57,10 @@ struct DescopeSessionRoutes: Sendable {
 
     /// The account as `me` answers it, with its authenticator app and linked providers.
     private func user(of signedIn: SignedIn, password: Bool) async throws -> DescopeUser {
-        let totp = (try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled) ?? false
-        let providers =
-            (try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn).map(\.provider)) ?? []
-        return DescopeUser(signedIn.user, password: password, totp: totp, providers: providers)
+        async let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
+        async let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
+        return DescopeUser(
+            signedIn.user, password: password, totp: await totp ?? false, providers: (await links ?? []).map(\.provider))
     }
 }
 
