@@ -128,6 +128,10 @@ def test_unknown_and_known_login_ids_answer_alike(client):
         client.password.sign_in(unique_email("nobody"), "not the password")
     assert (known.value.status_code, error_body(known.value)) == (unknown.value.status_code, error_body(unknown.value))
     assert client.password.send_reset(unique_email("nobody"))["maskedEmail"].endswith("@example.com")
+    # Descope's sign-up says a login id is taken; so does this one.
+    with pytest.raises(AuthException) as taken:
+        client.password.sign_up(email, "another password 9")
+    assert taken.value.status_code == 409 and error_body(taken.value)["errorCode"] == "E063003"
 
 
 def test_logout_all_ends_every_session(client):
