@@ -11,6 +11,8 @@ public enum SessionKind: String, Sendable, CaseIterable {
     case pocketBaseAPI = "pocketbase-api:"
     /// The session row behind an InsForge-API token's `sid`, with its rotating refresh token.
     case insForgeAPI = "insforge-api:"
+    /// The session row behind a SuperTokens-core session handle, with its rotating refresh token.
+    case superTokensCore = "supertokens-core:"
     /// The embedded backend's own access tokens (kept sealed behind the rows above, or held by an
     /// `AuthClient` app), with their rotating refresh tokens.
     case backend = "api-access:"

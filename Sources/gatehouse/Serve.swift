@@ -99,6 +99,13 @@ struct Serve: AsyncParsableCommand {
     var anonKey: String?
 
     @Option(
+        help: """
+            The API key SuperTokens backend SDKs must send (their api_key) to the SuperTokens-core API; \
+            without it, only loopback callers are answered. (GATEHOUSE_SUPERTOKENS_API_KEY)
+            """)
+    var supertokensAPIKey: String?
+
+    @Option(
         help:
             "What the sign-in page offers, comma-separated: password, email-code (a mailed 6-digit code), magic-link (a mailed single-use link). Methods the backend lacks are hidden (PocketBase has no magic links). (GATEHOUSE_SIGN_IN_METHODS)"
     )
@@ -262,6 +269,7 @@ struct Serve: AsyncParsableCommand {
             signInMethods: SignInMethod.parseList(signInMethods) ?? Set(SignInMethod.allCases),
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
+        web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,

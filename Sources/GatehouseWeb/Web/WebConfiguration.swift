@@ -46,6 +46,10 @@ public struct WebConfiguration: Sendable {
     /// (local apps need no set-up).
     public var anonKey: String? = nil
 
+    /// The key a SuperTokens backend SDK must send as `api-key` (`--supertokens-api-key`); nil
+    /// answers loopback callers only.
+    public var superTokensAPIKey: String? = nil
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }

@@ -1,0 +1,12 @@
+import AuthCore
+import ServerSeam
+
+extension LocalBackend: AppDeliveredSecrets {
+    public func verificationToken(for id: UserID) async throws -> String? {
+        try await accounts.verificationToken(for: id)
+    }
+
+    public func passwordResetToken(for id: UserID) async throws -> String? {
+        try await accounts.passwordResetToken(for: id)
+    }
+}

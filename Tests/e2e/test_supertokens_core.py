@@ -1,0 +1,226 @@
+"""The SuperTokens-core-compatible API (CDI 5.4): an unchanged supertokens-python 0.31.4 app —
+Flask, driven in-process through its test client in header mode — with Gatehouse as its core
+(`connection_uri`), and its mail sent by the SDK's own SMTP delivery into Gatehouse's SMTP catcher
+(`--smtp`), so codes and links land in the dev mailbox. Then the core's answers to bad input,
+straight over HTTP, table-driven.
+
+supertokens-python keeps one global configuration per process, so one server and one app serve the
+whole module.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from conftest import GatehouseServer, gatehouse_binary, read_mailbox, unique_email
+
+PASSWORD = "Correct-horse-battery-9"
+NEW_PASSWORD = "Staple-battery-horse-42"
+HEADER_MODE = {"st-auth-mode": "header"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def build_app(core_url: str, smtp_port: int):
+    """A supertokens-python app as its docs write one, `connection_uri` pointed at Gatehouse."""
+    from flask import Flask, jsonify, g
+    from supertokens_python import InputAppInfo, SupertokensConfig, init
+    from supertokens_python.framework.flask import Middleware
+    from supertokens_python.ingredients.emaildelivery.types import EmailDeliveryConfig, SMTPSettings, SMTPSettingsFrom
+    from supertokens_python.recipe import emailpassword, emailverification, passwordless, session
+    from supertokens_python.recipe.emailpassword.emaildelivery.services import SMTPService as PasswordSMTP
+    from supertokens_python.recipe.emailverification.emaildelivery.services import SMTPService as VerificationSMTP
+    from supertokens_python.recipe.passwordless import ContactEmailOnlyConfig
+    from supertokens_python.recipe.passwordless.emaildelivery.services import SMTPService as PasswordlessSMTP
+    from supertokens_python.recipe.session.framework.flask import verify_session
+
+    smtp = SMTPSettings(host="127.0.0.1", port=smtp_port, from_=SMTPSettingsFrom("Demo", "demo@example.com"), secure=False)
+    init(
+        app_info=InputAppInfo(app_name="Demo", api_domain="http://localhost:5000", website_domain="http://localhost:3000"),
+        supertokens_config=SupertokensConfig(connection_uri=core_url),
+        framework="flask",
+        mode="wsgi",
+        recipe_list=[
+            session.init(),
+            emailpassword.init(email_delivery=EmailDeliveryConfig(service=PasswordSMTP(smtp))),
+            emailverification.init(mode="REQUIRED", email_delivery=EmailDeliveryConfig(service=VerificationSMTP(smtp))),
+            passwordless.init(
+                flow_type="USER_INPUT_CODE_AND_MAGIC_LINK", contact_config=ContactEmailOnlyConfig(),
+                email_delivery=EmailDeliveryConfig(service=PasswordlessSMTP(smtp))),
+        ],
+    )
+    app = Flask(__name__)
+    Middleware(app)
+
+    @app.get("/protected")
+    @verify_session()
+    def protected():
+        return jsonify(user=g.supertokens.get_user_id())
+
+    @app.get("/whoami")
+    @verify_session(override_global_claim_validators=lambda *_: [])
+    def whoami():
+        return jsonify(user=g.supertokens.get_user_id(), handle=g.supertokens.get_handle())
+
+    @app.get("/checked")
+    @verify_session(check_database=True, override_global_claim_validators=lambda *_: [])
+    def checked():
+        return jsonify(user=g.supertokens.get_user_id())
+
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def core(tmp_path_factory):
+    """One Gatehouse with its SMTP catcher on, and the app pointed at it."""
+    tmp = tmp_path_factory.mktemp("supertokens")
+    smtp_port = free_port()
+    server = GatehouseServer(gatehouse_binary(), tmp / "gatehouse.sqlite", "code", ["--smtp", f"127.0.0.1:{smtp_port}"])
+    server.start()
+    try:
+        yield server, build_app(server.url, smtp_port)
+    finally:
+        assert server.stop() == 0, server.log_tail()
+
+
+def form(**fields):
+    return {"formFields": [{"id": key, "value": value} for key, value in fields.items()]}
+
+
+def bearer(token):
+    return {**HEADER_MODE, "Authorization": f"Bearer {token}"}
+
+
+def mailed(base_url: str, to: str, pattern: str, timeout: float = 10) -> str:
+    """The first match of `pattern` in the newest mail to `to` that has one, waiting for it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for mail in read_mailbox(base_url, to):
+            found = re.search(pattern, (mail.get("text") or "") + (mail.get("html") or ""))
+            if found:
+                return urllib.parse.unquote(found.group(1))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no mail matching {pattern!r} to {to} within {timeout} s: {read_mailbox(base_url, to)!r}")
+        time.sleep(0.1)
+
+
+def admin(server, path: str):
+    request = urllib.request.Request(server.url + path, headers={"Authorization": "Bearer " + server.superuser_token()})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def core_call(server, method: str, path: str, body=None, headers=None):
+    """A raw CDI call: (status, parsed JSON or the text)."""
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server.url + path, data=data, method=method,
+        headers={"Content-Type": "application/json", "cdi-version": "5.4", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text = response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
+    server, app = core
+    email = unique_email("st")
+
+    # Sign-up: the user is Gatehouse's, listed by the admin API; the session is in the header.
+    signed_up = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_up.status_code == 200 and signed_up.json["status"] == "OK", signed_up.json
+    user_id = signed_up.json["user"]["id"]
+    access, refresh = signed_up.headers["st-access-token"], signed_up.headers["st-refresh-token"]
+    header = json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))
+    assert header["kid"].startswith("d-") and header["version"] == "5" and header["alg"] == "ES256"
+    listed = admin(server, "/_/api/users?" + urllib.parse.urlencode({"q": email}))["items"]
+    assert [item["id"] for item in listed] == [user_id]
+
+    duplicate = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert duplicate.json["status"] == "FIELD_ERROR", duplicate.json
+    wrong = app.post("/auth/signin", json=form(email=email, password="Wrong-password-1"), headers=HEADER_MODE)
+    assert wrong.json["status"] == "WRONG_CREDENTIALS_ERROR", wrong.json
+
+    # Email verification is REQUIRED: the protected route refuses the unverified session.
+    assert app.get("/whoami", headers=bearer(access)).json["user"] == user_id
+    refused = app.get("/protected", headers=bearer(access))
+    assert refused.status_code == 403, (refused.status_code, refused.json)
+
+    # Refresh rotates both tokens; the new access token works (the SDK asks the core on first use).
+    refreshed = app.post("/auth/session/refresh", headers=bearer(refresh))
+    assert refreshed.status_code == 200, refreshed.data
+    new_access, new_refresh = refreshed.headers["st-access-token"], refreshed.headers["st-refresh-token"]
+    assert new_access != access and new_refresh != refresh
+    first_use = app.get("/whoami", headers=bearer(new_access))
+    assert first_use.status_code == 200 and first_use.json["user"] == user_id
+    if first_use.headers.get("st-access-token"):
+        new_access = first_use.headers["st-access-token"]
+
+    # The verification link arrives through the SDK's SMTP delivery into Gatehouse's mailbox.
+    sent = app.post("/auth/user/email/verify/token", headers=bearer(new_access))
+    assert sent.json["status"] == "OK", sent.json
+    token = mailed(server.url, email, r"verify-email\?token=([^&\s\"<]+)")
+    verified = app.post("/auth/user/email/verify", json={"method": "token", "token": token}, headers=HEADER_MODE)
+    assert verified.json["status"] == "OK", verified.json
+    assert admin(server, f"/_/api/users/{user_id}")["verified"] is True
+    again = app.get("/protected", headers=bearer(new_access))
+    if again.status_code == 200:
+        assert again.json["user"] == user_id
+    else:  # the SDK refreshes the `st-ev` claim first: the app answers with a regenerated token
+        assert again.status_code == 403, again.data
+    checked = app.get("/auth/user/email/verify", headers=bearer(new_access))
+    assert checked.json == {"status": "OK", "isVerified": True}, checked.json
+
+    # Password reset by the mailed link: the old password is refused afterwards; sessions ended.
+    asked = app.post("/auth/user/password/reset/token", json=form(email=email), headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    reset_token = mailed(server.url, email, r"reset-password\?token=([^&\s\"<]+)")
+    reset = app.post(
+        "/auth/user/password/reset", json={"method": "token", "token": reset_token, **form(password=NEW_PASSWORD)},
+        headers=HEADER_MODE)
+    assert reset.json["status"] == "OK", reset.json
+    old = app.post("/auth/signin", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert old.json["status"] == "WRONG_CREDENTIALS_ERROR", old.json
+    assert app.get("/checked", headers=bearer(new_access)).status_code == 401
+
+    signed_in = app.post("/auth/signin", json=form(email=email, password=NEW_PASSWORD), headers=HEADER_MODE)
+    assert signed_in.json["status"] == "OK", signed_in.json
+    access, refresh = signed_in.headers["st-access-token"], signed_in.headers["st-refresh-token"]
+    assert app.get("/protected", headers=bearer(access)).json["user"] == user_id
+    sessions = admin(server, f"/_/api/users/{user_id}/sessions")
+    assert any(item["revokedAt"] is None for item in sessions), sessions
+
+    # Sign-out ends the session: without a token, and with the old one where the core is asked.
+    out = app.post("/auth/signout", headers=bearer(access))
+    assert out.status_code == 200, out.data
+    assert app.get("/protected", headers=HEADER_MODE).status_code == 401
+    assert app.get("/checked", headers=bearer(access)).status_code == 401
+
+    # A rotated refresh token presented again is theft: the session is revoked.
+    signed_in = app.post("/auth/signin", json=form(email=email, password=NEW_PASSWORD), headers=HEADER_MODE)
+    stolen = signed_in.headers["st-refresh-token"]
+    rotated = app.post("/auth/session/refresh", headers=bearer(stolen))
+    access = rotated.headers["st-access-token"]
+    assert app.get("/checked", headers=bearer(access)).status_code == 200
+    theft = app.post("/auth/session/refresh", headers=bearer(stolen))
+    assert theft.status_code == 401 and theft.json.get("message") == "token theft detected", (theft.status_code, theft.data)
+    assert app.get("/checked", headers=bearer(access)).status_code == 401
+    assert app.post("/auth/session/refresh", headers=bearer(rotated.headers["st-refresh-token"])).status_code == 401
