@@ -4,8 +4,9 @@ import Store
 
 extension LocalAccounts {
     /// Every failing path costs one password verification and throws `.invalidCredentials`, so
-    /// neither the answer nor its timing tells unknown, wrong and disabled apart (ASVS 6.3).
-    public func signIn(email: String, password: String) async throws -> User {
+    /// neither the answer nor its timing tells unknown, wrong and disabled apart (ASVS 6.3). An
+    /// unverified account is refused while addresses are verified, unless `admitUnverified`.
+    public func signIn(email: String, password: String, admitUnverified: Bool = false) async throws -> User {
         guard let user = try await database.user(email: email), let passwordHash = user.passwordHash else {
             await hasher.dummyVerify(password)
             logger.notice("sign-in failed", metadata: ["reason": "unknown account"])
@@ -22,7 +23,7 @@ extension LocalAccounts {
         if hasher.needsRehash(passwordHash) {
             await upgradeHash(of: user.id, from: passwordHash, password: password)
         }
-        if !user.verified && configuration.verification != .none {
+        if !user.verified && configuration.verification != .none && !admitUnverified {
             throw AuthError.emailNotVerified(email: user.email)
         }
         logger.info("signed in", metadata: ["user": "\(user.id)"])

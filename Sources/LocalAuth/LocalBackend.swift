@@ -12,12 +12,15 @@ import Store
 /// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
 /// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
 /// under their own `SessionKind`, so one can never be replayed as a browser cookie (nor the reverse).
-public struct LocalBackend: AuthAPI, SessionDescribing {
+public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions {
     public let accounts: LocalAccounts
     public let accessTokenLifetime: TimeInterval
     public let refreshFamilyLifetime: TimeInterval
     /// Who the sessions this value opens are for (`opening(for:)`); nil: not said.
     public private(set) var client: SessionClient?
+    /// Whether this value signs in accounts that have not verified their address
+    /// (`admittingUnverifiedAccounts()`); the server's `--verification` rule otherwise.
+    public private(set) var admitsUnverified = false
 
     public init(
         accounts: LocalAccounts, accessTokenLifetime: TimeInterval = 3600,
@@ -49,10 +52,16 @@ public struct LocalBackend: AuthAPI, SessionDescribing {
         return copy
     }
 
+    public func admittingUnverifiedAccounts() -> any AuthAPI {
+        var copy = self
+        copy.admitsUnverified = true
+        return copy
+    }
+
     public var admin: any AuthAdminAPI { LocalAdminAPI(api: self) }
 
     public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
-        var outcome = try await accounts.signUp(request)
+        var outcome = try await accounts.signUp(request, mailsVerification: !admitsUnverified)
         if !outcome.requireEmailVerification { outcome.session = try await openSession(for: outcome.user) }
         return outcome
     }
@@ -83,7 +92,8 @@ public struct LocalBackend: AuthAPI, SessionDescribing {
     }
 
     public func signIn(email: String, password: String) async throws -> AuthSession {
-        try await sessionOrChallenge(for: try await accounts.signIn(email: email, password: password), firstMethod: "password")
+        let user = try await accounts.signIn(email: email, password: password, admitUnverified: admitsUnverified)
+        return try await sessionOrChallenge(for: user, firstMethod: "password")
     }
 
     public func signOut(_ session: AuthSession) async throws {

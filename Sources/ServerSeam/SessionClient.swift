@@ -23,3 +23,20 @@ extension AuthAPI {
         (self as? any SessionDescribing)?.openingSessions(for: client) ?? self
     }
 }
+
+/// A backend that can let one way in open sessions for accounts that have not verified their
+/// address yet — the embedded one, whose own rule refuses them while `--verification` is on. An
+/// API whose contract leaves verification to the app (Descope's, SuperTokens' core) uses it;
+/// backends without it keep their own rule.
+public protocol UnverifiedSessions: AuthAPI {
+    /// This backend, signing unverified accounts in and opening a session at sign-up without
+    /// mailing a verification (the app verifies the address its own way).
+    func admittingUnverifiedAccounts() -> any AuthAPI
+}
+
+extension AuthAPI {
+    /// This backend admitting unverified accounts where it can (`UnverifiedSessions`); else itself.
+    public func admittingUnverifiedAccounts() -> any AuthAPI {
+        (self as? any UnverifiedSessions)?.admittingUnverifiedAccounts() ?? self
+    }
+}

@@ -107,3 +107,44 @@ import Testing
         #expect(face.verificationMode == .link)
     }
 }
+
+/// A way in whose app verifies addresses itself (Descope's API, SuperTokens' core) opens sessions
+/// for unverified accounts; every other way in keeps the server's verification rule.
+@Suite struct UnverifiedSessionTests {
+    @Test func admittingBackendSignsUpAndInWithoutVerifyingOrMailing() async throws {
+        let h = try Harness()
+        let seam = LocalBackend(accounts: h.backend)
+        let admitting = seam.admittingUnverifiedAccounts()
+
+        let outcome = try await admitting.signUp(SignUpRequest(email: "cy@example.com", password: "password123"))
+        #expect(!outcome.requireEmailVerification)
+        #expect(!outcome.user.emailVerified)
+        let session = try #require(outcome.session)
+        #expect(try await admitting.currentUser(session).id == outcome.user.id)
+        #expect(try await h.mailCount(to: "cy@example.com") == 0)
+
+        #expect(try await admitting.signIn(email: "cy@example.com", password: "password123").user.id == outcome.user.id)
+        // The same account through any other way in still has to verify first.
+        await #expect(throws: AuthError.emailNotVerified(email: "cy@example.com")) {
+            try await seam.signIn(email: "cy@example.com", password: "password123")
+        }
+        // A taken address is refused openly, and its owner gets no "someone tried" mail.
+        await #expect(throws: AuthError.emailExists) {
+            try await admitting.signUp(SignUpRequest(email: "CY@example.com", password: "password456"))
+        }
+        #expect(try await h.mailCount(to: "cy@example.com") == 0)
+    }
+
+    @Test func admittingKeepsRefusingWrongPasswordsAndDisabledAccounts() async throws {
+        let h = try Harness()
+        let admitting = LocalBackend(accounts: h.backend).admittingUnverifiedAccounts()
+        let user = try await admitting.signUp(SignUpRequest(email: "di@example.com", password: "password123")).user
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await admitting.signIn(email: "di@example.com", password: "wrong-password")
+        }
+        _ = try await LocalBackend(accounts: h.backend).admin.updateUser(user.id, UserUpdate(disabled: true))
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await admitting.signIn(email: "di@example.com", password: "password123")
+        }
+    }
+}

@@ -12,8 +12,12 @@ public struct SignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
     public let via: String?
+    /// Whether the way in lets the new account hold a session before it verifies its address.
+    public let policy: WayInPolicy
 
-    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+    public init(env: Accounts, via: String?, policy: WayInPolicy = .serverDefaults) {
+        (self.env, self.via, self.policy) = (env, via, policy)
+    }
 
     /// The backend's outcome; throws `.rateLimited` when the source is over its budget and passes
     /// the backend's refusals on. `backend` is the seam as the front-end opens sessions with it.
@@ -24,7 +28,7 @@ public struct SignUp: Sendable {
                 data: AuditTrail.data(["email": .string(signUp.email), "reason": "rate_limited"], via: via))
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }
-        let outcome = try await backend.signUp(signUp)
+        let outcome = try await policy.applied(to: backend).signUp(signUp)
         let user = outcome.user
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
@@ -43,7 +47,7 @@ public struct SignUp: Sendable {
     public func attemptSigningIn(_ signUp: SignUpRequest, request: Request) async throws -> SignUpOutcome {
         var outcome = try await attempt(signUp, backend: env.pageBackend, request: request)
         if outcome.session == nil, !outcome.requireEmailVerification {
-            outcome.session = try await env.pageBackend.signIn(email: signUp.email, password: signUp.password)
+            outcome.session = try await policy.applied(to: env.pageBackend).signIn(email: signUp.email, password: signUp.password)
         }
         return outcome
     }

@@ -11,8 +11,12 @@ public struct PasswordSignIn: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
     public let via: String?
+    /// Whether the way in admits accounts that have not verified their address.
+    public let policy: WayInPolicy
 
-    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+    public init(env: Accounts, via: String?, policy: WayInPolicy = .serverDefaults) {
+        (self.env, self.via, self.policy) = (env, via, policy)
+    }
 
     /// The backend's session or the second step it asks; throws `.invalidCredentials` for a wrong
     /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
@@ -29,7 +33,7 @@ public struct PasswordSignIn: Sendable {
             throw AuthError.invalidCredentials
         }
         do {
-            let session = try await env.pageBackend.signIn(email: email, password: password)
+            let session = try await policy.applied(to: env.pageBackend).signIn(email: email, password: password)
             await env.budgets.settle(attempt, .right)
             let user = session.user.id.rawValue
             await env.audit.record(

@@ -1,0 +1,31 @@
+import AuthCore
+import ServerSeam
+
+/// Where an API's contract departs from the pages' defaults, declared once here as a policy of
+/// that way in rather than as a copy of a rule in its folder. Owners (`SignUp`, `PasswordSignIn`)
+/// take it; the front-end names its policy and nothing else. README's "Departures" lists them.
+public struct WayInPolicy: Sendable, Equatable {
+    /// An unverified account may hold a session: password sign-up answers with a session at once
+    /// (Gatehouse mails no verification; the account stays unverified while addresses are
+    /// verified) and password sign-in admits it. The app's own verification decides what such an
+    /// account may do.
+    public let sessionsBeforeVerification: Bool
+    /// Sign-in by mailed code or link creates a missing account (the route itself asks for it),
+    /// whatever `--passwordless-sign-up` says; a spent code or link marks the address verified
+    /// (as it does on every way in).
+    public let passwordlessCreatesAccounts: Bool
+
+    /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
+    public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)
+    /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), and OTP
+    /// or magic-link `signup`/`signup-in` create the account.
+    public static let descopeAPI = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+    /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
+    /// (the app's email-verification recipe decides), passwordless `signinup` creates the account.
+    public static let superTokensCore = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+
+    /// `backend` as a way in under this policy uses it.
+    func applied(to backend: any AuthAPI) -> any AuthAPI {
+        sessionsBeforeVerification ? backend.admittingUnverifiedAccounts() : backend
+    }
+}
