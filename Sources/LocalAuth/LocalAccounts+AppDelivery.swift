@@ -1,4 +1,5 @@
 import AuthCore
+import ServerSeam
 import Foundation
 import Store
 
@@ -26,5 +27,18 @@ extension LocalAccounts {
         try await database.replacePasswordResetTokens(with: [token], at: now)
         logger.info("password reset token handed to an app", metadata: ["user": "\(user.id)"])
         return secret
+    }
+
+    /// A sign-in code and a single-use link for `email`, stored as mailed ones would be (each
+    /// replacing the address's older one; the link bound to no browser), for an app that mails
+    /// both itself: the code's request id, the code, the link's secret. Every address gets them,
+    /// as every address gets a row on the code page; only an account that may sign in can spend them.
+    public func signInSecrets(email: String, allowSignUp: Bool) async throws -> SignInSecrets {
+        let code = try await issueEmailOTP(email: email, allowSignUp: allowSignUp)
+        let link = try await issueMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: nil)
+        logger.info("sign-in code and link handed to an app")
+        return SignInSecrets(
+            otpID: code.otpID, code: code.code, link: link.secret,
+            lifetime: min(configuration.codeLifetime, Self.magicLinkLifetime), maximumAttempts: configuration.maxCodeAttempts)
     }
 }

@@ -9,4 +9,8 @@ extension LocalBackend: AppDeliveredSecrets {
     public func passwordResetToken(for id: UserID) async throws -> String? {
         try await accounts.passwordResetToken(for: id)
     }
+
+    public func signInSecrets(email: String, allowSignUp: Bool) async throws -> SignInSecrets {
+        try await accounts.signInSecrets(email: email, allowSignUp: allowSignUp)
+    }
 }

@@ -66,6 +66,30 @@ public struct AppBackendActs: Sendable {
         return updated
     }
 
+    /// A sign-in code and link for the app to mail together (one mail: the address's sign-in-mail
+    /// budgets are taken once), spent through `EmailCodeSignIn` and `MagicLinkSignIn`. Under
+    /// `policy`, spending either may create the account. `.rateLimited` when the address's budgets
+    /// are spent.
+    public func signInSecrets(email: String, policy: WayInPolicy, request: Request) async throws
+        -> SignInSecrets
+    {
+        if let refusal = await env.budgets.take(.signInMailsTo(email, .code), .signInMailsPerHourTo(email)) {
+            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+        }
+        let issued = try await secrets().signInSecrets(email: email, allowSignUp: policy.passwordlessCreatesAccounts)
+        await env.audit.record(
+            .signInCodeRequested, request: request,
+            data: AuditTrail.data(["email": .string(email), "method": "email_code", "delivery": "app"], via: via))
+        return issued
+    }
+
+    /// The account a sign-in on the app's behalf opened `session` for, the session itself closed:
+    /// the app's backend opens its own next (`AppSessions.openForAppBackend`).
+    public func handOver(_ session: AuthSession) async -> User {
+        try? await env.pageBackend.signOut(session)
+        return session.user
+    }
+
     private func secrets() throws -> any AppDeliveredSecrets {
         guard let secrets = env.backend as? any AppDeliveredSecrets else { throw AuthError.notSupported(.userAdministration) }
         return secrets

@@ -10,8 +10,7 @@ extension PasswordSignIn {
     public func checkedUser(email: String, password: String, request: Request) async throws -> User {
         switch try await attempt(email: email, password: password, request: request) {
         case .session(let session):
-            try? await env.pageBackend.signOut(session)
-            return session.user
+            return await AppBackendActs(env: env, via: via ?? "").handOver(session)
         case .secondStep(let challenge):
             throw AuthError.mfaRequired(challenge)
         }

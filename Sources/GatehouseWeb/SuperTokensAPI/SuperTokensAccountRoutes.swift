@@ -42,7 +42,7 @@ struct SuperTokensAccountRoutes: Sendable {
         let password = try SuperTokensCore.text(body, "password")
         let user: User
         do {
-            user = try await SignUp(env: env.accounts, via: SuperTokensCore.via).attemptWithoutSession(
+            user = try await SignUp(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore).attemptWithoutSession(
                 SignUpRequest(email: email, password: password), profile: [:],
                 for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
         } catch AuthError.emailExists {
@@ -56,7 +56,7 @@ struct SuperTokensAccountRoutes: Sendable {
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try SuperTokensCore.text(body, "password")
         do {
-            let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via).checkedUser(
+            let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore).checkedUser(
                 email: email, password: password, request: request)
             return try Self.signedIn(user)
         } catch AuthError.invalidCredentials, AuthError.mfaRequired, AuthError.emailNotVerified {
@@ -68,7 +68,7 @@ struct SuperTokensAccountRoutes: Sendable {
     /// The accounts with this address (the only account info Gatehouse keeps).
     private func byAccountInfo(_ request: Request, _: [String: JSONValue]) async throws -> Response {
         guard let email = try request.query.single("email")?.trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
-        else { return try SuperTokensCore.status("OK", ["users": []]) }
+        else { return try SuperTokensCore.status("OK", ["users": .array([])]) }
         let page = try await UserDirectory(env: env.accounts).page(UserQuery(search: email, perPage: 50))
         let users = page.users.filter { Self.same($0.email, email) }
         return try SuperTokensCore.status("OK", ["users": .array(users.map { SuperTokensUser(user: $0).json })])

@@ -17,6 +17,8 @@ struct SuperTokensCore: Sendable {
 
     let env: PageEnvironment
     let tokens: SuperTokensTokens
+    /// Passwordless sign-in requests in progress.
+    let devices = SuperTokensDevices()
 
     func register(on router: inout Router) {
         // Unknown paths under the core's prefixes answer in its words (plain text).
@@ -24,7 +26,7 @@ struct SuperTokensCore: Sendable {
             router.errors(under: prefix) { status, message in .text(message, status: status) }
         }
         router.on(.get, "/apiversion") { request, _ in
-            try guarded(request, needsKey: false) { try .json(["versions": Self.versions]) }
+            try await guarded(request, needsKey: false) { try .json(["versions": Self.versions]) }
         }
         router.on(.get, "/.well-known/jwks.json") { _, _ in try .json(tokens.jwks) }
         on(&router, .get, "/recipe/multitenancy/tenant/v2", tenantScoped: true) { _, _ in
@@ -32,6 +34,7 @@ struct SuperTokensCore: Sendable {
         }
         SuperTokensAccountRoutes(core: self).register(on: &router)
         SuperTokensSessionRoutes(core: self).register(on: &router)
+        SuperTokensPasswordlessRoutes(core: self, devices: devices).register(on: &router)
     }
 
     /// Registers `handler` for `path`, and for `/public` + `path` when the route is tenant-scoped

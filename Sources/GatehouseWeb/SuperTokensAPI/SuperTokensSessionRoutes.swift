@@ -62,7 +62,8 @@ struct SuperTokensSessionRoutes: Sendable {
             "userDataInJWT": .object(userData), "expiryTime": .number(exp * 1000), "tenantId": "public",
         ]
         let promote = claims["parentRefreshTokenHash1"] != nil
-        guard promote || (try SuperTokensCore.flag(body, "checkDatabase")) else {
+        let checkDatabase = try SuperTokensCore.flag(body, "checkDatabase")
+        guard promote || checkDatabase else {
             return try SuperTokensCore.status("OK", ["session": .object(session)])
         }
         guard await tokens.sessions.current(handle: handle) != nil else {
