@@ -222,3 +222,50 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
     assert theft.status_code == 401 and theft.json.get("message") == "token theft detected", (theft.status_code, theft.data)
     assert app.get("/checked", headers=bearer(access)).status_code == 401
     assert app.post("/auth/session/refresh", headers=bearer(rotated.headers["st-refresh-token"])).status_code == 401
+
+
+def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):
+    server, app = core
+    email = unique_email("st-pwless")
+
+    # A new address: the code and the link arrive in one mail, through the SDK's SMTP delivery.
+    asked = app.post("/auth/signinup/code", json={"email": email}, headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    device, pre_auth = asked.json["deviceId"], asked.json["preAuthSessionId"]
+    code = mailed(server.url, email, r"\b(\d{6})\b")
+    wrong = app.post(
+        "/auth/signinup/code/consume",
+        json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": "000000" if code != "000000" else "111111"},
+        headers=HEADER_MODE)
+    assert wrong.json["status"] == "INCORRECT_USER_INPUT_CODE_ERROR", wrong.json
+    assert wrong.json["failedCodeInputAttemptCount"] == 1 and wrong.json["maximumCodeInputAttempts"] == 5
+    consumed = app.post(
+        "/auth/signinup/code/consume", json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": code},
+        headers=HEADER_MODE)
+    assert consumed.json["status"] == "OK" and consumed.json["createdNewRecipeUser"] is True, consumed.json
+    user_id = consumed.json["user"]["id"]
+    access = consumed.headers["st-access-token"]
+    # The account is Gatehouse's, verified by the code: the REQUIRED verification lets it in.
+    assert admin(server, f"/_/api/users/{user_id}")["emailVerified"] is True
+    assert app.get("/protected", headers=bearer(access)).json["user"] == user_id
+    spent = app.post(
+        "/auth/signinup/code/consume", json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": code},
+        headers=HEADER_MODE)
+    assert spent.json["status"] == "RESTART_FLOW_ERROR", spent.json
+
+    # The magic link signs an existing account in (an address that signed up with a password).
+    other = unique_email("st-link")
+    signed_up = app.post("/auth/signup", json=form(email=other, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_up.json["status"] == "OK", signed_up.json
+    asked = app.post("/auth/signinup/code", json={"email": other}, headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    link = mailed(server.url, other, r"(http://localhost:3000/auth/verify\?[^\s\"<]+)")
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
+    assert query["preAuthSessionId"] == [asked.json["preAuthSessionId"]], link
+    by_link = app.post(
+        "/auth/signinup/code/consume",
+        json={"preAuthSessionId": query["preAuthSessionId"][0], "linkCode": urllib.parse.urlsplit(link).fragment},
+        headers=HEADER_MODE)
+    assert by_link.json["status"] == "OK" and by_link.json["createdNewRecipeUser"] is False, by_link.json
+    assert by_link.json["user"]["id"] == signed_up.json["user"]["id"]
+    assert app.get("/protected", headers=bearer(by_link.headers["st-access-token"])).status_code == 200
