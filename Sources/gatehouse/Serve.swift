@@ -106,6 +106,13 @@ struct Serve: AsyncParsableCommand {
     var supertokensAPIKey: String?
 
     @Option(
+        help: """
+            Seconds a SuperTokens-core API access token lives (the core's access_token_validity). \
+            (GATEHOUSE_SUPERTOKENS_ACCESS_TOKEN_VALIDITY)
+            """)
+    var supertokensAccessTokenValidity: Int = Environment.value("SUPERTOKENS_ACCESS_TOKEN_VALIDITY").flatMap { Int($0) } ?? 3600
+
+    @Option(
         help:
             "What the sign-in page offers, comma-separated: password, email-code (a mailed 6-digit code), magic-link (a mailed single-use link). Methods the backend lacks are hidden (PocketBase has no magic links). (GATEHOUSE_SIGN_IN_METHODS)"
     )
@@ -270,6 +277,7 @@ struct Serve: AsyncParsableCommand {
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
+        web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,

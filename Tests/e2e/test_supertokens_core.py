@@ -269,3 +269,149 @@ def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):
     assert by_link.json["status"] == "OK" and by_link.json["createdNewRecipeUser"] is False, by_link.json
     assert by_link.json["user"]["id"] == signed_up.json["user"]["id"]
     assert app.get("/protected", headers=bearer(by_link.headers["st-access-token"])).status_code == 200
+
+
+API_KEY = "test-api-key-1"
+
+
+@pytest.fixture(scope="module")
+def keyed_core(tmp_path_factory):
+    """A Gatehouse that asks for an API key, with one-second access tokens (to see them expire)."""
+    tmp = tmp_path_factory.mktemp("supertokens-keyed")
+    server = GatehouseServer(
+        gatehouse_binary(), tmp / "gatehouse.sqlite", "code",
+        ["--supertokens-api-key", API_KEY, "--supertokens-access-token-validity", "1"])
+    server.start()
+    try:
+        yield server
+    finally:
+        assert server.stop() == 0, server.log_tail()
+
+
+def keyed(server, method, path, body=None, headers=None):
+    return core_call(server, method, path, body, {"api-key": API_KEY, **(headers or {})})
+
+
+def foreign_token(kid: str) -> str:
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    now = int(time.time())
+    claims = {"sub": "x", "rsub": "x", "tId": "public", "sessionHandle": "1-x", "refreshTokenHash1": "h",
+              "iat": now, "exp": now + 3600}
+    return jwt.encode(claims, ec.generate_private_key(ec.SECP256R1()), algorithm="ES256",
+                      headers={"kid": kid, "version": "5"})
+
+
+def tampered(token: str) -> str:
+    header, payload, signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    claims["sub"] = "someone-else"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    return ".".join([header, forged, signature])
+
+
+def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
+    server = keyed_core
+    email = unique_email("st-bad")
+    signed_up = keyed(server, "POST", "/public/recipe/signup", {"email": email, "password": PASSWORD})
+    assert signed_up[0] == 200 and signed_up[1]["status"] == "OK", signed_up
+    user_id = signed_up[1]["user"]["id"]
+    created = keyed(server, "POST", "/public/recipe/session", {
+        "userId": user_id, "userDataInJWT": {}, "userDataInDatabase": {}, "useDynamicSigningKey": True,
+        "enableAntiCsrf": False})
+    assert created[0] == 200 and created[1]["status"] == "OK", created
+    access = created[1]["accessToken"]["token"]
+    time.sleep(1.2)  # the access token is now expired (one-second validity)
+
+    def verify(token):
+        return ("POST", "/recipe/session/verify",
+                {"accessToken": token, "doAntiCsrfCheck": False, "enableAntiCsrf": False, "checkDatabase": True}, {})
+
+    # (method, path, body, extra headers) -> (status, body or the status in a 200 body)
+    table = [
+        (("GET", "/apiversion", None, {"api-key": ""}), (200, {"versions": ["5.4"]})),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"api-key": "wrong"}),
+         (401, "Invalid API key")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"api-key": ""}),
+         (401, "Invalid API key")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"cdi-version": "2.9"}),
+         (400, "cdi-version 2.9 not supported")),
+        (("POST", "/public/recipe/signup", b"{", {}), (400, None)),
+        (("POST", "/public/recipe/signup", b"[]", {}), (400, "Invalid Json Input")),
+        (("POST", "/public/recipe/signup", {"email": email}, {}), (400, "Field name 'password' is invalid in JSON input")),
+        (("POST", "/public/recipe/signup", {"email": 5, "password": PASSWORD}, {}),
+         (400, "Field name 'email' is invalid in JSON input")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {}), (200, "EMAIL_ALREADY_EXISTS_ERROR")),
+        (("POST", "/public/recipe/signin", {"email": email, "password": "Not-it-123"}, {}), (200, "WRONG_CREDENTIALS_ERROR")),
+        (("POST", "/recipe/nothing-here", {}, {}), (404, None)),
+        (("POST", "/public/recipe/nothing/here", {}, {}), (404, None)),
+        (("GET", "/user/id", None, {}), (400, "Field name 'userId' is missing in GET request")),
+        (("GET", "/user/id?userId=no-such-user", None, {}), (200, "UNKNOWN_USER_ID_ERROR")),
+        (verify(foreign_token("d-foreign")), (200, "TRY_REFRESH_TOKEN")),
+        (verify(foreign_token(json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))["kid"])),
+         (200, "TRY_REFRESH_TOKEN")),
+        (verify(tampered(access)), (200, "TRY_REFRESH_TOKEN")),
+        (verify(access), (200, "TRY_REFRESH_TOKEN")),
+        (verify("not.a.jwt"), (200, "TRY_REFRESH_TOKEN")),
+        (("POST", "/recipe/session/refresh", {"refreshToken": "garbage", "enableAntiCsrf": False}, {}),
+         (200, "UNAUTHORISED")),
+        (("POST", "/recipe/session/regenerate", {"accessToken": tampered(access), "userDataInJWT": {}}, {}),
+         (200, "UNAUTHORISED")),
+        (("POST", "/recipe/session/remove", {"sessionHandles": ["1-forged", 7]}, {}), (200, "OK")),
+        (("POST", "/public/recipe/session", {"userId": "no-such-user"}, {}), (200, "UNAUTHORISED")),
+        (("POST", "/public/recipe/user/password/reset/token/consume", {"token": "nope"}, {}),
+         (200, "RESET_PASSWORD_INVALID_TOKEN_ERROR")),
+        (("POST", "/public/recipe/user/password/reset/token", {"userId": "no-such-user", "email": email}, {}),
+         (200, "UNKNOWN_USER_ID_ERROR")),
+        (("POST", "/public/recipe/user/email/verify", {"method": "token", "token": "nope"}, {}),
+         (200, "EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")),
+        (("PUT", "/recipe/user", {"recipeUserId": "no-such-user", "password": NEW_PASSWORD}, {}),
+         (200, "UNKNOWN_USER_ID_ERROR")),
+        (("POST", "/public/recipe/signinup/code/consume", {"preAuthSessionId": "nope", "linkCode": "x"}, {}),
+         (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/public/recipe/signinup/code", {"deviceId": "nope"}, {}), (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/public/recipe/signinup/code", {"email": "not an address"}, {}), (400, None)),
+        (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (200, "OK")),
+        # The address's sign-in mails are the pages' budget: a second within the minute is held.
+        (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (429, None)),
+    ]
+    for (method, path, body, headers), (status, expected) in table:
+        got_status, got = keyed(server, method, path, body, headers)
+        label = f"{method} {path} {str(body)[:60]} {headers}"
+        assert got_status == status, f"{label}: {got_status} {got!r}"
+        if isinstance(expected, dict):
+            assert got == expected, f"{label}: {got!r}"
+        elif status == 200 and expected is not None:
+            assert got["status"] == expected, f"{label}: {got!r}"
+        elif expected is not None:
+            assert got == expected, f"{label}: {got!r}"
+
+    # Every body route, every field, every wrong type: a 4xx or a 200 with a status, never a 5xx.
+    routes = {
+        ("POST", "/public/recipe/signup"): ["email", "password"],
+        ("POST", "/public/recipe/signin"): ["email", "password"],
+        ("POST", "/public/recipe/session"): ["userId", "userDataInJWT", "useDynamicSigningKey", "enableAntiCsrf"],
+        ("POST", "/recipe/session/verify"): ["accessToken", "doAntiCsrfCheck", "enableAntiCsrf", "checkDatabase"],
+        ("POST", "/recipe/session/refresh"): ["refreshToken", "enableAntiCsrf", "useDynamicSigningKey"],
+        ("POST", "/recipe/session/remove"): ["sessionHandles", "userId"],
+        ("POST", "/recipe/session/regenerate"): ["accessToken", "userDataInJWT"],
+        ("POST", "/public/recipe/user/password/reset/token"): ["userId", "email"],
+        ("POST", "/public/recipe/user/password/reset/token/consume"): ["token"],
+        ("PUT", "/recipe/user"): ["recipeUserId", "email", "password"],
+        ("POST", "/public/recipe/user/email/verify/token"): ["userId", "email"],
+        ("POST", "/public/recipe/user/email/verify"): ["method", "token"],
+        ("POST", "/public/recipe/signinup/code"): ["email", "deviceId", "userInputCode"],
+        ("POST", "/public/recipe/signinup/code/consume"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
+        ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId"],
+    }
+    for (method, path), fields in routes.items():
+        for raw in [b"not json", b"null", b"123", b'"text"', b"{}"]:
+            got_status, got = keyed(server, method, path, raw)
+            assert got_status < 500, f"{method} {path} {raw!r}: {got_status} {got!r}"
+        for field in fields:
+            for value in [5, True, [], {}, None, "x" * 100_000, ["a", 1]]:
+                got_status, got = keyed(server, method, path, {field: value})
+                assert got_status < 500, f"{method} {path} {field}={str(value)[:20]}: {got_status} {got!r}"
+                if got_status == 200:
+                    assert isinstance(got, dict) and isinstance(got.get("status"), str), f"{method} {path}: {got!r}"

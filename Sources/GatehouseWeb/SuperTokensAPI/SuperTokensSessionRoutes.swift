@@ -27,7 +27,7 @@ struct SuperTokensSessionRoutes: Sendable {
         let opened: AppSessions.Opened
         do {
             opened = try await tokens.sessions.openForAppBackend(
-                UserID(userID), request: request, lifetime: SuperTokensTokens.accessLifetime, via: SuperTokensCore.via)
+                UserID(userID), request: request, lifetime: tokens.accessLifetime, via: SuperTokensCore.via)
         } catch AuthError.userNotFound, AuthError.invalidCredentials {
             // The core opens sessions for ids it does not know; Gatehouse's sessions are its accounts'.
             return try SuperTokensCore.status("UNAUTHORISED", ["message": "No such user, or the account is disabled"])
@@ -98,7 +98,7 @@ struct SuperTokensSessionRoutes: Sendable {
             return try SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found"])
         }
         switch try await tokens.sessions.rotate(
-            refreshToken: parts.r, lifetime: SuperTokensTokens.accessLifetime, familyLifetime: SuperTokensTokens.refreshLifetime)
+            refreshToken: parts.r, lifetime: tokens.accessLifetime, familyLifetime: SuperTokensTokens.refreshLifetime)
         {
         case .rotated(let token, let newRefresh):
             guard let signedIn = await tokens.sessions.current(token: token) else {
@@ -175,7 +175,7 @@ struct SuperTokensSessionRoutes: Sendable {
         _ token: String, _ refreshHash: String, tokens: SuperTokensTokens, claims: [String: JSONValue], expiry: Date? = nil
     ) throws -> (token: String, expiry: Int, createdTime: Int) {
         let now = tokens.env.clock()
-        let expires = expiry ?? now.addingTimeInterval(SuperTokensTokens.accessLifetime)
+        let expires = expiry ?? now.addingTimeInterval(tokens.accessLifetime)
         var claims = claims
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number(expires.timeIntervalSince1970.rounded(.down))

@@ -16,8 +16,8 @@ import Secrets
 /// refresh token, d: the session's userDataInJWT}`, so a refresh carries the payload on without a
 /// column to keep it in.
 struct SuperTokensTokens: Sendable {
-    /// The core's defaults: access tokens live an hour, refresh tokens 100 days.
-    static let accessLifetime: TimeInterval = 3600
+    /// Refresh tokens live 100 days, as the core's default; access tokens live
+    /// `--supertokens-access-token-validity` (the core's `access_token_validity`, an hour).
     static let refreshLifetime: TimeInterval = 100 * 24 * 3600
     /// Claims the core sets; the app's `userDataInJWT` may not replace them.
     static let protectedClaims: Set<String> = [
@@ -39,6 +39,8 @@ struct SuperTokensTokens: Sendable {
         staticKey = try ES256Signer(rawPrivateKey: rawPrivateKey, keyIDPrefix: "s-")
         self.refreshSeal = refreshSeal
     }
+
+    var accessLifetime: TimeInterval { env.configuration.superTokensAccessTokenValidity }
 
     var sessions: AppSessions { AppSessions(env: env.accounts, kind: .superTokensCore) }
 
@@ -99,7 +101,7 @@ struct SuperTokensTokens: Sendable {
         antiCsrfToken: String?, dynamic: Bool, expiry: Date? = nil
     ) throws -> (token: String, expiry: Int, createdTime: Int) {
         let now = env.clock()
-        let expires = expiry ?? now.addingTimeInterval(Self.accessLifetime)
+        let expires = expiry ?? now.addingTimeInterval(accessLifetime)
         var claims = userData.filter { !Self.protectedClaims.contains($0.key) }
         claims["sub"] = .string(userID)
         claims["rsub"] = .string(userID)

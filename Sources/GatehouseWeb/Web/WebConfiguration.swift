@@ -50,6 +50,10 @@ public struct WebConfiguration: Sendable {
     /// answers loopback callers only.
     public var superTokensAPIKey: String? = nil
 
+    /// How long the SuperTokens-core API's access tokens live (`--supertokens-access-token-validity`,
+    /// the core's `access_token_validity`).
+    public var superTokensAccessTokenValidity: TimeInterval = 3600
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }
