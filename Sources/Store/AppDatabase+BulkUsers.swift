@@ -166,7 +166,10 @@ extension AppDatabase {
 
     /// The body of `deleteAllUsers`, inside its transaction; returns how many accounts there were.
     private static func deleteAllUsers(at now: Date, emptying cascading: [String], _ db: Database) throws -> Int {
-        try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL", arguments: [now.storedText])
+        // People's sessions only: superusers' rows (`user_id` NULL) stay signed in.
+        try db.execute(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id IS NOT NULL AND revoked_at IS NULL",
+            arguments: [now.storedText])
         try db.execute(sql: "DELETE FROM user_tags")
         try recreateEmpty("users_search", db)
         try db.execute(sql: "DELETE FROM users_search_keys")

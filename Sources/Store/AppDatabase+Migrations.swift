@@ -126,6 +126,7 @@ extension AppDatabase {
         registerIdentityMigrations(&migrator)
         registerMailMigrations(&migrator)
         registerSuperuserTOTPMigrations(&migrator)
+        registerSessionStoreMigrations(&migrator)
         return migrator
     }
 }

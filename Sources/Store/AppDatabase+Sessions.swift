@@ -40,11 +40,12 @@ extension AppDatabase {
         return try SessionRecord.fetchOne(db, sql: activeSessionSQL, arguments: StatementArguments(arguments))
     }
 
-    /// A live session: not revoked, not expired at `?2`, last used after `?3` (both dates bound
-    /// as stored text and compared as text; see `HotArgument.date`).
+    /// A person's live session: not revoked, not expired at `?2`, last used after `?3` (both
+    /// dates bound as stored text and compared as text; see `HotArgument.date`). A superuser's
+    /// row (`user_id` NULL) is never one, whatever its token.
     static let activeSessionSQL = """
         SELECT * FROM sessions
-        WHERE token_hash = ?1 AND revoked_at IS NULL
+        WHERE token_hash = ?1 AND user_id IS NOT NULL AND revoked_at IS NULL
           AND expires_at > ?2
           AND last_used_at > ?3
         """

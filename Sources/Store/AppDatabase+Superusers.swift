@@ -49,7 +49,8 @@ extension AppDatabase {
         try await superuser(email: email) != nil
     }
 
-    /// Starts a console session whose token hashes to `tokenHash`.
+    /// Starts a superuser's session (a row of the one `sessions` table, held by `superuser_id`)
+    /// whose token hashes to `tokenHash`.
     public func createConsoleSession(
         tokenHash: String, superuserID: String, userAgent: String?, ip: String?,
         at now: Date, expiresAt: Date
@@ -57,13 +58,14 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO console_sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
+                    INSERT INTO sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [tokenHash, superuserID, userAgent, ip, now.storedText, now.storedText, expiresAt.storedText])
         }
     }
 
-    /// The live console session for `tokenHash`: not revoked, not expired, and used within `idleTimeout`.
+    /// The live console session for `tokenHash`: not revoked, not expired, and used within
+    /// `idleTimeout`. Touch and revoke it with `touchSession(id:at:)` and `revokeSession(id:at:)`.
     public func activeConsoleSession(tokenHash: String, now: Date, idleTimeout: TimeInterval) async throws
         -> (session: ConsoleSessionRecord, superuser: SuperuserRecord)?
     {
@@ -76,26 +78,12 @@ extension AppDatabase {
         }
     }
 
-    /// A live console session (not revoked, not expired at `?2`, last used after `?3`) with its
-    /// superuser (`SELECT c.*, u.*`).
+    /// A live superuser's session (not revoked, not expired at `?2`, last used after `?3`) with its
+    /// superuser (`SELECT c.*, u.*`); the join finds superusers' rows only.
     private static let activeConsoleSessionSQL = """
-        SELECT c.*, u.* FROM console_sessions c JOIN superusers u ON u.id = c.superuser_id
+        SELECT c.*, u.* FROM sessions c JOIN superusers u ON u.id = c.superuser_id
         WHERE c.token_hash = ?1 AND c.revoked_at IS NULL
           AND c.expires_at > ?2
           AND c.last_used_at > ?3
         """
-
-    public func touchConsoleSession(id: Int64, at now: Date) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE console_sessions SET last_used_at = ? WHERE id = ?", arguments: [now.storedText, id])
-        }
-    }
-
-    public func revokeConsoleSession(id: Int64, at now: Date) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                arguments: [now.storedText, id])
-        }
-    }
 }

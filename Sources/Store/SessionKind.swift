@@ -13,6 +13,9 @@ public enum SessionKind: String, Sendable, CaseIterable {
     case insForgeAPI = "insforge-api:"
     /// The session row behind a SuperTokens-core session handle, with its rotating refresh token.
     case superTokensCore = "supertokens-core:"
+    /// A superuser's console cookie or admin-API bearer token: a row held by `superuser_id`,
+    /// never by a person.
+    case console = "console:"
     /// The embedded backend's own access tokens (kept sealed behind the rows above, or held by an
     /// `AuthClient` app), with their rotating refresh tokens.
     case backend = "api-access:"

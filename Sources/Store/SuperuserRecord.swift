@@ -19,9 +19,10 @@ public struct SuperuserRecord: Codable, Sendable, Equatable, FetchableRecord, Ta
     }
 }
 
-/// A row of `console_sessions`: one signed-in console browser or admin API token.
+/// A superuser's row of `sessions` (`superuser_id` set, `user_id` NULL): one signed-in console
+/// browser or admin API token.
 public struct ConsoleSessionRecord: Codable, Sendable, Equatable, FetchableRecord, TableRecord {
-    public static let databaseTableName = "console_sessions"
+    public static let databaseTableName = "sessions"
 
     public var id: Int64
     public var tokenHash: String

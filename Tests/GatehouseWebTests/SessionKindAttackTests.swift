@@ -40,4 +40,23 @@ import Testing
         #expect(try await pagesOpen(gatehouse, cookie: try #require(browser.cookie("gh_session"))))
         await gatehouse.stop()
     }
+
+    /// Issue 23: people's and superusers' sessions share one store. A console token, hashed under
+    /// its own kind in a row a superuser holds, opens no person's session on any way in.
+    @Test func aConsoleTokenIsNoPersonsSession() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let staff = try await gatehouse.staffBrowser()
+        let console = try #require(staff.cookie("gh_console"))
+        let client = HTTPTestClient(port: gatehouse.port)
+        for cookie in [console, "console:\(console)"] {
+            let account = try await client.request("GET", "/account", headers: [("Cookie", "gh_session=\(cookie)")])
+            #expect(account.status == 303, "\(cookie) opened /account")
+        }
+        let insForge = try await gatehouse.script.call("GET", "/api/auth/sessions/current", bearer: console)
+        #expect(insForge.status == 401)
+        #expect(try await staff.get("/_/audit").status == 200, "the token still opens the console")
+        _ = try await staff.post("/_/sign-out", [])
+        #expect(try await staff.get("/_/audit", follow: false).status == 303, "signing out revoked the console row")
+        await gatehouse.stop()
+    }
 }

@@ -12,9 +12,10 @@ public struct Staff: Sendable {
 
 }
 
-/// Console sessions: their own table and their own cookie (`SameSite=Strict`, idle timeout, see
-/// `ConsoleSessions+Cookies`), so a user's session can never reach the console. The admin API takes
-/// the same token as a bearer.
+/// Superusers' sessions: rows of the one session store held by a superuser (never a person),
+/// their tokens hashed under `SessionKind.console`, with their own cookie (`SameSite=Strict`, idle
+/// timeout, see `ConsoleSessions+Cookies`), so a person's session can never reach the console nor
+/// a console token open a person's session. The admin API takes the same token as a bearer.
 public struct ConsoleSessions: Sendable {
     /// A console left alone this long signs itself out.
     public static let idleTimeout: TimeInterval = 30 * 60
@@ -47,12 +48,12 @@ public struct ConsoleSessions: Sendable {
         do {
             guard
                 let found = try await database.activeConsoleSession(
-                    tokenHash: hasher.hex(token), now: now, idleTimeout: Self.idleTimeout)
+                    tokenHash: SessionKind.console.tokenHash(token, with: hasher), now: now, idleTimeout: Self.idleTimeout)
             else { return nil }
             // The idle timeout is measured from the last request, written at most once a minute
             // (`SessionBindings.touchInterval`) so a request is not a database write.
             if now.timeIntervalSince(found.session.lastUsedAt) > SessionBindings.touchInterval {
-                try await database.touchConsoleSession(id: found.session.id, at: now)
+                try await database.touchSession(id: found.session.id, at: now)
             }
             return Staff(session: found.session, superuser: found.superuser)
         } catch {
@@ -67,7 +68,7 @@ public struct ConsoleSessions: Sendable {
         let token = SecureRandom.token()
         let expiresAt = now.addingTimeInterval(Self.lifetime)
         try await database.createConsoleSession(
-            tokenHash: hasher.hex(token), superuserID: superuser.id,
+            tokenHash: SessionKind.console.tokenHash(token, with: hasher), superuserID: superuser.id,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
             at: now, expiresAt: expiresAt)
         return (token, expiresAt)
@@ -88,7 +89,7 @@ public struct ConsoleSessions: Sendable {
 
     /// Ends `staff`'s console session, recorded as `console.sign_out`.
     public func signOut(_ staff: Staff, request: Request) async throws {
-        try await database.revokeConsoleSession(id: staff.session.id, at: clock())
+        try await database.revokeSession(id: staff.session.id, at: clock())
         await audit.record(.consoleSignOut, actor: staff.superuser.id, request: request)
     }
 }
