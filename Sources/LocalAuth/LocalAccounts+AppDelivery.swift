@@ -1,6 +1,6 @@
 import AuthCore
-import ServerSeam
 import Foundation
+import ServerSeam
 import Store
 
 extension LocalAccounts {

@@ -7,7 +7,9 @@ import Testing
 /// speak of "the backend".
 @Suite struct SeamOwnershipTests {
     /// Every folder of the web module that speaks a wire format or renders pages.
-    static let frontEnds = ["AccountPages", "AdminAPI", "Console", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI", "SuperTokensAPI"]
+    static let frontEnds = [
+        "AccountPages", "AdminAPI", "Console", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI", "SuperTokensAPI"
+    ]
 
     /// What only operations may name.
     static let internals = [

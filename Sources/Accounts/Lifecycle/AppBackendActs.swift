@@ -56,7 +56,8 @@ public struct AppBackendActs: Sendable {
         }
         if password != nil {
             await env.audit.record(
-                .passwordChanged, actor: id.rawValue, subject: id.rawValue, request: request, data: AuditTrail.data([:], via: via))
+                .passwordChanged, actor: id.rawValue, subject: id.rawValue, request: request, data: AuditTrail.data([:], via: via)
+            )
         }
         if let email {
             await env.audit.record(

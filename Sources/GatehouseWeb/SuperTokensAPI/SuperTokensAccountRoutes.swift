@@ -56,8 +56,9 @@ struct SuperTokensAccountRoutes: Sendable {
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try SuperTokensCore.text(body, "password")
         do {
-            let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore).checkedUser(
-                email: email, password: password, request: request)
+            let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
+                .checkedUser(
+                    email: email, password: password, request: request)
             return try Self.signedIn(user)
         } catch AuthError.invalidCredentials, AuthError.mfaRequired, AuthError.emailNotVerified {
             // A second step is Gatehouse's, which this core cannot ask for: refused like a wrong password.
@@ -134,7 +135,9 @@ struct SuperTokensAccountRoutes: Sendable {
         do {
             let outcome = try await MailedCodeChecks(env: env.accounts, via: SuperTokensCore.via).completeVerification(
                 linkToken: token, request: request)
-            guard let user = outcome.verifiedUser else { return try SuperTokensCore.status("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR") }
+            guard let user = outcome.verifiedUser else {
+                return try SuperTokensCore.status("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")
+            }
             return try SuperTokensCore.status("OK", ["userId": .string(user.id.rawValue), "email": .string(user.email)])
         } catch AuthError.invalidCode, AuthError.codeExpired {
             return try SuperTokensCore.status("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")

@@ -63,7 +63,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.codeID),
                 "deviceId": .string(device.deviceID), "userInputCode": .string(secrets.code),
                 "linkCode": .string(secrets.link), "codeLifetime": .number(secrets.lifetime * 1000),
-                "timeCreated": .number((device.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
+                "timeCreated": .number((device.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
             ])
     }
 
@@ -86,8 +86,9 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         }
         let session: AuthSession
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
-            guard case .signedIn(let opened) = try await MagicLinkSignIn(env: env.accounts, via: SuperTokensCore.via).open(
-                token: link, nonce: nil, request: request)
+            guard
+                case .signedIn(let opened) = try await MagicLinkSignIn(env: env.accounts, via: SuperTokensCore.via).open(
+                    token: link, nonce: nil, request: request)
             else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
             session = opened
         } else {
@@ -119,7 +120,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             [
                 "createdNewUser": .bool(!device.accountExisted),
                 "user": SuperTokensUser(user: user, recipe: "passwordless").json, "recipeUserId": .string(user.id.rawValue),
-                "consumedDevice": Self.describe(device, withCodes: false),
+                "consumedDevice": Self.describe(device, withCodes: false)
             ])
     }
 
@@ -128,21 +129,21 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             status,
             [
                 "failedCodeInputAttemptCount": .number(Double(failed)),
-                "maximumCodeInputAttempts": .number(Double(device.maximumAttempts)),
+                "maximumCodeInputAttempts": .number(Double(device.maximumAttempts))
             ])
     }
 
     private static func describe(_ device: SuperTokensDevices.Device, withCodes: Bool) -> JSONValue {
         var fields: [String: JSONValue] = [
             "preAuthSessionId": .string(device.preAuthSessionID), "email": .string(device.email),
-            "failedCodeInputAttemptCount": .number(Double(device.failedAttempts)),
+            "failedCodeInputAttemptCount": .number(Double(device.failedAttempts))
         ]
         if withCodes {
             fields["codes"] = .array([
                 .object([
                     "codeId": .string(device.codeID),
                     "timeCreated": .number((device.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
-                    "codeLifetime": .number(device.lifetime * 1000),
+                    "codeLifetime": .number(device.lifetime * 1000)
                 ])
             ])
         }

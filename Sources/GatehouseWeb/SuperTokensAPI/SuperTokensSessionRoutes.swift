@@ -51,7 +51,9 @@ struct SuperTokensSessionRoutes: Sendable {
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
             let userID = claims["sub"]?.stringValue, case .number(let exp)? = claims["exp"]
         else { return try Self.tryRefresh("The access token is not this core's, or it was altered") }
-        guard exp > core.env.accounts.clock().timeIntervalSince1970 else { return try Self.tryRefresh("The access token expired") }
+        guard exp > core.env.accounts.clock().timeIntervalSince1970 else {
+            return try Self.tryRefresh("The access token expired")
+        }
         if try SuperTokensCore.flag(body, "doAntiCsrfCheck"), try SuperTokensCore.flag(body, "enableAntiCsrf") {
             guard let sent = try SuperTokensCore.optionalText(body, "antiCsrfToken"), sent == claims["antiCsrfToken"]?.stringValue
             else { return try Self.tryRefresh("anti-csrf check failed") }
@@ -59,7 +61,7 @@ struct SuperTokensSessionRoutes: Sendable {
         let userData = SuperTokensTokens.userData(of: claims)
         var session: [String: JSONValue] = [
             "handle": .string(handle), "userId": .string(userID), "recipeUserId": .string(userID),
-            "userDataInJWT": .object(userData), "expiryTime": .number(exp * 1000), "tenantId": "public",
+            "userDataInJWT": .object(userData), "expiryTime": .number(exp * 1000), "tenantId": "public"
         ]
         let promote = claims["parentRefreshTokenHash1"] != nil
         let checkDatabase = try SuperTokensCore.flag(body, "checkDatabase")
@@ -83,8 +85,8 @@ struct SuperTokensSessionRoutes: Sendable {
                 "session": .object(session),
                 "accessToken": .object([
                     "token": .string(reissued.token), "expiry": .number(Double(reissued.expiry)),
-                    "createdTime": .number(Double(reissued.createdTime)),
-                ]),
+                    "createdTime": .number(Double(reissued.createdTime))
+                ])
             ])
     }
 
@@ -160,12 +162,12 @@ struct SuperTokensSessionRoutes: Sendable {
             [
                 "session": .object([
                     "handle": .string(handle), "userId": .string(userID), "recipeUserId": .string(userID),
-                    "userDataInJWT": .object(userData), "tenantId": "public",
+                    "userDataInJWT": .object(userData), "tenantId": "public"
                 ]),
                 "accessToken": .object([
                     "token": .string(reissued.token), "expiry": .number(Double(reissued.expiry)),
-                    "createdTime": .number(Double(reissued.createdTime)),
-                ]),
+                    "createdTime": .number(Double(reissued.createdTime))
+                ])
             ])
     }
 

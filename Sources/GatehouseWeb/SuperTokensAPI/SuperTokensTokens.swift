@@ -21,7 +21,7 @@ struct SuperTokensTokens: Sendable {
     static let refreshLifetime: TimeInterval = 100 * 24 * 3600
     /// Claims the core sets; the app's `userDataInJWT` may not replace them.
     static let protectedClaims: Set<String> = [
-        "sub", "exp", "iat", "sessionHandle", "refreshTokenHash1", "parentRefreshTokenHash1", "antiCsrfToken", "tId", "rsub",
+        "sub", "exp", "iat", "sessionHandle", "refreshTokenHash1", "parentRefreshTokenHash1", "antiCsrfToken", "tId", "rsub"
     ]
 
     /// The `secrets` row holding the signing key's private scalar.
@@ -63,18 +63,18 @@ struct SuperTokensTokens: Sendable {
                 "status": .string(status),
                 "session": .object([
                     "handle": .string(handle), "userId": .string(userID), "recipeUserId": .string(userID),
-                    "userDataInJWT": .object(userData), "tenantId": "public",
+                    "userDataInJWT": .object(userData), "tenantId": "public"
                 ]),
                 "accessToken": .object([
                     "token": .string(accessToken), "expiry": .number(Double(accessExpiry)),
-                    "createdTime": .number(Double(createdTime)),
-                ]),
+                    "createdTime": .number(Double(createdTime))
+                ])
             ]
             if let refreshToken {
                 body["refreshToken"] = .object([
                     "token": .string(refreshToken),
                     "expiry": .number(Double(createdTime) + SuperTokensTokens.refreshLifetime * 1000),
-                    "createdTime": .number(Double(createdTime)),
+                    "createdTime": .number(Double(createdTime))
                 ])
             }
             if let antiCsrfToken { body["antiCsrfToken"] = .string(antiCsrfToken) }
