@@ -11,7 +11,6 @@ import Secrets
 struct SuperTokensAccountRoutes: Sendable {
     let core: SuperTokensCore
     var env: PageEnvironment { core.env }
-    var acts: AppBackendActs { AppBackendActs(env: env.accounts, via: SuperTokensCore.via) }
 
     func register(on router: inout Router) {
         core.on(&router, .post, "/recipe/signup", tenantScoped: true, signUp)
@@ -78,7 +77,7 @@ struct SuperTokensAccountRoutes: Sendable {
     private func resetToken(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let userID = try SuperTokensCore.text(body, "userId")
         do {
-            let token = try await acts.passwordResetToken(for: UserID(userID), request: request)
+            let token = try await core.acts.passwordResetToken(for: UserID(userID), request: request)
             return try SuperTokensCore.status("OK", ["token": .string(token)])
         } catch AuthError.userNotFound {
             return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
@@ -89,13 +88,9 @@ struct SuperTokensAccountRoutes: Sendable {
     /// `PUT /recipe/user`); Gatehouse's reset sets a password, so it sets a random one the app's
     /// replaces at once — the old password stops working here, and every session ends.
     private func consumeResetToken(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
-        let token = try SuperTokensCore.text(body, "token")
-        do {
-            let user = try await MailedCodeChecks(env: env.accounts, via: SuperTokensCore.via).completeReset(
+        try await spending(body, invalid: "RESET_PASSWORD_INVALID_TOKEN_ERROR") { token in
+            try await MailedCodeChecks(env: env.accounts, via: SuperTokensCore.via).completeReset(
                 token: token, newPassword: SecureRandom.token(), request: request)
-            return try SuperTokensCore.status("OK", ["userId": .string(user.id.rawValue), "email": .string(user.email)])
-        } catch AuthError.invalidCode, AuthError.codeExpired {
-            return try SuperTokensCore.status("RESET_PASSWORD_INVALID_TOKEN_ERROR")
         }
     }
 
@@ -104,7 +99,7 @@ struct SuperTokensAccountRoutes: Sendable {
         let email = try SuperTokensCore.optionalText(body, "email")
         let password = try SuperTokensCore.optionalText(body, "password")
         do {
-            _ = try await acts.update(UserID(userID), email: email, password: password, request: request)
+            _ = try await core.acts.update(UserID(userID), email: email, password: password, request: request)
             return try SuperTokensCore.status("OK")
         } catch AuthError.userNotFound {
             return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
@@ -120,7 +115,7 @@ struct SuperTokensAccountRoutes: Sendable {
         let userID = try SuperTokensCore.text(body, "userId")
         _ = try SuperTokensCore.text(body, "email")
         do {
-            guard let token = try await acts.verificationToken(for: UserID(userID), request: request) else {
+            guard let token = try await core.acts.verificationToken(for: UserID(userID), request: request) else {
                 return try SuperTokensCore.status("EMAIL_ALREADY_VERIFIED_ERROR")
             }
             return try SuperTokensCore.status("OK", ["token": .string(token)])
@@ -131,16 +126,24 @@ struct SuperTokensAccountRoutes: Sendable {
     }
 
     private func verifyEmail(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        try await spending(body, invalid: "EMAIL_VERIFICATION_INVALID_TOKEN_ERROR") { token in
+            try await MailedCodeChecks(env: env.accounts, via: SuperTokensCore.via).completeVerification(
+                linkToken: token, request: request
+            ).verifiedUser
+        }
+    }
+
+    /// A mailed token (`token`) spent by `spend`: `OK` with its account, or `invalid` for an unknown,
+    /// spent or expired one.
+    private func spending(
+        _ body: [String: JSONValue], invalid: String, _ spend: (String) async throws -> User?
+    ) async throws -> Response {
         let token = try SuperTokensCore.text(body, "token")
         do {
-            let outcome = try await MailedCodeChecks(env: env.accounts, via: SuperTokensCore.via).completeVerification(
-                linkToken: token, request: request)
-            guard let user = outcome.verifiedUser else {
-                return try SuperTokensCore.status("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")
-            }
+            guard let user = try await spend(token) else { return try SuperTokensCore.status(invalid) }
             return try SuperTokensCore.status("OK", ["userId": .string(user.id.rawValue), "email": .string(user.email)])
         } catch AuthError.invalidCode, AuthError.codeExpired {
-            return try SuperTokensCore.status("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")
+            return try SuperTokensCore.status(invalid)
         }
     }
 

@@ -20,6 +20,9 @@ struct SuperTokensCore: Sendable {
     /// Passwordless sign-in requests in progress.
     let devices = SuperTokensDevices()
 
+    /// The acts the app's backend takes for its users, audited as this way in.
+    var acts: AppBackendActs { AppBackendActs(env: env.accounts, via: Self.via) }
+
     func register(on router: inout Router) {
         // Unknown paths under the core's prefixes answer in its words (plain text).
         for prefix in ["/recipe", "/public", "/users", "/user", "/apiversion"] {

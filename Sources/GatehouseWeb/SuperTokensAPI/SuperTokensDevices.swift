@@ -11,19 +11,25 @@ actor SuperTokensDevices {
     static let capacity = 10_000
 
     struct Device: Sendable {
-        var deviceID: String
-        var preAuthSessionID: String
-        var email: String
-        /// The backend's id of the current code's request.
+        let deviceID: String
+        let preAuthSessionID: String
+        let email: String
+        /// Whether the address had an account when the device was made (`createdNewUser`).
+        let accountExisted: Bool
+        /// The device's current code (a resend replaces it).
+        var code: Code
+        var failedAttempts = 0
+    }
+
+    /// A code the backend issued for a device, with the backend's rules for it.
+    struct Code: Sendable {
+        /// The backend's id of the code's request.
         var otpID: String
         var codeID: String
         var createdAt: Date
-        /// The backend's rules for the code: how long it works, how many wrong tries end it.
+        /// How long it works, and how many wrong tries end it.
         var lifetime: TimeInterval
         var maximumAttempts: Int
-        var failedAttempts = 0
-        /// Whether the address had an account when the device was made (`createdNewUser`).
-        var accountExisted: Bool
     }
 
     private var devices: [String: Device] = [:]
@@ -45,12 +51,10 @@ actor SuperTokensDevices {
 
     func device(preAuthSessionID: String) -> Device? { byPreAuthSession[preAuthSessionID].flatMap { devices[$0] } }
 
-    /// The device after a resend: its new request and code id, its tries counted afresh.
-    func moved(_ id: String, otpID: String, codeID: String, at now: Date) -> Device? {
+    /// The device after a resend: its new code, its tries counted afresh.
+    func moved(_ id: String, to code: Code) -> Device? {
         guard var device = devices[id] else { return nil }
-        device.otpID = otpID
-        device.codeID = codeID
-        device.createdAt = now
+        device.code = code
         device.failedAttempts = 0
         devices[id] = device
         return device

@@ -12,8 +12,6 @@ import ServerSeam
 struct SuperTokensPasswordlessRoutes: Sendable {
     let core: SuperTokensCore
     let devices: SuperTokensDevices
-    var env: PageEnvironment { core.env }
-    var acts: AppBackendActs { AppBackendActs(env: env.accounts, via: SuperTokensCore.via) }
 
     func register(on router: inout Router) {
         core.on(&router, .post, "/recipe/signinup/code", tenantScoped: true, createCode)
@@ -33,9 +31,8 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     private func createCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         if let deviceID = try SuperTokensCore.optionalText(body, "deviceId") {
             guard let device = await devices.device(id: deviceID) else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
-            let secrets = try await acts.signInSecrets(email: device.email, policy: .superTokensCore, request: request)
-            let now = env.accounts.clock()
-            guard let moved = await devices.moved(deviceID, otpID: secrets.otpID, codeID: SecureRandom.token(), at: now) else {
+            let secrets = try await core.acts.signInSecrets(email: device.email, policy: .superTokensCore, request: request)
+            guard let moved = await devices.moved(deviceID, to: code(secrets)) else {
                 return try SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             return try answer(moved, secrets)
@@ -45,25 +42,31 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         }
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else { throw CoreAnswer(400, "Field name 'email' is invalid in JSON input") }
-        let existed = try await UserDirectory(env: env.accounts).page(UserQuery(search: email, perPage: 50)).users
+        let existed = try await UserDirectory(env: core.env.accounts).page(UserQuery(search: email, perPage: 50)).users
             .contains { SuperTokensAccountRoutes.same($0.email, email) }
-        let secrets = try await acts.signInSecrets(email: email, policy: .superTokensCore, request: request)
+        let secrets = try await core.acts.signInSecrets(email: email, policy: .superTokensCore, request: request)
         let device = SuperTokensDevices.Device(
-            deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, otpID: secrets.otpID,
-            codeID: SecureRandom.token(), createdAt: env.accounts.clock(), lifetime: secrets.lifetime,
-            maximumAttempts: secrets.maximumAttempts, accountExisted: existed)
+            deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: existed,
+            code: code(secrets))
         await devices.add(device)
         return try answer(device, secrets)
+    }
+
+    /// The device's record of a code the backend issued now.
+    private func code(_ secrets: SignInSecrets) -> SuperTokensDevices.Code {
+        SuperTokensDevices.Code(
+            otpID: secrets.otpID, codeID: SecureRandom.token(), createdAt: core.env.accounts.clock(),
+            lifetime: secrets.lifetime, maximumAttempts: secrets.maximumAttempts)
     }
 
     private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) throws -> Response {
         try SuperTokensCore.status(
             "OK",
             [
-                "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.codeID),
+                "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.code.codeID),
                 "deviceId": .string(device.deviceID), "userInputCode": .string(secrets.code),
                 "linkCode": .string(secrets.link), "codeLifetime": .number(secrets.lifetime * 1000),
-                "timeCreated": .number((device.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
+                "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
             ])
     }
 
@@ -87,7 +90,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         let session: AuthSession
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
             guard
-                case .signedIn(let opened) = try await MagicLinkSignIn(env: env.accounts, via: SuperTokensCore.via).open(
+                case .signedIn(let opened) = try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
                     token: link, nonce: nil, request: request)
             else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
             session = opened
@@ -96,8 +99,8 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 return try SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             let code = try SuperTokensCore.text(body, "userInputCode")
-            switch try await EmailCodeSignIn(env: env.accounts, via: SuperTokensCore.via).attempt(
-                otpID: device.otpID, code: code, email: device.email, request: request)
+            switch try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
+                otpID: device.code.otpID, code: code, email: device.email, request: request)
             {
             case .signedIn(let opened):
                 session = opened
@@ -114,7 +117,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             }
         }
         await devices.remove(device.deviceID)
-        let user = await acts.handOver(session)
+        let user = await core.acts.handOver(session)
         return try SuperTokensCore.status(
             "OK",
             [
@@ -129,7 +132,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             status,
             [
                 "failedCodeInputAttemptCount": .number(Double(failed)),
-                "maximumCodeInputAttempts": .number(Double(device.maximumAttempts))
+                "maximumCodeInputAttempts": .number(Double(device.code.maximumAttempts))
             ])
     }
 
@@ -141,9 +144,9 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         if withCodes {
             fields["codes"] = .array([
                 .object([
-                    "codeId": .string(device.codeID),
-                    "timeCreated": .number((device.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
-                    "codeLifetime": .number(device.lifetime * 1000)
+                    "codeId": .string(device.code.codeID),
+                    "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
+                    "codeLifetime": .number(device.code.lifetime * 1000)
                 ])
             ])
         }
