@@ -40,7 +40,7 @@ def build_app(core_url: str, smtp_port: int):
     from supertokens_python import InputAppInfo, SupertokensConfig, init
     from supertokens_python.framework.flask import Middleware
     from supertokens_python.ingredients.emaildelivery.types import EmailDeliveryConfig, SMTPSettings, SMTPSettingsFrom
-    from supertokens_python.recipe import emailpassword, emailverification, passwordless, session
+    from supertokens_python.recipe import emailpassword, emailverification, passwordless, session, usermetadata
     from supertokens_python.recipe.emailpassword.emaildelivery.services import SMTPService as PasswordSMTP
     from supertokens_python.recipe.emailverification.emaildelivery.services import SMTPService as VerificationSMTP
     from supertokens_python.recipe.passwordless import ContactEmailOnlyConfig
@@ -60,6 +60,7 @@ def build_app(core_url: str, smtp_port: int):
             passwordless.init(
                 flow_type="USER_INPUT_CODE_AND_MAGIC_LINK", contact_config=ContactEmailOnlyConfig(),
                 email_delivery=EmailDeliveryConfig(service=PasswordlessSMTP(smtp))),
+            usermetadata.init(),
         ],
     )
     app = Flask(__name__)
@@ -153,6 +154,14 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
     assert header["kid"].startswith("d-") and header["version"] == "5" and header["alg"] == "ES256"
     listed = admin(server, "/_/api/users?" + urllib.parse.urlencode({"q": email}))["items"]
     assert [item["id"] for item in listed] == [user_id]
+
+    # User metadata is the Gatehouse profile: what the app stores, the console shows.
+    from supertokens_python.recipe.usermetadata.syncio import get_user_metadata, update_user_metadata
+
+    assert update_user_metadata(user_id, {"plan": "pro", "name": "Ada"}).metadata == {"plan": "pro", "name": "Ada"}
+    assert update_user_metadata(user_id, {"plan": None}).metadata == {"name": "Ada"}
+    assert get_user_metadata(user_id).metadata == {"name": "Ada"}
+    assert admin(server, f"/_/api/users/{user_id}")["profile"] == {"name": "Ada"}
 
     duplicate = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
     assert duplicate.json["status"] == "FIELD_ERROR", duplicate.json
@@ -348,6 +357,9 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         (("POST", "/public/recipe/nothing/here", {}, {}), (404, None)),
         (("GET", "/user/id", None, {}), (400, "Field name 'userId' is missing in GET request")),
         (("GET", "/user/id?userId=no-such-user", None, {}), (200, "UNKNOWN_USER_ID_ERROR")),
+        (("GET", "/recipe/user/metadata?userId=no-such-user", None, {}), (200, "OK")),
+        (("PUT", "/recipe/user/metadata", {"userId": user_id, "metadataUpdate": []}, {}),
+         (400, "Field name 'metadataUpdate' is invalid in JSON input")),
         (verify(foreign_token("d-foreign")), (200, "TRY_REFRESH_TOKEN")),
         (verify(foreign_token(json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))["kid"])),
          (200, "TRY_REFRESH_TOKEN")),
@@ -404,6 +416,8 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         ("POST", "/public/recipe/signinup/code"): ["email", "deviceId", "userInputCode"],
         ("POST", "/public/recipe/signinup/code/consume"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
         ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId"],
+        ("PUT", "/recipe/user/metadata"): ["userId", "metadataUpdate"],
+        ("POST", "/recipe/user/metadata/remove"): ["userId"],
     }
     for (method, path), fields in routes.items():
         for raw in [b"not json", b"null", b"123", b'"text"', b"{}"]:

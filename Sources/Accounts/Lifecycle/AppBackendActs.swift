@@ -67,6 +67,16 @@ public struct AppBackendActs: Sendable {
         return updated
     }
 
+    /// Merges `patch` into the account's profile (`null` removes a key; the backend's profile
+    /// rules apply), audited as `profile.updated` with the keys.
+    public func updateProfile(_ id: UserID, _ patch: [String: JSONValue], request: Request) async throws -> User {
+        let updated = try await env.backend.admin.updateUser(id, UserUpdate(profilePatch: patch))
+        await env.audit.record(
+            .profileUpdated, actor: id.rawValue, subject: id.rawValue, request: request,
+            data: AuditTrail.data(["keys": .array(patch.keys.sorted().map(JSONValue.string))], via: via))
+        return updated
+    }
+
     /// A sign-in code and link for the app to mail together (one mail: the address's sign-in-mail
     /// budgets are taken once), spent through `EmailCodeSignIn` and `MagicLinkSignIn`. Under
     /// `policy`, spending either may create the account. `.rateLimited` when the address's budgets

@@ -38,6 +38,7 @@ struct SuperTokensCore: Sendable {
         SuperTokensAccountRoutes(core: self).register(on: &router)
         SuperTokensSessionRoutes(core: self).register(on: &router)
         SuperTokensPasswordlessRoutes(core: self, devices: devices).register(on: &router)
+        SuperTokensMetadataRoutes(core: self).register(on: &router)
     }
 
     /// Registers `handler` for `path`, and for `/public` + `path` when the route is tenant-scoped
