@@ -232,6 +232,15 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
     assert app.get("/checked", headers=bearer(access)).status_code == 401
     assert app.post("/auth/session/refresh", headers=bearer(rotated.headers["st-refresh-token"])).status_code == 401
 
+    # Every act is audited with its way in.
+    events = admin(server, "/_/api/audit?" + urllib.parse.urlencode({"user": user_id}))
+    ways = {}
+    for event in events:
+        ways.setdefault(event["type"], set()).add(event["data"].get("via"))
+    for act in ["user.signed_up", "app.session_opened", "sign_in.completed", "verification.completed",
+                "password_reset.completed", "password.changed", "profile.updated", "sign_out"]:
+        assert "supertokens-core" in ways.get(act, set()), (act, ways)
+
 
 def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):
     server, app = core
@@ -429,3 +438,25 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
                 assert got_status < 500, f"{method} {path} {field}={str(value)[:20]}: {got_status} {got!r}"
                 if got_status == 200:
                     assert isinstance(got, dict) and isinstance(got.get("status"), str), f"{method} {path}: {got!r}"
+
+
+def test_a_static_key_and_the_anti_csrf_token_when_the_sdk_asks(core):
+    server, _ = core
+    signed_up = core_call(server, "POST", "/public/recipe/signup", {"email": unique_email("st-static"), "password": PASSWORD})
+    user_id = signed_up[1]["user"]["id"]
+    status, created = core_call(server, "POST", "/public/recipe/session", {
+        "userId": user_id, "userDataInJWT": {"role": "admin"}, "useDynamicSigningKey": False, "enableAntiCsrf": True})
+    assert status == 200 and created["status"] == "OK", created
+    token, anti_csrf = created["accessToken"]["token"], created["antiCsrfToken"]
+    assert json.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=="))["kid"].startswith("s-")
+
+    def verify(sent):
+        body = {"accessToken": token, "doAntiCsrfCheck": True, "enableAntiCsrf": True, "checkDatabase": False}
+        if sent is not None:
+            body["antiCsrfToken"] = sent
+        return core_call(server, "POST", "/recipe/session/verify", body)[1]
+
+    ok = verify(anti_csrf)
+    assert ok["status"] == "OK" and ok["session"]["userDataInJWT"] == {"role": "admin"}, ok
+    assert verify("not-the-token")["status"] == "TRY_REFRESH_TOKEN"
+    assert verify(None)["status"] == "TRY_REFRESH_TOKEN"
