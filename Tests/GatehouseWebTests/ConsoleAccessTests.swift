@@ -52,7 +52,7 @@ import Testing
         #expect(audit.text.contains("sign_in.failed"))
         #expect(audit.text.contains("<svg"))
         let filtered = try await staff.get("/_/audit?type=sign_in.failed")
-        #expect(filtered.text.contains("invalid_credentials"))
+        #expect(filtered.text.contains("wrong password or unknown address"))
         let badDate = try await staff.get("/_/audit?from=yesterday")
         #expect(badDate.status == 422)
         #expect(badDate.text.contains("2026-11-21T09:30"))

@@ -24,12 +24,34 @@ public struct AuditLog: Sendable {
         try await env.database.signInsPerHour(since: start)
     }
 
-    /// Superusers among the events' actors, by id, so rows name staff by email.
-    public func staffEmails(for events: [AuditEventRecord]) async throws -> [String: String] {
-        var emails: [String: String] = [:]
-        for actor in Set(events.compactMap(\.actor)) {
-            if let superuser = try await env.database.superuser(id: actor) { emails[actor] = superuser.email }
+    /// Who each actor and subject of `events` is — a superuser or a person, by email — so rows
+    /// name people rather than ids. Ids no longer found (a deleted account) are left out; the
+    /// backend is asked once per distinct id, at most `AuditFilter`'s page of them at a time.
+    public func people(in events: [AuditEventRecord]) async -> [String: AuditPerson] {
+        let ids = Set(events.flatMap { [$0.actor, $0.subject].compactMap(\.self) })
+        let reader = self
+        return await withTaskGroup(of: (String, AuditPerson?).self) { group in
+            for id in ids { group.addTask { (id, await reader.person(id)) } }
+            var people: [String: AuditPerson] = [:]
+            for await (id, person) in group { people[id] = person }
+            return people
         }
-        return emails
     }
+
+    private func person(_ id: String) async -> AuditPerson? {
+        if let superuser = try? await env.database.superuser(id: id) {
+            return AuditPerson(email: superuser.email, isStaff: true)
+        }
+        guard env.capabilities.contains(.userAdministration),
+            let user = try? await env.backend.admin.user(UserID(id))
+        else { return nil }
+        return AuditPerson(email: user.email, isStaff: false)
+    }
+}
+
+/// An actor or subject of the audit trail as the console names it.
+public struct AuditPerson: Sendable, Equatable {
+    public var email: String
+    /// A superuser (no user page to link to).
+    public var isStaff: Bool
 }

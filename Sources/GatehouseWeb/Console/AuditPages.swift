@@ -4,10 +4,13 @@ import Foundation
 import HTTPServer
 import Store
 
-/// The audit log: `/_/audit` (filters, a sign-in chart, newest events first) and `GET /_/api/audit`.
+/// The audit log: `/_/audit` (filters, a sign-in chart, newest events first, people by email and
+/// events in words — `AuditWording`), its CSV download `/_/audit/export.csv`, and `GET /_/api/audit`.
 struct AuditPages: Sendable {
     let env: PageEnvironment
     static let pageSize = 50
+    /// The most rows one CSV download holds (narrow the dates for more).
+    static let exportLimit = 10_000
 
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/audit", env) { visit, staff in
@@ -18,7 +21,7 @@ struct AuditPages: Sendable {
             let start = SignInChart.windowStart(endingAt: env.clock())
             let chart = SignInChart(counts: try await log.signInsPerHour(since: start), start: start)
             let types = try await log.eventTypes()
-            let staffEmails = try await log.staffEmails(for: events)
+            let people = await log.people(in: events)
             var page: [String: Any] = [
                 "filters": [
                     "user": filter.subject ?? "", "actor": filter.actor ?? "",
@@ -28,8 +31,10 @@ struct AuditPages: Sendable {
                 "types": types.map { ["value": $0, "selected": $0 == filter.type] as [String: Any] },
                 "chartSVG": chart.svg,
                 "chartSummary": chart.summary,
-                "events": events.map { Self.row($0, staffEmails: staffEmails) },
-                "eventsEmpty": events.isEmpty
+                "events": events.map { Self.row($0, people: people) },
+                "eventsEmpty": events.isEmpty,
+                "exportURL": URLQuery.path(
+                    "/_/audit/export.csv", visit.request.query.filter { $0.name != "before" }.map { ($0.name, $0.value) })
             ]
             if events.count == Self.pageSize, let last = events.last {
                 page["nextURL"] = Self.url(filter: filter, query: visit.request.query, before: last.id)
@@ -39,6 +44,16 @@ struct AuditPages: Sendable {
                 visit.consoleContext(
                     title: "Audit log", staff: staff, nav: .auditLog, backendName: env.configuration.backendDescription,
                     page.merging(errors.context) { $1 }), status: errors.isEmpty ? 200 : 422)
+        }
+        router.consolePage(.get, "/_/audit/export.csv", env) { visit, _ in
+            var errors = FormErrors()
+            var filter = try Self.filter(from: visit.request.query, errors: &errors)
+            guard errors.isEmpty else {
+                return env.renderer.errorPage(
+                    status: 422, heading: "Check the filters", message: errors.messages.map(\.message).joined(separator: " "))
+            }
+            if visit.request.query.first(where: { $0.name == "limit" }) == nil { filter.limit = Self.exportLimit }
+            return try await Self.csv(AuditLog(env: env.accounts), filter)
         }
         router.adminAPI(.get, "/_/api/audit", env) { request, _, _ in
             var errors = FormErrors()
@@ -91,27 +106,54 @@ struct AuditPages: Sendable {
         return URLQuery.path("/_/audit", kept + [("before", String(before))])
     }
 
-    private static func row(_ event: AuditEventRecord, staffEmails: [String: String]) -> [String: Any] {
+    private static func row(_ event: AuditEventRecord, people: [String: AuditPerson]) -> [String: Any] {
+        let named = Named(event, people)
         var row: [String: Any] = [
-            "id": event.id, "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "—",
-            "subject": event.subject ?? "—",
+            "id": event.id, "type": event.type, "headline": AuditWording.headline(event),
+            "reason": AuditWording.reason(event) ?? "", "wayIn": AuditWording.wayIn(event),
+            "actor": named.actor ?? "", "subject": named.subject ?? "",
             "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
-            "summary": event.summary
+            "summary": AuditWording.details(event)
         ]
-        if let subject = event.subject, !event.type.hasPrefix("console.") {
+        if let subject = event.subject, people[subject]?.isStaff != true, !event.type.hasPrefix("console.") {
             row["subjectURL"] = ConsoleURL.user(UserID(subject))
         }
-        if let actor = event.actor, staffEmails[actor] == nil {
+        if let actor = event.actor, people[actor]?.isStaff != true {
             row["actorURL"] = ConsoleURL.user(UserID(actor))
         }
         return row
     }
-}
 
-extension AuditEventRecord {
-    /// The event's data as one line (`key: value · …`) for tables and timelines.
-    var summary: String {
-        data.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · ")
+    /// An event's actor and subject by email where known: the subject of a refused sign-in or
+    /// sign-up, which has no account id, is the address that was typed.
+    struct Named {
+        var actor: String?
+        var subject: String?
+
+        init(_ event: AuditEventRecord, _ people: [String: AuditPerson]) {
+            actor = event.actor.map { people[$0]?.email ?? $0 }
+            subject = event.subject.map { people[$0]?.email ?? $0 } ?? event.data["email"]?.stringValue
+        }
+    }
+
+    /// The filtered events as a spreadsheet-safe CSV download, newest first.
+    private static func csv(_ log: AuditLog, _ filter: AuditFilter) async throws -> Response {
+        let events = try await log.events(filter)
+        let people = await log.people(in: events)
+        var body = CSV.line(["time", "event", "type", "reason", "way_in", "actor", "subject", "ip", "details"])
+        for event in events {
+            let named = Named(event, people)
+            body += CSV.line(
+                [
+                    Timestamp.iso8601(event.createdAt), AuditWording.headline(event), event.type,
+                    AuditWording.reason(event) ?? "", AuditWording.wayIn(event), named.actor ?? "system",
+                    named.subject ?? "", event.ip ?? "", AuditWording.details(event)
+                ].map(CSV.spreadsheetSafe))
+        }
+        var response = Response(status: 200, headers: ["Content-Type": "text/csv; charset=utf-8"], body: Array(body.utf8))
+        response.headers.replaceOrAdd("Content-Disposition", "attachment; filename=\"gatehouse-audit.csv\"")
+        response.headers.replaceOrAdd("Cache-Control", "no-store")
+        return response
     }
 }
 

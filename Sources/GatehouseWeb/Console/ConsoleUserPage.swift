@@ -261,12 +261,13 @@ struct ConsoleUserPage: Sendable {
         page["mailsEmpty"] = mails.isEmpty
         let log = AuditLog(env: env.accounts)
         let events = try await log.events(AuditFilter(subject: user.id.rawValue, limit: 20))
-        let staffEmails = try await log.staffEmails(for: events)
+        let people = await log.people(in: events)
         page["events"] = events.map { event in
             [
-                "type": event.type, "actor": event.actor.map { staffEmails[$0] ?? $0 } ?? "system", "ip": event.ip ?? "",
-                "createdAt": DisplayDate.dateTime(event.createdAt),
-                "summary": event.summary
+                "type": event.type, "headline": AuditWording.headline(event), "reason": AuditWording.reason(event) ?? "",
+                "wayIn": AuditWording.wayIn(event), "actor": event.actor.map { people[$0]?.email ?? $0 } ?? "system",
+                "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
+                "summary": AuditWording.details(event)
             ] as [String: Any]
         }
         page["eventsEmpty"] = events.isEmpty

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTestClient
+import TestScope
+import Testing
+
+/// Issue 25, item 3: the audit log names people, not ids, says events in words with the reason
+/// for a refusal and the way in, and downloads the filtered rows as CSV.
+@Suite(.stopsWhatItStarts) struct AuditWordingTests {
+    static let email = "worded@example.com"
+    static let password = "correct horse battery"
+
+    @Test func auditRowsNamePeopleInWordsWithReasonAndWayIn() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let signUp = try await gatehouse.script.call(
+            "POST", "/api/collections/users/records",
+            ["email": Self.email, "password": Self.password, "passwordConfirm": Self.password])
+        #expect(signUp.status == 200, "\(signUp.text)")
+        let userID = try #require(signUp.json["id"] as? String)
+        let wrong = try await gatehouse.script.call(
+            "POST", "/api/collections/users/auth-with-password", ["identity": Self.email, "password": "not the password"])
+        #expect(wrong.status == 400)
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-in")
+        _ = try await browser.post("/auth/sign-in", [("email", Self.email), ("password", Self.password)])
+
+        let staff = try await gatehouse.staffBrowser()
+        let audit = try await staff.get("/_/audit")
+        #expect(audit.status == 200)
+        let text = audit.text
+        #expect(text.contains("Signed up"))
+        #expect(text.contains("Sign-in refused"))
+        #expect(text.contains("wrong password or unknown address"))
+        #expect(text.contains("PocketBase API"))
+        #expect(text.contains(">Pages<"))
+        #expect(text.contains(">\(Self.email)</a>"), "the subject is named by email and links to the user")
+        #expect(!text.contains(">\(userID)</a>"), "no link reads as a bare id")
+        #expect(text.contains(">staff@example.com<"), "the superuser's own sign-in names them")
+
+        let timeline = try await staff.get("/_/users/\(userID)")
+        #expect(timeline.text.contains("Signed in with password") || timeline.text.contains("Signed in"))
+        #expect(timeline.text.contains("PocketBase API"))
+        await gatehouse.stop()
+    }
+
+    @Test func theFilteredLogDownloadsAsCSV() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        _ = try await gatehouse.script.call(
+            "POST", "/api/collections/users/records",
+            ["email": Self.email, "password": Self.password, "passwordConfirm": Self.password])
+        _ = try await gatehouse.script.call(
+            "POST", "/api/collections/users/auth-with-password", ["identity": "=cmd@example.com", "password": "x"])
+        let staff = try await gatehouse.staffBrowser()
+        let page = try await staff.get("/_/audit?type=sign_in.failed")
+        #expect(page.text.contains("/_/audit/export.csv?type=sign_in.failed"))
+
+        let csv = try await staff.get("/_/audit/export.csv?type=sign_in.failed")
+        #expect(csv.status == 200)
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        #expect(csv.header("Content-Disposition")?.contains("gatehouse-audit.csv") == true)
+        let lines = csv.text.split(separator: "\r\n")
+        #expect(lines.first == "time,event,type,reason,way_in,actor,subject,ip,details")
+        #expect(lines.count == 2, "only the filtered event: \(csv.text)")
+        #expect(lines.last?.contains("Sign-in refused,sign_in.failed,wrong password or unknown address,PocketBase API") == true)
+        #expect(lines.last?.contains(",'=cmd@example.com,") == true, "a typed formula stays text in a spreadsheet")
+
+        let bad = try await staff.get("/_/audit/export.csv?from=yesterday")
+        #expect(bad.status == 422)
+        let signedOut = try await gatehouse.browser().get("/_/audit/export.csv", follow: false)
+        #expect(signedOut.status == 303, "the download needs a console session")
+        await gatehouse.stop()
+    }
+}
