@@ -154,6 +154,7 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
     assert header["kid"].startswith("d-") and header["version"] == "5" and header["alg"] == "ES256"
     listed = admin(server, "/_/api/users?" + urllib.parse.urlencode({"q": email}))["items"]
     assert [item["id"] for item in listed] == [user_id]
+    assert read_mailbox(server.url, email) == []  # the core mails nothing: the app's recipe decides
 
     # User metadata is the Gatehouse profile: what the app stores, the console shows.
     from supertokens_python.recipe.usermetadata.syncio import get_user_metadata, update_user_metadata
