@@ -398,6 +398,8 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         # The address's sign-in mails are the pages' budget: a second within the minute is held.
         (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (429, None)),
     ]
+    forged = keyed(server, "POST", "/recipe/session/remove", {"sessionHandles": [f"1-{'0' * 32}", "7"]})
+    assert forged == (200, {"status": "OK", "sessionHandlesRevoked": []}), forged
     for (method, path, body, headers), (status, expected) in table:
         got_status, got = keyed(server, method, path, body, headers)
         label = f"{method} {path} {str(body)[:60]} {headers}"
