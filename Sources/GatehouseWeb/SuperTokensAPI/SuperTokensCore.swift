@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import Secrets
 
 /// A SuperTokens core (Core Driver Interface 5.4) for apps on SuperTokens' backend SDKs: the app
 /// points `connection_uri` at Gatehouse and its users, sessions and mail are Gatehouse's. A thin
@@ -63,7 +64,9 @@ struct SuperTokensCore: Sendable {
     {
         if needsKey {
             if let key = env.configuration.superTokensAPIKey {
-                guard let sent = request.headers["api-key"], sent == key else { return .text("Invalid API key", status: 401) }
+                guard let sent = request.headers["api-key"], KeyedHash.constantTimeEquals(sent, key) else {
+                    return .text("Invalid API key", status: 401)
+                }
             } else if !request.isLoopbackPeer {
                 return .text("Invalid API key", status: 401)
             }
