@@ -29,10 +29,16 @@ struct SuperTokensCore: Sendable {
         for prefix in ["/recipe", "/public", "/users", "/user", "/apiversion"] {
             router.errors(under: prefix) { status, message in .text(message, status: status) }
         }
-        router.on(.get, "/apiversion") { request, _ in
-            try await guarded(request, needsKey: false) { try .json(["versions": Self.versions]) }
+        let apiVersion: Router.Handler = { request, parameters in
+            try await guarded(request, parameters, needsKey: false) { try .json(["versions": Self.versions]) }
         }
-        router.on(.get, "/.well-known/jwks.json") { _, _ in try .json(tokens.jwks) }
+        let jwks: Router.Handler = { request, parameters in
+            try await guarded(request, parameters, needsKey: false) { try .json(tokens.jwks) }
+        }
+        for prefix in ["", "/:app"] {
+            router.on(.get, prefix + "/apiversion", apiVersion)
+            router.on(.get, prefix + "/.well-known/jwks.json", jwks)
+        }
         on(&router, .get, "/recipe/multitenancy/tenant/v2", tenantScoped: true) { _, _ in
             try .json(PublicTenant())
         }
@@ -43,25 +49,29 @@ struct SuperTokensCore: Sendable {
     }
 
     /// Registers `handler` for `path`, and for `/public` + `path` when the route is tenant-scoped
-    /// (the SDKs name the public tenant; it is the only one).
+    /// (the SDKs name the public tenant; it is the only one); each also under an app's prefix,
+    /// `/appid-<id>` (one app: every id names it).
     func on(
         _ router: inout Router, _ method: HTTPMethod, _ path: String, tenantScoped: Bool = false,
         _ handler: @escaping @Sendable (Request, [String: JSONValue]) async throws -> Response
     ) {
-        let route: Router.Handler = { request, _ in
-            try await guarded(request, needsKey: true) {
+        let route: Router.Handler = { request, parameters in
+            try await guarded(request, parameters, needsKey: true) {
                 try await handler(request, method == .get ? [:] : try Self.body(request))
             }
         }
-        router.on(method, path, route)
-        if tenantScoped { router.on(method, "/public" + path, route) }
+        for prefix in ["", "/:app"] {
+            router.on(method, prefix + path, route)
+            if tenantScoped { router.on(method, prefix + "/public" + path, route) }
+        }
     }
 
-    /// The core's checks before any route — the API key (or a loopback caller when none is set),
-    /// the `cdi-version` — and its answers for what a route throws.
-    private func guarded(_ request: Request, needsKey: Bool, _ route: () async throws -> Response) async rethrows
-        -> Response
-    {
+    /// The core's checks before any route — an app prefix that is one, the API key (or a loopback
+    /// caller when none is set), the `cdi-version` — and its answers for what a route throws.
+    private func guarded(
+        _ request: Request, _ parameters: PathParameters, needsKey: Bool, _ route: () async throws -> Response
+    ) async rethrows -> Response {
+        if let app = parameters["app"], !app.hasPrefix("appid-") { return .text("Not Found", status: 404) }
         if needsKey {
             if let key = env.configuration.superTokensAPIKey {
                 guard let sent = request.headers["api-key"], KeyedHash.constantTimeEquals(sent, key) else {
