@@ -241,6 +241,9 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
     for act in ["user.signed_up", "app.session_opened", "sign_in.completed", "verification.completed",
                 "password_reset.completed", "password.changed", "profile.updated", "sign_out"]:
         assert "supertokens-core" in ways.get(act, set()), (act, ways)
+    refused = admin(server, "/_/api/audit?" + urllib.parse.urlencode({"type": "sign_up.refused"}))
+    assert any(event["data"].get("email") == email and event["data"].get("via") == "supertokens-core"
+               and event["data"].get("reason") == "email_exists" for event in refused), refused
 
 
 def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):

@@ -39,12 +39,14 @@ struct SuperTokensAccountRoutes: Sendable {
     private func signUp(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try SuperTokensCore.text(body, "password")
+        let signUp = SignUp(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
         let user: User
         do {
-            user = try await SignUp(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore).attemptWithoutSession(
+            user = try await signUp.attemptWithoutSession(
                 SignUpRequest(email: email, password: password), profile: [:],
                 for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
         } catch AuthError.emailExists {
+            await signUp.refusedExistingAddress(email, request: request)
             return try SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
         }
         return try Self.signedIn(user)
