@@ -96,4 +96,12 @@
       }
     });
   }
+
+  // 6. An avatar whose address does not load (a typo, a dead link, a blocked host) is removed, so
+  //    the initials under it show instead of a broken-image icon.
+  document.querySelectorAll("img.avatar__img").forEach(function (img) {
+    function fallBack() { img.remove(); }
+    if (img.complete && img.naturalWidth === 0) fallBack();
+    else img.addEventListener("error", fallBack);
+  });
 })();

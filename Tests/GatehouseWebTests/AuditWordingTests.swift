@@ -69,4 +69,30 @@ import Testing
         #expect(signedOut.status == 303, "the download needs a console session")
         await gatehouse.stop()
     }
+
+    /// The person at the form reads the same refusal as for a wrong password; staff read that the
+    /// account is disabled.
+    @Test func aDisabledAccountsRefusedSignInSaysSoToStaffOnly() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let created = try await gatehouse.script.call(
+            "POST", "/api/collections/users/records",
+            ["email": Self.email, "password": Self.password, "passwordConfirm": Self.password])
+        let userID = try #require(created.json["id"] as? String)
+        let token = try await gatehouse.adminToken()
+        let disabled = try await gatehouse.script.call("PATCH", "/_/api/users/\(userID)", ["disabled": true], bearer: token)
+        #expect(disabled.status == 200, "\(disabled.text)")
+
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-in")
+        let refused = try await browser.post("/auth/sign-in", [("email", Self.email), ("password", Self.password)])
+        let wrong = try await browser.post("/auth/sign-in", [("email", "nobody@example.com"), ("password", Self.password)])
+        #expect(refused.status == wrong.status)
+        #expect(!refused.text.lowercased().contains("disabled"), "the person is not told")
+
+        let staff = try await gatehouse.staffBrowser()
+        let audit = try await staff.get("/_/audit?type=sign_in.failed")
+        #expect(audit.text.contains("account disabled"))
+        #expect(audit.text.contains("wrong password or unknown address"), "the unknown address reads as before")
+        await gatehouse.stop()
+    }
 }

@@ -27,6 +27,15 @@ def accept_confirmations(driver) -> None:
     driver.execute_script("window.confirm = function () { return true; };")
 
 
+def console_sign_in(driver, url: str, email: str, password: str) -> None:
+    """Signs a superuser in on the console's sign-in form."""
+    driver.get(url + "/_/")
+    type_into(field(driver, "email"), email)
+    password_field = field(driver, "password")
+    type_into(password_field, password)
+    submit_form_of(driver, password_field)
+
+
 def test_console_seed_edit_impersonate_revoke_and_bulk_delete(browser, start_server, binary, tmp_path, screenshots_dir):
     db = tmp_path / "console.sqlite"
     created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
@@ -34,12 +43,7 @@ def test_console_seed_edit_impersonate_revoke_and_bulk_delete(browser, start_ser
     assert created.returncode == 0, created.stderr
     server = start_server(db_path=db)
     driver = browser
-
-    driver.get(server.url + "/_/")
-    type_into(field(driver, "email"), STAFF_EMAIL)
-    password = field(driver, "password")
-    type_into(password, STAFF_PASSWORD)
-    submit_form_of(driver, password)
+    console_sign_in(driver, server.url, STAFF_EMAIL, STAFF_PASSWORD)
 
     driver.get(server.url + "/_/test-users")
     type_into(field(driver, "count"), "100")

@@ -48,12 +48,21 @@ public struct PasswordSignIn: Sendable {
             await failed(email, reason: "email_not_verified", request: request)
             throw AuthError.emailNotVerified(email: address)
         } catch AuthError.invalidCredentials {
-            await failed(email, reason: "invalid_credentials", request: request)
+            await failed(email, reason: await refusalReason(email), request: request)
             throw AuthError.invalidCredentials
         } catch {
             await env.budgets.settle(attempt, .none)
             throw error
         }
+    }
+
+    /// What staff read in the audit trail for a refused password: `disabled` when the address's
+    /// account is disabled in Gatehouse's own store — the person is told only that the password
+    /// did not match, whatever it was — else `invalid_credentials`. One indexed read for every
+    /// such refusal, known address or not, so it tells no one anything by its timing.
+    private func refusalReason(_ email: String) async -> String {
+        let account = try? await env.database.user(email: email)
+        return account?.disabled == true ? "disabled" : "invalid_credentials"
     }
 
     private func failed(_ email: String, reason: String, request: Request) async {

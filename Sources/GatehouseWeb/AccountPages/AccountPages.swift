@@ -96,6 +96,15 @@ enum DisplayDate {
         return "\(day) \(months[Int(month) - 1].prefix(3)) \(year) at \(clock)\u{202F}\(hour < 12 ? "AM" : "PM")"
     }
 
+    /// Date and time to the minute, short enough for a list column: "26 Nov 2026, 7:47 AM".
+    static func dayAndMinute(_ date: Date) -> String {
+        let (year, month, day, millisecond) = components(date)
+        let minute = millisecond / 60_000
+        let hour = minute / 60
+        let clock = "\((hour + 11) % 12 + 1):\(twoDigits(minute % 60))\u{202F}\(hour < 12 ? "AM" : "PM")"
+        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year), \(clock)"
+    }
+
     private static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December"

@@ -48,10 +48,10 @@ struct ConsoleUserList: Sendable {
                     "id": user.id.rawValue, "url": ConsoleURL.user(user.id), "email": user.email,
                     "verified": user.emailVerified, "disabled": user.disabled,
                     "tags": tags[user.id] ?? [], "providers": providers[user.id] ?? [],
-                    "createdAt": DisplayDate.dateTime(user.createdAt)
+                    "createdAt": DisplayDate.dayAndMinute(user.createdAt)
                 ]
                 row["name"] = user.profile.name
-                row["lastSignInAt"] = lastSignIns[user.id].map(DisplayDate.dateTime)
+                row["lastSignInAt"] = lastSignIns[user.id].map(DisplayDate.dayAndMinute)
                 return row
             }
             page["empty"] = result.users.isEmpty

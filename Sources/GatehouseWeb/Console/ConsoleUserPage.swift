@@ -221,8 +221,8 @@ struct ConsoleUserPage: Sendable {
             let status = session.revokedAt != nil ? "revoked" : (session.expiresAt <= now ? "expired" : "active")
             var row: [String: Any] = [
                 "id": session.id, "device": session.userAgent.map(DeviceName.describe) ?? "Unknown device",
-                "ip": session.ip ?? "", "createdAt": DisplayDate.dateTime(session.createdAt),
-                "lastUsedAt": DisplayDate.dateTime(session.lastUsedAt), "status": status, "active": status == "active",
+                "ip": session.ip ?? "", "createdAt": DisplayDate.dayAndMinute(session.createdAt),
+                "lastUsedAt": DisplayDate.dayAndMinute(session.lastUsedAt), "status": status, "active": status == "active",
                 "revokeURL": base + "/sessions/\(session.id)/revoke"
             ]
             row["impersonator"] = session.impersonator
