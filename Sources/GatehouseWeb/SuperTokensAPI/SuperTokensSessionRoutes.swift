@@ -71,13 +71,11 @@ struct SuperTokensSessionRoutes: Sendable {
         guard await tokens.sessions.current(handle: handle) != nil else {
             return try SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
         }
-        guard promote, let refreshHash = claims["refreshTokenHash1"]?.stringValue else {
-            return try SuperTokensCore.status("OK", ["session": .object(session)])
-        }
+        guard promote else { return try SuperTokensCore.status("OK", ["session": .object(session)]) }
         // The token minted by a refresh, used for the first time: the same session without the parent's hash.
         var promoted = claims
         promoted["parentRefreshTokenHash1"] = nil
-        let reissued = try Self.keepingRefreshHash(token, refreshHash, tokens: tokens, claims: promoted)
+        let reissued = try tokens.sign(promoted, dynamic: tokens.isDynamic(token))
         session["expiryTime"] = .number(Double(reissued.expiry))
         return try SuperTokensCore.status(
             "OK",
@@ -154,9 +152,8 @@ struct SuperTokensSessionRoutes: Sendable {
         else { return try SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"]) }
         var updated = claims.filter { SuperTokensTokens.protectedClaims.contains($0.key) }
         updated.merge(userData.filter { !SuperTokensTokens.protectedClaims.contains($0.key) }) { own, _ in own }
-        let reissued = try Self.keepingRefreshHash(
-            token, claims["refreshTokenHash1"]?.stringValue ?? "", tokens: tokens, claims: updated,
-            expiry: Date(timeIntervalSince1970: exp))
+        // The same session, refresh hash and expiry: only the app's claims change.
+        let reissued = try tokens.sign(updated, dynamic: tokens.isDynamic(token), expiry: Date(timeIntervalSince1970: exp))
         return try SuperTokensCore.status(
             "OK",
             [
@@ -169,21 +166,6 @@ struct SuperTokensSessionRoutes: Sendable {
                     "createdTime": .number(Double(reissued.createdTime))
                 ])
             ])
-    }
-
-    /// Re-signs `claims` (a session's, changed) with the key `token` was signed with, keeping its
-    /// refresh hash; a new `iat`, and `expiry` or a full lifetime.
-    private static func keepingRefreshHash(
-        _ token: String, _ refreshHash: String, tokens: SuperTokensTokens, claims: [String: JSONValue], expiry: Date? = nil
-    ) throws -> (token: String, expiry: Int, createdTime: Int) {
-        let now = tokens.env.clock()
-        let expires = expiry ?? now.addingTimeInterval(tokens.accessLifetime)
-        var claims = claims
-        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
-        claims["exp"] = .number(expires.timeIntervalSince1970.rounded(.down))
-        claims["refreshTokenHash1"] = .string(refreshHash)
-        let signed = try (tokens.isDynamic(token) ? tokens.dynamicKey : tokens.staticKey).sign(claims, header: ["version": "5"])
-        return (signed, Int(expires.timeIntervalSince1970 * 1000), Int(now.timeIntervalSince1970 * 1000))
     }
 
     private static func tryRefresh(_ message: String) throws -> Response {

@@ -58,9 +58,9 @@ struct SuperTokensTokens: Sendable {
         var antiCsrfToken: String?
         var createdTime: Int
 
-        func body(status: String = "OK") -> [String: JSONValue] {
+        func body() -> [String: JSONValue] {
             var body: [String: JSONValue] = [
-                "status": .string(status),
+                "status": "OK",
                 "session": .object([
                     "handle": .string(handle), "userId": .string(userID), "recipeUserId": .string(userID),
                     "userDataInJWT": .object(userData), "tenantId": "public"
@@ -98,20 +98,29 @@ struct SuperTokensTokens: Sendable {
     /// A signed access token for the session `handle` of `userID`.
     func accessToken(
         handle: String, userID: String, userData: [String: JSONValue], refreshToken: String, parentRefreshToken: String?,
-        antiCsrfToken: String?, dynamic: Bool, expiry: Date? = nil
+        antiCsrfToken: String?, dynamic: Bool
     ) throws -> (token: String, expiry: Int, createdTime: Int) {
-        let now = env.clock()
-        let expires = expiry ?? now.addingTimeInterval(accessLifetime)
         var claims = userData.filter { !Self.protectedClaims.contains($0.key) }
         claims["sub"] = .string(userID)
         claims["rsub"] = .string(userID)
         claims["tId"] = "public"
         claims["sessionHandle"] = .string(handle)
-        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
-        claims["exp"] = .number(expires.timeIntervalSince1970.rounded(.down))
         claims["refreshTokenHash1"] = .string(Self.hash(refreshToken))
         if let parentRefreshToken { claims["parentRefreshTokenHash1"] = .string(Self.hash(parentRefreshToken)) }
         if let antiCsrfToken { claims["antiCsrfToken"] = .string(antiCsrfToken) }
+        return try sign(claims, dynamic: dynamic)
+    }
+
+    /// Signs an access token's claims with a new `iat` and an `exp` of `expiry` (a full lifetime
+    /// from now when nil), under the dynamic or the static `kid`.
+    func sign(_ claims: [String: JSONValue], dynamic: Bool, expiry: Date? = nil) throws
+        -> (token: String, expiry: Int, createdTime: Int)
+    {
+        let now = env.clock()
+        let expires = expiry ?? now.addingTimeInterval(accessLifetime)
+        var claims = claims
+        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
+        claims["exp"] = .number(expires.timeIntervalSince1970.rounded(.down))
         let token = try (dynamic ? dynamicKey : staticKey).sign(claims, header: ["version": "5"])
         return (token, Int(expires.timeIntervalSince1970 * 1000), Int(now.timeIntervalSince1970 * 1000))
     }
