@@ -71,8 +71,7 @@ struct SuperTokensAccountRoutes: Sendable {
     private func byAccountInfo(_ request: Request, _: [String: JSONValue]) async throws -> Response {
         guard let email = try request.query.single("email")?.trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
         else { return try SuperTokensCore.status("OK", ["users": .array([])]) }
-        let page = try await UserDirectory(env: env.accounts).page(UserQuery(search: email, perPage: 50))
-        let users = page.users.filter { Self.same($0.email, email) }
+        let users = try await core.accounts(email: email)
         return try SuperTokensCore.status("OK", ["users": .array(users.map { SuperTokensUser(user: $0).json })])
     }
 

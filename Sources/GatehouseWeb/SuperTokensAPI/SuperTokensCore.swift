@@ -48,6 +48,12 @@ struct SuperTokensCore: Sendable {
         SuperTokensMetadataRoutes(core: self).register(on: &router)
     }
 
+    /// The accounts with this address (the only account info Gatehouse keeps): none or one.
+    func accounts(email: String) async throws -> [User] {
+        try await UserDirectory(env: env.accounts).page(UserQuery(search: email, perPage: 50)).users
+            .filter { SuperTokensAccountRoutes.same($0.email, email) }
+    }
+
     /// Registers `handler` for `path`, and for `/public` + `path` when the route is tenant-scoped
     /// (the SDKs name the public tenant; it is the only one); each also under an app's prefix,
     /// `/appid-<id>` (one app: every id names it).

@@ -16,9 +16,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     func register(on router: inout Router) {
         core.on(&router, .post, "/recipe/signinup/code", tenantScoped: true, createCode)
         core.on(&router, .get, "/recipe/signinup/codes", tenantScoped: true, listCodes)
-        core.on(&router, .post, "/recipe/signinup/code/consume", tenantScoped: true) { request, body in
-            try await consume(request, body)
-        }
+        core.on(&router, .post, "/recipe/signinup/code/consume", tenantScoped: true, consume)
         // Checking a code without spending it is not something Gatehouse's codes do: the SDK is
         // told to start again, never told a code is right.
         core.on(&router, .post, "/recipe/signinup/code/check", tenantScoped: true) { _, body in
@@ -42,8 +40,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         }
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else { throw CoreAnswer(400, "Field name 'email' is invalid in JSON input") }
-        let existed = try await UserDirectory(env: core.env.accounts).page(UserQuery(search: email, perPage: 50)).users
-            .contains { SuperTokensAccountRoutes.same($0.email, email) }
+        let existed = try await !core.accounts(email: email).isEmpty
         let secrets = try await core.acts.signInSecrets(email: email, policy: .superTokensCore, request: request)
         let device = SuperTokensDevices.Device(
             deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: existed,
