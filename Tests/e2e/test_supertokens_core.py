@@ -106,7 +106,7 @@ def bearer(token):
     return {**HEADER_MODE, "Authorization": f"Bearer {token}"}
 
 
-def mailed(base_url: str, to: str, pattern: str, timeout: float = 10) -> str:
+def mailed(base_url: str, to: str, pattern: str, timeout: float = 30) -> str:
     """The first match of `pattern` in the newest mail to `to` that has one, waiting for it."""
     deadline = time.monotonic() + timeout
     while True:
