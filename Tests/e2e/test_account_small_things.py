@@ -6,20 +6,16 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from conftest import latest_code, unique_email
+from conftest import unique_email
 from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
-    browser, field, screenshot, sign_up_in_browser, submit_form_of, type_into, wait_for_path, wait_for_text,
+    browser, field, screenshot, sign_up_and_verify_in_browser, submit_form_of, type_into, wait_for_path, wait_for_text,
 )
 
 
 def test_a_dead_avatar_shows_initials_and_tabs_fit_a_phone(browser, server, screenshots_dir):
     driver, base = browser, server.url
     email = unique_email("avatar")
-    sign_up_in_browser(driver, base, email, "Grace Hopper")
-    code = field(driver, "code")
-    type_into(code, latest_code(base, email))
-    submit_form_of(driver, code)
-    wait_for_path(driver, "/account")
+    sign_up_and_verify_in_browser(driver, base, email, "Grace Hopper")
 
     avatar = field(driver, "avatar_url")
     type_into(avatar, "http://127.0.0.1:9/no-such-image.png")

@@ -161,6 +161,15 @@ def sign_up_in_browser(driver, base_url: str, email: str, name: str, shots: Path
     assert query.get("email") == [email], f"verify page lost the email: {landed}"
 
 
+def sign_up_and_verify_in_browser(driver, base_url: str, email: str, name: str) -> None:
+    """Signs up, verifies with the mailed code, and lands signed in on /account."""
+    sign_up_in_browser(driver, base_url, email, name)
+    code_input = field(driver, "code")
+    type_into(code_input, latest_code(base_url, email))
+    submit_form_of(driver, code_input)
+    wait_for_path(driver, "/account")
+
+
 # -- tests ----------------------------------------------------------------------------------------
 
 def test_sign_up_verify_profile_sign_out_sign_in(browser, server, screenshots_dir):
@@ -247,11 +256,7 @@ def test_sign_up_verify_profile_sign_out_sign_in(browser, server, screenshots_di
 def test_sign_in_with_wrong_password_keeps_email_not_password(browser, server, screenshots_dir):
     base, driver = server.url, browser
     email = unique_email("wrongpw")
-    sign_up_in_browser(driver, base, email, "Grace Hopper")
-    code_input = field(driver, "code")
-    type_into(code_input, latest_code(base, email))
-    submit_form_of(driver, code_input)
-    wait_for_path(driver, "/account")
+    sign_up_and_verify_in_browser(driver, base, email, "Grace Hopper")
     submit_form_of(driver, driver.find_element(By.XPATH, "//form[@action='/auth/sign-out']//button[@type='submit']"))
     wait_for_path(driver, "/auth/sign-in")
 

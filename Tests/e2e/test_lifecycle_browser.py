@@ -17,7 +17,7 @@ import pyotp
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from conftest import PASSWORD, Browserless, latest_code, read_mailbox, unique_email
+from conftest import PASSWORD, Browserless, read_mailbox, unique_email
 from test_browser_flow import (  # noqa: F401 - `browser` is a fixture, used by name
     WAIT,
     browser,
@@ -26,7 +26,7 @@ from test_browser_flow import (  # noqa: F401 - `browser` is a fixture, used by 
     page_text,
     path_of,
     screenshot,
-    sign_up_in_browser,
+    sign_up_and_verify_in_browser,
     submit_form_of,
     type_into,
     wait,
@@ -41,12 +41,8 @@ TOTP_STEP = 30  # seconds; RFC 6238 default, what the enrolment page tells the p
 # -- helpers --------------------------------------------------------------------------------------
 
 def create_account(driver, base: str, email: str, name: str) -> None:
-    """Sign up and verify with the mailed code; ends signed in on /account."""
-    sign_up_in_browser(driver, base, email, name)
-    code_input = field(driver, "code")
-    type_into(code_input, latest_code(base, email))
-    submit_form_of(driver, code_input)
-    wait_for_path(driver, "/account")
+    """Sign up and verify with the mailed code; ends signed in on /account, showing the name."""
+    sign_up_and_verify_in_browser(driver, base, email, name)
     wait_for_text(driver, name)
 
 
