@@ -56,20 +56,24 @@
     if (!source) return;
     btn.hidden = false;
     btn.setAttribute("aria-label", "Copy code " + source.textContent.trim());
-    btn.addEventListener("click", function () {
-      var value = source.textContent.trim();
-      var done = function () {
-        btn.textContent = "Copied";
-        btn.setAttribute("aria-live", "polite");
-        setTimeout(function () { btn.textContent = "Copy"; }, 1600);
-      };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(value).then(done, function () { selectText(source); });
-      } else {
-        selectText(source);
-      }
-    });
+    btn.addEventListener("click", function () { copy(btn, source.textContent.trim(), source); });
   });
+
+  // Copies `value`, says so on the button for a moment, and selects `element` where the
+  // clipboard is out of reach (plain HTTP on another host than localhost).
+  function copy(btn, value, element) {
+    var label = btn.textContent;
+    var done = function () {
+      btn.textContent = "Copied";
+      btn.setAttribute("aria-live", "polite");
+      setTimeout(function () { btn.textContent = label; }, 1600);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(value).then(done, function () { selectText(element); });
+    } else {
+      selectText(element);
+    }
+  }
 
   function selectText(el) {
     var range = document.createRange();
@@ -97,7 +101,20 @@
     });
   }
 
-  // 6. An avatar whose address does not load (a typo, a dead link, a blocked host) is removed, so
+  // 6. Fresh recovery codes: one button copies them all, a code a line.
+  document.querySelectorAll("[data-copy-codes]").forEach(function (btn) {
+    var list = document.querySelector("[data-recovery-codes]");
+    if (!list) return;
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      var codes = Array.prototype.map.call(list.querySelectorAll("[data-recovery-code]"), function (code) {
+        return code.textContent.trim();
+      });
+      copy(btn, codes.join("\n"), list);
+    });
+  });
+
+  // 7. An avatar whose address does not load (a typo, a dead link, a blocked host) is removed, so
   //    the initials under it show instead of a broken-image icon.
   document.querySelectorAll("img.avatar__img").forEach(function (img) {
     function fallBack() { img.remove(); }

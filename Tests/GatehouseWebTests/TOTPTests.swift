@@ -129,9 +129,10 @@ import TwoFactor
         let form = try await browser.get("/auth/mfa?redirect=%2Faccount&method=recovery")
         #expect(form.text.contains(#"name="recovery_code""#) && !form.text.contains(#"name="code""#))
         let used = try await browser.post("/auth/mfa", [("recovery_code", codes[3].uppercased()), ("redirect", "/account")])
-        #expect(used.header("Location") == "/account")
-        let security = try await browser.get("/account/security")
+        #expect(used.header("Location") == "/account/security?notice=recovery-code-used", "told how many are left")
+        let security = try await browser.get("/account/security?notice=recovery-code-used")
         #expect(security.text.contains(#"data-recovery-codes-left="9""#))
+        #expect(security.text.contains("which now works no more"))
 
         let again = try await Self.passwordStep(gatehouse)
         let refused = try await again.post("/auth/mfa", [("recovery_code", codes[3]), ("redirect", "/account")])

@@ -244,6 +244,12 @@ def test_totp_enrol_sign_in_with_code_and_recovery_code(browser, start_server, s
     codes = [e.text.strip() for e in wait(driver).until(
         EC.visibility_of_all_elements_located((By.CSS_SELECTOR, "[data-recovery-code]")))]
     assert len(codes) == 10 and len(set(codes)) == 10 and all(codes), f"expected 10 distinct recovery codes: {codes}"
+    # They download as a text file (a data: link, no script needed) and copy with one button.
+    download = driver.find_element(By.CSS_SELECTOR, "a[download='gatehouse-recovery-codes.txt']")
+    prefix, _, encoded = download.get_attribute("href").partition(",")
+    assert prefix == "data:text/plain;charset=utf-8"
+    assert urllib.parse.unquote(encoded).split("\n")[3:13] == codes
+    assert driver.find_element(By.CSS_SELECTOR, "button[data-copy-codes]").is_displayed()
     screenshot(driver, shots, "lifecycle-totp-recovery-codes")
     driver.find_element(By.CSS_SELECTOR, "a[data-codes-saved]").click()
     wait_for_path(driver, "/account/security?notice=totp-on")
@@ -284,11 +290,12 @@ def test_totp_enrol_sign_in_with_code_and_recovery_code(browser, start_server, s
     type_into(recovery_input, codes[0])
     screenshot(driver, shots, "lifecycle-mfa-recovery")
     submit_form_of(driver, recovery_input)
-    wait_for_path(driver, "/account")
-    wait_for_text(driver, "Two Step")
-    driver.get(base + "/account/security")
+    # Signed in, on the security tab, told the code is spent and how many are left.
+    wait_for_path(driver, "/account/security?notice=recovery-code-used")
+    assert "recovery code, which now works no more" in notice(driver)
     assert driver.find_element(By.CSS_SELECTOR, "[data-recovery-codes-left]").get_attribute(
         "data-recovery-codes-left") == "9", "a used recovery code still counts as unused"
+    assert "9 unused recovery codes left" in page_text(driver)
 
     # The same recovery code a second time is refused; another one still works.
     sign_out(driver)

@@ -100,7 +100,12 @@ struct SecondStepPages: Sendable {
                 challengeID: challengeID, factor: factor, request: request)
             {
             case .completed(let session):
-                var response = Response.redirect(to: redirect)
+                // A spent recovery code: the security tab says how many are left (when the sign-in
+                // was going to the account anyway; an app's callback keeps its redirect).
+                let next =
+                    recovery && redirect == "/account"
+                    ? "/account/security?notice=\(Notice.recoveryCodeUsed.rawValue)" : redirect
+                var response = Response.redirect(to: next)
                 SecondStep.clear(&response, secure: env.configuration.usesTLS)
                 try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)

@@ -43,7 +43,7 @@ struct TOTPPages: Sendable {
                     guard case .success(let codes) = result else {
                         return try await passwordRefused(visit, signedIn, field: "codes_password")
                     }
-                    return page(visit, signedIn, ["newCodes": codes], errors: FormErrors())
+                    return page(visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email), errors: FormErrors())
                 } catch let error as AuthError {
                     return try await failed(visit, signedIn, field: "codes_password", error)
                 }
@@ -76,7 +76,9 @@ struct TOTPPages: Sendable {
             }
             do {
                 let codes = try await app.confirmEnrollment(code: code, signedIn, request: visit.request)
-                return page(visit, signedIn, ["newCodes": codes, "enabled": true], errors: FormErrors())
+                return page(
+                    visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email).merging(["enabled": true]) { $1 },
+                    errors: FormErrors())
             } catch AuthError.invalidCode {
                 errors.add(
                     "totp_code",

@@ -61,8 +61,9 @@ struct ConsoleSecurityPages: Sendable {
     ) async throws -> Response {
         var page: [String: Any] = [
             "enabled": try await env.staffSignIn.hasTOTP(staff.superuser),
-            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser), "newCodes": newCodes
+            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser)
         ]
+        page.merge(RecoveryCodesFile.context(newCodes, for: "the console (\(staff.superuser.email))")) { $1 }
         if let enrolling {
             let url = enrolling.provisioningURL(issuer: "Gatehouse console", account: staff.superuser.email)
             page["enrolling"] = [

@@ -31,6 +31,7 @@ enum Notice: String {
     case otherSessionsSignedOut = "other-sessions-signed-out"
     case signedOutEverywhere = "signed-out-everywhere"
     case totpOn = "totp-on"
+    case recoveryCodeUsed = "recovery-code-used"
     case totpOff = "totp-off"
     case totpReset = "totp-reset"
     case mfaExpired = "mfa-expired"
@@ -75,6 +76,8 @@ enum Notice: String {
         case .otherSessionsSignedOut: return "You're signed out everywhere else."
         case .signedOutEverywhere: return "You're signed out everywhere."
         case .totpOn: return "Two-step sign-in is on. Keep your recovery codes somewhere safe."
+        case .recoveryCodeUsed:
+            return "You signed in with a recovery code, which now works no more. The codes you have left are counted below."
         case .totpOff: return "Two-step sign-in is off."
         case .totpReset:
             return "Two-step sign-in was reset. The user signs in with their password alone until they set it up again."
