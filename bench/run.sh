@@ -5,7 +5,8 @@
 #
 # Starts .build/release/gatehouse on a free loopback port with a temp SQLite file (--verification none,
 # --no-rate-limits), creates a user and a superuser, then measures with wrk:
-#   static CSS, GET /auth/sign-in, signed-in GET /account; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
+#   static CSS, GET /auth/sign-in, signed-in GET /account, the SuperTokens-core API's recipe/session/verify
+#   and recipe/session/refresh; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
 #   page sign-ins in flight (one argon2id hash each); POST auth-with-password at 1 and HASH_LOOPS connections, in BENCH_HASH_ROUNDS
 #   alternating pairs of windows (one hash's time and sign-ins per second); with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
 #   PocketBase-compatible auth-refresh and records?perPage=50; with BENCH_SEED_USERS (100,000) users in all,
@@ -207,6 +208,60 @@ run_wrk "GET /account (signed in)" "$GH/account" GET -H "Cookie: gh_session=$SES
 GH_ACCOUNT_RPS="$LAST_RPS"
 GH_ACCOUNT_P99="$LAST_P99"
 GH_ACCOUNT_ROW=$(( ${#ROWS[@]} - 1 ))
+
+# ---------------------------------------------------------------------------------------------------
+# The SuperTokens-core API: recipe/session/verify as the SDK calls it when it must ask the core
+# (checkDatabase: the session row and the account are read), and recipe/session/refresh, which
+# rotates the refresh token each time: each wrk connection follows its own session's chain (one
+# connection per thread, since wrk cannot tell a thread's connections apart), so a token is never
+# presented twice (that would be theft and end the session).
+# ---------------------------------------------------------------------------------------------------
+st_call() { curl -s -H 'Content-Type: application/json' -H 'cdi-version: 5.4' -d "$2" "$GH$1"; }
+ST_USER="$(st_call /public/recipe/signup "{\"email\":\"st-$EMAIL\",\"password\":\"$PASSWORD\"}" \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["user"]["id"])')" || die "SuperTokens signup failed"
+st_session() {
+  st_call /public/recipe/session "{\"userId\":\"$ST_USER\",\"userDataInJWT\":{},\"userDataInDatabase\":{},\"useDynamicSigningKey\":true,\"enableAntiCsrf\":false}"
+}
+ST_ACCESS="$(st_session | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"]["token"])')"
+[ -n "$ST_ACCESS" ] || die "SuperTokens session create gave no access token"
+WRK_BODY="{\"accessToken\":\"$ST_ACCESS\",\"doAntiCsrfCheck\":false,\"enableAntiCsrf\":false,\"checkDatabase\":true}" \
+  run_wrk "SuperTokens POST recipe/session/verify (checkDatabase)" "$GH/recipe/session/verify" POST
+ST_VERIFY_RPS="$LAST_RPS"
+[ "$LAST_ERRORS" = 0 ] || die "recipe/session/verify answered errors"
+ST_REFRESH_TOKENS=()
+for _ in $(seq 1 "$THREADS"); do
+  ST_REFRESH_TOKENS+=("$(st_session | python3 -c 'import json, sys; print(json.load(sys.stdin)["refreshToken"]["token"])')")
+done
+cat >"$WORK/st-refresh.lua" <<LUA
+local tokens = { $(printf '"%s", ' "${ST_REFRESH_TOKENS[@]}") }
+local threads, count = {}, 0
+function setup(thread)
+  count = count + 1
+  thread:set("token", tokens[count])
+  table.insert(threads, thread)
+end
+function init(args) rotated = 0; other = 0 end
+function request()
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["cdi-version"] = "5.4" },
+    '{"refreshToken":"' .. token .. '","enableAntiCsrf":false,"useDynamicSigningKey":true}')
+end
+function response(status, headers, body)
+  local next = body:match('"refreshToken":{[^}]*"token":"([^"]+)"')
+  if status == 200 and next then token = next; rotated = rotated + 1 else other = other + 1 end
+end
+function done(summary, latency, requests)
+  local r, o = 0, 0
+  for _, thread in ipairs(threads) do r = r + thread:get("rotated"); o = o + thread:get("other") end
+  io.write(string.format("RESULT %.1f %.2f %.2f %.2f %d %d %d\\n",
+    summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    o, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.requests))
+end
+LUA
+CONNECTIONS="$THREADS" run_wrk "SuperTokens POST recipe/session/refresh (rotating, -c$THREADS)" \
+  "$GH/recipe/session/refresh" POST -s "$WORK/st-refresh.lua"
+ST_REFRESH_RPS="$LAST_RPS"
+[ "$LAST_ERRORS" = 0 ] || die "recipe/session/refresh did not rotate every time ($LAST_ERRORS other answers)"
 
 # ---------------------------------------------------------------------------------------------------
 # Hashing load: a second wrk keeps HASH_LOOPS page sign-ins in flight (the sign-in form with the right
@@ -561,6 +616,10 @@ echo
       "$(python3 -c "print(f'{$GH_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")" \
       "$(python3 -c "print(f'{$rps / max(0.001, $GH_REFRESH_RPS):.3f}')")"
   done
+  printf 'st_verify\tSuperTokens recipe/session/verify (checkDatabase) ÷ static file\t%s\t>=\t0.30\t×\n' \
+    "$(python3 -c "print(f'{$ST_VERIFY_RPS / max(0.001, $STATIC_RPS):.3f}')")"
+  printf 'st_refresh\tSuperTokens recipe/session/refresh (-c%s) ÷ static file\t%s\t>=\t0.05\t×\n' "$THREADS" \
+    "$(python3 -c "print(f'{$ST_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")"
   if [ -n "$PB_RPS" ]; then
     printf 'refresh\tPB-API auth-refresh req/s, Gatehouse ÷ PocketBase\t%s\t>=\t2.0\t×\n' \
       "$(python3 -c "print(f'{$GH_REFRESH_RPS / max(0.001, $PB_RPS):.3f}')")"

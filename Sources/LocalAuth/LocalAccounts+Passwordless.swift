@@ -13,19 +13,28 @@ extension LocalAccounts {
     /// enabled account — or, with `allowSignUp`, an address with no account — gets the mail. The
     /// resend cool-down is the web layer's (per address whether or not an account exists).
     public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
+        let issued = try await issueEmailOTP(email: email, allowSignUp: allowSignUp)
+        if let recipient = issued.recipient {
+            await deliverPasswordless(
+                PasswordlessMail.code(issued.code, to: recipient.email, lifetime: configuration.codeLifetime), recipient.id)
+        }
+        return issued.otpID
+    }
+
+    /// Stores a sign-in code for `email` (any address: see `requestEmailOTP`); its id, the code,
+    /// and who may be mailed it.
+    func issueEmailOTP(email: String, allowSignUp: Bool) async throws
+        -> (otpID: String, code: String, recipient: (email: String, id: UserID?)?)
+    {
         let email = try Self.passwordlessAddress(email)
         let otpID = SecureRandom.token()
         let code = SecureRandom.digits(6)
         let now = clock()
-        let mails = try await storeSignInToken(
+        let recipient = try await storeSignInToken(
             kind: .code, email: email, allowSignUp: allowSignUp, lookupHash: otpLookupHash(otpID),
             codeHash: codeHash(otpID: otpID, code: code), browserBinding: nil,
             expiresAt: now.addingTimeInterval(configuration.codeLifetime), now: now)
-        if let recipient = mails {
-            await deliverPasswordless(
-                PasswordlessMail.code(code, to: recipient.email, lifetime: configuration.codeLifetime), recipient.id)
-        }
-        return otpID
+        return (otpID, code, recipient)
     }
 
     /// A right code signs in (and verifies the address); a wrong one counts one of the code's tries.
@@ -55,17 +64,26 @@ extension LocalAccounts {
     /// Stores a single-use link for `email` bound to the asking browser and mails it (same rules
     /// for who gets mail as `requestEmailOTP`).
     public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
-        let email = try Self.passwordlessAddress(email)
-        let secret = SecureRandom.token()
-        let now = clock()
-        let mails = try await storeSignInToken(
-            kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
-            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime), now: now)
-        if let recipient = mails {
-            let link = configuration.page("/auth/magic?t=\(secret)")
+        let issued = try await issueMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+        if let recipient = issued.recipient {
+            let link = configuration.page("/auth/magic?t=\(issued.secret)")
             await deliverPasswordless(
                 PasswordlessMail.link(link, to: recipient.email, lifetime: Self.magicLinkLifetime), recipient.id)
         }
+    }
+
+    /// Stores a single-use link for `email`, bound to a browser or (nil) to none; its secret and
+    /// who may be mailed it.
+    func issueMagicLink(email: String, allowSignUp: Bool, browserBinding: String?) async throws
+        -> (secret: String, recipient: (email: String, id: UserID?)?)
+    {
+        let email = try Self.passwordlessAddress(email)
+        let secret = SecureRandom.token()
+        let now = clock()
+        let recipient = try await storeSignInToken(
+            kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
+            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime), now: now)
+        return (secret, recipient)
     }
 
     /// Signs in with a link's token. A binding that is not the asking browser's spends nothing and

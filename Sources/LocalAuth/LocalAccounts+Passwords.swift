@@ -18,12 +18,8 @@ extension LocalAccounts {
             return
         }
         let expiresAt = now.addingTimeInterval(Self.passwordResetLifetime)
-        let secret = LinkToken.make(.passwordReset, userID: user.id, email: user.email, expiresAt: expiresAt, signer: linkTokens)
-        var tokens = [
-            VerificationTokenRecord(
-                userID: user.id, purpose: .resetPassword, kind: .link, secretHash: keyedHash.hex(secret),
-                expiresAt: expiresAt, createdAt: now)
-        ]
+        let (link, secret) = resetLinkToken(userID: user.id, email: user.email, now: now)
+        var tokens = [link]
         var code: String?
         if configuration.verification == .code {
             let digits = SecureRandom.digits(6)
@@ -39,6 +35,16 @@ extension LocalAccounts {
             link: configuration.page("/auth/reset-password?token=\(secret)"), code: code, to: user.email,
             lifetime: Self.passwordResetLifetime)
         await deliver(mail, userID: user.id)
+    }
+
+    /// A reset link's secret (it lives `passwordResetLifetime`) and the token storing its keyed hash.
+    func resetLinkToken(userID: UserID, email: String, now: Date) -> (token: VerificationTokenRecord, secret: String) {
+        let expiresAt = now.addingTimeInterval(Self.passwordResetLifetime)
+        let secret = LinkToken.make(.passwordReset, userID: userID, email: email, expiresAt: expiresAt, signer: linkTokens)
+        let token = VerificationTokenRecord(
+            userID: userID, purpose: .resetPassword, kind: .link, secretHash: keyedHash.hex(secret),
+            expiresAt: expiresAt, createdAt: now)
+        return (token, secret)
     }
 
     /// Trades the newest mailed code of `email`'s account for a fresh link token (the mailed link

@@ -97,12 +97,20 @@ extension LocalAccounts {
     private func verificationLink(
         userID: UserID, email: String, now: Date, lifetime: TimeInterval
     ) -> (token: VerificationTokenRecord, link: String) {
+        let (token, secret) = verificationLinkToken(userID: userID, email: email, now: now, lifetime: lifetime)
+        return (token, configuration.verificationLink(token: secret))
+    }
+
+    /// A verification link's secret and the token that stores its keyed hash.
+    func verificationLinkToken(
+        userID: UserID, email: String, now: Date, lifetime: TimeInterval
+    ) -> (token: VerificationTokenRecord, secret: String) {
         let expiresAt = now.addingTimeInterval(lifetime)
         let secret = LinkToken.make(.verification, userID: userID, email: email, expiresAt: expiresAt, signer: linkTokens)
         let token = VerificationTokenRecord(
             userID: userID, purpose: .verifyEmail, kind: .link, secretHash: keyedHash.hex(secret),
             expiresAt: expiresAt, createdAt: now)
-        return (token, configuration.verificationLink(token: secret))
+        return (token, secret)
     }
 
     /// Mails after the token is committed. A failed send is logged, not thrown: the account and

@@ -7,23 +7,25 @@ import Secrets
 /// built-in test provider's id_tokens and access tokens. Only Gatehouse's own tokens are read back.
 public struct ES256Signer: Sendable {
     private let key: P256.Signing.PrivateKey
-    /// RFC 7638 thumbprint of the public key, so a new key gets a new `kid`.
+    /// RFC 7638 thumbprint of the public key, so a new key gets a new `kid`, after `keyIDPrefix`.
     public let keyID: String
 
-    /// From the 32 raw bytes of a private scalar (as kept in the `secrets` table).
-    public init(rawPrivateKey: [UInt8]) throws {
+    /// From the 32 raw bytes of a private scalar (as kept in the `secrets` table). `keyIDPrefix`
+    /// starts the `kid` (SuperTokens' SDKs tell a dynamic key, `d-`, from a static one, `s-`).
+    public init(rawPrivateKey: [UInt8], keyIDPrefix: String = "") throws {
         key = try P256.Signing.PrivateKey(rawRepresentation: rawPrivateKey)
         let jwk = JSONWebKey(p256: key.publicKey, kid: "")
         let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}"#
-        keyID = Base64URL.encode(Array(SHA256.hash(data: Data(thumbprint.utf8))))
+        keyID = keyIDPrefix + Base64URL.encode(Array(SHA256.hash(data: Data(thumbprint.utf8))))
     }
 
     public var jwks: JSONWebKeySet { JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: keyID)]) }
 
-    public func sign(_ claims: [String: JSONValue]) throws -> String {
+    /// `header` adds fields to the JOSE header (SuperTokens' access tokens carry `version`).
+    public func sign(_ claims: [String: JSONValue], header extra: [String: JSONValue] = [:]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header: [String: JSONValue] = ["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]
+        let header = extra.merging(["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]) { _, own in own }
         let input =
             Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
         let signature = try key.signature(for: Data(input.utf8))

@@ -13,6 +13,8 @@ public enum SessionKind: String, Sendable, CaseIterable {
     case insForgeAPI = "insforge-api:"
     /// The session row behind a Descope-API refresh JWT's `sid`.
     case descopeAPI = "descope-api:"
+    /// The session row behind a SuperTokens-core session handle, with its rotating refresh token.
+    case superTokensCore = "supertokens-core:"
     /// A superuser's console cookie or admin-API bearer token: a row held by `superuser_id`,
     /// never by a person.
     case console = "console:"

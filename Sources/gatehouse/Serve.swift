@@ -99,6 +99,20 @@ struct Serve: AsyncParsableCommand {
     var anonKey: String?
 
     @Option(
+        help: """
+            The API key SuperTokens backend SDKs must send (their api_key) to the SuperTokens-core API; \
+            without it, only loopback callers are answered. (GATEHOUSE_SUPERTOKENS_API_KEY)
+            """)
+    var supertokensAPIKey: String?
+
+    @Option(
+        help: """
+            Seconds a SuperTokens-core API access token lives (the core's access_token_validity). \
+            (GATEHOUSE_SUPERTOKENS_ACCESS_TOKEN_VALIDITY)
+            """)
+    var supertokensAccessTokenValidity: Int = Environment.value("SUPERTOKENS_ACCESS_TOKEN_VALIDITY").flatMap { Int($0) } ?? 3600
+
+    @Option(
         help:
             "What the sign-in page offers, comma-separated: password, email-code (a mailed 6-digit code), magic-link (a mailed single-use link). Methods the backend lacks are hidden (PocketBase has no magic links). (GATEHOUSE_SIGN_IN_METHODS)"
     )
@@ -289,6 +303,8 @@ struct Serve: AsyncParsableCommand {
         web.descopeTokenCookies = descopeTokenCookies
         web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
+        web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
+        web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,

@@ -8,7 +8,8 @@ import Testing
 @Suite struct SeamOwnershipTests {
     /// Every folder of the web module that speaks a wire format or renders pages.
     static let frontEnds = [
-        "AccountPages", "AdminAPI", "Console", "DescopeAPI", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI"
+        "AccountPages", "AdminAPI", "Console", "DescopeAPI", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI",
+        "SuperTokensAPI"
     ]
 
     /// What only operations may name.

@@ -22,6 +22,7 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case appDeleted = "app.deleted"
     case appExchangeFailed = "app.exchange_failed"
     case appLegacyCallback = "app.legacy_callback"
+    case appSessionOpened = "app.session_opened"
     case consoleRecoveryCodesRegenerated = "console.totp.recovery_codes_regenerated"
     case consoleSignInCompleted = "console.sign_in.completed"
     case consoleSignInFailed = "console.sign_in.failed"

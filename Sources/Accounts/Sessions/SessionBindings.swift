@@ -43,11 +43,27 @@ public struct SessionBindings: Sendable {
     /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
     /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
     public func current(token: String, kind: SessionKind, idleTimeout: TimeInterval?) async -> SignedIn? {
+        await signedIn { now in
+            try await database.activeSessionWithCredential(tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout)
+        }
+    }
+
+    /// The account behind the row `sessionID` (an API that names sessions by a stable handle while
+    /// their tokens rotate), under `current(token:…)`'s rules: nil when the row is revoked or
+    /// expired, its account gone or disabled, or its backend session over.
+    public func current(sessionID: Int64) async -> SignedIn? {
+        await signedIn { now in
+            try await database.sessionWithCredential(id: sessionID).flatMap { $0.0.isActive(at: now) ? $0 : nil }
+        }
+    }
+
+    /// A live row that `lookup` found, with its backend session opened (renewed when due) and its
+    /// account read through the seam.
+    private func signedIn(_ lookup: (Date) async throws -> (SessionRecord, String?)?) async -> SignedIn? {
         let now = clock()
         do {
             guard
-                let (session, stored) = try await database.activeSessionWithCredential(
-                    tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout),
+                let (session, stored) = try await lookup(now),
                 var backendSession = stored.flatMap({ sealed in opened.value(for: sealed) { openBackendSession(sealed) } })
             else { return nil }
             if Self.renewalDue(backendSession, now: now) {

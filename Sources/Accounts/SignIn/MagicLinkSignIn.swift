@@ -7,8 +7,10 @@ import HTTPServer
 /// (`sign_in.completed` or `sign_in.failed` with its reason, method `magic_link`).
 public struct MagicLinkSignIn: Sendable {
     let env: Accounts
+    /// Names the front-end in the audit data ("supertokens-core"); nil for the pages.
+    public let via: String?
 
-    public init(env: Accounts) { self.env = env }
+    public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 
     public enum Outcome: Sendable {
         case signedIn(AuthSession)
@@ -30,7 +32,8 @@ public struct MagicLinkSignIn: Sendable {
             let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nonce.map(binding))
             let user = session.user.id.rawValue
             await env.audit.record(
-                .signInCompleted, actor: user, subject: user, request: request, data: ["method": "magic_link"])
+                .signInCompleted, actor: user, subject: user, request: request,
+                data: AuditTrail.data(["method": "magic_link"], via: via))
             return .signedIn(session)
         } catch AuthError.magicLinkOpenedElsewhere(let email) {
             return .openedElsewhere(email: email)
@@ -47,7 +50,8 @@ public struct MagicLinkSignIn: Sendable {
 
     /// Records a link refused before it reached the backend (malformed) or by it.
     public func refused(_ reason: String, _ request: Request) async -> Outcome {
-        await env.audit.record(.signInFailed, request: request, data: ["method": "magic_link", "reason": .string(reason)])
+        await env.audit.record(
+            .signInFailed, request: request, data: AuditTrail.data(["method": "magic_link", "reason": .string(reason)], via: via))
         return .refused
     }
 }

@@ -73,6 +73,7 @@ enum AuditWording {
         case .appDeleted: "App removed"
         case .appExchangeFailed: "App's code exchange refused"
         case .appLegacyCallback: "App signed in by the legacy callback"
+        case .appSessionOpened: "Session opened by the app's backend"
         case .consoleRecoveryCodesRegenerated: "Staff recovery codes regenerated"
         case .consoleSignInCompleted: "Signed in to the console"
         case .consoleSignInFailed: "Console sign-in refused"

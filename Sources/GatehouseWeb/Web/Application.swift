@@ -120,6 +120,12 @@ public struct Application: Sendable {
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
             oauth: oauthFeature
         ).register(on: &router)
+        try SuperTokensCore(
+            env: env,
+            tokens: SuperTokensTokens(
+                env: env, rawPrivateKey: database.secretKey(named: SuperTokensTokens.signingKeyName),
+                refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
+        ).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

@@ -57,6 +57,13 @@ public struct WebConfiguration: Sendable {
     /// Descope's "manage in cookies" (`--descope-token-cookies`): the JWTs are set as the `DS` and
     /// `DSR` cookies and the body's `refreshJwt` is left empty, as Descope answers such a project.
     public var descopeTokenCookies = false
+    /// The key a SuperTokens backend SDK must send as `api-key` (`--supertokens-api-key`); nil
+    /// answers loopback callers only.
+    public var superTokensAPIKey: String? = nil
+
+    /// How long the SuperTokens-core API's access tokens live (`--supertokens-access-token-validity`,
+    /// the core's `access_token_validity`).
+    public var superTokensAccessTokenValidity: TimeInterval = 3600
 
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }

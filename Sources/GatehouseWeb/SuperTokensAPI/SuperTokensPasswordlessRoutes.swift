@@ -1,0 +1,152 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import ServerSeam
+
+/// The core's passwordless recipe by email: a device is one sign-in request — a code and a link
+/// the app mails together (`AppBackendActs.signInSecrets`, under the address's sign-in-mail
+/// budgets) — spent through the owners the code page and magic links use. Spending either
+/// creates a missing account (`WayInPolicy.superTokensCore`) and verifies the address.
+struct SuperTokensPasswordlessRoutes: Sendable {
+    let core: SuperTokensCore
+    let devices: SuperTokensDevices
+
+    func register(on router: inout Router) {
+        core.on(&router, .post, "/recipe/signinup/code", tenantScoped: true, createCode)
+        core.on(&router, .get, "/recipe/signinup/codes", tenantScoped: true, listCodes)
+        core.on(&router, .post, "/recipe/signinup/code/consume", tenantScoped: true, consume)
+        // Checking a code without spending it is not something Gatehouse's codes do: the SDK is
+        // told to start again, never told a code is right.
+        core.on(&router, .post, "/recipe/signinup/code/check", tenantScoped: true) { _, body in
+            _ = try SuperTokensCore.text(body, "preAuthSessionId")
+            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+        }
+    }
+
+    /// A new device for `email`, or (`deviceId`) a new code and link for a device.
+    private func createCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        if let deviceID = try SuperTokensCore.optionalText(body, "deviceId") {
+            guard let device = await devices.device(id: deviceID) else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
+            let secrets = try await core.acts.signInSecrets(email: device.email, policy: .superTokensCore, request: request)
+            guard let moved = await devices.moved(deviceID, to: code(secrets)) else {
+                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            }
+            return try answer(moved, secrets)
+        }
+        if body["phoneNumber"] != nil, body["email"] == nil {
+            throw CoreAnswer(400, "Gatehouse signs in by email only: send email")
+        }
+        let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else { throw CoreAnswer(400, "Field name 'email' is invalid in JSON input") }
+        let existed = try await !core.accounts(email: email).isEmpty
+        let secrets = try await core.acts.signInSecrets(email: email, policy: .superTokensCore, request: request)
+        let device = SuperTokensDevices.Device(
+            deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: existed,
+            code: code(secrets))
+        await devices.add(device)
+        return try answer(device, secrets)
+    }
+
+    /// The device's record of a code the backend issued now.
+    private func code(_ secrets: SignInSecrets) -> SuperTokensDevices.Code {
+        SuperTokensDevices.Code(
+            otpID: secrets.otpID, codeID: SecureRandom.token(), createdAt: core.env.accounts.clock(),
+            lifetime: secrets.lifetime, maximumAttempts: secrets.maximumAttempts)
+    }
+
+    private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) throws -> Response {
+        try SuperTokensCore.status(
+            "OK",
+            [
+                "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.code.codeID),
+                "deviceId": .string(device.deviceID), "userInputCode": .string(secrets.code),
+                "linkCode": .string(secrets.link), "codeLifetime": .number(secrets.lifetime * 1000),
+                "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
+            ])
+    }
+
+    private func listCodes(_ request: Request, _: [String: JSONValue]) async throws -> Response {
+        let device: SuperTokensDevices.Device?
+        if let id = try request.query.single("deviceId") {
+            device = await devices.device(id: id)
+        } else {
+            device = await devices.device(preAuthSessionID: try SuperTokensCore.query(request, "preAuthSessionId"))
+        }
+        guard let device else { return try SuperTokensCore.status("OK", ["devices": .array([])]) }
+        return try SuperTokensCore.status("OK", ["devices": .array([Self.describe(device, withCodes: true)])])
+    }
+
+    /// Spends the device's code (`deviceId` + `userInputCode`) or its link (`linkCode`).
+    private func consume(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
+        guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
+            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+        }
+        let session: AuthSession
+        if let link = try SuperTokensCore.optionalText(body, "linkCode") {
+            guard
+                case .signedIn(let opened) = try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
+                    token: link, nonce: nil, request: request)
+            else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
+            session = opened
+        } else {
+            guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
+                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            }
+            let code = try SuperTokensCore.text(body, "userInputCode")
+            switch try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
+                otpID: device.code.otpID, code: code, email: device.email, request: request)
+            {
+            case .signedIn(let opened):
+                session = opened
+            case .wrongCode:
+                return try Self.codeRefused(
+                    "INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
+            case .expired:
+                return try Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
+            case .throttled(let retryAfter):
+                throw AuthError.rateLimited(retryAfter: retryAfter)
+            case .secondStepRequired:
+                // A second step is Gatehouse's, which this core cannot ask for.
+                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            }
+        }
+        await devices.remove(device.deviceID)
+        let user = await core.acts.handOver(session)
+        return try SuperTokensCore.status(
+            "OK",
+            [
+                "createdNewUser": .bool(!device.accountExisted),
+                "user": SuperTokensUser(user: user, recipe: "passwordless").json, "recipeUserId": .string(user.id.rawValue),
+                "consumedDevice": Self.describe(device, withCodes: false)
+            ])
+    }
+
+    private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) throws -> Response {
+        try SuperTokensCore.status(
+            status,
+            [
+                "failedCodeInputAttemptCount": .number(Double(failed)),
+                "maximumCodeInputAttempts": .number(Double(device.code.maximumAttempts))
+            ])
+    }
+
+    private static func describe(_ device: SuperTokensDevices.Device, withCodes: Bool) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "preAuthSessionId": .string(device.preAuthSessionID), "email": .string(device.email),
+            "failedCodeInputAttemptCount": .number(Double(device.failedAttempts))
+        ]
+        if withCodes {
+            fields["codes"] = .array([
+                .object([
+                    "codeId": .string(device.code.codeID),
+                    "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
+                    "codeLifetime": .number(device.code.lifetime * 1000)
+                ])
+            ])
+        }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,16 @@
+import AuthCore
+import ServerSeam
+
+extension LocalBackend: AppDeliveredSecrets {
+    public func verificationToken(for id: UserID) async throws -> String? {
+        try await accounts.verificationToken(for: id)
+    }
+
+    public func passwordResetToken(for id: UserID) async throws -> String? {
+        try await accounts.passwordResetToken(for: id)
+    }
+
+    public func signInSecrets(email: String, allowSignUp: Bool) async throws -> SignInSecrets {
+        try await accounts.signInSecrets(email: email, allowSignUp: allowSignUp)
+    }
+}

@@ -1,0 +1,72 @@
+import AuthCore
+import Foundation
+import GatehouseWeb
+import HTTPServer
+import LocalAuth
+import Logging
+import Secrets
+import Store
+import Testing
+
+/// Who the SuperTokens-core API answers: with `--supertokens-api-key`, callers that send it (from
+/// anywhere); without one, loopback callers only — as the core answers a wrong key, 401
+/// `Invalid API key`. `/apiversion` and the JWKS answer everyone (the SDK fetches keys with no
+/// headers). Requests are handed to the application directly, so they can come from any address.
+@Suite struct SuperTokensCoreAccessTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var key: String?
+        var path: String
+        var sent: String?
+        var loopback: Bool
+        var status: Int
+        var testDescription: String {
+            "key \(key ?? "none"), \(path), sent \(sent ?? "none"), \(loopback ? "loopback" : "remote") → \(status)"
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(key: nil, path: "/public/recipe/signin", sent: nil, loopback: true, status: 200),
+        Case(key: nil, path: "/public/recipe/signin", sent: nil, loopback: false, status: 401),
+        Case(key: nil, path: "/public/recipe/signin", sent: "anything", loopback: false, status: 401),
+        Case(key: nil, path: "/apiversion", sent: nil, loopback: false, status: 200),
+        Case(key: nil, path: "/.well-known/jwks.json", sent: nil, loopback: false, status: 200),
+        Case(key: "k-1", path: "/public/recipe/signin", sent: "k-1", loopback: false, status: 200),
+        Case(key: "k-1", path: "/public/recipe/signin", sent: nil, loopback: true, status: 401),
+        Case(key: "k-1", path: "/public/recipe/signin", sent: "k-2", loopback: true, status: 401),
+        Case(key: "k-1", path: "/.well-known/jwks.json", sent: nil, loopback: false, status: 200)
+    ]
+
+    @Test(arguments: cases) func onlyCallersWithTheKeyOrOnLoopback(_ check: Case) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-st-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
+        var logger = Logger(label: "gatehouse-test")
+        logger.logLevel = .critical
+        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
+        let passwords = try PasswordHasher(cost: .minimal)
+        let accounts = LocalAccounts(
+            configuration: .init(verification: .none, publicBaseURL: { "http://127.0.0.1" }), database: database,
+            hasher: passwords, mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: Date.init),
+            keyedHash: hasher, logger: logger)
+        var configuration = WebConfiguration(
+            publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
+            publicDirectory: TestGatehouse.repositoryRoot + "/Public")
+        configuration.superTokensAPIKey = check.key
+        let app = try await Application(
+            configuration: configuration, backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
+            passwords: passwords, logger: logger, templates: try await TestGatehouse.templates())
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "cdi-version": "5.4"]
+        if let sent = check.sent { headers.add("api-key", sent) }
+        let isGet = !check.path.hasPrefix("/public")
+        let request = try Request(
+            method: isGet ? .get : .post, target: check.path, headers: headers,
+            body: isGet ? [] : Array(#"{"email":"ada@example.com","password":"Long-password-1"}"#.utf8),
+            remoteAddress: check.loopback ? "127.0.0.1" : "203.0.113.7", isLoopbackPeer: check.loopback)
+        let response = await app.responder(request)
+        #expect(response.status == check.status, "\(String(decoding: response.body, as: UTF8.self))")
+        if check.status == 401 { #expect(String(decoding: response.body, as: UTF8.self) == "Invalid API key") }
+        passwords.releaseMemory()
+        await database.releaseMemory()
+    }
+}

@@ -1,0 +1,473 @@
+"""The SuperTokens-core-compatible API (CDI 5.4): an unchanged supertokens-python 0.31.4 app —
+Flask, driven in-process through its test client in header mode — with Gatehouse as its core
+(`connection_uri`), and its mail sent by the SDK's own SMTP delivery into Gatehouse's SMTP catcher
+(`--smtp`), so codes and links land in the dev mailbox. Then the core's answers to bad input,
+straight over HTTP, table-driven.
+
+supertokens-python keeps one global configuration per process, so one server and one app serve the
+whole module.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from conftest import GatehouseServer, gatehouse_binary, read_mailbox, unique_email
+
+PASSWORD = "Correct-horse-battery-9"
+NEW_PASSWORD = "Staple-battery-horse-42"
+HEADER_MODE = {"st-auth-mode": "header"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def build_app(core_url: str, smtp_port: int):
+    """A supertokens-python app as its docs write one, `connection_uri` pointed at Gatehouse."""
+    from flask import Flask, jsonify, g
+    from supertokens_python import InputAppInfo, SupertokensConfig, init
+    from supertokens_python.framework.flask import Middleware
+    from supertokens_python.ingredients.emaildelivery.types import EmailDeliveryConfig, SMTPSettings, SMTPSettingsFrom
+    from supertokens_python.recipe import emailpassword, emailverification, passwordless, session, usermetadata
+    from supertokens_python.recipe.emailpassword.emaildelivery.services import SMTPService as PasswordSMTP
+    from supertokens_python.recipe.emailverification.emaildelivery.services import SMTPService as VerificationSMTP
+    from supertokens_python.recipe.passwordless import ContactEmailOnlyConfig
+    from supertokens_python.recipe.passwordless.emaildelivery.services import SMTPService as PasswordlessSMTP
+    from supertokens_python.recipe.session.framework.flask import verify_session
+
+    smtp = SMTPSettings(host="127.0.0.1", port=smtp_port, from_=SMTPSettingsFrom("Demo", "demo@example.com"), secure=False)
+    init(
+        app_info=InputAppInfo(app_name="Demo", api_domain="http://localhost:5000", website_domain="http://localhost:3000"),
+        supertokens_config=SupertokensConfig(connection_uri=core_url),
+        framework="flask",
+        mode="wsgi",
+        recipe_list=[
+            session.init(),
+            emailpassword.init(email_delivery=EmailDeliveryConfig(service=PasswordSMTP(smtp))),
+            emailverification.init(mode="REQUIRED", email_delivery=EmailDeliveryConfig(service=VerificationSMTP(smtp))),
+            passwordless.init(
+                flow_type="USER_INPUT_CODE_AND_MAGIC_LINK", contact_config=ContactEmailOnlyConfig(),
+                email_delivery=EmailDeliveryConfig(service=PasswordlessSMTP(smtp))),
+            usermetadata.init(),
+        ],
+    )
+    app = Flask(__name__)
+    Middleware(app)
+
+    @app.get("/protected")
+    @verify_session()
+    def protected():
+        return jsonify(user=g.supertokens.get_user_id())
+
+    @app.get("/whoami")
+    @verify_session(override_global_claim_validators=lambda *_: [])
+    def whoami():
+        return jsonify(user=g.supertokens.get_user_id(), handle=g.supertokens.get_handle())
+
+    @app.get("/checked")
+    @verify_session(check_database=True, override_global_claim_validators=lambda *_: [])
+    def checked():
+        return jsonify(user=g.supertokens.get_user_id())
+
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def core(tmp_path_factory):
+    """One Gatehouse with its SMTP catcher on, and the app pointed at it."""
+    tmp = tmp_path_factory.mktemp("supertokens")
+    smtp_port = free_port()
+    server = GatehouseServer(gatehouse_binary(), tmp / "gatehouse.sqlite", "code", ["--smtp", f"127.0.0.1:{smtp_port}"])
+    server.start()
+    try:
+        yield server, build_app(server.url, smtp_port)
+    finally:
+        assert server.stop() == 0, server.log_tail()
+
+
+def form(**fields):
+    return {"formFields": [{"id": key, "value": value} for key, value in fields.items()]}
+
+
+def bearer(token):
+    return {**HEADER_MODE, "Authorization": f"Bearer {token}"}
+
+
+def mailed(base_url: str, to: str, pattern: str, timeout: float = 30) -> str:
+    """The first match of `pattern` in the newest mail to `to` that has one, waiting for it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for mail in read_mailbox(base_url, to):
+            found = re.search(pattern, (mail.get("text") or "") + (mail.get("html") or ""))
+            if found:
+                return urllib.parse.unquote(html.unescape(found.group(1)))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no mail matching {pattern!r} to {to} within {timeout} s: {read_mailbox(base_url, to)!r}")
+        time.sleep(0.1)
+
+
+def admin(server, path: str):
+    request = urllib.request.Request(server.url + path, headers={"Authorization": "Bearer " + server.superuser_token()})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def core_call(server, method: str, path: str, body=None, headers=None):
+    """A raw CDI call: (status, parsed JSON or the text)."""
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server.url + path, data=data, method=method,
+        headers={"Content-Type": "application/json", "cdi-version": "5.4", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text = response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
+    server, app = core
+    email = unique_email("st")
+
+    # Sign-up: the user is Gatehouse's, listed by the admin API; the session is in the header.
+    signed_up = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_up.status_code == 200 and signed_up.json["status"] == "OK", signed_up.json
+    user_id = signed_up.json["user"]["id"]
+    access, refresh = signed_up.headers["st-access-token"], signed_up.headers["st-refresh-token"]
+    header = json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))
+    assert header["kid"].startswith("d-") and header["version"] == "5" and header["alg"] == "ES256"
+    listed = admin(server, "/_/api/users?" + urllib.parse.urlencode({"q": email}))["items"]
+    assert [item["id"] for item in listed] == [user_id]
+    assert read_mailbox(server.url, email) == []  # the core mails nothing: the app's recipe decides
+
+    # User metadata is the Gatehouse profile: what the app stores, the console shows.
+    from supertokens_python.recipe.usermetadata.syncio import get_user_metadata, update_user_metadata
+
+    assert update_user_metadata(user_id, {"plan": "pro", "name": "Ada"}).metadata == {"plan": "pro", "name": "Ada"}
+    assert update_user_metadata(user_id, {"plan": None}).metadata == {"name": "Ada"}
+    assert get_user_metadata(user_id).metadata == {"name": "Ada"}
+    assert admin(server, f"/_/api/users/{user_id}")["profile"] == {"name": "Ada"}
+
+    duplicate = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert duplicate.json["status"] == "FIELD_ERROR", duplicate.json
+    wrong = app.post("/auth/signin", json=form(email=email, password="Wrong-password-1"), headers=HEADER_MODE)
+    assert wrong.json["status"] == "WRONG_CREDENTIALS_ERROR", wrong.json
+
+    # Email verification is REQUIRED: the protected route refuses the unverified session.
+    assert app.get("/whoami", headers=bearer(access)).json["user"] == user_id
+    refused = app.get("/protected", headers=bearer(access))
+    assert refused.status_code == 403, (refused.status_code, refused.json)
+
+    # Refresh rotates both tokens; the new access token works (the SDK asks the core on first use).
+    refreshed = app.post("/auth/session/refresh", headers=bearer(refresh))
+    assert refreshed.status_code == 200, refreshed.data
+    new_access, new_refresh = refreshed.headers["st-access-token"], refreshed.headers["st-refresh-token"]
+    assert new_access != access and new_refresh != refresh
+    first_use = app.get("/whoami", headers=bearer(new_access))
+    assert first_use.status_code == 200 and first_use.json["user"] == user_id
+    new_access = first_use.headers["st-access-token"]  # the core swapped it for one without the parent's hash
+
+    # The verification link arrives through the SDK's SMTP delivery into Gatehouse's mailbox.
+    sent = app.post("/auth/user/email/verify/token", headers=bearer(new_access))
+    assert sent.json["status"] == "OK", sent.json
+    token = mailed(server.url, email, r"verify-email\?token=([^&\s\"<]+)")
+    verified = app.post("/auth/user/email/verify", json={"method": "token", "token": token}, headers=HEADER_MODE)
+    assert verified.json["status"] == "OK", verified.json
+    assert admin(server, f"/_/api/users/{user_id}")["emailVerified"] is True
+    # The frontend asks again; the SDK updates the session's `st-ev` claim (the core regenerates
+    # the access token), and the protected route lets the session in.
+    checked = app.get("/auth/user/email/verify", headers=bearer(new_access))
+    assert checked.json == {"status": "OK", "isVerified": True}, checked.json
+    new_access = checked.headers["st-access-token"]
+    assert app.get("/protected", headers=bearer(new_access)).json["user"] == user_id
+
+    # Password reset by the mailed link: the old password is refused afterwards; sessions ended.
+    asked = app.post("/auth/user/password/reset/token", json=form(email=email), headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    reset_token = mailed(server.url, email, r"reset-password\?token=([^&\s\"<]+)")
+    reset = app.post(
+        "/auth/user/password/reset", json={"method": "token", "token": reset_token, **form(password=NEW_PASSWORD)},
+        headers=HEADER_MODE)
+    assert reset.json["status"] == "OK", reset.json
+    old = app.post("/auth/signin", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert old.json["status"] == "WRONG_CREDENTIALS_ERROR", old.json
+    assert app.get("/checked", headers=bearer(new_access)).status_code == 401
+
+    signed_in = app.post("/auth/signin", json=form(email=email, password=NEW_PASSWORD), headers=HEADER_MODE)
+    assert signed_in.json["status"] == "OK", signed_in.json
+    access, refresh = signed_in.headers["st-access-token"], signed_in.headers["st-refresh-token"]
+    assert app.get("/protected", headers=bearer(access)).json["user"] == user_id
+    sessions = admin(server, f"/_/api/users/{user_id}/sessions")
+    assert len([item for item in sessions if item.get("revokedAt") is None]) == 1, sessions
+
+    # Sign-out ends the session: without a token, and with the old one where the core is asked.
+    out = app.post("/auth/signout", headers=bearer(access))
+    assert out.status_code == 200, out.data
+    assert app.get("/protected", headers=HEADER_MODE).status_code == 401
+    assert app.get("/checked", headers=bearer(access)).status_code == 401
+
+    # A rotated refresh token presented again is theft: the session is revoked.
+    signed_in = app.post("/auth/signin", json=form(email=email, password=NEW_PASSWORD), headers=HEADER_MODE)
+    stolen = signed_in.headers["st-refresh-token"]
+    rotated = app.post("/auth/session/refresh", headers=bearer(stolen))
+    access = rotated.headers["st-access-token"]
+    assert app.get("/checked", headers=bearer(access)).status_code == 200
+    theft = app.post("/auth/session/refresh", headers=bearer(stolen))
+    assert theft.status_code == 401 and theft.json.get("message") == "token theft detected", (theft.status_code, theft.data)
+    assert app.get("/checked", headers=bearer(access)).status_code == 401
+    assert app.post("/auth/session/refresh", headers=bearer(rotated.headers["st-refresh-token"])).status_code == 401
+
+    # Every act is audited with its way in.
+    events = admin(server, "/_/api/audit?" + urllib.parse.urlencode({"user": user_id}))
+    ways = {}
+    for event in events:
+        ways.setdefault(event["type"], set()).add(event["data"].get("via"))
+    for act in ["user.signed_up", "app.session_opened", "sign_in.completed", "verification.completed",
+                "password_reset.completed", "password.changed", "profile.updated", "sign_out"]:
+        assert "supertokens-core" in ways.get(act, set()), (act, ways)
+    refused = admin(server, "/_/api/audit?" + urllib.parse.urlencode({"type": "sign_up.refused"}))
+    assert any(event["data"].get("email") == email and event["data"].get("via") == "supertokens-core"
+               and event["data"].get("reason") == "email_exists" for event in refused), refused
+
+
+def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):
+    server, app = core
+    email = unique_email("st-pwless")
+
+    # A new address: the code and the link arrive in one mail, through the SDK's SMTP delivery.
+    asked = app.post("/auth/signinup/code", json={"email": email}, headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    device, pre_auth = asked.json["deviceId"], asked.json["preAuthSessionId"]
+    code = mailed(server.url, email, r"\s(\d{6})</div>")  # where the SDK's template puts the OTP
+    wrong = app.post(
+        "/auth/signinup/code/consume",
+        json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": "000000" if code != "000000" else "111111"},
+        headers=HEADER_MODE)
+    assert wrong.json["status"] == "INCORRECT_USER_INPUT_CODE_ERROR", wrong.json
+    assert wrong.json["failedCodeInputAttemptCount"] == 1 and wrong.json["maximumCodeInputAttempts"] == 5
+    consumed = app.post(
+        "/auth/signinup/code/consume", json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": code},
+        headers=HEADER_MODE)
+    assert consumed.json["status"] == "OK" and consumed.json["createdNewRecipeUser"] is True, consumed.json
+    user_id = consumed.json["user"]["id"]
+    access = consumed.headers["st-access-token"]
+    # The account is Gatehouse's, verified by the code: the REQUIRED verification lets it in.
+    assert admin(server, f"/_/api/users/{user_id}")["emailVerified"] is True
+    assert app.get("/protected", headers=bearer(access)).json["user"] == user_id
+    spent = app.post(
+        "/auth/signinup/code/consume", json={"preAuthSessionId": pre_auth, "deviceId": device, "userInputCode": code},
+        headers=HEADER_MODE)
+    assert spent.json["status"] == "RESTART_FLOW_ERROR", spent.json
+
+    # The magic link signs an existing account in (an address that signed up with a password).
+    other = unique_email("st-link")
+    signed_up = app.post("/auth/signup", json=form(email=other, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_up.json["status"] == "OK", signed_up.json
+    asked = app.post("/auth/signinup/code", json={"email": other}, headers=HEADER_MODE)
+    assert asked.json["status"] == "OK", asked.json
+    link = mailed(server.url, other, r"(http://localhost:3000/auth/verify\?[^\s\"<]+)")
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
+    assert query["preAuthSessionId"] == [asked.json["preAuthSessionId"]], link
+    by_link = app.post(
+        "/auth/signinup/code/consume",
+        json={"preAuthSessionId": query["preAuthSessionId"][0], "linkCode": urllib.parse.urlsplit(link).fragment},
+        headers=HEADER_MODE)
+    assert by_link.json["status"] == "OK" and by_link.json["createdNewRecipeUser"] is False, by_link.json
+    assert by_link.json["user"]["id"] == signed_up.json["user"]["id"]
+    assert app.get("/protected", headers=bearer(by_link.headers["st-access-token"])).status_code == 200
+
+
+API_KEY = "test-api-key-1"
+
+
+@pytest.fixture(scope="module")
+def keyed_core(tmp_path_factory):
+    """A Gatehouse that asks for an API key, with one-second access tokens (to see them expire)."""
+    tmp = tmp_path_factory.mktemp("supertokens-keyed")
+    server = GatehouseServer(
+        gatehouse_binary(), tmp / "gatehouse.sqlite", "code",
+        ["--supertokens-api-key", API_KEY, "--supertokens-access-token-validity", "1"])
+    server.start()
+    try:
+        yield server
+    finally:
+        assert server.stop() == 0, server.log_tail()
+
+
+def keyed(server, method, path, body=None, headers=None):
+    return core_call(server, method, path, body, {"api-key": API_KEY, **(headers or {})})
+
+
+def foreign_token(kid: str) -> str:
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    now = int(time.time())
+    claims = {"sub": "x", "rsub": "x", "tId": "public", "sessionHandle": "1-x", "refreshTokenHash1": "h",
+              "iat": now, "exp": now + 3600}
+    return jwt.encode(claims, ec.generate_private_key(ec.SECP256R1()), algorithm="ES256",
+                      headers={"kid": kid, "version": "5"})
+
+
+def tampered(token: str) -> str:
+    header, payload, signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    claims["sub"] = "someone-else"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    return ".".join([header, forged, signature])
+
+
+def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
+    server = keyed_core
+    email = unique_email("st-bad")
+    signed_up = keyed(server, "POST", "/public/recipe/signup", {"email": email, "password": PASSWORD})
+    assert signed_up[0] == 200 and signed_up[1]["status"] == "OK", signed_up
+    user_id = signed_up[1]["user"]["id"]
+    created = keyed(server, "POST", "/public/recipe/session", {
+        "userId": user_id, "userDataInJWT": {}, "userDataInDatabase": {}, "useDynamicSigningKey": True,
+        "enableAntiCsrf": False})
+    assert created[0] == 200 and created[1]["status"] == "OK", created
+    access = created[1]["accessToken"]["token"]
+    time.sleep(1.2)  # the access token is now expired (one-second validity)
+
+    def verify(token):
+        return ("POST", "/recipe/session/verify",
+                {"accessToken": token, "doAntiCsrfCheck": False, "enableAntiCsrf": False, "checkDatabase": True}, {})
+
+    # (method, path, body, extra headers) -> (status, body or the status in a 200 body)
+    table = [
+        (("GET", "/apiversion", None, {"api-key": ""}), (200, {"versions": ["5.4"]})),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"api-key": "wrong"}),
+         (401, "Invalid API key")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"api-key": ""}),
+         (401, "Invalid API key")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {"cdi-version": "2.9"}),
+         (400, "cdi-version 2.9 not supported")),
+        (("POST", "/public/recipe/signup", b"{", {}), (400, None)),
+        (("POST", "/public/recipe/signup", b"[]", {}), (400, "Invalid Json Input")),
+        (("POST", "/public/recipe/signup", {"email": email}, {}), (400, "Field name 'password' is invalid in JSON input")),
+        (("POST", "/public/recipe/signup", {"email": 5, "password": PASSWORD}, {}),
+         (400, "Field name 'email' is invalid in JSON input")),
+        (("POST", "/public/recipe/signup", {"email": email, "password": PASSWORD}, {}), (200, "EMAIL_ALREADY_EXISTS_ERROR")),
+        (("POST", "/public/recipe/signin", {"email": email, "password": "Not-it-123"}, {}), (200, "WRONG_CREDENTIALS_ERROR")),
+        (("POST", "/appid-demo/public/recipe/signin", {"email": email, "password": "Not-it-123"}, {}),
+         (200, "WRONG_CREDENTIALS_ERROR")),
+        (("GET", "/appid-demo/apiversion", None, {}), (200, {"versions": ["5.4"]})),
+        (("POST", "/not-an-app/public/recipe/signin", {"email": email, "password": "Not-it-123"}, {}), (404, None)),
+        (("POST", "/recipe/nothing-here", {}, {}), (404, None)),
+        (("POST", "/public/recipe/nothing/here", {}, {}), (404, None)),
+        (("GET", "/user/id", None, {}), (400, "Field name 'userId' is missing in GET request")),
+        (("GET", "/user/id?userId=no-such-user", None, {}), (200, "UNKNOWN_USER_ID_ERROR")),
+        (("GET", "/recipe/user/metadata?userId=no-such-user", None, {}), (200, "OK")),
+        (("PUT", "/recipe/user/metadata", {"userId": user_id, "metadataUpdate": []}, {}),
+         (400, "Field name 'metadataUpdate' is invalid in JSON input")),
+        (verify(foreign_token("d-foreign")), (200, "TRY_REFRESH_TOKEN")),
+        (verify(foreign_token(json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))["kid"])),
+         (200, "TRY_REFRESH_TOKEN")),
+        (verify(tampered(access)), (200, "TRY_REFRESH_TOKEN")),
+        (verify(access), (200, "TRY_REFRESH_TOKEN")),
+        (verify("not.a.jwt"), (200, "TRY_REFRESH_TOKEN")),
+        (("POST", "/recipe/session/refresh", {"refreshToken": "garbage", "enableAntiCsrf": False}, {}),
+         (200, "UNAUTHORISED")),
+        (("POST", "/recipe/session/regenerate", {"accessToken": tampered(access), "userDataInJWT": {}}, {}),
+         (200, "UNAUTHORISED")),
+        (("POST", "/recipe/session/remove", {"sessionHandles": ["1-forged", 7]}, {}), (200, "OK")),
+        (("POST", "/public/recipe/session", {"userId": "no-such-user"}, {}), (200, "UNAUTHORISED")),
+        (("POST", "/public/recipe/user/password/reset/token/consume", {"token": "nope"}, {}),
+         (200, "RESET_PASSWORD_INVALID_TOKEN_ERROR")),
+        (("POST", "/public/recipe/user/password/reset/token", {"userId": "no-such-user", "email": email}, {}),
+         (200, "UNKNOWN_USER_ID_ERROR")),
+        (("POST", "/public/recipe/user/email/verify", {"method": "token", "token": "nope"}, {}),
+         (200, "EMAIL_VERIFICATION_INVALID_TOKEN_ERROR")),
+        (("PUT", "/recipe/user", {"recipeUserId": "no-such-user", "password": NEW_PASSWORD}, {}),
+         (200, "UNKNOWN_USER_ID_ERROR")),
+        (("POST", "/public/recipe/signinup/code/consume", {"preAuthSessionId": "nope", "linkCode": "x"}, {}),
+         (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/public/recipe/signinup/code", {"deviceId": "nope"}, {}), (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/public/recipe/signinup/code", {"email": "not an address"}, {}), (400, None)),
+        (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (200, "OK")),
+        # The address's sign-in mails are the pages' budget: a second within the minute is held.
+        (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (429, None)),
+    ]
+    forged = keyed(server, "POST", "/recipe/session/remove", {"sessionHandles": [f"1-{'0' * 32}", "7"]})
+    assert forged == (200, {"status": "OK", "sessionHandlesRevoked": []}), forged
+    for (method, path, body, headers), (status, expected) in table:
+        got_status, got = keyed(server, method, path, body, headers)
+        label = f"{method} {path} {str(body)[:60]} {headers}"
+        assert got_status == status, f"{label}: {got_status} {got!r}"
+        if isinstance(expected, dict):
+            assert got == expected, f"{label}: {got!r}"
+        elif status == 200 and expected is not None:
+            assert got["status"] == expected, f"{label}: {got!r}"
+        elif expected is not None:
+            assert got == expected, f"{label}: {got!r}"
+
+    # Every body route, every field, every wrong type: a 4xx or a 200 with a status, never a 5xx.
+    routes = {
+        ("POST", "/public/recipe/signup"): ["email", "password"],
+        ("POST", "/public/recipe/signin"): ["email", "password"],
+        ("POST", "/public/recipe/session"): ["userId", "userDataInJWT", "useDynamicSigningKey", "enableAntiCsrf"],
+        ("POST", "/recipe/session/verify"): ["accessToken", "doAntiCsrfCheck", "enableAntiCsrf", "checkDatabase"],
+        ("POST", "/recipe/session/refresh"): ["refreshToken", "enableAntiCsrf", "useDynamicSigningKey"],
+        ("POST", "/recipe/session/remove"): ["sessionHandles", "userId"],
+        ("POST", "/recipe/session/regenerate"): ["accessToken", "userDataInJWT"],
+        ("POST", "/public/recipe/user/password/reset/token"): ["userId", "email"],
+        ("POST", "/public/recipe/user/password/reset/token/consume"): ["token"],
+        ("PUT", "/recipe/user"): ["recipeUserId", "email", "password"],
+        ("POST", "/public/recipe/user/email/verify/token"): ["userId", "email"],
+        ("POST", "/public/recipe/user/email/verify"): ["method", "token"],
+        ("POST", "/public/recipe/signinup/code"): ["email", "deviceId", "userInputCode"],
+        ("POST", "/public/recipe/signinup/code/consume"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
+        ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId"],
+        ("PUT", "/recipe/user/metadata"): ["userId", "metadataUpdate"],
+        ("POST", "/recipe/user/metadata/remove"): ["userId"],
+    }
+    for (method, path), fields in routes.items():
+        for raw in [b"not json", b"null", b"123", b'"text"', b"{}"]:
+            got_status, got = keyed(server, method, path, raw)
+            assert got_status < 500, f"{method} {path} {raw!r}: {got_status} {got!r}"
+        for field in fields:
+            for value in [5, True, [], {}, None, "x" * 100_000, ["a", 1]]:
+                got_status, got = keyed(server, method, path, {field: value})
+                assert got_status < 500, f"{method} {path} {field}={str(value)[:20]}: {got_status} {got!r}"
+                if got_status == 200:
+                    assert isinstance(got, dict) and isinstance(got.get("status"), str), f"{method} {path}: {got!r}"
+
+
+def test_a_static_key_and_the_anti_csrf_token_when_the_sdk_asks(core):
+    server, _ = core
+    signed_up = core_call(server, "POST", "/public/recipe/signup", {"email": unique_email("st-static"), "password": PASSWORD})
+    user_id = signed_up[1]["user"]["id"]
+    status, created = core_call(server, "POST", "/public/recipe/session", {
+        "userId": user_id, "userDataInJWT": {"role": "admin"}, "useDynamicSigningKey": False, "enableAntiCsrf": True})
+    assert status == 200 and created["status"] == "OK", created
+    token, anti_csrf = created["accessToken"]["token"], created["antiCsrfToken"]
+    assert json.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=="))["kid"].startswith("s-")
+
+    def verify(sent):
+        body = {"accessToken": token, "doAntiCsrfCheck": True, "enableAntiCsrf": True, "checkDatabase": False}
+        if sent is not None:
+            body["antiCsrfToken"] = sent
+        return core_call(server, "POST", "/recipe/session/verify", body)[1]
+
+    ok = verify(anti_csrf)
+    assert ok["status"] == "OK" and ok["session"]["userDataInJWT"] == {"role": "admin"}, ok
+    assert verify("not-the-token")["status"] == "TRY_REFRESH_TOKEN"
+    assert verify(None)["status"] == "TRY_REFRESH_TOKEN"
