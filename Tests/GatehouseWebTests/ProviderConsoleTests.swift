@@ -38,6 +38,22 @@ import Testing
         await keyed.stop()
     }
 
+    /// Issue 27: the Descope project id made at first start is shown where staff connect an app,
+    /// and it is the one the Descope API answers for.
+    @Test func connectAnAppShowsTheDescopeProjectIDTheAPIAnswersFor() async throws {
+        let (gatehouse, staff) = try await setUp()
+        let page = try await staff.get("/_/providers")
+        #expect(page.text.contains("Connect an app") && page.text.contains("connection_uri"))
+        let marker = "data-descope-project>"
+        let start = try #require(page.text.range(of: marker)).upperBound
+        let id = String(page.text[start...].prefix { $0 != "<" })
+        #expect(id.count == 28 && id.hasPrefix("P"), "\(id)")
+        let keys = try await HTTPTestClient(port: gatehouse.port).request("GET", "/v2/keys/\(id)")
+        #expect(keys.status == 200)
+        #expect(try await HTTPTestClient(port: gatehouse.port).request("GET", "/v2/keys/Pnot\(id.dropFirst(4))").status == 404)
+        await gatehouse.stop()
+    }
+
     @Test func aTestProviderAddedInTheConsoleShowsOnTheSignInPage() async throws {
         let (gatehouse, staff) = try await setUp()
         let added = try await staff.post("/_/providers", provider("acme", secret: "s3cret-never-shown"), follow: true)

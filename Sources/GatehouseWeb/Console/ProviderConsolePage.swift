@@ -129,6 +129,15 @@ struct ProviderConsolePage: Sendable {
         ]
         // The InsForge API's anon key, when one is set (absent, the template says any key works).
         if let anonKey = env.configuration.anonKey { page["anonKey"] = anonKey }
+        // What an app's SDK is pointed at, for each compatible API: the public URL, else the address
+        // this page was reached at (its host already passed the allow-list).
+        let configured = env.configuration.publicBaseURL
+        let baseURL = configured.isEmpty ? "http://" + (visit.request.headers["Host"] ?? "127.0.0.1") : configured
+        page["connect"] =
+            [
+                "baseURL": baseURL, "descopeProjectIDs": env.configuration.descopeProjectIDs.joined(separator: ", "),
+                "superTokensKeyed": env.configuration.superTokensAPIKey != nil
+            ] as [String: Any]
         return env.renderer.page(
             .consoleProviders,
             visit.consoleContext(

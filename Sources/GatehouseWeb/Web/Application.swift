@@ -33,6 +33,14 @@ public struct Application: Sendable {
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
             secureCookies: configuration.usesTLS, clock: clock, logger: logger)
+        // The Descope project ids, made at first start when none is configured, so the console can
+        // show the ones this server answers for.
+        let descopeProject =
+            configuration.descopeProjectIDs.isEmpty
+            ? DescopeProject.generated(from: try database.secretKey(named: "descope-project-id"))
+            : DescopeProject(ids: configuration.descopeProjectIDs)
+        var configuration = configuration
+        configuration.descopeProjectIDs = descopeProject.ids
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
@@ -65,10 +73,6 @@ public struct Application: Sendable {
         let insForge = InsForgeAPI(
             env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
         insForge.register(on: &router)
-        let descopeProject =
-            configuration.descopeProjectIDs.isEmpty
-            ? DescopeProject.generated(from: try database.secretKey(named: "descope-project-id"))
-            : DescopeProject(ids: configuration.descopeProjectIDs)
         descopeProjectIDs = descopeProject.ids
         let descope = DescopeAPI(
             env: env, project: descopeProject,
