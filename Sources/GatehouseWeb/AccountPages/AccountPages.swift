@@ -90,19 +90,21 @@ enum DisplayDate {
     static func dateTime(_ date: Date) -> String {
         let (year, month, day, millisecond) = components(date)
         let second = millisecond / 1000
-        let hour = second / 3600
-        let clock = "\((hour + 11) % 12 + 1):\(twoDigits(second / 60 % 60)):\(twoDigits(second % 60))"
-        // The narrow no-break space English puts before the day period.
-        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year) at \(clock)\u{202F}\(hour < 12 ? "AM" : "PM")"
+        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year) at \(clock(minute: second / 60, second: second % 60))"
     }
 
     /// Date and time to the minute, short enough for a list column: "26 Nov 2026, 7:47 AM".
     static func dayAndMinute(_ date: Date) -> String {
         let (year, month, day, millisecond) = components(date)
-        let minute = millisecond / 60_000
+        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year), \(clock(minute: millisecond / 60_000))"
+    }
+
+    /// "7:47 AM", or "7:47:08 AM" with `second`, from the minute of the day; the narrow no-break
+    /// space English puts before the day period.
+    private static func clock(minute: Int64, second: Int64? = nil) -> String {
         let hour = minute / 60
-        let clock = "\((hour + 11) % 12 + 1):\(twoDigits(minute % 60))\u{202F}\(hour < 12 ? "AM" : "PM")"
-        return "\(day) \(months[Int(month) - 1].prefix(3)) \(year), \(clock)"
+        let seconds = second.map { ":" + twoDigits($0) } ?? ""
+        return "\((hour + 11) % 12 + 1):\(twoDigits(minute % 60))\(seconds)\u{202F}\(hour < 12 ? "AM" : "PM")"
     }
 
     private static let months = [

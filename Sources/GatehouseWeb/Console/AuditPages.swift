@@ -108,13 +108,10 @@ struct AuditPages: Sendable {
 
     private static func row(_ event: AuditEventRecord, people: [String: AuditPerson]) -> [String: Any] {
         let named = Named(event, people)
-        var row: [String: Any] = [
-            "id": event.id, "type": event.type, "headline": AuditWording.headline(event),
-            "reason": AuditWording.reason(event) ?? "", "wayIn": AuditWording.wayIn(event),
-            "actor": named.actor ?? "", "subject": named.subject ?? "",
-            "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
-            "summary": AuditWording.details(event)
-        ]
+        var row = AuditWording.fields(event)
+        row["id"] = event.id
+        row["actor"] = named.actor ?? ""
+        row["subject"] = named.subject ?? ""
         if let subject = event.subject, people[subject]?.isStaff != true, !event.type.hasPrefix("console.") {
             row["subjectURL"] = ConsoleURL.user(UserID(subject))
         }

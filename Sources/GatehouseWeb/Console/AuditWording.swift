@@ -39,6 +39,14 @@ enum AuditWording {
         return "Pages"
     }
 
+    /// What the audit table and a user's activity both show of an event (the caller adds who).
+    static func fields(_ event: AuditEventRecord) -> [String: Any] {
+        [
+            "type": event.type, "headline": headline(event), "reason": reason(event) ?? "", "wayIn": wayIn(event),
+            "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt), "summary": details(event)
+        ]
+    }
+
     /// The event's data left once the headline, reason, way in and subject's address say the rest.
     static func details(_ event: AuditEventRecord) -> String {
         event.data.filter { !shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }

@@ -263,12 +263,7 @@ struct ConsoleUserPage: Sendable {
         let events = try await log.events(AuditFilter(subject: user.id.rawValue, limit: 20))
         let people = await log.people(in: events)
         page["events"] = events.map { event in
-            [
-                "type": event.type, "headline": AuditWording.headline(event), "reason": AuditWording.reason(event) ?? "",
-                "wayIn": AuditWording.wayIn(event), "actor": event.actor.map { people[$0]?.email ?? $0 } ?? "system",
-                "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt),
-                "summary": AuditWording.details(event)
-            ] as [String: Any]
+            AuditWording.fields(event).merging(["actor": AuditPages.Named(event, people).actor ?? "system"]) { $1 }
         }
         page["eventsEmpty"] = events.isEmpty
         return env.renderer.page(
