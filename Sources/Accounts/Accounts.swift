@@ -25,6 +25,8 @@ public struct Accounts: Sendable {
     public let console: ConsoleSessions
     public let staffSignIn: StaffSignIn
     public let impersonationTickets: ImpersonationTickets
+    /// Enchanted links opened and not yet taken by their app's poll (`EnchantedLinkSignIn`).
+    let enchantedLinks: EnchantedLinkApprovals
     public let clock: @Sendable () -> Date
     public let logger: Logger
 
@@ -50,6 +52,7 @@ public struct Accounts: Sendable {
             database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
         staffSignIn = StaffSignIn(database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit)
         impersonationTickets = ImpersonationTickets(clock: clock)
+        enchantedLinks = EnchantedLinkApprovals(clock: clock)
         self.clock = clock
         self.logger = logger
     }
