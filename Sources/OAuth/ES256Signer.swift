@@ -23,11 +23,11 @@ public struct ES256Signer: Sendable {
 
     /// `header` adds fields to the JOSE header (SuperTokens' access tokens carry `version`).
     public func sign(_ claims: [String: JSONValue], header extra: [String: JSONValue] = [:]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // `JSONValue`'s own writer, byte for byte `JSONEncoder`'s with sorted keys, at a fraction of
+        // its cost (it was most of a Descope `refresh`).
         let header = extra.merging(["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]) { _, own in own }
         let input =
-            Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
+            Base64URL.encode(JSONValue.object(header).serialized) + "." + Base64URL.encode(JSONValue.object(claims).serialized)
         return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
     }
 

@@ -454,6 +454,8 @@ def test_bad_input_answers_descopes_shape(client, server):
         got_status, got = call(server, method, path, body, auth)
         assert (got_status, got.get("errorCode")) == (status, code), f"{name}: {got_status} {got}"
         assert {"errorDescription", "errorMessage"} <= got.keys(), name
+    got_status, got = call(server, "POST", "/v1/auth/otp/signin/email", {"loginId": email}, content_type="text/plain")
+    assert (got_status, got.get("errorCode")) == (415, "E011001"), f"text/plain body: {got_status} {got}"
 
 
 def test_an_expired_refresh_jwt_is_refused(start_server):

@@ -68,12 +68,11 @@ struct DescopeHTTP: Sendable {
     }
 }
 
-/// Descope's wire shapes the backend reads: `JWTResponse` and the user object.
+/// Descope's `JWTResponse` as the backend reads it (`firstSeen` and the cookie fields are the app's).
 struct DescopeJWTResponse: Decodable {
     var sessionJwt: String?
     var refreshJwt: String?
     var user: DescopeUserBody?
-    var firstSeen: Bool?
 }
 
 /// A Descope user (`GET auth/me`, and `user` in a `JWTResponse`) as the seam's `User`: Descope

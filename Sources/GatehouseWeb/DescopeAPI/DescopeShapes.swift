@@ -3,64 +3,51 @@ import Foundation
 
 /// An account as Descope's API writes it (DescopeKit's `UserResponse`, which requires every key
 /// but the names, addresses, picture and custom attributes). Gatehouse has no phones, roles,
-/// tenants, SSO or passkeys: those are empty, as for a Descope user without them.
-struct DescopeUser: Encodable {
-    var userId: String
-    var loginIds: [String]
-    var status: String
-    var createdTime: Int
-    var email: String
-    var verifiedEmail: Bool
-    var phone = ""
-    var verifiedPhone = false
-    var name: String?
-    var givenName: String?
-    var familyName: String?
-    var middleName: String?
-    var picture: String?
-    var roleNames: [String] = []
-    var userTenants: [String] = []
-    var ssoAppIds: [String] = []
-    var webauthn = false
-    /// Whether the account has a password, as far as this answer knows (this session began with
-    /// one): Gatehouse's seam does not say.
-    var password: Bool
-    var TOTP: Bool
-    var OAuth: [String: Bool]
-    var SAML = false
-    var SCIM = false
-    var test = false
-    /// The profile's fields beyond the name and picture.
-    var customAttributes: [String: JSONValue]
+/// tenants, SSO or passkeys: those are empty, as for a Descope user without them. Built as a
+/// `JSONValue` and written directly: every sign-in, `refresh` and `me` answers one, and
+/// `JSONEncoder` cost more than the rest of a `refresh`.
+struct DescopeUser {
+    let json: JSONValue
 
+    /// `password`: whether the account has a password, as far as this answer knows (this session
+    /// began with one): Gatehouse's seam does not say.
     init(_ user: User, password: Bool = false, totp: Bool = false, providers: [String] = []) {
-        userId = user.id.rawValue
-        loginIds = [user.email]
-        status = user.disabled ? "disabled" : "enabled"
-        createdTime = Int(user.createdAt.timeIntervalSince1970)
-        email = user.email
-        verifiedEmail = user.emailVerified
-        name = user.profile.name
-        picture = user.profile.avatarURL
-        self.password = password
-        TOTP = totp
-        OAuth = Dictionary(providers.map { ($0, true) }, uniquingKeysWith: { first, _ in first })
-        customAttributes = user.profile.fields.filter { $0.key != "name" && $0.key != "avatar_url" }
+        var fields: [String: JSONValue] = [
+            "userId": .string(user.id.rawValue), "loginIds": .array([.string(user.email)]),
+            "status": .string(user.disabled ? "disabled" : "enabled"),
+            "createdTime": .number(Double(Int(user.createdAt.timeIntervalSince1970))), "email": .string(user.email),
+            "verifiedEmail": .bool(user.emailVerified), "phone": "", "verifiedPhone": .bool(false), "roleNames": .array([]),
+            "userTenants": .array([]), "ssoAppIds": .array([]), "webauthn": .bool(false), "password": .bool(password),
+            "TOTP": .bool(totp),
+            "OAuth": .object(Dictionary(providers.map { ($0, JSONValue.bool(true)) }, uniquingKeysWith: { first, _ in first })),
+            "SAML": .bool(false), "SCIM": .bool(false), "test": .bool(false),
+            // The profile's fields beyond the name and picture.
+            "customAttributes": .object(user.profile.fields.filter { $0.key != "name" && $0.key != "avatar_url" })
+        ]
+        if let name = user.profile.name { fields["name"] = .string(name) }
+        if let picture = user.profile.avatarURL { fields["picture"] = .string(picture) }
+        json = .object(fields)
     }
 }
 
 /// Descope's `JWTResponse`: both JWTs in the body (the SDKs read the `DS`/`DSR` cookies only when
 /// these are empty), the user, and `firstSeen`, which DescopeKit requires on every answer, refresh
 /// included. The cookie fields tell a web app how to keep the JWTs.
-struct JWTResponse: Encodable {
+struct JWTResponse {
     var sessionJwt: String
     var refreshJwt: String
-    var cookieDomain = ""
-    var cookiePath = "/"
     var cookieMaxAge: Int
     var cookieExpiration: Int
     var user: DescopeUser
     var firstSeen: Bool
+
+    var json: JSONValue {
+        .object([
+            "sessionJwt": .string(sessionJwt), "refreshJwt": .string(refreshJwt), "cookieDomain": "", "cookiePath": "/",
+            "cookieMaxAge": .number(Double(cookieMaxAge)), "cookieExpiration": .number(Double(cookieExpiration)),
+            "user": user.json, "firstSeen": .bool(firstSeen)
+        ])
+    }
 }
 
 /// Where a code or link went, masked as Descope answers (`{"maskedEmail": "a***@example.com"}`).
