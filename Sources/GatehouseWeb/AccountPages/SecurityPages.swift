@@ -37,7 +37,7 @@ struct SecurityPages: Sendable {
         _ env: PageEnvironment, _ visit: Visit, sections: [String: Any], errors: FormErrors, status: Int = 200
     ) -> Response {
         var page = sections
-        page["passwordRules"] = PasswordPolicy.summary
+        page["passwordRules"] = env.accounts.passwordRules.summary
         if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
         } else {
@@ -59,7 +59,7 @@ struct SecurityPages: Sendable {
         }
         let current = try visit.field("current_password")
         let new = try visit.field("new_password")
-        if let problem = PasswordPolicy.problem(with: new) {
+        if let problem = env.accounts.passwordRules.problem(with: new, userInputs: [signedIn.user.email]) {
             errors.add("new_password", problem)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
