@@ -254,6 +254,15 @@ def other_code(code: str) -> str:
     return "000000" if code != "000000" else "111111"
 
 
+def not_a_code(secret: str) -> str:
+    """Six digits that are none of the codes an authenticator shows within a step of now."""
+    import pyotp
+
+    now = time.time()
+    window = {pyotp.TOTP(secret).at(now + shift) for shift in (-60, -30, 0, 30, 60)}
+    return next(code for code in ("000000", "111111", "222222", "333333", "444444", "555555") if code not in window)
+
+
 def test_an_authenticator_app_as_the_mfa_recipes_second_factor(core):
     import pyotp
     from supertokens_python.recipe.emailverification.syncio import (
@@ -276,7 +285,7 @@ def test_an_authenticator_app_as_the_mfa_recipes_second_factor(core):
     listed = app.get("/auth/totp/device/list", headers=bearer(access)).json
     assert listed == {"status": "OK", "devices": [{"name": device, "period": 30, "skew": 1, "verified": False}]}, listed
     code = pyotp.TOTP(secret).now()
-    wrong = app.post("/auth/totp/device/verify", json={"deviceName": device, "totp": other_code(code)}, headers=bearer(access))
+    wrong = app.post("/auth/totp/device/verify", json={"deviceName": device, "totp": not_a_code(secret)}, headers=bearer(access))
     assert wrong.json == {"status": "INVALID_TOTP_ERROR", "currentNumberOfFailedAttempts": 1,
                           "maxNumberOfFailedAttempts": 5}, wrong.json
     unknown = app.post("/auth/totp/device/verify", json={"deviceName": "My phone", "totp": code}, headers=bearer(access))
@@ -297,7 +306,7 @@ def test_an_authenticator_app_as_the_mfa_recipes_second_factor(core):
     held = app.get("/protected", headers=bearer(access))
     assert held.status_code == 403, (held.status_code, held.json)
     next_code = pyotp.TOTP(secret).at(time.time() + 30)  # the step after the one enrolment spent
-    wrong = app.post("/auth/totp/verify", json={"totp": other_code(next_code)}, headers=bearer(access))
+    wrong = app.post("/auth/totp/verify", json={"totp": not_a_code(secret)}, headers=bearer(access))
     assert wrong.json == {"status": "INVALID_TOTP_ERROR", "currentNumberOfFailedAttempts": 1,
                           "maxNumberOfFailedAttempts": 5}, wrong.json
     passed = app.post("/auth/totp/verify", json={"totp": next_code}, headers=bearer(access))
@@ -307,12 +316,20 @@ def test_an_authenticator_app_as_the_mfa_recipes_second_factor(core):
     replayed = app.post("/auth/totp/verify", json={"totp": next_code}, headers=bearer(access))
     assert replayed.json["status"] == "INVALID_TOTP_ERROR", replayed.json
 
+    # A passwordless sign-in of the account leaves its second step waiting the same way.
+    asked = core_call(server, "POST", "/public/recipe/signinup/code", {"email": email})[1]
+    consumed = core_call(server, "POST", "/public/recipe/signinup/code/consume", {
+        "preAuthSessionId": asked["preAuthSessionId"], "deviceId": asked["deviceId"], "userInputCode": asked["userInputCode"]})
+    assert consumed[1]["status"] == "OK" and consumed[1]["user"]["id"] == user_id, consumed
+    waiting = core_call(server, "POST", "/public/recipe/totp/verify", {"userId": user_id, "totp": not_a_code(secret)})[1]
+    assert waiting["currentNumberOfFailedAttempts"] == 1, waiting  # a live step, not one out of tries
+
     # Guessing at a new sign-in's step: five tries, then none left; then the source is held back.
     guesser = app.post("/auth/signin", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
     guess_access = guesser.headers["st-access-token"]
     counts, limited = [], None
     for _ in range(40):
-        answer = app.post("/auth/totp/verify", json={"totp": "123456"}, headers=bearer(guess_access)).json
+        answer = app.post("/auth/totp/verify", json={"totp": not_a_code(secret)}, headers=bearer(guess_access)).json
         if answer["status"] == "LIMIT_REACHED_ERROR":
             limited = answer
             break

@@ -20,7 +20,9 @@ struct SuperTokensTOTPRoutes: Sendable {
         core.on(&router, .put, "/recipe/totp/device", renameDevice)
         core.on(&router, .get, "/recipe/totp/device/list") { request, _ in
             let userID = try SuperTokensCore.query(request, "userId")
-            guard let device = try await device(of: userID) else { return try SuperTokensCore.status("OK", ["devices": .array([])]) }
+            guard let device = try await device(of: userID) else {
+                return try SuperTokensCore.status("OK", ["devices": .array([])])
+            }
             return try SuperTokensCore.status("OK", ["devices": .array([Self.describe(device)])])
         }
         core.on(&router, .post, "/recipe/totp/device/remove", removeDevice)
@@ -54,6 +56,13 @@ struct SuperTokensTOTPRoutes: Sendable {
         return Device(name: name, verified: false, named: true)
     }
 
+    /// The `userId` field, and the account's device when it answers to the name in `nameField`.
+    private func device(_ body: [String: JSONValue], named nameField: String) async throws -> (String, Device?) {
+        let userID = try Self.nonEmpty(body, "userId")
+        let name = try Self.nonEmpty(body, nameField)
+        return (userID, try await device(of: userID).flatMap { $0.answers(to: name) ? $0 : nil })
+    }
+
     private static func describe(_ device: Device) -> JSONValue {
         .object([
             "name": .string(device.name), "period": .number(Double(TOTP.period)), "skew": .number(1),
@@ -67,7 +76,8 @@ struct SuperTokensTOTPRoutes: Sendable {
         let name = try SuperTokensCore.optionalText(body, "deviceName")
         if name == "" { throw CoreAnswer(400, "deviceName cannot be empty") }
         guard try Self.integer(body, "skew") == 1, try Self.integer(body, "period") == Int(TOTP.period) else {
-            throw CoreAnswer(400, "Gatehouse's authenticator codes are 30-second steps checked one step either side: send skew 1, period 30")
+            throw CoreAnswer(
+                400, "Gatehouse's authenticator codes are 30-second steps checked one step either side: send skew 1, period 30")
         }
         if let existing = try await device(of: userID), existing.verified {
             return try SuperTokensCore.status("DEVICE_ALREADY_EXISTS_ERROR")
@@ -84,22 +94,16 @@ struct SuperTokensTOTPRoutes: Sendable {
     }
 
     private func renameDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
-        let userID = try Self.nonEmpty(body, "userId")
-        let existing = try Self.nonEmpty(body, "existingDeviceName")
+        let (userID, device) = try await device(body, named: "existingDeviceName")
         let new = try Self.nonEmpty(body, "newDeviceName")
-        guard let device = try await device(of: userID), device.answers(to: existing) else {
-            return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
-        }
+        guard device != nil else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
         await authenticators.renamed(userID, to: new)
         return try SuperTokensCore.status("OK")
     }
 
     private func removeDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
-        let userID = try Self.nonEmpty(body, "userId")
-        let name = try Self.nonEmpty(body, "deviceName")
-        guard let device = try await device(of: userID), device.answers(to: name) else {
-            return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)])
-        }
+        let (userID, device) = try await device(body, named: "deviceName")
+        guard device != nil else { return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)]) }
         try await AuthenticatorApp(env: accounts).remove(for: UserID(userID), via: SuperTokensCore.via, request: request)
         await authenticators.forget(userID)
         return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(true)])
@@ -108,12 +112,9 @@ struct SuperTokensTOTPRoutes: Sendable {
     /// The first code of a handed-out key turns the authenticator on; a device already on answers
     /// `wasAlreadyVerified` without a code check, as the core does.
     private func verifyDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
-        let userID = try Self.nonEmpty(body, "userId")
-        let name = try Self.nonEmpty(body, "deviceName")
+        let (userID, found) = try await device(body, named: "deviceName")
         let code = try SuperTokensCore.text(body, "totp")
-        guard let device = try await device(of: userID), device.answers(to: name) else {
-            return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
-        }
+        guard let device = found else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
         if device.verified { return try SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(true)]) }
         do {
             try await AuthenticatorApp(env: accounts).confirmEnrollment(
