@@ -90,14 +90,18 @@ public struct MailedCodeChecks: Sendable {
         return try await checked(.emailChangeFailed, ["step": "confirm"], actor: actor, request) {
             try await env.backend.confirmEmailChange(token: token, password: password, keeping: signedIn?.backendSession)
         } recording: { confirmation in
-            let user = confirmation.user
-            // Not the backend's own session it kept going (`keeping: 0` leaves those it backs browsers with).
-            try await env.database.revokeSessions(userID: user.id, keeping: 0, at: env.clock())
-            let keepsBrowser = confirmation.session != nil && signedIn?.user.id == user.id
-            await env.audit.record(
-                .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: AuditTrail.data(["email": .string(user.email), "keptThisBrowser": .bool(keepsBrowser)], via: via))
+            let keepsBrowser = confirmation.session != nil && signedIn?.user.id == confirmation.user.id
+            try await emailChanged(confirmation.user, keptThisBrowser: keepsBrowser, request: request)
         }
+    }
+
+    /// A confirmed change: every Gatehouse session of the account ends — not the backend's own
+    /// session it kept going (`keeping: 0` leaves those it backs browsers with) — and it is audited.
+    func emailChanged(_ user: User, keptThisBrowser: Bool, request: Request) async throws {
+        try await env.database.revokeSessions(userID: user.id, keeping: 0, at: env.clock())
+        await env.audit.record(
+            .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            data: AuditTrail.data(["email": .string(user.email), "keptThisBrowser": .bool(keptThisBrowser)], via: via))
     }
 
     /// Runs `check` after taking a code check; records `failure` (with the seam's reason) when the
