@@ -53,6 +53,9 @@ let package = Package(
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt", "CArgon2Fill"]),
+        // The WebAuthn relying party: CBOR, authenticator data, COSE keys, client data, attestation
+        // (`none`, `packed` self) and assertion checks. Keeps nothing; Accounts owns the ceremonies.
+        .target(name: "WebAuthn", dependencies: ["SystemCrypto", "Secrets"]),
         // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
         .target(
             name: "OAuth",
@@ -89,13 +92,14 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime", "WebAuthn",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
                 "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "WebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -112,7 +116,7 @@ let package = Package(
             ]),
         // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
         // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
-        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter"]),
+        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter", "WebAuthn"]),
         .executableTarget(name: "gatehouse-fuzz", dependencies: ["FuzzHarnesses"]),
         .executableTarget(
             name: "gatehouse",
@@ -184,7 +188,8 @@ let package = Package(
             dependencies: [
                 "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto")
             ]),
-        .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"])
+        .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
     ],
     swiftLanguageModes: [.v6]
 )

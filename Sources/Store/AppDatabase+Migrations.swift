@@ -127,6 +127,7 @@ extension AppDatabase {
         registerMailMigrations(&migrator)
         registerSuperuserTOTPMigrations(&migrator)
         registerSessionStoreMigrations(&migrator)
+        registerPasskeyMigrations(&migrator)
         return migrator
     }
 }

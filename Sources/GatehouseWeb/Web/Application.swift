@@ -96,6 +96,7 @@ public struct Application: Sendable {
         SessionsPages(env: env).register(on: &router)
         SecondStepPages(env: env).register(on: &router)
         SecurityPages(env: env).register(on: &router)
+        PasskeyPages(env: env).register(on: &router)
         TOTPPages(env: env).register(on: &router)
         EmailChangePages(env: env).register(on: &router)
         PasswordResetPages(env: env).register(on: &router)
