@@ -14,8 +14,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2")
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3")
     ],
     targets: [
         // C system libraries; each is imported by exactly one Swift module.
@@ -25,11 +24,17 @@ let package = Package(
         // glibc's <malloc.h> (malloc_trim), for giving freed memory back after a burst.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
         // Structured header values with parameters, shared by HTTP uploads and MIME mail.
         .target(name: "HeaderParameters"),
         // PocketBase's filter and sort syntax compiled to bound SQLite SQL over declared fields.
         .target(name: "PocketBaseFilter"),
+        // SHA-256, HMAC, ECDSA P-256 and RSA PKCS #1 v1.5 from the system's libcrypto (OpenSSL 3): the
+        // signatures JWTs, id_tokens and passkeys need. Not swift-crypto: building its BoringSSL was half of
+        // a clean debug build (docs/ARCHITECTURE.md, "Dependencies").
+        .target(name: "SystemCrypto", dependencies: ["COpenSSL"]),
         // UTC calendar text written and read by hand, so the server never loads ICU's calendars.
         .target(name: "CivilTime"),
         .target(
@@ -43,7 +48,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
-                .product(name: "Crypto", package: "swift-crypto")
+                .target(name: "SystemCrypto", condition: .when(platforms: [.linux]))
             ]),
         // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
         // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
@@ -60,16 +65,13 @@ let package = Package(
         .target(
             name: "OAuth",
             dependencies: [
-                "AuthCore", "Secrets",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto")
+                "AuthCore", "Secrets", "SystemCrypto"
             ]),
         // Second factor: RFC 6238 TOTP, base32, recovery codes and QR codes as SVG (LocalAuth's and the pages' TOTP).
         .target(
             name: "TwoFactor",
             dependencies: [
-                "CQREncode",
-                .product(name: "Crypto", package: "swift-crypto")
+                "CQREncode", "SystemCrypto"
             ]),
         .target(
             name: "Store",
@@ -172,8 +174,7 @@ let package = Package(
                 "HTTPTestClient", "MailCatcher", "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "SystemCrypto",
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(
@@ -186,9 +187,10 @@ let package = Package(
         .testTarget(
             name: "OAuthTests",
             dependencies: [
-                "OAuth", "Secrets", "AuthCore", .product(name: "Crypto", package: "swift-crypto")
+                "OAuth", "Secrets", "AuthCore", "SystemCrypto"
             ]),
         .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
+        .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
     ],
     swiftLanguageModes: [.v6]

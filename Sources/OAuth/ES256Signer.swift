@@ -1,22 +1,22 @@
 import AuthCore
-import Crypto
 import Foundation
 import Secrets
+import SystemCrypto
 
 /// Signs compact ES256 JWTs (RFC 7515/7518) with one P-256 key and publishes it as a JWKS; the
 /// built-in test provider's id_tokens and access tokens. Only Gatehouse's own tokens are read back.
 public struct ES256Signer: Sendable {
-    private let key: P256.Signing.PrivateKey
+    private let key: P256.SigningKey
     /// RFC 7638 thumbprint of the public key, so a new key gets a new `kid`, after `keyIDPrefix`.
     public let keyID: String
 
     /// From the 32 raw bytes of a private scalar (as kept in the `secrets` table). `keyIDPrefix`
     /// starts the `kid` (SuperTokens' SDKs tell a dynamic key, `d-`, from a static one, `s-`).
     public init(rawPrivateKey: [UInt8], keyIDPrefix: String = "") throws {
-        key = try P256.Signing.PrivateKey(rawRepresentation: rawPrivateKey)
+        key = try P256.SigningKey(rawScalar: rawPrivateKey)
         let jwk = JSONWebKey(p256: key.publicKey, kid: "")
         let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}"#
-        keyID = keyIDPrefix + Base64URL.encode(Array(SHA256.hash(data: Data(thumbprint.utf8))))
+        keyID = keyIDPrefix + Base64URL.encode(SHA256.digest(thumbprint.utf8))
     }
 
     public var jwks: JSONWebKeySet { JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: keyID)]) }
@@ -28,8 +28,7 @@ public struct ES256Signer: Sendable {
         let header = extra.merging(["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]) { _, own in own }
         let input =
             Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
-        let signature = try key.signature(for: Data(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
     }
 
     /// The claims of a token this signer made, when the signature holds; nil otherwise (no claim checks).
@@ -39,8 +38,7 @@ public struct ES256Signer: Sendable {
             let header = Base64URL.decode(parts[0]),
             let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header)),
             fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID,
-            let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-            key.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8))
+            key.publicKey.isValidSignature(rawRS: signature, for: Array((parts[0] + "." + parts[1]).utf8))
         else { return nil }
         return try? JSONDecoder().decode([String: JSONValue].self, from: Data(payload))
     }

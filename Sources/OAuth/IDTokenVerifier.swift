@@ -1,7 +1,7 @@
 import AuthCore
-import Crypto
 import Foundation
 import Secrets
+import SystemCrypto
 
 /// Verifies a compact JWS id_token (OpenID Connect Core §3.1.3.7): signature by a key of the
 /// issuer's JWKS with an allow-listed algorithm (RS256, ES256 — never `none` or HMAC), then
@@ -61,7 +61,7 @@ public struct IDTokenVerifier: Sendable {
         let expected: String
         switch nonce {
         case .equals(let value): expected = value
-        case .sha256Of(let raw): expected = Hex.encode(Array(SHA256.hash(data: Data(raw.utf8))))
+        case .sha256Of(let raw): expected = Hex.encode(SHA256.digest(raw.utf8))
         case .unbound:
             guard idToken.nonce == nil else { throw .wrongNonce }
             return idToken

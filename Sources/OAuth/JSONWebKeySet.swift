@@ -1,7 +1,6 @@
-import Crypto
 import Foundation
 import Secrets
-import _CryptoExtras
+import SystemCrypto
 
 /// A JWKS document (RFC 7517): the public keys an issuer signs id_tokens with.
 public struct JSONWebKeySet: Sendable, Codable, Equatable {
@@ -44,30 +43,25 @@ public struct JSONWebKey: Sendable, Codable, Equatable {
     }
 
     /// The JWK of a P-256 public key (for tests and a local signer).
-    public init(p256 key: P256.Signing.PublicKey, kid: String) {
-        let raw = Array(key.rawRepresentation)
+    public init(p256 key: P256.PublicKey, kid: String) {
         self.init(
-            kty: "EC", kid: kid, use: "sig", alg: "ES256", crv: "P-256",
-            x: Base64URL.encode(Array(raw[..<32])), y: Base64URL.encode(Array(raw[32...])))
+            kty: "EC", kid: kid, use: "sig", alg: "ES256", crv: "P-256", x: Base64URL.encode(key.x),
+            y: Base64URL.encode(key.y))
     }
 
     /// Checks an RS256 signature (RSASSA-PKCS1-v1_5 with SHA-256).
     func verifiesRS256(_ signature: [UInt8], over input: [UInt8]) -> Bool {
         guard kty == "RSA", let n = n.flatMap(Base64URL.decode), let e = e.flatMap(Base64URL.decode),
-            let key = try? _RSA.Signing.PublicKey(n: n, e: e)
+            let key = try? RSA.PublicKey(modulus: n, exponent: e)
         else { return false }
-        return key.isValidSignature(
-            _RSA.Signing.RSASignature(rawRepresentation: signature), for: input,
-            padding: .insecurePKCS1v1_5)
+        return key.isValidPKCS1v15SHA256Signature(signature, for: input)
     }
 
     /// Checks an ES256 signature (raw `r ‖ s`, RFC 7518 §3.4).
     func verifiesES256(_ signature: [UInt8], over input: [UInt8]) -> Bool {
         guard kty == "EC", crv == "P-256", let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode),
-            x.count == 32, y.count == 32,
-            let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
-            let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+            let key = try? P256.PublicKey(x: x, y: y)
         else { return false }
-        return key.isValidSignature(ecdsa, for: input)
+        return key.isValidSignature(rawRS: signature, for: input)
     }
 }

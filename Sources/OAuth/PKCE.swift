@@ -1,6 +1,5 @@
-import Crypto
-import Foundation
 import Secrets
+import SystemCrypto
 
 /// Proof Key for Code Exchange (RFC 7636), S256 only: `plain` gives no protection against a
 /// stolen code, so Gatehouse neither sends nor accepts it.
@@ -10,7 +9,7 @@ public enum PKCE {
 
     /// `BASE64URL(SHA256(verifier))` without padding (RFC 7636 §4.2).
     public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8))))
+        Base64URL.encode(SHA256.digest(verifier.utf8))
     }
 
     /// A verifier is 43…128 characters of `[A-Za-z0-9-._~]` (RFC 7636 §4.1).

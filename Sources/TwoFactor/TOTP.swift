@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import SystemCrypto
 
 /// RFC 6238 time-based one-time passwords as authenticator apps generate them: HMAC-SHA1, 6 digits, 30-second steps.
 public struct TOTP: Sendable {
@@ -47,7 +47,7 @@ public struct TOTP: Sendable {
     static func code(secret: [UInt8], step: Int64) -> String {
         var counter = UInt64(bitPattern: step).bigEndian
         let message = withUnsafeBytes(of: &counter) { Array($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
+        let mac = HMAC.sha1(key: secret, message: message)
         let offset = Int(mac[mac.count - 1] & 0x0F)
         let truncated =
             (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)

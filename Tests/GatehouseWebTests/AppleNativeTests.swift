@@ -1,31 +1,32 @@
-import Crypto
 import Foundation
 import HTTPServer
 import HTTPTestClient
 import OAuth
 import Secrets
+import SystemCrypto
 import TestScope
 import Testing
 
 /// `POST /api/auth/apple/native` with ES256 identity tokens made here and a JWKS served on loopback.
 @Suite(.stopsWhatItStarts) struct AppleNativeTests {
-    let key = P256.Signing.PrivateKey()
+    let key: P256.SigningKey
 
-    private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.Signing.PrivateKey? = nil) throws
+    init() throws { key = try P256.SigningKey() }
+
+    private func token(_ changes: [String: Any] = [:], nonce: String = "raw-nonce", signer: P256.SigningKey? = nil) throws
         -> String
     {
         var claims: [String: Any] = [
             "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.apple-user",
             "exp": Date().timeIntervalSince1970 + 600, "iat": Date().timeIntervalSince1970,
             "email": "apple-user@privaterelay.appleid.com", "email_verified": "true",
-            "nonce": SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            "nonce": Hex.encode(SHA256.digest(nonce.utf8))
         ]
         for (name, value) in changes { claims[name] = value }
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "apple-test"], options: [.sortedKeys])
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
         let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-        let signature = try (signer ?? key).signature(for: Data(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        return input + "." + Base64URL.encode(try (signer ?? key).signature(for: Array(input.utf8)))
     }
 
     private func post(_ gatehouse: OAuthGatehouse, _ body: [String: Any]) async throws -> TestResponse {
@@ -79,7 +80,7 @@ import Testing
             ("wrong audience", ["identityToken": try token(["aud": "com.evil.app"]), "nonce": "raw-nonce"]),
             ("wrong nonce", ["identityToken": try token(), "nonce": "another-nonce"]),
             ("expired", ["identityToken": try token(["exp": Date().timeIntervalSince1970 - 3600]), "nonce": "raw-nonce"]),
-            ("other signer", ["identityToken": try token(signer: P256.Signing.PrivateKey()), "nonce": "raw-nonce"]),
+            ("other signer", ["identityToken": try token(signer: P256.SigningKey()), "nonce": "raw-nonce"]),
             ("other issuer", ["identityToken": try token(["iss": "https://evil.example"]), "nonce": "raw-nonce"])
         ]
         for (label, body) in cases {

@@ -1,40 +1,37 @@
-import Crypto
 import Foundation
 import HTTPServer
 import HTTPTestClient
 import OAuth
 import Secrets
+import SystemCrypto
 import TestScope
 import Testing
-import _CryptoExtras
 
 /// `POST /api/auth/id-token` with RS256 ID tokens signed by RSA keys made here and published in a
 /// JWKS on loopback, as Google and Apple publish theirs.
 @Suite(.stopsWhatItStarts) struct InsForgeIDTokenTests {
     static let googleClient = "1234-web.apps.googleusercontent.com"
-    let key: _RSA.Signing.PrivateKey
+    let key: RSA.SigningKey
 
-    init() throws { key = try _RSA.Signing.PrivateKey(keySize: .bits2048) }
+    init() throws { key = try RSA.SigningKey(bits: 2048) }
 
-    private static func jwk(_ key: _RSA.Signing.PrivateKey, kid: String) throws -> JSONWebKey {
-        let primitives = try key.publicKey.getKeyPrimitives()
-        return JSONWebKey(
-            kty: "RSA", kid: kid, use: "sig", alg: "RS256", n: Base64URL.encode(Array(primitives.modulus)),
-            e: Base64URL.encode(Array(primitives.publicExponent)))
+    private static func jwk(_ key: RSA.SigningKey, kid: String) -> JSONWebKey {
+        JSONWebKey(
+            kty: "RSA", kid: kid, use: "sig", alg: "RS256", n: Base64URL.encode(key.publicKey.modulus),
+            e: Base64URL.encode(key.publicKey.exponent))
     }
 
-    private func token(_ claims: [String: Any], signer: _RSA.Signing.PrivateKey? = nil, kid: String = "google-test") throws
+    private func token(_ claims: [String: Any], signer: RSA.SigningKey? = nil, kid: String = "google-test") throws
         -> String
     {
         let header = try JSONSerialization.data(
             withJSONObject: ["alg": "RS256", "kid": kid, "typ": "JWT"], options: [.sortedKeys])
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
         let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-        let signature = try (signer ?? key).signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        return input + "." + Base64URL.encode(try (signer ?? key).pkcs1v15SHA256Signature(for: Array(input.utf8)))
     }
 
-    private func google(_ changes: [String: Any] = [:], signer: _RSA.Signing.PrivateKey? = nil) throws -> String {
+    private func google(_ changes: [String: Any] = [:], signer: RSA.SigningKey? = nil) throws -> String {
         var claims: [String: Any] = [
             "iss": "https://accounts.google.com", "aud": Self.googleClient, "sub": "10769150350006150715113082367",
             "email": "grace@gmail.example", "email_verified": true, "name": "Grace Hopper",
@@ -48,7 +45,7 @@ import _CryptoExtras
         var claims: [String: Any] = [
             "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.rsa-apple-user",
             "email": "apple-rsa@privaterelay.appleid.com", "email_verified": "true",
-            "nonce": SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined(),
+            "nonce": Hex.encode(SHA256.digest(nonce.utf8)),
             "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 600
         ]
         for (name, value) in changes { claims[name] = value }
@@ -67,7 +64,7 @@ import _CryptoExtras
     /// Gatehouse with Google's and Apple's JWKS served on loopback by one peer.
     private func setUp() async throws -> (OAuthGatehouse, LoopbackPeer) {
         let jwks = try JSONEncoder().encode(
-            JSONWebKeySet(keys: [try Self.jwk(key, kid: "google-test"), try Self.jwk(key, kid: "apple-rsa")]))
+            JSONWebKeySet(keys: [Self.jwk(key, kid: "google-test"), Self.jwk(key, kid: "apple-rsa")]))
         let peer = try LoopbackPeer { router in
             router.get("/oauth2/v3/certs") { _, _ in .json(raw: Array(jwks)) }
             router.get("/auth/keys") { _, _ in .json(raw: Array(jwks)) }
@@ -119,7 +116,7 @@ import _CryptoExtras
     @Test func refusesWrongAudienceIssuerExpiryKeyNonceAndReplay() async throws {
         let (gatehouse, peer) = try await setUp()
         let now = Int(Date().timeIntervalSince1970)
-        let otherKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let otherKey = try RSA.SigningKey(bits: 2048)
         let captured = try google(["sub": "replayed-subject", "email": "replay@gmail.example"])
         #expect(try await post(gatehouse, ["provider": "google", "token": captured]).status == 200)
         let cases: [(String, [String: Any])] = [

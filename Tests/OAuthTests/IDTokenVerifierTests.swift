@@ -1,13 +1,15 @@
-import Crypto
 import Foundation
 import OAuth
 import Secrets
+import SystemCrypto
 import Testing
 
 @Suite struct IDTokenVerifierTests {
-    let signer = TestSigner()
+    let signer: TestSigner
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let verifier = IDTokenVerifier(issuer: "https://issuer.test", audiences: ["client-1"])
+
+    init() throws { signer = try TestSigner() }
 
     func claims(_ changes: [String: Any] = [:]) -> [String: Any] {
         var claims: [String: Any] = [
@@ -26,7 +28,7 @@ import Testing
     }
 
     @Test func refusesASignatureFromAnotherKey() throws {
-        let other = TestSigner(kid: "test-key")
+        let other = try TestSigner(kid: "test-key")
         #expect(throws: IDTokenError.badSignature) {
             try verifier.verify(try other.sign(claims()), keys: signer.jwks, nonce: .equals("n-1"), now: now)
         }
@@ -77,7 +79,7 @@ import Testing
     }
 
     @Test func appleNonceIsTheSHA256OfTheRawNonce() throws {
-        let hashed = SHA256.hash(data: Data("raw-nonce".utf8)).map { String(format: "%02x", $0) }.joined()
+        let hashed = Hex.encode(SHA256.digest("raw-nonce".utf8))
         let token = try signer.sign(claims(["nonce": hashed]))
         #expect(try verifier.verify(token, keys: signer.jwks, nonce: .sha256Of("raw-nonce"), now: now).subject == "user-1")
         #expect(throws: IDTokenError.wrongNonce) {

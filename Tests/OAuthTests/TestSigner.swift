@@ -1,14 +1,17 @@
-import Crypto
 import Foundation
 import OAuth
 import Secrets
+import SystemCrypto
 
 /// Signs ES256 JWTs with a key made for the test, and publishes its JWKS.
 struct TestSigner {
-    let key = P256.Signing.PrivateKey()
+    let key: P256.SigningKey
     let kid: String
 
-    init(kid: String = "test-key") { self.kid = kid }
+    init(kid: String = "test-key") throws {
+        key = try P256.SigningKey()
+        self.kid = kid
+    }
 
     var jwks: JSONWebKeySet { JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: kid)]) }
 
@@ -16,7 +19,6 @@ struct TestSigner {
         let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"], options: [.sortedKeys])
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
         let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-        let signature = try key.signature(for: Data(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
     }
 }

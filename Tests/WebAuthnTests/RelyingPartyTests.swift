@@ -81,8 +81,10 @@ import WebAuthn
 /// Each check of §7.1 and §7.2 with one thing changed from a good ceremony.
 @Suite struct RelyingPartyTests {
     let rp = RelyingParty(id: "localhost", origins: ["http://localhost:8080"])
-    let authenticator = SoftwareAuthenticator()
+    let authenticator: SoftwareAuthenticator
     let challenge = Array(1...32).map(UInt8.init)
+
+    init() throws { authenticator = try SoftwareAuthenticator() }
 
     func register(
         _ authenticator: SoftwareAuthenticator? = nil, format: String = "none", clientData: [UInt8]? = nil,
@@ -178,7 +180,7 @@ import WebAuthn
 
     @Test func anotherCredentialsKeyDoesNotVerify() throws {
         let stored = try register()
-        let other = try register(SoftwareAuthenticator())
+        let other = try register(try SoftwareAuthenticator())
         #expect(throws: WebAuthnError.badSignature) {
             let clientData = authenticator.clientData(type: ClientData.get, challenge: challenge)
             let authData = authenticator.authenticatorData(attested: false, signCount: 2)

@@ -40,12 +40,14 @@ enum CBORWriter {
 /// A P-256 software authenticator: makes the bytes a browser would hand the page, so each test
 /// can change one thing and see it refused.
 struct SoftwareAuthenticator {
-    let key = P256.SigningKey()
+    let key: P256.SigningKey
     let credentialID: [UInt8] = Array(0..<16)
     var rpID = "localhost"
     var origin = "http://localhost:8080"
     var flags: UInt8 = 0x05  // UP + UV
     var signCount: UInt32 = 1
+
+    init() throws { key = try P256.SigningKey() }
 
     var coseKey: [UInt8] {
         CBORWriter.encode(

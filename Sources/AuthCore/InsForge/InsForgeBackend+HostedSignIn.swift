@@ -1,5 +1,10 @@
-import Crypto
 import Foundation
+
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    import SystemCrypto
+#endif
 
 /// InsForge's hosted sign-in, as its Swift SDK's `signInWithDefaultView(redirectTo:)` and
 /// `handleAuthCallback(_:)` do it: the app opens the server's sign-in page with a PKCE challenge,
@@ -19,7 +24,7 @@ extension InsForgeBackend {
     public func signInWithDefaultView(redirectTo: String) -> HostedSignIn {
         var random = SystemRandomNumberGenerator()
         let verifier = Self.base64URL(Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }))
-        let challenge = Self.base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
+        let challenge = Self.base64URL(Self.sha256(Data(verifier.utf8)))
         let page = configuration.baseURL.appendingPathComponent("auth/sign-in")
         guard var components = URLComponents(url: page, resolvingAgainstBaseURL: false) else {
             return HostedSignIn(url: page, codeVerifier: verifier)
@@ -53,6 +58,15 @@ extension InsForgeBackend {
             // InsForge answers a spent code or a wrong verifier with 401.
             throw AuthError.invalidCode
         }
+    }
+
+    /// SHA-256 from CryptoKit on Apple platforms and from the system's libcrypto elsewhere.
+    private static func sha256(_ data: Data) -> Data {
+        #if canImport(CryptoKit)
+            Data(CryptoKit.SHA256.hash(data: data))
+        #else
+            Data(SystemCrypto.SHA256.digest(data))
+        #endif
     }
 
     private static func base64URL(_ data: Data) -> String {
