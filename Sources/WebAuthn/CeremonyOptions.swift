@@ -57,7 +57,8 @@ public struct RequestOptions: Sendable, Encodable, Equatable {
     public var allowCredentials: [CredentialDescriptor]
     public var userVerification: String
 
-    public init(rp: RelyingParty, challenge: [UInt8], allow: [CredentialDescriptor], timeout: Int = Ceremony.timeoutMilliseconds) {
+    public init(rp: RelyingParty, challenge: [UInt8], allow: [CredentialDescriptor], timeout: Int = Ceremony.timeoutMilliseconds)
+    {
         self.challenge = Base64URL.encode(challenge)
         self.timeout = timeout
         rpId = rp.id

@@ -11,23 +11,11 @@ public struct RegistrationResponse: Sendable, Equatable {
     public var transports: [String]
 
     public init(json: [UInt8]) throws(WebAuthnError) {
-        let wire: Wire = try decodeCredential(json)
+        let wire: CredentialWire<AttestationWire> = try decodeCredential(json)
         id = try base64URL(wire.rawId ?? wire.id, "rawId")
         clientDataJSON = try base64URL(wire.response.clientDataJSON, "clientDataJSON")
         attestationObject = try base64URL(wire.response.attestationObject, "attestationObject")
         transports = Array((wire.response.transports ?? []).filter { $0.count <= 32 }.prefix(8))
-    }
-
-    struct Wire: Decodable {
-        var id: String
-        var rawId: String?
-        var type: String?
-        var response: Response
-        struct Response: Decodable {
-            var clientDataJSON: String
-            var attestationObject: String
-            var transports: [String]?
-        }
     }
 }
 
@@ -41,7 +29,7 @@ public struct AssertionResponse: Sendable, Equatable {
     public var userHandle: [UInt8]?
 
     public init(json: [UInt8]) throws(WebAuthnError) {
-        let wire: Wire = try decodeCredential(json)
+        let wire: CredentialWire<AssertionWire> = try decodeCredential(json)
         id = try base64URL(wire.rawId ?? wire.id, "rawId")
         clientDataJSON = try base64URL(wire.response.clientDataJSON, "clientDataJSON")
         authenticatorData = try base64URL(wire.response.authenticatorData, "authenticatorData")
@@ -52,18 +40,25 @@ public struct AssertionResponse: Sendable, Equatable {
             userHandle = nil
         }
     }
+}
 
-    struct Wire: Decodable {
-        var id: String
-        var rawId: String?
-        var response: Response
-        struct Response: Decodable {
-            var clientDataJSON: String
-            var authenticatorData: String
-            var signature: String
-            var userHandle: String?
-        }
-    }
+/// `PublicKeyCredential.toJSON()`'s envelope, the same for both ceremonies.
+struct CredentialWire<Response: Decodable>: Decodable {
+    var id: String
+    var rawId: String?
+    var response: Response
+}
+
+/// `AuthenticatorAttestationResponseJSON`'s members that are read.
+struct AttestationWire: Decodable {
+    var clientDataJSON, attestationObject: String
+    var transports: [String]?
+}
+
+/// `AuthenticatorAssertionResponseJSON`'s members that are read.
+struct AssertionWire: Decodable {
+    var clientDataJSON, authenticatorData, signature: String
+    var userHandle: String?
 }
 
 /// The largest credential JSON read: an attestation object with a certificate chain is a few KiB.

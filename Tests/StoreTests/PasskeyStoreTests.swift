@@ -38,8 +38,11 @@ import Testing
     @Test func theCounterMovesOnlyFromWhatWasRead() async throws {
         let store = try TestDatabase()
         let stored = try #require(try await store.database.addPasskey(passkey(try await account(store, "ann")), at: now))
-        #expect(try await store.database.recordPasskeyUse(id: stored.id, expectedSignCount: 4, signCount: 5, backedUp: true, at: now))
-        #expect(!(try await store.database.recordPasskeyUse(id: stored.id, expectedSignCount: 4, signCount: 6, backedUp: true, at: now)))
+        #expect(
+            try await store.database.recordPasskeyUse(id: stored.id, expectedSignCount: 4, signCount: 5, backedUp: true, at: now))
+        #expect(
+            !(try await store.database.recordPasskeyUse(
+                id: stored.id, expectedSignCount: 4, signCount: 6, backedUp: true, at: now)))
         let used = try #require(try await store.database.passkey(credentialID: [1, 2, 3]))
         #expect(used.signCount == 5 && used.backedUp && used.lastUsedAt == now)
     }
@@ -61,11 +64,13 @@ import Testing
         let ann = try await account(store, "ann")
         let hash = String(repeating: "a", count: 64)
         let later = now.addingTimeInterval(360)
-        try await store.database.storePasskeyChallenge(hash: hash, purpose: .authenticate, userID: ann, expiresAt: later, now: now)
+        try await store.database.storePasskeyChallenge(
+            hash: hash, purpose: .authenticate, userID: ann, expiresAt: later, now: now)
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .register, now: now) == .unknown)
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .spent(ann))
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .unknown)
-        try await store.database.storePasskeyChallenge(hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
+        try await store.database.storePasskeyChallenge(
+            hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: later) == .expired)
     }
 

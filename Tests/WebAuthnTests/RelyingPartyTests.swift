@@ -196,7 +196,8 @@ import WebAuthn
         let authData = authenticator.authenticatorData(attested: true)
         let forged = try SoftwareAuthenticator().attestationObject(authData: authData, clientData: clientData, format: "packed")
         #expect(throws: WebAuthnError.invalidAttestation("the self-attestation signature does not verify")) {
-            try rp.verifyRegistration(clientDataJSON: clientData, attestationObject: forged, challenge: challenge, userVerification: true)
+            try rp.verifyRegistration(
+                clientDataJSON: clientData, attestationObject: forged, challenge: challenge, userVerification: true)
         }
     }
 
@@ -210,7 +211,8 @@ import WebAuthn
     }
 
     @Test func aCredentialJSONFromTheBrowserDecodes() throws {
-        let json = #"{"id":"AAEC","rawId":"AAEC","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AQ","userHandle":"dXNlcg"}}"#
+        let json =
+            #"{"id":"AAEC","rawId":"AAEC","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AQ","userHandle":"dXNlcg"}}"#
         let response = try AssertionResponse(json: Array(json.utf8))
         #expect(response.id == [0, 1, 2])
         #expect(response.userHandle == Array("user".utf8))

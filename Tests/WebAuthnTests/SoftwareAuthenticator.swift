@@ -103,5 +103,7 @@ func derECDSA(r: [UInt8], s: [UInt8]) -> [UInt8] {
 
 func hex(_ text: String) -> [UInt8] {
     let digits = Array(text.utf8)
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+    return stride(from: 0, to: digits.count, by: 2).map {
+        UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
+    }
 }

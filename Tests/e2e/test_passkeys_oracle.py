@@ -1,7 +1,8 @@
 """Passkeys through the HTTP endpoints the hosted pages use, with a software authenticator built on
 PyPI `fido2` (its CBOR, COSE and authenticator-data encoders; keys and signatures from
 `cryptography`) — an implementation Gatehouse shares no code with. Good registrations and
-assertions verify; each way a ceremony can be wrong is refused with its own clear message.
+assertions verify; each way a ceremony can be wrong is refused with its own clear message; the
+console lists a user's passkey and deletes it.
 An expired challenge (6 minutes) is checked in the Swift suite (`PasskeyStoreTests`)."""
 
 from __future__ import annotations
@@ -9,6 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -33,8 +39,11 @@ class SoftwareAuthenticator:
         self.counter = 0
         self.user_handle = b""
 
-    def create(self, options: dict, origin: str, fmt: str = "none", rp_id: str | None = None) -> dict:
-        self.user_handle = websafe_decode(options["user"]["id"])
+    def create(self, options: dict, origin: str, fmt: str = "none", rp_id: str | None = None,
+               handle_as_text: bool = False) -> dict:
+        """`handle_as_text`: the user id taken as text, as DescopeKit does (`Data(user.id.utf8)`)."""
+        user_id = options["user"]["id"]
+        self.user_handle = user_id.encode() if handle_as_text else websafe_decode(user_id)
         client_data = CollectedClientData.create(
             CollectedClientData.TYPE.CREATE, websafe_decode(options["challenge"]), origin)
         credential = AttestedCredentialData.create(
@@ -53,7 +62,7 @@ class SoftwareAuthenticator:
         }
 
     def get(self, options: dict, origin: str, flags=UP | UV, counter: int | None = None, rp_id: str | None = None,
-            client_data: bytes | None = None) -> dict:
+            client_data: bytes | None = None, handle_as_text: bool = False) -> dict:
         data = client_data or bytes(CollectedClientData.create(
             CollectedClientData.TYPE.GET, websafe_decode(options["challenge"]), origin))
         self.counter = self.counter + 1 if counter is None else counter
@@ -63,7 +72,8 @@ class SoftwareAuthenticator:
         return {
             "id": websafe_encode(self.credential_id), "rawId": websafe_encode(self.credential_id), "type": "public-key",
             "response": {"clientDataJSON": websafe_encode(data), "authenticatorData": websafe_encode(auth_data),
-                         "signature": websafe_encode(signature), "userHandle": websafe_encode(self.user_handle)},
+                         "signature": websafe_encode(signature),
+                         "userHandle": self.user_handle.decode() if handle_as_text else websafe_encode(self.user_handle)},
         }
 
 
@@ -178,3 +188,90 @@ def test_each_wrong_ceremony_is_refused_with_its_reason(site):
     other_authenticator = SoftwareAuthenticator()
     assert register(other, site, other_authenticator)[0] == 200
     refused(other_authenticator.get(sign_in_options(visitor, email), site), "other_account", "another account")
+
+
+STAFF_EMAIL, STAFF_PASSWORD = "staff@example.com", "staff password 1"
+
+
+def test_console_lists_a_users_passkey_and_deletes_it(start_server, binary, tmp_path):
+    db = tmp_path / "console.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    site = start_server(db_path=db).url.replace("127.0.0.1", "localhost")
+    owner, email = signed_up(site)
+    authenticator = SoftwareAuthenticator()
+    assert register(owner, site, authenticator)[0] == 200
+
+    staff = Browserless(site)
+    status, headers, _ = staff.form_post("/_/", "/_/", {"email": STAFF_EMAIL, "password": STAFF_PASSWORD})
+    assert status == 303, f"console sign-in answered {status}"
+    _, _, listing = staff.get("/_/users?" + urllib.parse.urlencode({"q": email}))
+    user_page = re.search(r'href="(/_/users/[a-z0-9]+)"', listing).group(1)
+    _, _, page = staff.get(user_page)
+    assert "Test key" in page and "last used never" in page and "internal" in page
+    delete = re.search(r'action="(/_/users/[a-z0-9]+/passkeys/\d+/delete)"', page).group(1)
+    status, headers, _ = staff.form_post(user_page, delete, {})
+    assert status == 303, f"deleting answered {status}"
+    _, _, page = staff.get(headers["Location"])
+    assert "The user can no longer sign in with it" in page and "No passkeys." in page
+    _, _, audit = staff.get("/_/audit")
+    assert "Passkey deleted by staff" in audit
+
+    status, answer = sign_in(Browserless(site), authenticator.get(sign_in_options(Browserless(site)), site))
+    assert status == 401 and answer["error"] == "unknown_credential", answer
+
+
+DESCOPE_PROJECT = "P2descopeGatehousePasskey01"
+
+
+def descope_call(site: str, path: str, body: dict, refresh_jwt: str | None = None) -> tuple[int, dict]:
+    """One raw call as DescopeKit makes it: the project (and refresh JWT) in the bearer."""
+    auth = DESCOPE_PROJECT + (f":{refresh_jwt}" if refresh_jwt else "")
+    request = urllib.request.Request(site + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {auth}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
+    site = start_server(extra_args=["--descope-project-id", DESCOPE_PROJECT]).url.replace("127.0.0.1", "localhost")
+    email = unique_email("descope-passkey")
+    status, up = descope_call(site, "/v1/auth/password/signup", {"loginId": email, "password": PASSWORD})
+    assert status == 200, up
+    refresh = up["refreshJwt"]
+
+    # No passkeys yet, and no account at all, answer alike.
+    for login_id in (email, unique_email("nobody")):
+        status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": login_id, "origin": site})
+        assert status == 400 and body["errorCode"] == "E067010", body
+
+    # update: add a passkey to the signed-in account.
+    status, start = descope_call(site, "/v1/auth/webauthn/update/start", {"loginId": email, "origin": site}, refresh)
+    assert status == 200 and start["create"] is True, start
+    options = json.loads(start["options"])["publicKey"]
+    assert options["user"]["id"] == up["user"]["userId"], "DescopeKit takes user.id as text"
+    authenticator = SoftwareAuthenticator()
+    credential = authenticator.create(options, site, handle_as_text=True)
+    status, body = descope_call(site, "/v1/auth/webauthn/update/finish",
+                                {"transactionId": start["transactionId"], "response": json.dumps(credential)}, refresh)
+    assert status == 200, body
+
+    # signin: start and finish answer with Descope's JWTResponse.
+    status, start = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": email, "origin": site})
+    assert status == 200 and start["create"] is False, start
+    assertion = authenticator.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    status, signed_in = descope_call(site, "/v1/auth/webauthn/signin/finish",
+                                     {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
+    assert status == 200 and signed_in["sessionJwt"] and signed_in["refreshJwt"], signed_in
+    assert signed_in["user"]["userId"] == up["user"]["userId"] and signed_in["firstSeen"] is False
+
+    # The same answer again is a replay; another origin is refused at start.
+    status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",
+                                {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
+    assert status == 400 and "already used" in body["errorMessage"], body
+    status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": email, "origin": "https://evil.example"})
+    assert status == 400 and body["errorCode"] == "E011004", body

@@ -8,6 +8,7 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case adminUserDeleted = "admin.user.deleted"
     case adminUserUpdated = "admin.user.updated"
     case adminUserPasswordSet = "admin.user.password_set"
+    case adminUserPasskeyDeleted = "admin.user.passkey_deleted"
     case adminUserTOTPReset = "admin.user.totp_reset"
     case adminUserVerified = "admin.user.verified"
     case adminUserUnverified = "admin.user.unverified"

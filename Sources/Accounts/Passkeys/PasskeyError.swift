@@ -20,6 +20,8 @@ public enum PasskeyError: HTTPResponseError, Equatable {
     case invalidName
     /// No passkey with that id on this account.
     case notFound
+    /// The address has no passkeys here — or no account: the two answer alike.
+    case noPasskeys
     /// The account is disabled or gone.
     case accountUnavailable
     case rateLimited(retryAfter: Int)
@@ -29,7 +31,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
     public var status: Int {
         switch self {
         case .rateLimited: 429
-        case .notFound: 404
+        case .notFound, .noPasskeys: 404
         case .alreadyRegistered: 409
         case .notSupported: 501
         case .unknownCredential, .otherAccount, .accountUnavailable: 401
@@ -48,6 +50,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .raced: "This passkey was just used for another sign-in. Try again."
         case .invalidName: "Give the passkey a name of 1 to 64 characters."
         case .notFound: "There is no such passkey on your account."
+        case .noPasskeys: "There are no passkeys for this account."
         case .accountUnavailable: "This account cannot sign in."
         case .rateLimited(let wait): "Too many attempts. Try again in \(wait) seconds."
         case .notSupported: "Passkeys are not supported by this backend."
@@ -66,6 +69,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .raced: "raced"
         case .invalidName: "invalid_name"
         case .notFound: "not_found"
+        case .noPasskeys: "no_passkeys"
         case .accountUnavailable: "account_unavailable"
         case .rateLimited: "rate_limited"
         case .notSupported: "not_supported"

@@ -73,11 +73,13 @@ public struct Passkeys: Sendable {
             await env.audit.recordOwnAct(
                 .passkeyAdded, of: signedIn, request: request,
                 data: AuditTrail.data(
-                    ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)], via: via))
+                    ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)], via: via
+                ))
             return stored
         } catch let error as PasskeyError {
             await env.audit.recordOwnAct(
-                .passkeyAddFailed, of: signedIn, request: request, data: AuditTrail.data(["reason": .string(error.reason)], via: via))
+                .passkeyAddFailed, of: signedIn, request: request,
+                data: AuditTrail.data(["reason": .string(error.reason)], via: via))
             throw error
         }
     }
@@ -88,13 +90,22 @@ public struct Passkeys: Sendable {
     /// passkeys can answer; an unknown email gets options just alike (its challenge is not kept,
     /// so any answer is refused). No credential ids are listed either way: they would tell which
     /// addresses have accounts (passkeys are discoverable, so the authenticator finds its own).
-    public func signInOptions(email: String?, rp: RelyingParty) async throws -> RequestOptions {
+    /// `requiringPasskeys`: an API whose contract says "this account has none" (Descope's `E067010`)
+    /// is refused with `.noPasskeys` both for an address with no passkeys and for one with no account.
+    public func signInOptions(email: String?, rp: RelyingParty, requiringPasskeys: Bool = false) async throws
+        -> RequestOptions
+    {
         try requireAvailable()
         let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let email, !email.isEmpty else {
             return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: nil), allow: [])
         }
-        guard let user = try await env.database.user(email: email) else {
+        let user = try await env.database.user(email: email)
+        if requiringPasskeys {
+            let passkeys = if let user { try await env.database.passkeys(of: user.id) } else { [PasskeyRecord]() }
+            guard !passkeys.isEmpty else { throw PasskeyError.noPasskeys }
+        }
+        guard let user else {
             return RequestOptions(rp: rp, challenge: SecureRandom.bytes(Ceremony.challengeLength), allow: [])
         }
         return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: user.id), allow: [])
@@ -204,7 +215,8 @@ public struct Passkeys: Sendable {
     }
 
     /// Spends the challenge `clientDataJSON` answers.
-    private func spendChallenge(_ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony) async throws -> AppDatabase.SpentChallenge {
+    private func spendChallenge(_ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony) async throws -> AppDatabase.SpentChallenge
+    {
         let spent = try await env.database.spendPasskeyChallenge(
             hash: challengeHash(try challengeBytes(clientDataJSON)), purpose: ceremony, now: env.clock())
         if spent == .expired { throw PasskeyError.expiredChallenge }

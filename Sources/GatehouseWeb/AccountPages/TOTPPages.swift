@@ -43,7 +43,8 @@ struct TOTPPages: Sendable {
                     guard case .success(let codes) = result else {
                         return try await passwordRefused(visit, signedIn, field: "codes_password")
                     }
-                    return try await page(visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email), errors: FormErrors())
+                    return try await page(
+                        visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email), errors: FormErrors())
                 } catch let error as AuthError {
                     return try await failed(visit, signedIn, field: "codes_password", error)
                 }

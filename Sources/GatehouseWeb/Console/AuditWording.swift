@@ -67,6 +67,7 @@ enum AuditWording {
         case .adminUserDeleted: "User deleted by staff"
         case .adminUserUpdated: "User edited by staff"
         case .adminUserPasswordSet: "Password set by staff"
+        case .adminUserPasskeyDeleted: "Passkey deleted by staff"
         case .adminUserTOTPReset: "Authenticator reset by staff"
         case .adminUserVerified: "Email marked verified by staff"
         case .adminUserUnverified: "Email marked unverified by staff"

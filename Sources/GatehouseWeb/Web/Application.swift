@@ -110,6 +110,7 @@ public struct Application: Sendable {
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }
+        DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)

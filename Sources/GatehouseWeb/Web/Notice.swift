@@ -46,6 +46,7 @@ enum Notice: String {
     case passkeyAdded = "passkey-added"
     case passkeyRenamed = "passkey-renamed"
     case passkeyDeleted = "passkey-deleted"
+    case userPasskeyDeleted = "user-passkey-deleted"
 
     var message: String {
         switch self {
@@ -97,6 +98,7 @@ enum Notice: String {
         case .passkeyAdded: return "Passkey created. Next time, sign in with it: no password, no code."
         case .passkeyRenamed: return "Passkey renamed."
         case .passkeyDeleted: return "Passkey deleted. It no longer signs you in here."
+        case .userPasskeyDeleted: return "Passkey deleted. The user can no longer sign in with it."
         }
     }
 }
