@@ -261,7 +261,9 @@ struct ConsoleUserPage: Sendable {
             page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
         }
         if capabilities.contains(.passkeys) {
-            page["passkeys"] = try await administration.passkeys(of: user).map { passkey in
+            let passkeys = try await administration.passkeys(of: user)
+            page["passkeysEmpty"] = passkeys.isEmpty
+            page["passkeys"] = passkeys.map { passkey in
                 [
                     "name": passkey.name, "createdAt": DisplayDate.dateTime(passkey.createdAt),
                     "lastUsed": passkey.lastUsedAt.map(DisplayDate.dateTime) ?? "never",
