@@ -24,6 +24,7 @@ let package = Package(
         // glibc's <malloc.h> (malloc_trim), for giving freed memory back after a burst.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
@@ -50,6 +51,8 @@ let package = Package(
                 // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
                 .target(name: "SystemCrypto", condition: .when(platforms: [.linux]))
             ]),
+        // The server's one password rule: PasswordPolicy's length and a minimum zxcvbn strength score.
+        .target(name: "PasswordStrength", dependencies: ["CZxcvbn", "AuthCore"]),
         // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
         // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
         // import `AuthCore` alone.
@@ -84,7 +87,7 @@ let package = Package(
         .target(
             name: "LocalAuth",
             dependencies: [
-                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor",
+                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor", "PasswordStrength",
                 .product(name: "Logging", package: "swift-log")
             ]),
         // Gatehouse's rules around the seam: one owner per act (sign-up, sign-in, second step, codes,
@@ -94,14 +97,14 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime", "WebAuthn",
-                .product(name: "Logging", package: "swift-log")
+                "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "PasswordStrength", "WebAuthn", .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
                 "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
-                "WebAuthn",
+                "PasswordStrength", "WebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -124,7 +127,7 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "HTTPServer", "AuthCore", "ServerSeam", "Secrets", "Store", "LocalAuth", "Accounts", "GatehouseWeb",
-                "MailCatcher", "OAuth",
+                "MailCatcher", "OAuth", "PasswordStrength",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -191,6 +194,7 @@ let package = Package(
             ]),
         .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
         .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"]),
+        .testTarget(name: "PasswordStrengthTests", dependencies: ["PasswordStrength"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
     ],
     swiftLanguageModes: [.v6]

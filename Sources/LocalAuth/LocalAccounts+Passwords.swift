@@ -85,7 +85,7 @@ extension LocalAccounts {
     /// Sets a new password with a live reset token and ends every session of the account (the token
     /// says whose account; it works once). A password the rules refuse spends nothing.
     public func resetPassword(token: String, newPassword: String) async throws -> User {
-        if let problem = PasswordPolicy.problem(with: newPassword) {
+        if let problem = configuration.passwordRules.problem(with: newPassword) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let now = clock()
@@ -118,7 +118,7 @@ extension LocalAccounts {
             logger.notice("password change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
             throw AuthError.invalidCredentials
         }
-        if let problem = PasswordPolicy.problem(with: newPassword) {
+        if let problem = configuration.passwordRules.problem(with: newPassword) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let newHash = try await hasher.hash(newPassword)

@@ -127,7 +127,7 @@ struct PasswordResetPages: Sendable {
             .resetPassword,
             visit.context(
                 title: "Choose a new password",
-                ["token": token, "passwordRules": PasswordPolicy.summary].merging(errors.context) { $1 }),
+                ["token": token, "passwordRules": env.accounts.passwordRules.summary].merging(errors.context) { $1 }),
             status: status)
     }
 
@@ -149,7 +149,7 @@ struct PasswordResetPages: Sendable {
         let password = try visit.field("password")
         guard !token.isEmpty else { return linkRefused(visit) }
         var errors = FormErrors()
-        if let problem = PasswordPolicy.problem(with: password) {
+        if let problem = env.accounts.passwordRules.problem(with: password) {
             errors.add("password", problem)
             return renderNewPassword(visit, token: token, errors: errors, status: 422)
         }

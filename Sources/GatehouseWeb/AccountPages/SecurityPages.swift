@@ -40,7 +40,7 @@ struct SecurityPages: Sendable {
     ) async throws -> Response {
         var page = sections
         page["passkeys"] = try await PasskeyPages(env: env).section(signedIn)
-        page["passwordRules"] = PasswordPolicy.summary
+        page["passwordRules"] = env.accounts.passwordRules.summary
         if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
         } else {
@@ -62,7 +62,7 @@ struct SecurityPages: Sendable {
         }
         let current = try visit.field("current_password")
         let new = try visit.field("new_password")
-        if let problem = PasswordPolicy.problem(with: new) {
+        if let problem = env.accounts.passwordRules.problem(with: new, userInputs: [signedIn.user.email]) {
             errors.add("new_password", problem)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }

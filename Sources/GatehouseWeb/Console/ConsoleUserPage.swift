@@ -36,7 +36,7 @@ struct ConsoleUserPage: Sendable {
         router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
             let user = try await loadUser(visit, staff)
             let password = try visit.field("password")
-            if let problem = PasswordPolicy.problem(with: password) {
+            if let problem = env.accounts.passwordRules.problem(with: password, userInputs: [user.email]) {
                 var errors = FormErrors()
                 errors.add("password", problem)
                 return try await page(visit, staff, user: user, errors: errors, status: 422)
@@ -203,7 +203,7 @@ struct ConsoleUserPage: Sendable {
                 "delete": base + "/delete",
                 "impersonate": base + "/impersonate", "revokeAll": base + "/sessions/revoke-all"
             ],
-            "passwordRules": PasswordPolicy.summary,
+            "passwordRules": env.accounts.passwordRules.summary,
             "newEmail": newEmail,
             "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
             "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)])

@@ -32,7 +32,7 @@ public struct Application: Sendable {
         let accounts = Accounts(
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
-            secureCookies: configuration.usesTLS, clock: clock, logger: logger)
+            secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules, clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
         let descopeProject =
@@ -69,6 +69,7 @@ public struct Application: Sendable {
             try .json(Health(code: 200, message: "API is healthy."))
         }
         SignUpPages(env: env).register(on: &router)
+        PasswordStrengthMeter(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
         let insForge = InsForgeAPI(
             env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
