@@ -61,6 +61,9 @@ let package = Package(
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt", "CArgon2Fill"]),
+        // The WebAuthn relying party: CBOR, authenticator data, COSE keys, client data, attestation
+        // (`none`, `packed` self) and assertion checks. Keeps nothing; Accounts owns the ceremonies.
+        .target(name: "WebAuthn", dependencies: ["SystemCrypto", "Secrets"]),
         // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
         .target(
             name: "OAuth",
@@ -95,13 +98,13 @@ let package = Package(
             name: "Accounts",
             dependencies: [
                 "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
-                "PasswordStrength", .product(name: "Logging", package: "swift-log")
+                "PasswordStrength", "WebAuthn", .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
                 "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
-                "PasswordStrength",
+                "PasswordStrength", "WebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -118,7 +121,7 @@ let package = Package(
             ]),
         // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
         // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
-        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter"]),
+        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter", "WebAuthn"]),
         .executableTarget(name: "gatehouse-fuzz", dependencies: ["FuzzHarnesses"]),
         .executableTarget(
             name: "gatehouse",
@@ -191,7 +194,8 @@ let package = Package(
             ]),
         .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
         .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"]),
-        .testTarget(name: "PasswordStrengthTests", dependencies: ["PasswordStrength"])
+        .testTarget(name: "PasswordStrengthTests", dependencies: ["PasswordStrength"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -86,6 +86,15 @@ struct ConsoleUserPage: Sendable {
                 try await operations.resetTOTP(of: user)
             }
         }
+        router.consolePage(.post, "/_/users/:id/passkeys/:pid/delete", env) { visit, staff in
+            let user = try await loadUser(visit, staff)
+            let passkey = try visit.parameters.require("pid", as: Int64.self)
+            return try await perform(visit, staff, user, notice: .userPasskeyDeleted) { operations in
+                guard try await operations.deletePasskey(passkey, of: user) else {
+                    throw ConsoleError.notFound("That passkey does not belong to this user.")
+                }
+            }
+        }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
             let user = try await loadUser(visit, staff)
             let provider = try visit.parameters.require("provider")
@@ -250,6 +259,20 @@ struct ConsoleUserPage: Sendable {
                 ] as [String: Any]
         } else {
             page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
+        }
+        if capabilities.contains(.passkeys) {
+            let passkeys = try await administration.passkeys(of: user)
+            page["passkeysEmpty"] = passkeys.isEmpty
+            page["passkeys"] = passkeys.map { passkey in
+                [
+                    "name": passkey.name, "createdAt": DisplayDate.dateTime(passkey.createdAt),
+                    "lastUsed": passkey.lastUsedAt.map(DisplayDate.dateTime) ?? "never",
+                    "transports": passkey.transports.joined(separator: ", "), "synced": passkey.backedUp,
+                    "deleteURL": base + "/passkeys/\(passkey.id)/delete"
+                ] as [String: Any]
+            }
+        } else {
+            page["passkeysUnsupported"] = AuthError.notSupported(.passkeys).pageMessage
         }
         let mails = try await env.mailbox.mails(to: user.email, limit: 10)
         page["mails"] = mails.map { mail -> [String: Any] in

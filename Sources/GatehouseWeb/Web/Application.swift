@@ -98,6 +98,7 @@ public struct Application: Sendable {
         SessionsPages(env: env).register(on: &router)
         SecondStepPages(env: env).register(on: &router)
         SecurityPages(env: env).register(on: &router)
+        PasskeyPages(env: env).register(on: &router)
         TOTPPages(env: env).register(on: &router)
         EmailChangePages(env: env).register(on: &router)
         PasswordResetPages(env: env).register(on: &router)
@@ -111,6 +112,7 @@ public struct Application: Sendable {
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }
+        DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)
