@@ -40,6 +40,13 @@ extension LocalAccounts {
     /// A right code signs in (and verifies the address); a wrong one counts one of the code's tries.
     /// Unknown ids and codes of addresses without an account read like wrong codes.
     public func signIn(otpID: String, code: String) async throws -> User {
+        let (token, id, now) = try await checkedCode(otpID: otpID, code: code)
+        return try await spend(token, id: id, now: now, via: "code")
+    }
+
+    /// The live token a right code names, not spent; each check takes one of the code's tries.
+    /// Wrong: `.invalidCode` (unknown ids alike); dead or out of tries: `.codeExpired`.
+    func checkedCode(otpID: String, code: String) async throws -> (SignInTokenRecord, Int64, Date) {
         let code = code.filter { !$0.isWhitespace }
         guard let token = try await database.signInToken(lookupHash: otpLookupHash(otpID)), token.kind == .code,
             let id = token.id, let storedHash = token.codeHash
@@ -57,7 +64,7 @@ extension LocalAccounts {
             logger.notice("wrong sign-in code", metadata: ["user": "\(token.userID?.rawValue ?? "-")"])
             throw AuthError.invalidCode
         case .consume:
-            return try await spend(token, id: id, now: now, via: "code")
+            return (token, id, now)
         }
     }
 
@@ -100,6 +107,16 @@ extension LocalAccounts {
     /// names the address (`.magicLinkOpenedElsewhere`); nil means the person confirmed it. Unknown
     /// tokens are `.invalidCode`; spent, superseded and expired ones `.codeExpired`.
     public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> User {
+        let (token, id, now) = try await liveLink(magicLinkToken)
+        if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
+            throw AuthError.magicLinkOpenedElsewhere(email: token.email)
+        }
+        return try await spend(token, id: id, now: now, via: "link")
+    }
+
+    /// The live token a link names, not spent. Unknown: `.invalidCode`; spent, expired, or for an
+    /// account that is gone or disabled: `.codeExpired`.
+    func liveLink(_ magicLinkToken: String) async throws -> (SignInTokenRecord, Int64, Date) {
         guard let token = try await database.signInToken(lookupHash: linkLookupHash(magicLinkToken)),
             token.kind == .link, let id = token.id
         else { throw AuthError.invalidCode }
@@ -110,10 +127,7 @@ extension LocalAccounts {
         } else if !token.allowSignUp {
             throw AuthError.codeExpired
         }
-        if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
-            throw AuthError.magicLinkOpenedElsewhere(email: token.email)
-        }
-        return try await spend(token, id: id, now: now, via: "link")
+        return (token, id, now)
     }
 
     // MARK: Helpers

@@ -128,6 +128,7 @@ extension AppDatabase {
         registerSuperuserTOTPMigrations(&migrator)
         registerSessionStoreMigrations(&migrator)
         registerDescopeEmailChangeMigrations(&migrator)
+        registerPasskeyMigrations(&migrator)
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// Checks of a mailed code or token — verification, the reset code's exchange, the reset itself,
 /// an email change's confirmation — whichever way in asks (the pages, PocketBase, InsForge). Each
@@ -54,6 +55,14 @@ public struct MailedCodeChecks: Sendable {
             try await env.backend.exchangePasswordResetCode(email: email, code: code)
         } recording: { _ in
         }
+    }
+
+    /// Whether a reset link still works, looked at before its form is shown; nil when the backend
+    /// cannot tell (its links are checked when used). Spends nothing and counts no try: the token is
+    /// 256 random bits, so looking tells a guesser nothing a failed reset would not.
+    public func resetLinkWorks(token: String) async -> Bool? {
+        guard let inspection = env.backend as? any MailedLinkInspection else { return nil }
+        return try? await inspection.passwordResetLinkWorks(token: token)
     }
 
     /// A new password with a reset token: every Gatehouse session of the account ends (the backend
