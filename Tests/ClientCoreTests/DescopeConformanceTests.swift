@@ -74,7 +74,7 @@ import TwoFactor
         #expect(
             await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password) }
                 == .invalidCredentials)
-        #expect(await authError { _ = try await client.signUp(email: email, password: "another password") } == .emailExists)
+        #expect(await authError { _ = try await client.signUp(email: email, password: "yellow kite harbor 58") } == .emailExists)
         #expect(try await client.signIn(email: email, password: Self.password).user.email.lowercased() == email)
     }
 
@@ -140,14 +140,16 @@ import TwoFactor
         try await phone.signIn(email: email, password: Self.password)
 
         #expect(
-            await authError { try await laptop.replacePassword(currentPassword: "not it at all", newPassword: "brand new pass") }
+            await authError {
+                try await laptop.replacePassword(currentPassword: "not it at all", newPassword: "violet tractor lamp 71")
+            }
                 == .invalidCredentials)
-        try await laptop.replacePassword(currentPassword: Self.password, newPassword: "brand new pass")
+        try await laptop.replacePassword(currentPassword: Self.password, newPassword: "violet tractor lamp 71")
         #expect(try await laptop.getCurrentUser()?.email.lowercased() == email)
         #expect(await authError { _ = try await phone.getCurrentUser() } == .sessionExpired, "the phone is still signed in")
         #expect(
             await authError { try await fixture.client().signIn(email: email, password: Self.password) } == .invalidCredentials)
-        _ = try await fixture.client().signIn(email: email, password: "brand new pass")
+        _ = try await fixture.client().signIn(email: email, password: "violet tractor lamp 71")
     }
 
     @Test func whatNeedsTheManagementKeyIsRefusedAsUnsupported() async throws {
