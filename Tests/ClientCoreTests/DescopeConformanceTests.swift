@@ -74,7 +74,7 @@ import TwoFactor
         #expect(
             await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password) }
                 == .invalidCredentials)
-        #expect(await authError { _ = try await client.signUp(email: email, password: "another password") } == .emailExists)
+        #expect(await authError { _ = try await client.signUp(email: email, password: "another passphrase 7") } == .emailExists)
         #expect(try await client.signIn(email: email, password: Self.password).user.email.lowercased() == email)
     }
 
