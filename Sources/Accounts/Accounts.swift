@@ -26,6 +26,8 @@ public struct Accounts: Sendable {
     public let console: ConsoleSessions
     public let staffSignIn: StaffSignIn
     public let impersonationTickets: ImpersonationTickets
+    /// Enchanted links opened and not yet taken by their app's poll (`EnchantedLinkSignIn`).
+    let enchantedLinks: EnchantedLinkApprovals
     public let clock: @Sendable () -> Date
     public let logger: Logger
     /// The one password rule, for the forms that check a new password before they submit it.
@@ -53,6 +55,7 @@ public struct Accounts: Sendable {
             database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
         staffSignIn = StaffSignIn(database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit)
         impersonationTickets = ImpersonationTickets(clock: clock)
+        enchantedLinks = EnchantedLinkApprovals(clock: clock)
         self.clock = clock
         self.logger = logger
         self.passwordRules = passwordRules

@@ -40,6 +40,13 @@ extension LocalAccounts {
     /// A right code signs in (and verifies the address); a wrong one counts one of the code's tries.
     /// Unknown ids and codes of addresses without an account read like wrong codes.
     public func signIn(otpID: String, code: String) async throws -> User {
+        let (token, id, now) = try await checkedCode(otpID: otpID, code: code)
+        return try await spend(token, id: id, now: now, via: "code")
+    }
+
+    /// The live token a right code names, not spent; each check takes one of the code's tries.
+    /// Wrong: `.invalidCode` (unknown ids alike); dead or out of tries: `.codeExpired`.
+    func checkedCode(otpID: String, code: String) async throws -> (SignInTokenRecord, Int64, Date) {
         let code = code.filter { !$0.isWhitespace }
         guard let token = try await database.signInToken(lookupHash: otpLookupHash(otpID)), token.kind == .code,
             let id = token.id, let storedHash = token.codeHash
@@ -57,16 +64,18 @@ extension LocalAccounts {
             logger.notice("wrong sign-in code", metadata: ["user": "\(token.userID?.rawValue ?? "-")"])
             throw AuthError.invalidCode
         case .consume:
-            return try await spend(token, id: id, now: now, via: "code")
+            return (token, id, now)
         }
     }
 
     /// Stores a single-use link for `email` bound to the asking browser and mails it (same rules
-    /// for who gets mail as `requestEmailOTP`).
-    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
+    /// for who gets mail as `requestEmailOTP`), opening `pagePath` (an enchanted link's page, say).
+    public func requestMagicLink(
+        email: String, allowSignUp: Bool, browserBinding: String, pagePath: String = "/auth/magic"
+    ) async throws {
         let issued = try await issueMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
         if let recipient = issued.recipient {
-            let link = configuration.page("/auth/magic?t=\(issued.secret)")
+            let link = configuration.page("\(pagePath)?t=\(issued.secret)")
             await deliverPasswordless(
                 PasswordlessMail.link(link, to: recipient.email, lifetime: Self.magicLinkLifetime), recipient.id)
         }
@@ -86,10 +95,28 @@ extension LocalAccounts {
         return (secret, recipient)
     }
 
+    /// The binding of a live link; nil for an unknown, spent or expired one.
+    public func browserBinding(ofMagicLink token: String) async throws -> String? {
+        guard let stored = try await database.signInToken(lookupHash: linkLookupHash(token)), stored.kind == .link,
+            stored.consumedAt == nil, stored.expiresAt > clock()
+        else { return nil }
+        return stored.browserBinding
+    }
+
     /// Signs in with a link's token. A binding that is not the asking browser's spends nothing and
     /// names the address (`.magicLinkOpenedElsewhere`); nil means the person confirmed it. Unknown
     /// tokens are `.invalidCode`; spent, superseded and expired ones `.codeExpired`.
     public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> User {
+        let (token, id, now) = try await liveLink(magicLinkToken)
+        if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
+            throw AuthError.magicLinkOpenedElsewhere(email: token.email)
+        }
+        return try await spend(token, id: id, now: now, via: "link")
+    }
+
+    /// The live token a link names, not spent. Unknown: `.invalidCode`; spent, expired, or for an
+    /// account that is gone or disabled: `.codeExpired`.
+    func liveLink(_ magicLinkToken: String) async throws -> (SignInTokenRecord, Int64, Date) {
         guard let token = try await database.signInToken(lookupHash: linkLookupHash(magicLinkToken)),
             token.kind == .link, let id = token.id
         else { throw AuthError.invalidCode }
@@ -100,10 +127,7 @@ extension LocalAccounts {
         } else if !token.allowSignUp {
             throw AuthError.codeExpired
         }
-        if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
-            throw AuthError.magicLinkOpenedElsewhere(email: token.email)
-        }
-        return try await spend(token, id: id, now: now, via: "link")
+        return (token, id, now)
     }
 
     // MARK: Helpers

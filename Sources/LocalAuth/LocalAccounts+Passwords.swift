@@ -102,6 +102,14 @@ extension LocalAccounts {
         return user.user
     }
 
+    /// Whether `token` would be taken by `resetPassword` now (the password aside); spends nothing.
+    public func resetTokenIsLive(_ token: String) async throws -> Bool {
+        guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)), stored.purpose == .resetPassword
+        else { return false }
+        return TokenCheck.decide(stored, secretMatches: true, now: clock(), maxAttempts: configuration.maxCodeAttempts)
+            == .consume
+    }
+
     /// Replaces the password after checking the current one, and revokes the account's sessions but
     /// `keeping` (see `AppDatabase.changePassword`). A wrong current password — or none, for an
     /// account that signs in with a provider only — is `.invalidCredentials`.

@@ -13,4 +13,12 @@ extension LocalBackend: AppDeliveredSecrets {
     public func signInSecrets(email: String, allowSignUp: Bool) async throws -> SignInSecrets {
         try await accounts.signInSecrets(email: email, allowSignUp: allowSignUp)
     }
+
+    public func checkSignInCode(otpID: String, code: String) async throws {
+        _ = try await accounts.checkedCode(otpID: otpID, code: code)
+    }
+
+    public func checkSignInLink(token: String) async throws {
+        _ = try await accounts.liveLink(token)
+    }
 }

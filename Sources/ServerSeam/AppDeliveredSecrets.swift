@@ -17,6 +17,12 @@ public protocol AppDeliveredSecrets: Sendable {
     /// `signIn(magicLinkToken:browserBinding: nil)`) for `email`, each replacing the address's older
     /// one. `allowSignUp` lets an address without an account sign up by spending either.
     func signInSecrets(email: String, allowSignUp: Bool) async throws -> SignInSecrets
+    /// Checks a sign-in code without spending it (one of its tries taken, as `signIn(otpID:code:)`
+    /// takes one): `.invalidCode` when wrong, `.codeExpired` when dead or out of tries.
+    func checkSignInCode(otpID: String, code: String) async throws
+    /// Checks a sign-in link's token without spending it: `.invalidCode` when unknown,
+    /// `.codeExpired` when spent or expired.
+    func checkSignInLink(token: String) async throws
 }
 
 /// A sign-in code and link handed to an app to mail (`AppDeliveredSecrets.signInSecrets`).

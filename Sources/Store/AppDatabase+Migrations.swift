@@ -127,6 +127,7 @@ extension AppDatabase {
         registerMailMigrations(&migrator)
         registerSuperuserTOTPMigrations(&migrator)
         registerSessionStoreMigrations(&migrator)
+        registerDescopeEmailChangeMigrations(&migrator)
         registerPasskeyMigrations(&migrator)
         return migrator
     }

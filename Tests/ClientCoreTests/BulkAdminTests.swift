@@ -54,7 +54,7 @@ import Testing
             case .local:
                 #expect(try await admin.importUsers(rows).count == 2)
                 _ = try await fixture.client().signIn(email: hashed, password: "imported pw 1")
-            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI:
+            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI:
                 do {
                     _ = try await admin.importUsers(rows)
                     Issue.record("PocketBase cannot import a password hash")

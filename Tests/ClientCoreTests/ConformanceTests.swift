@@ -8,7 +8,7 @@ import Testing
 /// verification) the test branches on the declared capability and asserts it — it never skips.
 // Serialized: each case starts its own PocketBase, and the machines have two cores.
 @Suite(.serialized, .stopsWhatItStarts) struct ConformanceTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.verifyingBeforeSignIn)
     func signUpVerifySignInProfileRefreshSignOut(_ kind: BackendKind) async throws {
         try await withFixture(kind) { fixture in
             let client = fixture.client()

@@ -120,8 +120,15 @@ import Testing
         let token = try #require(hiddenToken(in: try await visitor.get(mail.path).text))
         #expect(try await visitor.post("/auth/reset-password", [("token", token), ("password", "first-new-pass")]).status == 303)
 
+        // Opened again, the spent link says so before any form (issue 25, item 6), with the way to a new one.
         let other = gatehouse.browser()
-        _ = try await other.get(mail.path)
+        let reopened = try await other.get(mail.path)
+        #expect(reopened.status == 400)
+        #expect(reopened.text.contains("This reset link can"))
+        #expect(reopened.text.contains("href=\"/auth/forgot-password\""))
+        #expect(hiddenToken(in: reopened.text) == nil, "the spent link still shows the new-password form")
+        // Posted anyway (an old tab), the spent token is refused too.
+        _ = try await other.get("/auth/forgot-password")
         let again = try await other.post("/auth/reset-password", [("token", token), ("password", "second-new-pass")])
         #expect(again.status == 400)
         #expect(again.text.contains("This reset link can"))
@@ -141,6 +148,8 @@ import Testing
         let mail = try await resetMail(gatehouse, "late@example.com")
         let token = try #require(hiddenToken(in: try await visitor.get(mail.path).text))
         gatehouse.clock.advance(31 * 60)
+        let expired = try await gatehouse.browser().get(mail.path)
+        #expect(expired.status == 400 && hiddenToken(in: expired.text) == nil)
         let late = try await visitor.post("/auth/reset-password", [("token", token), ("password", "new-password-456")])
         #expect(late.status == 400)
         #expect(try await signInStatus(gatehouse, "late@example.com", "quiet-otter-123") == 303)
@@ -192,8 +201,9 @@ import Testing
         #expect(
             try await other.post("/auth/reset-password/code", [("email", "code@example.com"), ("code", mail.code!)]).status == 422
         )
-        let linkToken = try #require(hiddenToken(in: try await other.get(mail.path).text))
-        #expect(try await other.post("/auth/reset-password", [("token", linkToken), ("password", "by-link-pass")]).status == 400)
+        let deadLink = try await other.get(mail.path)
+        #expect(deadLink.status == 400 && deadLink.text.contains("This reset link can"))
+        #expect(hiddenToken(in: deadLink.text) == nil)
         await gatehouse.stop()
     }
 

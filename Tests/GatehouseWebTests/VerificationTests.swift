@@ -122,6 +122,9 @@ import Testing
         #expect(opened.text.contains("Your email is verified"))
         let reused = try await browser.get(target)
         #expect(reused.status == 400)
+        // A spent link says so and offers a new one, rather than a bare error page (issue 25, item 6).
+        #expect(reused.text.contains("This verification link can"))
+        #expect(reused.text.contains("href=\"/auth/resend-verification\""))
 
         _ = try await browser.get("/auth/sign-in")
         let signIn = try await browser.post("/auth/sign-in", [("email", "linky@example.com"), ("password", "quiet-otter-123")])

@@ -41,7 +41,8 @@ def build_app(core_url: str, smtp_port: int):
     from supertokens_python import InputAppInfo, SupertokensConfig, init
     from supertokens_python.framework.flask import Middleware
     from supertokens_python.ingredients.emaildelivery.types import EmailDeliveryConfig, SMTPSettings, SMTPSettingsFrom
-    from supertokens_python.recipe import emailpassword, emailverification, passwordless, session, usermetadata
+    from supertokens_python.recipe import (
+        emailpassword, emailverification, multifactorauth, passwordless, session, totp, usermetadata)
     from supertokens_python.recipe.emailpassword.emaildelivery.services import SMTPService as PasswordSMTP
     from supertokens_python.recipe.emailverification.emaildelivery.services import SMTPService as VerificationSMTP
     from supertokens_python.recipe.passwordless import ContactEmailOnlyConfig
@@ -62,6 +63,8 @@ def build_app(core_url: str, smtp_port: int):
                 flow_type="USER_INPUT_CODE_AND_MAGIC_LINK", contact_config=ContactEmailOnlyConfig(),
                 email_delivery=EmailDeliveryConfig(service=PasswordlessSMTP(smtp))),
             usermetadata.init(),
+            totp.init(),
+            multifactorauth.init(),
         ],
     )
     app = Flask(__name__)
@@ -247,6 +250,106 @@ def test_an_unchanged_supertokens_app_runs_on_gatehouse(core):
                and event["data"].get("reason") == "email_exists" for event in refused), refused
 
 
+def other_code(code: str) -> str:
+    return "000000" if code != "000000" else "111111"
+
+
+def not_a_code(secret: str) -> str:
+    """Six digits that are none of the codes an authenticator shows within a step of now."""
+    import pyotp
+
+    now = time.time()
+    window = {pyotp.TOTP(secret).at(now + shift) for shift in (-60, -30, 0, 30, 60)}
+    return next(code for code in ("000000", "111111", "222222", "333333", "444444", "555555") if code not in window)
+
+
+def test_an_authenticator_app_as_the_mfa_recipes_second_factor(core):
+    import pyotp
+    from supertokens_python.recipe.emailverification.syncio import (
+        create_email_verification_token, verify_email_using_token)
+    from supertokens_python.recipe.multifactorauth.syncio import add_to_required_secondary_factors_for_user
+    from supertokens_python.types import RecipeUserId
+
+    server, app = core
+    email = unique_email("st-totp")
+    signed_up = app.post("/auth/signup", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_up.json["status"] == "OK", signed_up.json
+    user_id, access = signed_up.json["user"]["id"], signed_up.headers["st-access-token"]
+    verify_email_using_token("public", create_email_verification_token("public", RecipeUserId(user_id)).token)
+
+    # The app's TOTP recipe sets up the account's authenticator: a key, then a first code.
+    created = app.post("/auth/totp/device", json={}, headers=bearer(access))
+    assert created.json["status"] == "OK", created.json
+    device, secret = created.json["deviceName"], created.json["secret"]
+    assert device == "TOTP Device 0" and created.json["qrCodeString"].startswith("otpauth://totp/"), created.json
+    listed = app.get("/auth/totp/device/list", headers=bearer(access)).json
+    assert listed == {"status": "OK", "devices": [{"name": device, "period": 30, "skew": 1, "verified": False}]}, listed
+    code = pyotp.TOTP(secret).now()
+    wrong = app.post("/auth/totp/device/verify", json={"deviceName": device, "totp": not_a_code(secret)}, headers=bearer(access))
+    assert wrong.json == {"status": "INVALID_TOTP_ERROR", "currentNumberOfFailedAttempts": 1,
+                          "maxNumberOfFailedAttempts": 5}, wrong.json
+    unknown = app.post("/auth/totp/device/verify", json={"deviceName": "My phone", "totp": code}, headers=bearer(access))
+    assert unknown.json["status"] == "UNKNOWN_DEVICE_ERROR", unknown.json
+    verified = app.post("/auth/totp/device/verify", json={"deviceName": device, "totp": code}, headers=bearer(access))
+    assert verified.json == {"status": "OK", "wasAlreadyVerified": False}, verified.json
+    setup_access = verified.headers.get("st-access-token", access)
+    add_to_required_secondary_factors_for_user(user_id, "totp")
+    # One authenticator per account: a second device is refused (the SDK raises on it, so straight to the core).
+    second = core_call(server, "POST", "/recipe/totp/device", {"userId": user_id, "deviceName": "Tablet", "skew": 1, "period": 30})
+    assert second == (200, {"status": "DEVICE_ALREADY_EXISTS_ERROR"}), second
+
+    # A password sign-in now leaves the second step to the MFA recipe: the session is held back
+    # until the code, checked against the sign-in's pending step (a wrong one counted).
+    signed_in = app.post("/auth/signin", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    assert signed_in.json["status"] == "OK", signed_in.json
+    access = signed_in.headers["st-access-token"]
+    held = app.get("/protected", headers=bearer(access))
+    assert held.status_code == 403, (held.status_code, held.json)
+    next_code = pyotp.TOTP(secret).at(time.time() + 30)  # the step after the one enrolment spent
+    wrong = app.post("/auth/totp/verify", json={"totp": not_a_code(secret)}, headers=bearer(access))
+    assert wrong.json == {"status": "INVALID_TOTP_ERROR", "currentNumberOfFailedAttempts": 1,
+                          "maxNumberOfFailedAttempts": 5}, wrong.json
+    passed = app.post("/auth/totp/verify", json={"totp": next_code}, headers=bearer(access))
+    assert passed.json == {"status": "OK"}, passed.json
+    access = passed.headers["st-access-token"]
+    assert app.get("/protected", headers=bearer(access)).json["user"] == user_id
+    replayed = app.post("/auth/totp/verify", json={"totp": next_code}, headers=bearer(access))
+    assert replayed.json["status"] == "INVALID_TOTP_ERROR", replayed.json
+
+    # A passwordless sign-in of the account leaves its second step waiting the same way.
+    asked = core_call(server, "POST", "/public/recipe/signinup/code", {"email": email})[1]
+    consumed = core_call(server, "POST", "/public/recipe/signinup/code/consume", {
+        "preAuthSessionId": asked["preAuthSessionId"], "deviceId": asked["deviceId"], "userInputCode": asked["userInputCode"]})
+    assert consumed[1]["status"] == "OK" and consumed[1]["user"]["id"] == user_id, consumed
+    waiting = core_call(server, "POST", "/public/recipe/totp/verify", {"userId": user_id, "totp": not_a_code(secret)})[1]
+    assert waiting["currentNumberOfFailedAttempts"] == 1, waiting  # a live step, not one out of tries
+
+    # Guessing at a new sign-in's step: five tries, then none left; then the source is held back.
+    guesser = app.post("/auth/signin", json=form(email=email, password=PASSWORD), headers=HEADER_MODE)
+    guess_access = guesser.headers["st-access-token"]
+    counts, limited = [], None
+    for _ in range(40):
+        answer = app.post("/auth/totp/verify", json={"totp": not_a_code(secret)}, headers=bearer(guess_access)).json
+        if answer["status"] == "LIMIT_REACHED_ERROR":
+            limited = answer
+            break
+        counts.append(answer["currentNumberOfFailedAttempts"])
+    assert counts[:6] == [1, 2, 3, 4, 5, 5], counts
+    assert limited is not None and limited["retryAfterMs"] > 0, (counts, limited)
+
+    # Removing the device needs the completed second step (the SDK checks it); then the account has none.
+    refused = app.post("/auth/totp/device/remove", json={"deviceName": device}, headers=bearer(guess_access))
+    assert refused.status_code == 403, (refused.status_code, refused.json)
+    removed = app.post("/auth/totp/device/remove", json={"deviceName": device}, headers=bearer(access))
+    assert removed.json == {"status": "OK", "didDeviceExist": True}, removed.json
+    assert app.get("/auth/totp/device/list", headers=bearer(setup_access)).json == {"status": "OK", "devices": []}
+
+    events = admin(server, "/_/api/audit?" + urllib.parse.urlencode({"user": user_id}))
+    ways = {(event["type"], event["data"].get("via")) for event in events}
+    for act in ["totp.enabled", "mfa.completed", "totp.disabled"]:
+        assert (act, "supertokens-core") in ways, (act, ways)
+
+
 def test_passwordless_code_and_magic_link_sign_in_through_the_sdk(core):
     server, app = core
     email = unique_email("st-pwless")
@@ -401,6 +504,26 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         (("POST", "/public/recipe/signinup/code/consume", {"preAuthSessionId": "nope", "linkCode": "x"}, {}),
          (200, "RESTART_FLOW_ERROR")),
         (("POST", "/public/recipe/signinup/code", {"deviceId": "nope"}, {}), (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/public/recipe/signinup/code/check", {"preAuthSessionId": "nope", "linkCode": "x"}, {}),
+         (200, "RESTART_FLOW_ERROR")),
+        (("POST", "/recipe/totp/device", {"userId": "no-such-user", "skew": 1, "period": 30}, {}), (400, None)),
+        (("POST", "/recipe/totp/device", {"userId": user_id, "skew": 1, "period": 60}, {}), (400, None)),
+        (("POST", "/recipe/totp/device", {"userId": user_id, "deviceName": "", "skew": 1, "period": 30}, {}),
+         (400, "deviceName cannot be empty")),
+        (("GET", "/recipe/totp/device/list?userId=no-such-user", None, {}), (200, {"status": "OK", "devices": []})),
+        (("POST", "/recipe/totp/device/remove", {"userId": user_id, "deviceName": "Phone"}, {}),
+         (200, {"status": "OK", "didDeviceExist": False})),
+        (("PUT", "/recipe/totp/device", {"userId": user_id, "existingDeviceName": "a", "newDeviceName": "b"}, {}),
+         (200, "UNKNOWN_DEVICE_ERROR")),
+        (("POST", "/public/recipe/totp/device/verify", {"userId": user_id, "deviceName": "Phone", "totp": "123456"}, {}),
+         (200, "UNKNOWN_DEVICE_ERROR")),
+        (("POST", "/public/recipe/totp/verify", {"userId": user_id, "totp": "123456"}, {}), (200, "UNKNOWN_USER_ID_ERROR")),
+        (("POST", "/public/recipe/totp/verify", {"userId": "no-such-user", "totp": "123456"}, {}),
+         (200, "UNKNOWN_USER_ID_ERROR")),
+        (("GET", "/recipe/session?sessionHandle=1-forged", None, {}), (200, "UNAUTHORISED")),
+        (("GET", "/recipe/session", None, {}), (400, "Field name 'sessionHandle' is missing in GET request")),
+        (("PUT", "/recipe/session/data", {"sessionHandle": "1-forged", "userDataInDatabase": []}, {}),
+         (400, "Field name 'userDataInDatabase' is invalid in JSON input")),
         (("POST", "/public/recipe/signinup/code", {"email": "not an address"}, {}), (400, None)),
         (("POST", "/public/recipe/signinup/code", {"email": email}, {}), (200, "OK")),
         # The address's sign-in mails are the pages' budget: a second within the minute is held.
@@ -435,9 +558,16 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         ("POST", "/public/recipe/user/email/verify"): ["method", "token"],
         ("POST", "/public/recipe/signinup/code"): ["email", "deviceId", "userInputCode"],
         ("POST", "/public/recipe/signinup/code/consume"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
-        ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId"],
+        ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
         ("PUT", "/recipe/user/metadata"): ["userId", "metadataUpdate"],
         ("POST", "/recipe/user/metadata/remove"): ["userId"],
+        ("POST", "/recipe/totp/device"): ["userId", "deviceName", "skew", "period"],
+        ("PUT", "/recipe/totp/device"): ["userId", "existingDeviceName", "newDeviceName"],
+        ("POST", "/recipe/totp/device/remove"): ["userId", "deviceName"],
+        ("POST", "/public/recipe/totp/device/verify"): ["userId", "deviceName", "totp"],
+        ("POST", "/public/recipe/totp/verify"): ["userId", "totp"],
+        ("PUT", "/recipe/session/data"): ["sessionHandle", "userDataInDatabase"],
+        ("PUT", "/recipe/jwt/data"): ["sessionHandle", "userDataInJWT"],
     }
     for (method, path), fields in routes.items():
         for raw in [b"not json", b"null", b"123", b'"text"', b"{}"]:
@@ -471,3 +601,73 @@ def test_a_static_key_and_the_anti_csrf_token_when_the_sdk_asks(core):
     assert ok["status"] == "OK" and ok["session"]["userDataInJWT"] == {"role": "admin"}, ok
     assert verify("not-the-token")["status"] == "TRY_REFRESH_TOKEN"
     assert verify(None)["status"] == "TRY_REFRESH_TOKEN"
+
+
+def claims_of(token: str) -> dict:
+    return json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+
+
+def test_a_passwordless_code_checked_without_spending_it(core):
+    server, _ = core
+    email = unique_email("st-check")
+    status, asked = core_call(server, "POST", "/public/recipe/signinup/code", {"email": email})
+    assert status == 200 and asked["status"] == "OK", asked
+    device = {"preAuthSessionId": asked["preAuthSessionId"], "deviceId": asked["deviceId"]}
+    code = asked["userInputCode"]
+
+    wrong = core_call(server, "POST", "/public/recipe/signinup/code/check", {**device, "userInputCode": other_code(code)})
+    assert wrong == (200, {"status": "INCORRECT_USER_INPUT_CODE_ERROR", "failedCodeInputAttemptCount": 1,
+                           "maximumCodeInputAttempts": 5}), wrong
+    right = core_call(server, "POST", "/public/recipe/signinup/code/check", {**device, "userInputCode": code})
+    assert right == (200, {"status": "OK", "consumedDevice": {
+        "preAuthSessionId": device["preAuthSessionId"], "email": email, "failedCodeInputAttemptCount": 1}}), right
+    link = core_call(server, "POST", "/public/recipe/signinup/code/check",
+                     {"preAuthSessionId": device["preAuthSessionId"], "linkCode": asked["linkCode"]})
+    assert link[1]["status"] == "OK", link
+    forged = core_call(server, "POST", "/public/recipe/signinup/code/check",
+                       {"preAuthSessionId": device["preAuthSessionId"], "linkCode": "forged"})
+    assert forged[1]["status"] == "RESTART_FLOW_ERROR", forged
+    # Checked, not spent: the code still signs in, once.
+    consumed = core_call(server, "POST", "/public/recipe/signinup/code/consume", {**device, "userInputCode": code})
+    assert consumed[1]["status"] == "OK" and consumed[1]["createdNewUser"] is True, consumed
+    again = core_call(server, "POST", "/public/recipe/signinup/code/check", {**device, "userInputCode": code})
+    assert again[1]["status"] == "RESTART_FLOW_ERROR", again
+
+
+def test_session_information_handles_and_the_apps_session_data(core):
+    server, _ = core
+    signed_up = core_call(server, "POST", "/public/recipe/signup", {"email": unique_email("st-info"), "password": PASSWORD})
+    user_id = signed_up[1]["user"]["id"]
+    status, created = core_call(server, "POST", "/public/recipe/session", {
+        "userId": user_id, "userDataInJWT": {"role": "reader"}, "userDataInDatabase": {"cart": 2},
+        "useDynamicSigningKey": True, "enableAntiCsrf": False})
+    assert status == 200 and created["status"] == "OK", created
+    handle = created["session"]["handle"]
+
+    info = core_call(server, "GET", "/recipe/session?" + urllib.parse.urlencode({"sessionHandle": handle}))[1]
+    assert info["status"] == "OK" and info["userId"] == user_id and info["recipeUserId"] == user_id, info
+    assert info["userDataInJWT"] == {"role": "reader"} and info["userDataInDatabase"] == {"cart": 2}, info
+    assert info["tenantId"] == "public" and info["expiry"] > info["timeCreated"] > 0, info
+    handles = core_call(server, "GET", "/public/recipe/session/user?" + urllib.parse.urlencode({"userId": user_id}))[1]
+    assert handles == {"status": "OK", "sessionHandles": [handle]}, handles
+
+    assert core_call(server, "PUT", "/recipe/session/data",
+                     {"sessionHandle": handle, "userDataInDatabase": {"cart": 3}}) == (200, {"status": "OK"})
+    assert core_call(server, "PUT", "/recipe/jwt/data",
+                     {"sessionHandle": handle, "userDataInJWT": {"role": "editor"}}) == (200, {"status": "OK"})
+    info = core_call(server, "GET", "/recipe/session?" + urllib.parse.urlencode({"sessionHandle": handle}))[1]
+    assert info["userDataInDatabase"] == {"cart": 3} and info["userDataInJWT"] == {"role": "editor"}, info
+    # The new JWT payload is in the access token the next refresh mints.
+    refreshed = core_call(server, "POST", "/recipe/session/refresh",
+                          {"refreshToken": created["refreshToken"]["token"], "enableAntiCsrf": False})[1]
+    assert refreshed["status"] == "OK" and claims_of(refreshed["accessToken"]["token"])["role"] == "editor", refreshed
+
+    core_call(server, "POST", "/recipe/session/remove", {"sessionHandles": [handle]})
+    for method, path, body in [
+        ("GET", "/recipe/session?" + urllib.parse.urlencode({"sessionHandle": handle}), None),
+        ("PUT", "/recipe/session/data", {"sessionHandle": handle, "userDataInDatabase": {}}),
+        ("PUT", "/recipe/jwt/data", {"sessionHandle": handle, "userDataInJWT": {}}),
+    ]:
+        assert core_call(server, method, path, body)[1]["status"] == "UNAUTHORISED", (method, path)
+    gone = core_call(server, "GET", "/recipe/session/user?" + urllib.parse.urlencode({"userId": user_id}))[1]
+    assert gone == {"status": "OK", "sessionHandles": []}, gone

@@ -101,7 +101,7 @@ public struct AppBackendActs: Sendable {
         return session.user
     }
 
-    private func secrets() throws -> any AppDeliveredSecrets {
+    func secrets() throws -> any AppDeliveredSecrets {
         guard let secrets = env.backend as? any AppDeliveredSecrets else { throw AuthError.notSupported(.userAdministration) }
         return secrets
     }

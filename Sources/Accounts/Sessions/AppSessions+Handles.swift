@@ -42,6 +42,13 @@ extension AppSessions {
         return await env.sessions.bindings.current(sessionID: id)
     }
 
+    /// The handles of `userID`'s live sessions, every way in: a person's sessions are one list
+    /// (the one sign-out everywhere ends), whichever way in opened them.
+    public func handles(of userID: UserID) async throws -> [String] {
+        let now = env.clock()
+        return try await env.database.sessions(userID: userID).filter { $0.isActive(at: now) }.map { handle(id: $0.id) }
+    }
+
     /// The account a handle's row belongs to, whatever the row's state (a theft report names it).
     public func owner(ofHandle handle: String) async -> UserID? {
         guard let id = rowID(handle: handle) else { return nil }

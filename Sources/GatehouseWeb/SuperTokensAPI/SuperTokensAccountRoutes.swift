@@ -52,7 +52,9 @@ struct SuperTokensAccountRoutes: Sendable {
         return try Self.signedIn(user)
     }
 
-    /// A password checked; the app opens the session next (`POST /recipe/session`).
+    /// A password checked; the app opens the session next (`POST /recipe/session`). For an account
+    /// with an authenticator the sign-in's second step waits for `totp/verify`: the SDK's MFA
+    /// recipe asks for it before the session counts as signed in.
     private func signIn(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try SuperTokensCore.text(body, "password")
@@ -61,8 +63,13 @@ struct SuperTokensAccountRoutes: Sendable {
                 .checkedUser(
                     email: email, password: password, request: request)
             return try Self.signedIn(user)
-        } catch AuthError.invalidCredentials, AuthError.mfaRequired, AuthError.emailNotVerified {
-            // A second step is Gatehouse's, which this core cannot ask for: refused like a wrong password.
+        } catch AuthError.mfaRequired(let challenge) {
+            guard let user = try await core.accounts(email: email).first else {
+                return try SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
+            }
+            try await core.awaitSecondStep(challenge, of: user)
+            return try Self.signedIn(user)
+        } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
             return try SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
         }
     }

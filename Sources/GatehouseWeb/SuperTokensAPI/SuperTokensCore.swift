@@ -20,6 +20,10 @@ struct SuperTokensCore: Sendable {
     let tokens: SuperTokensTokens
     /// Passwordless sign-in requests in progress.
     let devices = SuperTokensDevices()
+    /// What the TOTP recipe's devices keep beyond the account's authenticator.
+    let authenticators = SuperTokensAuthenticators()
+    /// The app's data on its sessions.
+    let sessionData = SuperTokensSessionData()
 
     /// The acts the app's backend takes for its users, audited as this way in.
     var acts: AppBackendActs { AppBackendActs(env: env.accounts, via: Self.via) }
@@ -44,8 +48,17 @@ struct SuperTokensCore: Sendable {
         }
         SuperTokensAccountRoutes(core: self).register(on: &router)
         SuperTokensSessionRoutes(core: self).register(on: &router)
+        SuperTokensSessionInfoRoutes(core: self).register(on: &router)
         SuperTokensPasswordlessRoutes(core: self, devices: devices).register(on: &router)
         SuperTokensMetadataRoutes(core: self).register(on: &router)
+        SuperTokensTOTPRoutes(core: self, authenticators: authenticators).register(on: &router)
+    }
+
+    /// Leaves a sign-in's second step waiting for the app's MFA recipe (`totp/verify`), its wrong
+    /// codes counted afresh.
+    func awaitSecondStep(_ challenge: MFAChallenge, of user: User) async throws {
+        try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: user.email)
+        await authenticators.resetFailures(user.id.rawValue)
     }
 
     /// The accounts with this address (the only account info Gatehouse keeps): none or one.

@@ -17,12 +17,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         core.on(&router, .post, "/recipe/signinup/code", tenantScoped: true, createCode)
         core.on(&router, .get, "/recipe/signinup/codes", tenantScoped: true, listCodes)
         core.on(&router, .post, "/recipe/signinup/code/consume", tenantScoped: true, consume)
-        // Checking a code without spending it is not something Gatehouse's codes do: the SDK is
-        // told to start again, never told a code is right.
-        core.on(&router, .post, "/recipe/signinup/code/check", tenantScoped: true) { _, body in
-            _ = try SuperTokensCore.text(body, "preAuthSessionId")
-            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
-        }
+        core.on(&router, .post, "/recipe/signinup/code/check", tenantScoped: true, check)
     }
 
     /// A new device for `email`, or (`deviceId`) a new code and link for a device.
@@ -84,13 +79,15 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
             return try SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
-        let session: AuthSession
+        let session: AuthSession?
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
-            guard
-                case .signedIn(let opened) = try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
-                    token: link, nonce: nil, request: request)
-            else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
-            session = opened
+            switch try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
+                token: link, nonce: nil, request: request)
+            {
+            case .signedIn(let opened): session = opened
+            case .secondStepRequired(let challenge): session = try await awaitSecondStep(challenge, device)
+            case .openedElsewhere, .refused: return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            }
         } else {
             guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
                 return try SuperTokensCore.status("RESTART_FLOW_ERROR")
@@ -108,13 +105,12 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 return try Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
             case .throttled(let retryAfter):
                 throw AuthError.rateLimited(retryAfter: retryAfter)
-            case .secondStepRequired:
-                // A second step is Gatehouse's, which this core cannot ask for.
-                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            case .secondStepRequired(let challenge):
+                session = try await awaitSecondStep(challenge, device)
             }
         }
         await devices.remove(device.deviceID)
-        let user = await core.acts.handOver(session)
+        guard let user = await handOver(session, device) else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
         return try SuperTokensCore.status(
             "OK",
             [
@@ -122,6 +118,51 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 "user": SuperTokensUser(user: user, recipe: "passwordless").json, "recipeUserId": .string(user.id.rawValue),
                 "consumedDevice": Self.describe(device, withCodes: false)
             ])
+    }
+
+    /// Checks the device's code or link without spending it (`consume` spends it next): a right
+    /// one answers the device, a wrong code counts one of its tries.
+    private func check(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
+        guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
+            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+        }
+        let checked: AppBackendActs.SignInCheck
+        if let link = try SuperTokensCore.optionalText(body, "linkCode") {
+            checked = try await core.acts.checkSignInLink(token: link, email: device.email, request: request)
+            if checked == .wrong || checked == .expired { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
+        } else {
+            guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
+                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            }
+            checked = try await core.acts.checkSignInCode(
+                otpID: device.code.otpID, code: try SuperTokensCore.text(body, "userInputCode"), email: device.email,
+                request: request)
+        }
+        switch checked {
+        case .right:
+            return try SuperTokensCore.status("OK", ["consumedDevice": Self.describe(device, withCodes: false)])
+        case .wrong:
+            return try Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
+        case .expired:
+            return try Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
+        case .throttled(let retryAfter):
+            throw AuthError.rateLimited(retryAfter: retryAfter)
+        }
+    }
+
+    /// A right code or link for an account with an authenticator: its second step waits for
+    /// `totp/verify` (the SDK's MFA recipe asks for it); no session was opened.
+    private func awaitSecondStep(_ challenge: MFAChallenge, _ device: SuperTokensDevices.Device) async throws -> AuthSession? {
+        if let user = try await core.accounts(email: device.email).first { try await core.awaitSecondStep(challenge, of: user) }
+        return nil
+    }
+
+    /// The account signed in: the backend's session closed (the app opens its own), or found by
+    /// the device's address when the sign-in waits for its second step.
+    private func handOver(_ session: AuthSession?, _ device: SuperTokensDevices.Device) async -> User? {
+        guard let session else { return try? await core.accounts(email: device.email).first }
+        return await core.acts.handOver(session)
     }
 
     private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) throws -> Response {

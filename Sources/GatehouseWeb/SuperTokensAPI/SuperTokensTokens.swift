@@ -31,6 +31,14 @@ struct SuperTokensTokens: Sendable {
     let dynamicKey: ES256Signer
     let staticKey: ES256Signer
     let refreshSeal: HS256Token
+    /// Tokens whose signature held, by their whole text: the SDK presents one access token for its
+    /// whole life, so its ES256 signature is checked once, not at every `verify`.
+    private let verified = BoundedMemo<String, Verified>(capacity: 4096)
+
+    private struct Verified: Sendable {
+        var claims: [String: JSONValue]
+        var dynamic: Bool
+    }
 
     /// The key pair behind every access token, from the 32 raw bytes of its private scalar.
     init(env: PageEnvironment, rawPrivateKey: [UInt8], refreshSeal: HS256Token) throws {
@@ -83,12 +91,17 @@ struct SuperTokensTokens: Sendable {
     }
 
     /// The claims of an access token this core signed (either `kid`), signature checked, expiry not.
-    func claims(of token: String) -> [String: JSONValue]? {
-        dynamicKey.claims(of: token) ?? staticKey.claims(of: token)
-    }
+    func claims(of token: String) -> [String: JSONValue]? { checked(token)?.claims }
 
     /// Whether the token's `kid` is the dynamic key's.
-    func isDynamic(_ token: String) -> Bool { dynamicKey.claims(of: token) != nil }
+    func isDynamic(_ token: String) -> Bool { checked(token)?.dynamic ?? false }
+
+    private func checked(_ token: String) -> Verified? {
+        verified.value(for: token) {
+            if let claims = dynamicKey.claims(of: token) { return Verified(claims: claims, dynamic: true) }
+            return staticKey.claims(of: token).map { Verified(claims: $0, dynamic: false) }
+        }
+    }
 
     /// The app's claims in a token's payload (everything the core did not set).
     static func userData(of claims: [String: JSONValue]) -> [String: JSONValue] {

@@ -93,6 +93,7 @@ public struct Application: Sendable {
         let signInPages = SignInPages(env: env, oauth: oauthFeature)
         signInPages.register(on: &router)
         PasswordlessPages(env: env, signIn: signInPages).register(on: &router)
+        EnchantedLinkPage(env: env).register(on: &router)
         AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
         SecondStepPages(env: env).register(on: &router)

@@ -1,0 +1,192 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import TwoFactor
+
+/// The core's TOTP recipe over Gatehouse's authenticator app, which is one per account: the
+/// account's authenticator is its one "device" (a second named device is refused with
+/// `DEVICE_ALREADY_EXISTS_ERROR`). Enrolment is `AuthenticatorApp`'s — the same pending key,
+/// window and code-check budget as the pages — and `totp/verify` completes the second step of
+/// the account's latest sign-in (`SecondStepSignIn`), which the core's `signin` and passwordless
+/// `consume` left waiting for it: the SDK's MFA recipe asks for it after the first factor.
+struct SuperTokensTOTPRoutes: Sendable {
+    let core: SuperTokensCore
+    let authenticators: SuperTokensAuthenticators
+    private var accounts: Accounts { core.env.accounts }
+
+    func register(on router: inout Router) {
+        core.on(&router, .post, "/recipe/totp/device", createDevice)
+        core.on(&router, .put, "/recipe/totp/device", renameDevice)
+        core.on(&router, .get, "/recipe/totp/device/list") { request, _ in
+            let userID = try SuperTokensCore.query(request, "userId")
+            guard let device = try await device(of: userID) else {
+                return try SuperTokensCore.status("OK", ["devices": .array([])])
+            }
+            return try SuperTokensCore.status("OK", ["devices": .array([Self.describe(device)])])
+        }
+        core.on(&router, .post, "/recipe/totp/device/remove", removeDevice)
+        core.on(&router, .post, "/recipe/totp/device/verify", tenantScoped: true, verifyDevice)
+        core.on(&router, .post, "/recipe/totp/verify", tenantScoped: true, verifyCode)
+    }
+
+    /// The account's one device as the core lists it.
+    struct Device {
+        var name: String
+        var verified: Bool
+        /// Whether the app named it (else it answers to any name: its name was lost in a restart).
+        var named: Bool
+
+        func answers(to name: String) -> Bool { !named || self.name == name }
+    }
+
+    /// The account's authenticator, on or handed out and fresh; nil for none or no account.
+    private func device(of userID: String) async throws -> Device? {
+        let entry = await authenticators.entry(userID)
+        let on: Bool
+        do {
+            on = try await AuthenticatorApp(env: accounts).status(of: UserID(userID)).enabled
+        } catch AuthError.userNotFound {
+            return nil
+        }
+        let name = entry.name ?? SuperTokensAuthenticators.defaultName
+        if on { return Device(name: name, verified: true, named: entry.name != nil) }
+        guard let since = entry.pendingSince, accounts.clock().timeIntervalSince(since) < TOTPRules.pendingEnrollmentLifetime
+        else { return nil }
+        return Device(name: name, verified: false, named: true)
+    }
+
+    /// The `userId` field, and the account's device when it answers to the name in `nameField`.
+    private func device(_ body: [String: JSONValue], named nameField: String) async throws -> (String, Device?) {
+        let userID = try Self.nonEmpty(body, "userId")
+        let name = try Self.nonEmpty(body, nameField)
+        return (userID, try await device(of: userID).flatMap { $0.answers(to: name) ? $0 : nil })
+    }
+
+    private static func describe(_ device: Device) -> JSONValue {
+        .object([
+            "name": .string(device.name), "period": .number(Double(TOTP.period)), "skew": .number(1),
+            "verified": .bool(device.verified)
+        ])
+    }
+
+    /// A key for the account's authenticator; Gatehouse's codes are 30-second steps checked ±1.
+    private func createDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let userID = try Self.nonEmpty(body, "userId")
+        let name = try SuperTokensCore.optionalText(body, "deviceName")
+        if name == "" { throw CoreAnswer(400, "deviceName cannot be empty") }
+        guard try Self.integer(body, "skew") == 1, try Self.integer(body, "period") == Int(TOTP.period) else {
+            throw CoreAnswer(
+                400, "Gatehouse's authenticator codes are 30-second steps checked one step either side: send skew 1, period 30")
+        }
+        if let existing = try await device(of: userID), existing.verified {
+            return try SuperTokensCore.status("DEVICE_ALREADY_EXISTS_ERROR")
+        }
+        let enrollment: TOTPEnrollment
+        do {
+            enrollment = try await AuthenticatorApp(env: accounts).beginEnrollment(for: UserID(userID))
+        } catch AuthError.userNotFound, AuthError.invalidCredentials {
+            throw CoreAnswer(400, "Gatehouse keeps authenticators for its accounts only: no account \(userID)")
+        }
+        let deviceName = name ?? SuperTokensAuthenticators.defaultName
+        await authenticators.handedOut(userID, name: deviceName, at: accounts.clock())
+        return try SuperTokensCore.status("OK", ["deviceName": .string(deviceName), "secret": .string(enrollment.secret)])
+    }
+
+    private func renameDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let (userID, device) = try await device(body, named: "existingDeviceName")
+        let new = try Self.nonEmpty(body, "newDeviceName")
+        guard device != nil else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
+        await authenticators.renamed(userID, to: new)
+        return try SuperTokensCore.status("OK")
+    }
+
+    private func removeDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let (userID, device) = try await device(body, named: "deviceName")
+        guard device != nil else { return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)]) }
+        try await AuthenticatorApp(env: accounts).remove(for: UserID(userID), via: SuperTokensCore.via, request: request)
+        await authenticators.forget(userID)
+        return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(true)])
+    }
+
+    /// The first code of a handed-out key turns the authenticator on; a device already on answers
+    /// `wasAlreadyVerified` without a code check, as the core does.
+    private func verifyDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let (userID, found) = try await device(body, named: "deviceName")
+        let code = try SuperTokensCore.text(body, "totp")
+        guard let device = found else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
+        if device.verified { return try SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(true)]) }
+        do {
+            try await AuthenticatorApp(env: accounts).confirmEnrollment(
+                code: code, for: UserID(userID), via: SuperTokensCore.via, request: request)
+        } catch AuthError.invalidCode {
+            return try invalid(failed: await authenticators.failed(userID))
+        } catch AuthError.codeExpired {
+            await authenticators.forget(userID)
+            return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
+        } catch AuthError.rateLimited(let wait) {
+            return try limitReached(retryAfter: wait)
+        }
+        await authenticators.confirmed(userID)
+        return try SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
+    }
+
+    /// A code for the second step of the account's latest sign-in (five minutes, five tries, as on
+    /// the pages); outside one — none asked, expired, spent, out of tries — it is refused as a
+    /// wrong code with no tries left: the person signs in again.
+    private func verifyCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
+        let userID = try Self.nonEmpty(body, "userId")
+        let code = try SuperTokensCore.text(body, "totp")
+        guard let device = try await device(of: userID), device.verified,
+            let user = try? await UserDirectory(env: accounts).user(UserID(userID))
+        else { return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR") }
+        switch try await SecondStepSignIn(env: accounts, via: SuperTokensCore.via).attempt(
+            email: user.email, factor: .totp(code: code), request: request)
+        {
+        case .completed(let session):
+            _ = await core.acts.handOver(session)
+            await authenticators.resetFailures(userID)
+            return try SuperTokensCore.status("OK")
+        case .wrongCode, .wrongMethod:
+            return try invalid(failed: await authenticators.failed(userID))
+        case .expired:
+            return try invalid(failed: TOTPRules.triesPerStep)
+        case .throttled(let wait):
+            return try limitReached(retryAfter: wait)
+        }
+    }
+
+    private func invalid(failed: Int) throws -> Response {
+        try SuperTokensCore.status(
+            "INVALID_TOTP_ERROR",
+            [
+                "currentNumberOfFailedAttempts": .number(Double(min(failed, TOTPRules.triesPerStep))),
+                "maxNumberOfFailedAttempts": .number(Double(TOTPRules.triesPerStep))
+            ])
+    }
+
+    private func limitReached(retryAfter: Int) throws -> Response {
+        try SuperTokensCore.status(
+            "LIMIT_REACHED_ERROR",
+            [
+                "retryAfterMs": .number(Double(retryAfter * 1000)),
+                "currentNumberOfFailedAttempts": .number(Double(TOTPRules.triesPerStep)),
+                "maxNumberOfFailedAttempts": .number(Double(TOTPRules.triesPerStep))
+            ])
+    }
+
+    /// A required, non-empty string field (the core's 400 naming it).
+    private static func nonEmpty(_ body: [String: JSONValue], _ key: String) throws -> String {
+        let value = try SuperTokensCore.text(body, key)
+        if value.isEmpty { throw CoreAnswer(400, "\(key) cannot be empty") }
+        return value
+    }
+
+    /// A required whole number (the core's 400 naming it).
+    private static func integer(_ body: [String: JSONValue], _ key: String) throws -> Int {
+        guard case .number(let value)? = body[key], value.rounded() == value, abs(value) < 1e9 else {
+            throw CoreAnswer(400, "Field name '\(key)' is invalid in JSON input")
+        }
+        return Int(value)
+    }
+}
