@@ -80,6 +80,9 @@ def test_password_account_adds_a_passkey_signs_in_with_it_and_deletes_it(browser
     base, driver = server.url.replace("127.0.0.1", "localhost"), browser
     email = unique_email("passkey")
     sign_up_and_verify_in_browser(driver, base, email, "Pat Key")
+    # Right after sign-up the account page offers a passkey.
+    prompt = driver.find_element(By.CSS_SELECTOR, "[data-passkey-prompt] a")
+    assert prompt.text == "Create a passkey" and prompt.get_attribute("href").endswith("/account/security#passkeys")
     totp = turn_on_totp(driver, base)
     authenticator = add_authenticator(driver)
 

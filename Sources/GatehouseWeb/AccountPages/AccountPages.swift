@@ -37,6 +37,9 @@ struct AccountPages: Sendable {
 
     private func render(_ visit: Visit, user: User, form: ProfileForm, errors: FormErrors, status: Int = 200) -> Response {
         let name = user.profile.name ?? ""
+        // Right after sign-up (the welcome or verified notice), offer a passkey for next time.
+        let notice = (try? visit.request.query.single("notice")).flatMap { $0 }.flatMap(Notice.init(rawValue:))
+        let justJoined = notice == .welcome || notice == .verified
         return env.renderer.page(
             .account,
             visit.context(
@@ -47,7 +50,8 @@ struct AccountPages: Sendable {
                         "name": name, "bio": user.profile.bio ?? "", "avatarURL": user.profile.avatarURL ?? "",
                         "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email),
                         "canChangeEmail": env.capabilities.contains(.emailChange)
-                    ]
+                    ],
+                    "passkeyPrompt": justJoined && env.capabilities.contains(.passkeys)
                 ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }
 
