@@ -5,7 +5,7 @@
 
 PYTHON ?= python3
 # Libraries Gatehouse links against.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev libssl-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev libssl-dev libzxcvbn-dev
 # What the browser tests drive, and the reference argon2 the Swift tests check Gatehouse's against.
 TEST_PACKAGES := chromium chromium-driver sqlite3 libargon2-dev
 # What the benchmarks drive.

@@ -24,6 +24,7 @@ let package = Package(
         // glibc's <malloc.h> (malloc_trim), for giving freed memory back after a burst.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
@@ -50,6 +51,8 @@ let package = Package(
                 // SHA-256 for PKCE on InsForge's hosted sign-in (CryptoKit on Apple platforms).
                 .target(name: "SystemCrypto", condition: .when(platforms: [.linux]))
             ]),
+        // The server's one password rule: PasswordPolicy's length and a minimum zxcvbn strength score.
+        .target(name: "PasswordStrength", dependencies: ["CZxcvbn", "AuthCore"]),
         // The server's side of the seam: what Gatehouse's own modules say to and about backends that no
         // app needs (mail out, test users in bulk, the feed of account changes). Not a product: apps
         // import `AuthCore` alone.
@@ -58,6 +61,9 @@ let package = Package(
         // debug builds: at -O0 one 64 MiB hash takes seconds, and the test suites sign in thousands of times.
         .target(name: "CArgon2Fill", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "Secrets", dependencies: ["CSodium", "CCrypt", "CArgon2Fill"]),
+        // The WebAuthn relying party: CBOR, authenticator data, COSE keys, client data, attestation
+        // (`none`, `packed` self) and assertion checks. Keeps nothing; Accounts owns the ceremonies.
+        .target(name: "WebAuthn", dependencies: ["SystemCrypto", "Secrets"]),
         // OAuth 2.0 / OIDC building blocks: PKCE, JWKS, id_token checks, provider presets, callback allow-lists.
         .target(
             name: "OAuth",
@@ -81,7 +87,7 @@ let package = Package(
         .target(
             name: "LocalAuth",
             dependencies: [
-                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor",
+                "AuthCore", "ServerSeam", "Store", "Secrets", "TwoFactor", "PasswordStrength",
                 .product(name: "Logging", package: "swift-log")
             ]),
         // Gatehouse's rules around the seam: one owner per act (sign-up, sign-in, second step, codes,
@@ -92,12 +98,13 @@ let package = Package(
             name: "Accounts",
             dependencies: [
                 "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
-                .product(name: "Logging", package: "swift-log")
+                "PasswordStrength", "WebAuthn", .product(name: "Logging", package: "swift-log")
             ]),
         .target(
             name: "GatehouseWeb",
             dependencies: [
                 "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "PasswordStrength", "WebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -114,13 +121,13 @@ let package = Package(
             ]),
         // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
         // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
-        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter"]),
+        .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter", "WebAuthn"]),
         .executableTarget(name: "gatehouse-fuzz", dependencies: ["FuzzHarnesses"]),
         .executableTarget(
             name: "gatehouse",
             dependencies: [
                 "HTTPServer", "AuthCore", "ServerSeam", "Secrets", "Store", "LocalAuth", "Accounts", "GatehouseWeb",
-                "MailCatcher", "OAuth",
+                "MailCatcher", "OAuth", "PasswordStrength",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -186,7 +193,9 @@ let package = Package(
                 "OAuth", "Secrets", "AuthCore", "SystemCrypto"
             ]),
         .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
-        .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"])
+        .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"]),
+        .testTarget(name: "PasswordStrengthTests", dependencies: ["PasswordStrength"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
     ],
     swiftLanguageModes: [.v6]
 )

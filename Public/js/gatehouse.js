@@ -121,4 +121,41 @@
     if (img.complete && img.naturalWidth === 0) fallBack();
     else img.addEventListener("error", fallBack);
   });
+
+  // 8. Password strength: the server's own rule (POST /auth/password-strength) judges what is typed,
+  // a moment after typing stops, so the meter and the form's refusal always agree.
+  document.querySelectorAll("[data-strength-for]").forEach(function (meterBox) {
+    var input = document.getElementById(meterBox.getAttribute("data-strength-for"));
+    var meter = meterBox.querySelector("meter");
+    var text = meterBox.querySelector("[data-strength-text]");
+    if (!input || !meter || !text || !window.fetch) return;
+    var form = input.form;
+    var timer = null;
+    var asked = 0;
+    function field(name) {
+      var element = form && form.elements.namedItem(name);
+      return element && element.value ? element.value : undefined;
+    }
+    function ask() {
+      var password = input.value;
+      if (!password) { meterBox.hidden = true; return; }
+      var ticket = ++asked;
+      fetch("/auth/password-strength", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        credentials: "same-origin",
+        body: JSON.stringify({ password: password, email: field("email"), name: field("name") })
+      }).then(function (reply) { return reply.ok ? reply.json() : null; }).then(function (answer) {
+        if (!answer || ticket !== asked) return;
+        meterBox.hidden = false;
+        meter.value = answer.score + 1; // a sliver even at 0, so the bar is seen
+        meterBox.classList.toggle("strength--refused", !answer.acceptable);
+        text.textContent = answer.acceptable ? "Strength: " + answer.label : answer.message;
+      }).catch(function () { meterBox.hidden = true; });
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 250);
+    });
+  });
 })();

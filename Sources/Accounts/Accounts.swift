@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Logging
+import PasswordStrength
 import Secrets
 import Store
 
@@ -25,8 +26,12 @@ public struct Accounts: Sendable {
     public let console: ConsoleSessions
     public let staffSignIn: StaffSignIn
     public let impersonationTickets: ImpersonationTickets
+    /// Enchanted links opened and not yet taken by their app's poll (`EnchantedLinkSignIn`).
+    let enchantedLinks: EnchantedLinkApprovals
     public let clock: @Sendable () -> Date
     public let logger: Logger
+    /// The one password rule, for the forms that check a new password before they submit it.
+    public let passwordRules: PasswordRules
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
@@ -35,7 +40,7 @@ public struct Accounts: Sendable {
     public init(
         backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
-        clock: @escaping @Sendable () -> Date, logger: Logger
+        passwordRules: PasswordRules = .default, clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         let audit = AuditTrail(database: database, clock: clock, logger: logger)
@@ -50,8 +55,10 @@ public struct Accounts: Sendable {
             database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
         staffSignIn = StaffSignIn(database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit)
         impersonationTickets = ImpersonationTickets(clock: clock)
+        enchantedLinks = EnchantedLinkApprovals(clock: clock)
         self.clock = clock
         self.logger = logger
+        self.passwordRules = passwordRules
     }
 
     // What the users' backend offers, as front-ends ask it to decide which routes, controls and

@@ -14,12 +14,24 @@ public struct WayInPolicy: Sendable, Equatable {
     /// whatever `--passwordless-sign-up` says; a spent code or link marks the address verified
     /// (as it does on every way in).
     public let passwordlessCreatesAccounts: Bool
+    /// A live session is proof enough to move the account to a new address: no password is asked
+    /// when the change is requested nor when the code or link mailed to the new address confirms it.
+    /// The pages (and the PocketBase API) confirm every change with the account's password.
+    public let emailChangeProvenBySession: Bool
+
+    init(sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false) {
+        self.sessionsBeforeVerification = sessionsBeforeVerification
+        self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
+        self.emailChangeProvenBySession = emailChangeProvenBySession
+    }
 
     /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
     public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)
-    /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), and OTP
-    /// or magic-link `signup`/`signup-in` create the account.
-    public static let descopeAPI = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+    /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), OTP or
+    /// magic-link `signup`/`signup-in` create the account, and `update/email` takes the refresh JWT
+    /// as the proof (the code or link to the new address confirms it).
+    public static let descopeAPI = WayInPolicy(
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true)
     /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
     /// (the app's email-verification recipe decides), passwordless `signinup` creates the account.
     public static let superTokensCore = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)

@@ -36,6 +36,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     /// Account changes can be followed as they happen, whoever made them: the server's feed
     /// (ServerSeam's `UserChangeSource`), which only the embedded backend keeps.
     case userChanges
+    /// Passkeys (WebAuthn credentials) kept beside the accounts: registering, signing in, the list.
+    case passkeys
 }
 
 extension Capability {
@@ -61,6 +63,7 @@ extension Capability {
         case .mfa: return "Two-step sign-in"
         case .sessionList: return "Listing your sessions"
         case .userChanges: return "Following account changes live"
+        case .passkeys: return "Signing in with a passkey"
         }
     }
 }

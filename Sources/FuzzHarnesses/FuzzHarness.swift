@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import MailCatcher
 import PocketBaseFilter
+import WebAuthn
 
 /// The parsers that read untrusted bytes, each as a function of one input, for libFuzzer
 /// (`make fuzz`) and for replaying the committed corpus in `swift test`. A harness only has to
@@ -28,6 +29,11 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// A PocketBase `filter=` (and the same text as a `sort=`) compiled to SQL over declared fields of
     /// every kind; what compiles must bind every value it read and keep the SQL well-formed.
     case pocketBaseFilter = "pocketbase-filter"
+    /// CBOR as WebAuthn's parser reads it; what it accepts must read the same again as a prefix.
+    case cbor
+    /// A WebAuthn attestation object (CBOR map, authenticator data, COSE key, statement checked
+    /// over a fixed client-data hash) and the same bytes as assertion authenticator data.
+    case webAuthnAttestation = "webauthn-attestation"
 
     public func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -58,7 +64,21 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             Self.readJSON(text)
         case .pocketBaseFilter:
             Self.compileFilter(text)
+        case .cbor:
+            Self.readCBOR(bytes)
+        case .webAuthnAttestation:
+            if let attestation = try? AttestationObject(bytes) {
+                _ = try? attestation.verifyStatement(clientDataHash: [UInt8](repeating: 0xA5, count: 32))
+            }
+            _ = try? AuthenticatorData(bytes)
+            _ = try? COSEKey(bytes: bytes)
         }
+    }
+
+    private static func readCBOR(_ bytes: [UInt8]) {
+        guard let value = try? CBORDecoder.decode(bytes) else { return }
+        let again = try? CBORDecoder.decodePrefix(bytes, from: 0)
+        precondition(again?.0 == value && again?.1 == bytes.count, "CBOR read differently as a prefix: \(bytes)")
     }
 
     private static func readJSON(_ text: String) {

@@ -27,6 +27,27 @@ enum EmailChangeMail {
             to: recipient, subject: "Confirm your new Gatehouse email address", text: text, html: html, link: link)
     }
 
+    /// A session-proven change's code (Descope's `otp/update/email`), to the new address.
+    static func code(_ code: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
+        let validity = VerificationMail.describe(lifetime)
+        let text = """
+            Someone signed in to a Gatehouse account asked to move it to this email address. To confirm, \
+            enter this code in the app: \(code)
+
+            It works once, for \(validity). If you did not ask for this, ignore this message: nothing \
+            changes unless the code is entered.
+            """
+        let html = """
+            <p>Someone signed in to a Gatehouse account asked to move it to this email address. To confirm, \
+            enter this code in the app:</p>
+            <p style="font-size:2em;letter-spacing:0.2em"><strong>\(VerificationMail.escape(code))</strong></p>
+            <p>It works once, for \(validity). If you did not ask for this, ignore this message: nothing \
+            changes unless the code is entered.</p>
+            """
+        return OutgoingMail(
+            to: recipient, subject: "Your Gatehouse email change code", text: text, html: html, code: code)
+    }
+
     /// To the current address: the same words whether or not the new address was free, so this
     /// mailbox learns nothing about other accounts.
     static func notice(to recipient: String, newAddress: String) -> OutgoingMail {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import PasswordStrength
 
 extension LocalAccounts {
     /// Settings of the embedded backend; the defaults follow the security defaults in DESIGN.md.
@@ -19,6 +20,8 @@ extension LocalAccounts {
         /// per address whether or not an account exists (enforcing it here would only throttle
         /// known addresses and so reveal which exist); it lives here so both read one setting.
         public var resendCooldown: TimeInterval
+        /// The one password rule (length and strength) every password a person chooses must meet.
+        public var passwordRules: PasswordRules = .default
 
         public init(
             verification: VerificationMode = .code, publicBaseURL: @escaping @Sendable () -> String,

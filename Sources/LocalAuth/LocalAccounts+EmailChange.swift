@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Secrets
+import ServerSeam
 import Store
 
 extension LocalAccounts {
@@ -8,7 +9,11 @@ extension LocalAccounts {
     /// with the address in one transaction, older pending changes superseded) and the old address a
     /// notice. A new address another account has gets a note instead of a link, and the old one the
     /// same notice, so neither the answer nor the old mailbox tells taken from free.
-    func requestEmailChange(userID: UserID, newEmail: String, password: String?) async throws {
+    /// `provenBy`: the asker's live session was the proof (Descope's `update/email`): no password is
+    /// asked now or at confirmation, and the new address gets that code or link.
+    func requestEmailChange(userID: UserID, newEmail: String, password: String?, provenBy proof: MailedProof? = nil)
+        async throws
+    {
         guard let user = try await database.user(id: userID), !user.disabled else { throw AuthError.sessionExpired }
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(newEmail) else {
@@ -32,16 +37,10 @@ extension LocalAccounts {
             logger.info("email change to a taken address", metadata: ["user": "\(userID)"])
             await deliver(EmailChangeMail.addressTaken(to: newEmail), userID: userID)
         } else {
-            let expiresAt = now.addingTimeInterval(configuration.linkLifetime)
-            let secret = LinkToken.make(
-                .emailChange, userID: userID, email: user.email, expiresAt: expiresAt, newEmail: newEmail, signer: linkTokens)
-            let token = VerificationTokenRecord(
-                userID: userID, purpose: .changeEmail, kind: .link, secretHash: keyedHash.hex(secret),
-                expiresAt: expiresAt, createdAt: now)
-            try await database.insertEmailChange(token, newEmail: newEmail)
-            logger.info("email change requested", metadata: ["user": "\(userID)"])
-            let link = configuration.page("/auth/confirm-email?token=\(secret)")
-            await deliver(EmailChangeMail.confirmation(link, to: newEmail, lifetime: configuration.linkLifetime), userID: userID)
+            let (token, mail) = emailChangeProof(proof, userID: userID, email: user.email, newEmail: newEmail, now: now)
+            try await database.insertEmailChange(token, newEmail: newEmail, provenBySession: proof != nil)
+            logger.info("email change requested", metadata: ["user": "\(userID)", "proof": "\(proof?.rawValue ?? "password")"])
+            await deliver(mail, userID: userID)
         }
         await deliver(EmailChangeMail.notice(to: user.email, newAddress: newEmail), userID: userID)
     }
@@ -60,7 +59,8 @@ extension LocalAccounts {
         else { throw AuthError.invalidCode }
         let now = clock()
         guard pending.token.consumedAt == nil, pending.token.expiresAt > now else { throw AuthError.codeExpired }
-        if let passwordHash = try await database.user(id: pending.token.userID)?.passwordHash {
+        // A session-proven change (Descope's `update/email`) is confirmed by its link alone.
+        if !pending.provenBySession, let passwordHash = try await database.user(id: pending.token.userID)?.passwordHash {
             guard let password, !password.isEmpty else {
                 throw AuthError.validation([FieldError(field: "password", message: "Enter your password to confirm.")])
             }
@@ -75,5 +75,51 @@ extension LocalAccounts {
         else { throw AuthError.codeExpired }
         logger.info("email changed", metadata: ["user": "\(applied.user.id)", "keptSession": "\(applied.keptSession)"])
         return applied
+    }
+
+    /// Confirms a session-proven change by the code mailed to its new address, for the account now
+    /// at `email`: the code's tries count as a verification code's (`maxCodeAttempts`).
+    func confirmEmailChange(email: String, code: String) async throws -> AppliedEmailChange {
+        guard let user = try await database.user(email: email),
+            let pending = try await database.pendingEmailChangeCode(userID: user.id), let id = pending.token.id
+        else { throw AuthError.invalidCode }
+        let now = clock()
+        let maxAttempts = configuration.maxCodeAttempts
+        guard TokenCheck.decide(pending.token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
+            try await database.claimVerificationAttempt(tokenID: id, maxAttempts: maxAttempts, now: now)
+        else { throw AuthError.codeExpired }
+        let submitted = keyedHash.hex(code.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard KeyedHash.constantTimeEquals(submitted, pending.token.secretHash) else {
+            logger.notice("wrong email change code", metadata: ["user": "\(user.id)"])
+            throw AuthError.invalidCode
+        }
+        guard let applied = try await database.applyEmailChange(tokenID: id, keepingTokenHash: nil, now: now)
+        else { throw AuthError.codeExpired }
+        logger.info("email changed", metadata: ["user": "\(applied.user.id)", "proof": "code"])
+        return applied
+    }
+
+    /// The token that stores a change's secret and the mail that carries it: the pages' link
+    /// (confirmed with the password), or a session-proven change's code or link.
+    private func emailChangeProof(
+        _ proof: MailedProof?, userID: UserID, email: String, newEmail: String, now: Date
+    ) -> (VerificationTokenRecord, OutgoingMail) {
+        if proof == .code {
+            let code = SecureRandom.digits(6)
+            let token = VerificationTokenRecord(
+                userID: userID, purpose: .changeEmail, kind: .code, secretHash: keyedHash.hex(code),
+                expiresAt: now.addingTimeInterval(configuration.codeLifetime), createdAt: now)
+            return (token, EmailChangeMail.code(code, to: newEmail, lifetime: configuration.codeLifetime))
+        }
+        let expiresAt = now.addingTimeInterval(configuration.linkLifetime)
+        let secret = LinkToken.make(
+            .emailChange, userID: userID, email: email, expiresAt: expiresAt, newEmail: newEmail, signer: linkTokens)
+        let token = VerificationTokenRecord(
+            userID: userID, purpose: .changeEmail, kind: .link, secretHash: keyedHash.hex(secret),
+            expiresAt: expiresAt, createdAt: now)
+        // A session-proven link also carries its secret as `t`, where Descope's apps read it.
+        let query = proof == .link ? "t=\(secret)&token=\(secret)" : "token=\(secret)"
+        let link = configuration.page("/auth/confirm-email?\(query)")
+        return (token, EmailChangeMail.confirmation(link, to: newEmail, lifetime: configuration.linkLifetime))
     }
 }

@@ -69,11 +69,13 @@ extension LocalAccounts {
     }
 
     /// Stores a single-use link for `email` bound to the asking browser and mails it (same rules
-    /// for who gets mail as `requestEmailOTP`).
-    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
+    /// for who gets mail as `requestEmailOTP`), opening `pagePath` (an enchanted link's page, say).
+    public func requestMagicLink(
+        email: String, allowSignUp: Bool, browserBinding: String, pagePath: String = "/auth/magic"
+    ) async throws {
         let issued = try await issueMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
         if let recipient = issued.recipient {
-            let link = configuration.page("/auth/magic?t=\(issued.secret)")
+            let link = configuration.page("\(pagePath)?t=\(issued.secret)")
             await deliverPasswordless(
                 PasswordlessMail.link(link, to: recipient.email, lifetime: Self.magicLinkLifetime), recipient.id)
         }
@@ -91,6 +93,14 @@ extension LocalAccounts {
             kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
             browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime), now: now)
         return (secret, recipient)
+    }
+
+    /// The binding of a live link; nil for an unknown, spent or expired one.
+    public func browserBinding(ofMagicLink token: String) async throws -> String? {
+        guard let stored = try await database.signInToken(lookupHash: linkLookupHash(token)), stored.kind == .link,
+            stored.consumedAt == nil, stored.expiresAt > clock()
+        else { return nil }
+        return stored.browserBinding
     }
 
     /// Signs in with a link's token. A binding that is not the asking browser's spends nothing and

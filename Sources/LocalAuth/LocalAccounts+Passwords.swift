@@ -85,7 +85,7 @@ extension LocalAccounts {
     /// Sets a new password with a live reset token and ends every session of the account (the token
     /// says whose account; it works once). A password the rules refuse spends nothing.
     public func resetPassword(token: String, newPassword: String) async throws -> User {
-        if let problem = PasswordPolicy.problem(with: newPassword) {
+        if let problem = configuration.passwordRules.problem(with: newPassword) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let now = clock()
@@ -100,6 +100,14 @@ extension LocalAccounts {
         }
         logger.info("password reset", metadata: ["user": "\(user.id)"])
         return user.user
+    }
+
+    /// Whether `token` would be taken by `resetPassword` now (the password aside); spends nothing.
+    public func resetTokenIsLive(_ token: String) async throws -> Bool {
+        guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)), stored.purpose == .resetPassword
+        else { return false }
+        return TokenCheck.decide(stored, secretMatches: true, now: clock(), maxAttempts: configuration.maxCodeAttempts)
+            == .consume
     }
 
     /// Replaces the password after checking the current one, and revokes the account's sessions but
@@ -118,7 +126,7 @@ extension LocalAccounts {
             logger.notice("password change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
             throw AuthError.invalidCredentials
         }
-        if let problem = PasswordPolicy.problem(with: newPassword) {
+        if let problem = configuration.passwordRules.problem(with: newPassword) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let newHash = try await hasher.hash(newPassword)

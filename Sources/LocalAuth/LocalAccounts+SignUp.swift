@@ -10,7 +10,7 @@ extension LocalAccounts {
     /// unverified while addresses are verified, but nothing is mailed and nothing waits for it.
     public func signUp(_ request: SignUpRequest, mailsVerification: Bool = true) async throws -> SignUpOutcome {
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let problems = Self.signUpProblems(request, name: name)
+        let problems = signUpProblems(request, name: name)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
 
         let passwordHash = try await hasher.hash(request.password)
@@ -45,12 +45,13 @@ extension LocalAccounts {
     }
 
     /// Every problem of the form at once, by field.
-    static func signUpProblems(_ request: SignUpRequest, name: String?) -> [FieldError] {
+    func signUpProblems(_ request: SignUpRequest, name: String?) -> [FieldError] {
         var problems: [FieldError] = []
         if !EmailAddress.isPlausible(request.email) {
             problems.append(FieldError(field: "email", message: "Enter a valid email address."))
         }
-        if let message = PasswordPolicy.problem(with: request.password) {
+        let knownToAttackers = [request.email] + (name.map { [$0] } ?? [])
+        if let message = configuration.passwordRules.problem(with: request.password, userInputs: knownToAttackers) {
             problems.append(FieldError(field: "password", message: message))
         }
         if let name, let message = ProfileRules.nameProblem(name) {

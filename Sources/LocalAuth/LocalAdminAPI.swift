@@ -19,7 +19,7 @@ struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration {
     }
 
     func createUser(_ new: NewUser) async throws -> User {
-        var problems = LocalAccounts.signUpProblems(SignUpRequest(email: new.email, password: new.password), name: nil)
+        var problems = accounts.signUpProblems(SignUpRequest(email: new.email, password: new.password), name: nil)
         problems += ProfileRules.problems(inPatch: new.profile.fields) + ProfileRules.problems(inMerged: new.profile)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         let hash = try await accounts.hasher.hash(new.password)
@@ -37,7 +37,10 @@ struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration {
         if let email = update.email, !EmailAddress.isPlausible(email) {
             problems.append(FieldError(field: "email", message: "Enter a valid email address."))
         }
-        if let password = update.password, let message = PasswordPolicy.problem(with: password) {
+        if let password = update.password,
+            let message = accounts.configuration.passwordRules.problem(
+                with: password, userInputs: update.email.map { [$0] } ?? [])
+        {
             problems.append(FieldError(field: "password", message: message))
         }
         let patch = update.profilePatch ?? [:]

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 import Store
 
 extension LocalBackend {
@@ -20,5 +21,23 @@ extension LocalBackend {
         var kept = applied.keptSession ? keeping : nil
         kept?.user = applied.user.user
         return EmailChangeConfirmation(user: applied.user.user, session: kept)
+    }
+}
+
+extension LocalBackend: SessionProvenEmailChanges {
+    public func requestEmailChange(newEmail: String, session: AuthSession, confirmedBy proof: MailedProof) async throws {
+        let user = try await user(for: session)
+        try await accounts.requestEmailChange(userID: user.id, newEmail: newEmail, password: nil, provenBy: proof)
+    }
+
+    public func awaitsEmailChangeCode(email: String) async throws -> Bool {
+        guard let user = try await database.user(email: email),
+            let pending = try await database.pendingEmailChangeCode(userID: user.id)
+        else { return false }
+        return pending.token.consumedAt == nil && pending.token.expiresAt > clock()
+    }
+
+    public func confirmEmailChange(email: String, code: String) async throws -> User {
+        try await accounts.confirmEmailChange(email: email, code: code).user.user
     }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import ServerSeam
 
 /// Passwordless sign-in on the seam (`.emailOTP`, `.magicLink`): `LocalAccounts`' rules, then a
 /// session like a password sign-in's.
@@ -20,5 +21,16 @@ extension LocalBackend {
         try await sessionOrChallenge(
             for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding),
             firstMethod: "magic_link")
+    }
+}
+
+extension LocalBackend: EnchantedLinks {
+    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String, pagePath: String) async throws {
+        try await accounts.requestMagicLink(
+            email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, pagePath: pagePath)
+    }
+
+    public func browserBinding(ofMagicLink token: String) async throws -> String? {
+        try await accounts.browserBinding(ofMagicLink: token)
     }
 }

@@ -1,11 +1,17 @@
 import AuthCore
 import Foundation
+import ServerSeam
 import Store
 
-/// Password reset and change on the embedded backend (`.passwordReset`, `.passwordChange`).
-extension LocalBackend {
+/// Password reset and change on the embedded backend (`.passwordReset`, `.passwordChange`), and a
+/// look at a reset link before its form is shown (`MailedLinkInspection`).
+extension LocalBackend: MailedLinkInspection {
     public func requestPasswordReset(email: String) async throws {
         try await accounts.requestPasswordReset(email: email)
+    }
+
+    public func passwordResetLinkWorks(token: String) async throws -> Bool {
+        try await accounts.resetTokenIsLive(token)
     }
 
     public func exchangePasswordResetCode(email: String, code: String) async throws -> String {

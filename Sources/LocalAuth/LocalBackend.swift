@@ -41,7 +41,8 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions {
     private static let capabilities: Set<Capability> = [
         .emailCodeVerification, .emailLinkVerification, .profile, .externalAuths, .externalSignIn,
         .sessionRefresh, .authMethods, .impersonation, .userAdministration, .disableUsers, .sessionList, .totp, .mfa,
-        .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange, .userChanges
+        .emailChange, .emailOTP, .magicLink, .passwordReset, .passwordChange, .userChanges,
+        .passkeys
     ]
 
     public var verificationMode: VerificationMode { accounts.verificationMode }

@@ -6,6 +6,9 @@ import GRDB
 public struct PendingEmailChange: Sendable, Equatable {
     public var token: VerificationTokenRecord
     public var newEmail: String
+    /// The asker's live session was the proof (Descope's `update/email`): the mailed secret
+    /// confirms it alone, without the account's password.
+    public var provenBySession: Bool
 }
 
 /// What confirming an email change did.
@@ -17,32 +20,54 @@ public struct AppliedEmailChange: Sendable, Equatable {
 
 extension AppDatabase {
     /// Stores a new email-change token with its address, superseding the account's older pending
-    /// changes (their links stop working), in one transaction.
-    public func insertEmailChange(_ token: VerificationTokenRecord, newEmail: String) async throws {
+    /// changes (their links or codes stop working), in one transaction. `provenBySession`: the
+    /// asker's live session was the proof, so confirming needs no password.
+    public func insertEmailChange(_ token: VerificationTokenRecord, newEmail: String, provenBySession: Bool = false) async throws
+    {
         try await pool.write { db in
             let inserted = try Self.replaceVerificationTokens(db, with: token)
             let trimmed = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
             try db.execute(
-                sql: "INSERT INTO email_change_requests (token_id, new_email, new_email_normalized) VALUES (?, ?, ?)",
-                arguments: [inserted.id, trimmed, EmailAddress.normalize(trimmed)])
+                sql: "INSERT INTO email_change_requests (token_id, new_email, new_email_normalized, proof) VALUES (?, ?, ?, ?)",
+                arguments: [inserted.id, trimmed, EmailAddress.normalize(trimmed), provenBySession ? "session" : "password"])
         }
     }
 
-    /// The email-change token whose keyed hash is `secretHash`, live or not, with its address.
+    /// The email-change link whose keyed hash is `secretHash`, live or not, with its address.
     public func pendingEmailChange(secretHash: String) async throws -> PendingEmailChange? {
         try await pool.read { db in
-            guard
-                let token = try VerificationTokenRecord.fetchOne(
-                    db,
-                    sql: "SELECT * FROM verification_tokens WHERE kind = ? AND secret_hash = ? AND purpose = ?",
-                    arguments: [
-                        VerificationTokenRecord.Kind.link, secretHash, VerificationTokenRecord.Purpose.changeEmail
-                    ]),
-                let newEmail = try String.fetchOne(
-                    db, sql: "SELECT new_email FROM email_change_requests WHERE token_id = ?", arguments: [token.id])
-            else { return nil }
-            return PendingEmailChange(token: token, newEmail: newEmail)
+            try Self.pendingEmailChange(
+                db,
+                VerificationTokenRecord.fetchOne(
+                    db, sql: "SELECT * FROM verification_tokens WHERE kind = ? AND secret_hash = ? AND purpose = ?",
+                    arguments: [VerificationTokenRecord.Kind.link, secretHash, VerificationTokenRecord.Purpose.changeEmail]))
         }
+    }
+
+    /// The account's newest email-change code (only a session-proven change mails one), live or
+    /// not, with its address: the only one a code is checked against.
+    public func pendingEmailChangeCode(userID: UserID) async throws -> PendingEmailChange? {
+        try await pool.read { db in
+            try Self.pendingEmailChange(
+                db,
+                VerificationTokenRecord.fetchOne(
+                    db,
+                    sql: """
+                        SELECT * FROM verification_tokens WHERE user_id = ? AND kind = ? AND purpose = ?
+                        ORDER BY id DESC LIMIT 1
+                        """,
+                    arguments: [userID.rawValue, VerificationTokenRecord.Kind.code, VerificationTokenRecord.Purpose.changeEmail]))
+        }
+    }
+
+    /// `token` with the request stored beside it; nil without either.
+    private static func pendingEmailChange(_ db: Database, _ token: VerificationTokenRecord?) throws -> PendingEmailChange? {
+        guard let token,
+            let row = try Row.fetchOne(
+                db, sql: "SELECT new_email, proof FROM email_change_requests WHERE token_id = ?", arguments: [token.id])
+        else { return nil }
+        let proof: String = row["proof"]
+        return PendingEmailChange(token: token, newEmail: row["new_email"], provenBySession: proof == "session")
     }
 
     /// Confirms an email change in one transaction: spends the token (a conditional UPDATE, so of

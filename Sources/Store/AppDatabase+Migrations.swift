@@ -127,6 +127,8 @@ extension AppDatabase {
         registerMailMigrations(&migrator)
         registerSuperuserTOTPMigrations(&migrator)
         registerSessionStoreMigrations(&migrator)
+        registerDescopeEmailChangeMigrations(&migrator)
+        registerPasskeyMigrations(&migrator)
         return migrator
     }
 }

@@ -6,6 +6,7 @@ import HTTPServer
 import LocalAuth
 import Logging
 import MailCatcher
+import PasswordStrength
 import Secrets
 import Store
 
@@ -148,6 +149,14 @@ struct Serve: AsyncParsableCommand {
     var descopeTokenCookies: Bool =
         Environment.value("DESCOPE_TOKEN_COOKIES").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
 
+    @Option(
+        help: """
+            The weakest password accepted, as a zxcvbn score from 0 to 4: 2 (the default) refuses passwords \
+            guessed within a million tries, such as 'password' and '12345678'; 0 checks only the length. \
+            (GATEHOUSE_PASSWORD_MIN_SCORE)
+            """)
+    var passwordMinScore: Int = Environment.value("PASSWORD_MIN_SCORE").flatMap(Int.init) ?? PasswordRules.defaultMinimumScore
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -200,6 +209,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes.") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
+        guard (0...4).contains(passwordMinScore) else { throw ValidationError("--password-min-score must be 0 to 4.") }
         if let publicURL = resolvedPublicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
         }
@@ -223,6 +233,9 @@ struct Serve: AsyncParsableCommand {
             }
         }
     }
+
+    /// `--password-min-score` as the one password rule.
+    private var passwordRules: PasswordRules { PasswordRules(minimumScore: passwordMinScore) }
 
     /// The `secrets` row where earlier versions kept the keyed-hash key (now in the key file).
     static let keyedHashSecret = "keyed-hash"
@@ -263,8 +276,10 @@ struct Serve: AsyncParsableCommand {
         switch backend {
         case .local:
             pocketBase = nil
+            var settings = LocalAccounts.Configuration(verification: verification, publicBaseURL: { baseURL.value ?? "" })
+            settings.passwordRules = passwordRules
             let local = LocalAccounts(
-                configuration: .init(verification: verification, publicBaseURL: { baseURL.value ?? "" }),
+                configuration: settings,
                 database: database, hasher: passwords,
                 mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: clock),
                 keyedHash: hasher, clock: clock, logger: logger)
@@ -298,6 +313,7 @@ struct Serve: AsyncParsableCommand {
             signInMethods: SignInMethod.parseList(signInMethods) ?? Set(SignInMethod.allCases),
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
+        web.passwordRules = passwordRules
         web.descopeProjectIDs = (descopeProjectId.isEmpty ? [Environment.value("DESCOPE_PROJECT_ID") ?? ""] : descopeProjectId)
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         web.descopeTokenCookies = descopeTokenCookies

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthCore
 import Foundation
+import PasswordStrength
 import Secrets
 import Store
 
@@ -33,7 +34,9 @@ struct SuperuserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let password = try readPassword()
-            if let problem = PasswordPolicy.problem(with: password) { throw ValidationError("Password: \(problem)") }
+            if let problem = PasswordRules.default.problem(with: password, userInputs: [email]) {
+                throw ValidationError("Password: \(problem)")
+            }
             let database = try AppDatabase(path: db)
             let hash = try await PasswordHasher().hash(password)
             let email = self.email.trimmingCharacters(in: .whitespacesAndNewlines)

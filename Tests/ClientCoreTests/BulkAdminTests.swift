@@ -17,13 +17,14 @@ import Testing
             let ids = try await admin.seedUsers(
                 UserSeed(
                     count: 5, pattern: "\(prefix)+{n}@example.com",
-                    password: "seed password", verified: true))
+                    password: "seed passphrase 7", verified: true))
             #expect(ids.count == 5)
             #expect(try await admin.listUsers(UserQuery(search: prefix)).totalItems == 5)
-            _ = try await fixture.client().signIn(email: "\(prefix)+5@example.com", password: "seed password")
+            _ = try await fixture.client().signIn(email: "\(prefix)+5@example.com", password: "seed passphrase 7")
 
             let overlapping = await authError {
-                _ = try await admin.seedUsers(UserSeed(count: 8, pattern: "\(prefix)+{n}@example.com", password: "seed password"))
+                _ = try await admin.seedUsers(
+                    UserSeed(count: 8, pattern: "\(prefix)+{n}@example.com", password: "seed passphrase 7"))
             }
             guard case .validation(let fields)? = overlapping else {
                 Issue.record("expected a validation error, got \(String(describing: overlapping))")
@@ -45,7 +46,7 @@ import Testing
             let hashed = uniqueEmail("hashed")
             let rows = [
                 ImportedUser(
-                    row: 2, email: plain, verified: true, password: "plain password",
+                    row: 2, email: plain, verified: true, password: "plain passphrase 7",
                     profile: Profile(["name": "Plain Person"])),
                 ImportedUser(row: 3, email: hashed, verified: true, passwordHash: Self.bcryptHash)
             ]
@@ -53,7 +54,7 @@ import Testing
             case .local:
                 #expect(try await admin.importUsers(rows).count == 2)
                 _ = try await fixture.client().signIn(email: hashed, password: "imported pw 1")
-            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI:
+            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI:
                 do {
                     _ = try await admin.importUsers(rows)
                     Issue.record("PocketBase cannot import a password hash")
@@ -63,7 +64,7 @@ import Testing
                 #expect(try await admin.listUsers(UserQuery(search: plain)).totalItems == 0, "nothing written")
                 #expect(try await admin.importUsers([rows[0]]).count == 1)
             }
-            let session = try await fixture.client().signIn(email: plain, password: "plain password")
+            let session = try await fixture.client().signIn(email: plain, password: "plain passphrase 7")
             #expect(session.user.profile.name == "Plain Person")
 
             let bad = [ImportedUser(row: 2, email: "nope"), ImportedUser(row: 3, email: plain, password: "long enough pw")]

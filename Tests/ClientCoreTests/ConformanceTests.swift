@@ -8,7 +8,7 @@ import Testing
 /// verification) the test branches on the declared capability and asserts it — it never skips.
 // Serialized: each case starts its own PocketBase, and the machines have two cores.
 @Suite(.serialized, .stopsWhatItStarts) struct ConformanceTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.verifyingBeforeSignIn)
     func signUpVerifySignInProfileRefreshSignOut(_ kind: BackendKind) async throws {
         try await withFixture(kind) { fixture in
             let client = fixture.client()
@@ -84,13 +84,13 @@ import Testing
         try await withFixture(kind) { fixture in
             let client = fixture.client()
             let email = uniqueEmail("grace")
-            _ = try await client.admin.createUser(NewUser(email: email, password: "right password", verified: true))
+            _ = try await client.admin.createUser(NewUser(email: email, password: "right passphrase 7", verified: true))
             #expect(await authError { try await client.signIn(email: email, password: "wrong password") } == .invalidCredentials)
             #expect(
                 await authError { try await client.signIn(email: uniqueEmail("nobody"), password: "whatever1") }
                     == .invalidCredentials)
             #expect(try await client.getSession() == nil)
-            #expect(try await client.signIn(email: email, password: "right password").user.email.lowercased() == email)
+            #expect(try await client.signIn(email: email, password: "right passphrase 7").user.email.lowercased() == email)
         }
     }
 
@@ -99,12 +99,12 @@ import Testing
         try await withFixture(kind) { fixture in
             let client = fixture.client()
             let email = uniqueEmail("alan")
-            _ = try await client.signUp(email: email, password: "password one", name: nil)
+            _ = try await client.signUp(email: email, password: "passphrase one 71", name: nil)
             #expect(
-                await authError { _ = try await client.signUp(email: email, password: "password two", name: nil) }
+                await authError { _ = try await client.signUp(email: email, password: "passphrase two 71", name: nil) }
                     == .emailExists)
             #expect(
-                await authError { _ = try await client.admin.createUser(NewUser(email: email, password: "password three")) }
+                await authError { _ = try await client.admin.createUser(NewUser(email: email, password: "passphrase three 71")) }
                     == .emailExists)
         }
     }
@@ -116,7 +116,7 @@ import Testing
             #expect(support.capabilities.contains(.impersonation))
             let target = try await support.admin.createUser(
                 NewUser(
-                    email: uniqueEmail("subject"), password: "subject password", verified: true,
+                    email: uniqueEmail("subject"), password: "subject passphrase 7", verified: true,
                     profile: Profile(["name": "Subject"])))
 
             let asUser = try await support.impersonate(userId: target.id, duration: 600)
@@ -136,11 +136,11 @@ import Testing
             let client = fixture.client()
             #expect(client.capabilities.contains(.externalAuths))
             let email = uniqueEmail("linked")
-            let user = try await client.admin.createUser(NewUser(email: email, password: "linked password", verified: true))
+            let user = try await client.admin.createUser(NewUser(email: email, password: "linked passphrase 7", verified: true))
             _ = try await client.admin.linkExternalAuth(userID: user.id, provider: "github", providerID: "gh-\(UUID())")
             _ = try await client.admin.linkExternalAuth(userID: user.id, provider: "google", providerID: "g-\(UUID())")
 
-            try await client.signIn(email: email, password: "linked password")
+            try await client.signIn(email: email, password: "linked passphrase 7")
             #expect(try await client.listExternalAuths(userId: user.id).map(\.provider).sorted() == ["github", "google"])
             try await client.unlinkExternalAuth(userId: user.id, provider: "github")
             let left = try await client.listExternalAuths(userId: user.id)
@@ -159,7 +159,7 @@ import Testing
                 created.append(
                     try await admin.createUser(
                         NewUser(
-                            email: "staff\(index)-\(tag)@example.com", password: "staff password", verified: index == 0,
+                            email: "staff\(index)-\(tag)@example.com", password: "staff passphrase 7", verified: index == 0,
                             profile: Profile(["name": .string("Staff \(index)")]))))
             }
             #expect(created.map(\.emailVerified) == [true, false, false])

@@ -19,9 +19,15 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// here). InsForge's API has no administration beyond listing and deleting users, so the suites
     /// that need more take `BackendKind.administrable`.
     case gatehouseInsForgeAPI
+    /// `DescopeBackend` against Gatehouse's own Descope-compatible API. Descope's auth API signs a
+    /// new account in at once and administers nothing (that takes its management key), so it runs
+    /// the shared suites that fit and `DescopeConformanceTests` for the rest.
+    case gatehouseDescopeAPI
 
     /// The backends with full administration (create, update, impersonate, link, import).
     static let administrable: [BackendKind] = [.local, .pocketbase, .gatehousePocketBaseAPI]
+    /// The backends whose sign-up waits for a verified address before it signs in.
+    static let verifyingBeforeSignIn: [BackendKind] = allCases.filter { $0 != .gatehouseDescopeAPI }
 
     var testDescription: String { rawValue }
 
@@ -31,6 +37,7 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .pocketbase: return try await PocketBaseFixture.start()
         case .gatehousePocketBaseAPI: return try await GatehouseAPIFixture.start(.pocketBase)
         case .gatehouseInsForgeAPI: return try await GatehouseAPIFixture.start(.insForge)
+        case .gatehouseDescopeAPI: return try await GatehouseAPIFixture.start(.descope)
         }
     }
 }

@@ -7,12 +7,13 @@ import Logging
 import Secrets
 import Store
 import TestScope
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The client core's PocketBase or InsForge backend pointed at Gatehouse's own compatible API: a
+/// The client core's PocketBase, InsForge or Descope backend pointed at Gatehouse's own compatible API: a
 /// real Gatehouse server (embedded store) on a loopback port with a superuser, so the conformance
 /// suite holds Gatehouse's APIs to the assertions the embedded store and the real PocketBase pass.
 final class GatehouseAPIFixture: MailboxFixture {
@@ -22,6 +23,8 @@ final class GatehouseAPIFixture: MailboxFixture {
         case pocketBase
         /// `InsForgeBackend` → `/api/auth` (6-digit codes, as InsForge's).
         case insForge
+        /// `DescopeBackend` → `/v1/auth` (the server's generated project id).
+        case descope
     }
 
     static let superuser = ("root@gatehouse.test", "superuser-password-1")
@@ -68,6 +71,9 @@ final class GatehouseAPIFixture: MailboxFixture {
         case .insForge:
             let adminKey = try await ConsoleTokens.token(for: superuser, at: baseURL)
             api = InsForgeBackend(configuration: .init(baseURL: baseURL, adminKey: adminKey), logger: logger)
+        case .descope:
+            let project = try #require(app.descopeProjectIDs.first)
+            api = DescopeBackend(configuration: .init(baseURL: baseURL, projectID: project), logger: logger)
         }
         return GatehouseAPIFixture(directory: directory, database: database, mailbox: mailbox, server: server, api: api)
     }

@@ -10,9 +10,9 @@ import Testing
         refreshMargin: TimeInterval = 60
     ) async throws -> (AuthClient, String) {
         let email = uniqueEmail("session")
-        _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "session password", verified: true))
+        _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "session passphrase 7", verified: true))
         let client = AuthClient(api: fixture.api, storage: storage, refreshMargin: refreshMargin)
-        try await client.signIn(email: email, password: "session password")
+        try await client.signIn(email: email, password: "session passphrase 7")
         return (client, email)
     }
 
@@ -47,8 +47,8 @@ import Testing
     @Test func reusingARotatedRefreshTokenRevokesTheFamily() async throws {
         let fixture = try await LocalFixture()
         let email = uniqueEmail("reuse")
-        _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "reuse password", verified: true))
-        let original = try await fixture.api.signIn(email: email, password: "reuse password")
+        _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "reuse passphrase 7", verified: true))
+        let original = try await fixture.api.signIn(email: email, password: "reuse passphrase 7")
         let rotated = try await fixture.api.refresh(original)
         #expect(rotated.refreshToken != original.refreshToken)
         #expect(try await fixture.api.currentUser(rotated).email == email)

@@ -22,7 +22,7 @@ import Testing
         return clients
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.verifyingBeforeSignIn)
     func listOneOthersAll(_ kind: BackendKind) async throws {
         try await withFixture(kind) { fixture in
             let clients = try await signedIn(fixture, count: 3)

@@ -13,7 +13,7 @@ import Testing
     private func signedIn(_ gatehouse: TestGatehouse) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", "renew@example.com"), ("password", "password-123")])
+        _ = try await browser.post("/auth/sign-up", [("email", "renew@example.com"), ("password", "quiet-otter-123")])
         #expect(try await browser.get("/account", follow: false).status == 200)
         return browser
     }

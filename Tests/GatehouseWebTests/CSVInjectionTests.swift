@@ -12,8 +12,8 @@ import Testing
         let admin = TestUserAPITests.AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
         let rows: [[String: Any]] =
             Self.dangerous.enumerated().map { index, name in
-                ["email": "formula\(index)@example.com", "password": "password-123", "name": name, "tags": ["csv"]]
-            } + [["email": "=1+1@example.com", "password": "password-123", "name": "Plain", "tags": ["csv"]]]
+                ["email": "formula\(index)@example.com", "password": "quiet-otter-123", "name": name, "tags": ["csv"]]
+            } + [["email": "=1+1@example.com", "password": "quiet-otter-123", "name": "Plain", "tags": ["csv"]]]
         let imported = try await admin.send("POST", "/_/api/users/import", json: rows)
         #expect(imported.status == 201, "\(imported.text)")
 

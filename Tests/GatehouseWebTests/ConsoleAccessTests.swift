@@ -24,7 +24,7 @@ import Testing
         let gatehouse = try await TestGatehouse(verification: .none)
         let user = gatehouse.browser()
         _ = try await user.get("/auth/sign-up")
-        _ = try await user.post("/auth/sign-up", [("email", "plain@example.com"), ("password", "password-123"), ("name", "")])
+        _ = try await user.post("/auth/sign-up", [("email", "plain@example.com"), ("password", "quiet-otter-123"), ("name", "")])
         let session = try #require(user.cookie("gh_session"))
         let console = try await user.get("/_/audit", follow: false)
         #expect(console.status == 303, "a user's cookie is not a console session")
@@ -38,7 +38,8 @@ import Testing
         let gatehouse = try await TestGatehouse(verification: .none)
         let user = gatehouse.browser()
         _ = try await user.get("/auth/sign-up")
-        _ = try await user.post("/auth/sign-up", [("email", "audited@example.com"), ("password", "password-123"), ("name", "")])
+        _ = try await user.post(
+            "/auth/sign-up", [("email", "audited@example.com"), ("password", "quiet-otter-123"), ("name", "")])
         _ = try await user.post("/auth/sign-out", [])
         _ = try await user.get("/auth/sign-in")
         _ = try await user.post("/auth/sign-in", [("email", "audited@example.com"), ("password", "wrong-password")])

@@ -12,7 +12,7 @@ import Testing
         let avatar = "https://tracker.example/pixel.png?who=staff"
         let created = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/_/api/users", headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-            body: Array(#"{"email":"pixel@example.com","password":"password-123","verified":true}"#.utf8))
+            body: Array(#"{"email":"pixel@example.com","password":"quiet-otter-123","verified":true}"#.utf8))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
         let id = try #require((json["user"] as? [String: Any])?["id"] as? String)
         let patched = try await HTTPTestClient(port: gatehouse.port).request(

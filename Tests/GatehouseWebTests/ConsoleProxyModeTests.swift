@@ -22,7 +22,7 @@ import Testing
         let record = try await pocketBase.request(
             "POST", "/api/collections/users/records", token: token,
             body: [
-                "email": email, "password": "password-1234", "passwordConfirm": "password-1234", "verified": verified,
+                "email": email, "password": "quiet-otter-1234", "passwordConfirm": "quiet-otter-1234", "verified": verified,
                 "name": name
             ])
         return try #require(record["id"] as? String)
@@ -171,7 +171,7 @@ import Testing
             let created = try await client.request(
                 "POST", "/_/api/users", headers: auth,
                 body: Array(
-                    #"{"email":"\#(email)","password":"password-1234","name":"Api Person","verified":true}"#.utf8))
+                    #"{"email":"\#(email)","password":"quiet-otter-1234","name":"Api Person","verified":true}"#.utf8))
             #expect(created.status == 201)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
             let id = try #require((json["user"] as? [String: Any])?["id"] as? String)

@@ -8,7 +8,7 @@ import Testing
     /// Creates a verified user through the admin API and returns its id.
     private func createUser(
         _ gatehouse: TestGatehouse, token: String, email: String, name: String = "",
-        password: String = "password-123", verified: Bool = true
+        password: String = "quiet-otter-123", verified: Bool = true
     ) async throws -> String {
         let body = try JSONSerialization.data(withJSONObject: [
             "email": email, "password": password, "name": name, "verified": verified
@@ -25,7 +25,8 @@ import Testing
         return id
     }
 
-    private func signIn(_ gatehouse: TestGatehouse, _ email: String, password: String = "password-123") async throws -> Browser {
+    private func signIn(_ gatehouse: TestGatehouse, _ email: String, password: String = "quiet-otter-123") async throws -> Browser
+    {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
         let response = try await browser.post("/auth/sign-in", [("email", email), ("password", password)])
@@ -225,7 +226,7 @@ import Testing
 
         let duplicate = try await client.request(
             "POST", "/_/api/users", headers: auth,
-            body: Array(#"{"email":"GEN@example.com","password":"password-123"}"#.utf8))
+            body: Array(#"{"email":"GEN@example.com","password":"quiet-otter-123"}"#.utf8))
         #expect(duplicate.status == 409)
         #expect(duplicate.text.contains("\"error\""))
         let invalid = try await client.request(

@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 10, item 2: a signed-in person moves the account to a new address, confirmed from it.
 @Suite(.stopsWhatItStarts) struct EmailChangeTests {
-    private static let password = "password-123"
+    private static let password = "quiet-otter-123"
     private static let refusedPassword = "That password isn&#39;t right."
 
     /// A new account (verification off), signed in in a fresh browser.

@@ -9,7 +9,7 @@ import Testing
     private func signUp(_ gatehouse: TestGatehouse, _ email: String) async throws -> TestResponse {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        return try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")])
+        return try await browser.post("/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")])
     }
 
     /// The text of the form's error messages, without the CSRF token and echoed fields around them.

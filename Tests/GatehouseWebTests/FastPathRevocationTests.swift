@@ -11,7 +11,7 @@ import Testing
 /// to be refused.
 @Suite(.stopsWhatItStarts) struct FastPathRevocationTests {
     private let email = "fast@example.com"
-    private let password = "password-123"
+    private let password = "quiet-otter-123"
 
     /// A server, a superuser's admin-API token, a user id, a signed-in browser and a PocketBase-API token.
     private func signedInEverywhere() async throws -> (TestGatehouse, String, String, Browser, String) {

@@ -11,7 +11,8 @@ import Testing
         let gatehouse = try await OAuthGatehouse()
         let user = Browser(port: gatehouse.port)
         _ = try await user.get("/auth/sign-up")
-        _ = try await user.post("/auth/sign-up", [("email", "held@example.com"), ("password", "password-123"), ("name", "Held")])
+        _ = try await user.post(
+            "/auth/sign-up", [("email", "held@example.com"), ("password", "quiet-otter-123"), ("name", "Held")])
         let userID = try #require(try await gatehouse.database.user(email: "held@example.com")?.id)
         _ = try await gatehouse.database.linkExternal(
             ExternalIdentity(provider: "google", subject: "google-held", email: "held@example.com", emailVerified: true),

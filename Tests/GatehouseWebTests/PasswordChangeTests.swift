@@ -8,16 +8,16 @@ import Testing
 @Suite(.stopsWhatItStarts) struct PasswordChangeTests {
     private let email = "changer@example.com"
 
-    /// Signs the account up ("password-123", no verification) and returns its browser.
+    /// Signs the account up ("quiet-otter-123", no verification) and returns its browser.
     private func account(_ gatehouse: TestGatehouse) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")])
+        _ = try await browser.post("/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")])
         #expect(try await browser.get("/account", follow: false).status == 200)
         return browser
     }
 
-    private func signIn(_ gatehouse: TestGatehouse, password: String = "password-123") async throws -> (Browser, Int) {
+    private func signIn(_ gatehouse: TestGatehouse, password: String = "quiet-otter-123") async throws -> (Browser, Int) {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
         let status = try await browser.post("/auth/sign-in", [("email", email), ("password", password)]).status
@@ -40,7 +40,7 @@ import Testing
         #expect(page.text.contains("<title>Security · Gatehouse</title>"))
         #expect(page.text.contains("Change password"))
 
-        let changed = try await change(laptop, current: "password-123", new: "brand-new-pass")
+        let changed = try await change(laptop, current: "quiet-otter-123", new: "brand-new-pass")
         #expect(changed.status == 303)
         #expect(changed.header("Location") == "/account/security?notice=password-changed")
         #expect(try await laptop.get("/account", follow: false).status == 200)
@@ -64,7 +64,7 @@ import Testing
     @Test func aWrongCurrentPasswordIsRefusedAndAThrottledOneReadsTheSame() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         let browser = try await account(gatehouse)
-        let short = try await change(browser, current: "password-123", new: "short")
+        let short = try await change(browser, current: "quiet-otter-123", new: "short")
         #expect(short.status == 422)
         #expect(short.text.contains("Use at least 8 characters."))
 
@@ -77,7 +77,7 @@ import Testing
         }
         // Ten failures lock the account for this source (as at sign-in): the right password now gets
         // exactly the wrong password's answer, and changes nothing.
-        let throttled = try await change(browser, current: "password-123", new: "brand-new-pass")
+        let throttled = try await change(browser, current: "quiet-otter-123", new: "brand-new-pass")
         #expect(throttled.status == 422)
         #expect(throttled.text == wrongAnswers[0])
         #expect(try await browser.get("/account", follow: false).status == 200)
@@ -87,7 +87,7 @@ import Testing
         // From another source the account is not locked: the old password still works there.
         let elsewhere = gatehouse.browser(from: "127.0.0.2")
         _ = try await elsewhere.get("/auth/sign-in")
-        #expect(try await elsewhere.post("/auth/sign-in", [("email", email), ("password", "password-123")]).status == 303)
+        #expect(try await elsewhere.post("/auth/sign-in", [("email", email), ("password", "quiet-otter-123")]).status == 303)
         await gatehouse.stop()
     }
 
@@ -100,7 +100,7 @@ import Testing
         let opened = try await staff.post("/_/users/\(userID.rawValue)/impersonate", [("duration", "5"), ("mode", "browser")])
         #expect(opened.header("Location") == "/account")
         _ = try await staff.get("/account")
-        let refused = try await change(staff, current: "password-123", new: "staff-chose-this")
+        let refused = try await change(staff, current: "quiet-otter-123", new: "staff-chose-this")
         #expect(refused.status == 403)
         #expect(try await signIn(gatehouse).1 == 303)
         #expect(try await signIn(gatehouse, password: "staff-chose-this").1 == 401)

@@ -6,11 +6,11 @@ import Testing
 /// Issue 10, item 1: "Forgot password?" — the mailed link (and code), used once, within 30 minutes,
 /// for its own account only; every old session ends and the person is signed in afresh.
 @Suite(.stopsWhatItStarts) struct PasswordResetTests {
-    /// Signs `email` up with "password-123", verifies it by code and returns the signed-in browser.
+    /// Signs `email` up with "quiet-otter-123", verifies it by code and returns the signed-in browser.
     private func account(_ gatehouse: TestGatehouse, _ email: String) async throws -> Browser {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")])
+        _ = try await browser.post("/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")])
         if gatehouse.verification == .code {
             _ = try await browser.get("/auth/verify?email=" + escaped(email))
             let verified = try await browser.post(
@@ -65,7 +65,8 @@ import Testing
         let phone = gatehouse.browser()
         _ = try await phone.get("/auth/sign-in")
         #expect(
-            try await phone.post("/auth/sign-in", [("email", "forgot@example.com"), ("password", "password-123")]).status == 303)
+            try await phone.post("/auth/sign-in", [("email", "forgot@example.com"), ("password", "quiet-otter-123")]).status
+                == 303)
 
         let visitor = gatehouse.browser()
         let signIn = try await visitor.get("/auth/sign-in")
@@ -102,7 +103,7 @@ import Testing
             #expect(page.status == 303)
             #expect(page.header("Location")?.hasPrefix("/auth/sign-in") == true)
         }
-        #expect(try await signInStatus(gatehouse, "forgot@example.com", "password-123") == 401)
+        #expect(try await signInStatus(gatehouse, "forgot@example.com", "quiet-otter-123") == 401)
         #expect(try await signInStatus(gatehouse, "forgot@example.com", "new-password-456") == 303)
         let types = try await gatehouse.database.auditEvents(subject: nil, limit: 100).map(\.type)
         #expect(types.contains("password_reset.requested"))
@@ -119,8 +120,15 @@ import Testing
         let token = try #require(hiddenToken(in: try await visitor.get(mail.path).text))
         #expect(try await visitor.post("/auth/reset-password", [("token", token), ("password", "first-new-pass")]).status == 303)
 
+        // Opened again, the spent link says so before any form (issue 25, item 6), with the way to a new one.
         let other = gatehouse.browser()
-        _ = try await other.get(mail.path)
+        let reopened = try await other.get(mail.path)
+        #expect(reopened.status == 400)
+        #expect(reopened.text.contains("This reset link can"))
+        #expect(reopened.text.contains("href=\"/auth/forgot-password\""))
+        #expect(hiddenToken(in: reopened.text) == nil, "the spent link still shows the new-password form")
+        // Posted anyway (an old tab), the spent token is refused too.
+        _ = try await other.get("/auth/forgot-password")
         let again = try await other.post("/auth/reset-password", [("token", token), ("password", "second-new-pass")])
         #expect(again.status == 400)
         #expect(again.text.contains("This reset link can"))
@@ -140,9 +148,11 @@ import Testing
         let mail = try await resetMail(gatehouse, "late@example.com")
         let token = try #require(hiddenToken(in: try await visitor.get(mail.path).text))
         gatehouse.clock.advance(31 * 60)
+        let expired = try await gatehouse.browser().get(mail.path)
+        #expect(expired.status == 400 && hiddenToken(in: expired.text) == nil)
         let late = try await visitor.post("/auth/reset-password", [("token", token), ("password", "new-password-456")])
         #expect(late.status == 400)
-        #expect(try await signInStatus(gatehouse, "late@example.com", "password-123") == 303)
+        #expect(try await signInStatus(gatehouse, "late@example.com", "quiet-otter-123") == 303)
         await gatehouse.stop()
     }
 
@@ -163,7 +173,7 @@ import Testing
         // Alice's link, used from Bob's browser, sets Alice's password, never Bob's.
         let token = try #require(hiddenToken(in: try await bob.get(alices.path).text))
         #expect(try await bob.post("/auth/reset-password", [("token", token), ("password", "bob-chose-this")]).status == 303)
-        #expect(try await signInStatus(gatehouse, "bob@example.com", "password-123") == 303)
+        #expect(try await signInStatus(gatehouse, "bob@example.com", "quiet-otter-123") == 303)
         #expect(try await signInStatus(gatehouse, "bob@example.com", "bob-chose-this") == 401)
         #expect(try await signInStatus(gatehouse, "alice@example.com", "bob-chose-this") == 303)
         await gatehouse.stop()
@@ -191,8 +201,9 @@ import Testing
         #expect(
             try await other.post("/auth/reset-password/code", [("email", "code@example.com"), ("code", mail.code!)]).status == 422
         )
-        let linkToken = try #require(hiddenToken(in: try await other.get(mail.path).text))
-        #expect(try await other.post("/auth/reset-password", [("token", linkToken), ("password", "by-link-pass")]).status == 400)
+        let deadLink = try await other.get(mail.path)
+        #expect(deadLink.status == 400 && deadLink.text.contains("This reset link can"))
+        #expect(hiddenToken(in: deadLink.text) == nil)
         await gatehouse.stop()
     }
 

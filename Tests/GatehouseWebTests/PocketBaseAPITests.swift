@@ -35,11 +35,11 @@ import Testing
     private func userToken(_ gatehouse: TestGatehouse, _ email: String) async throws -> String {
         let created = try await call(
             gatehouse, "POST", "/api/collections/users/records",
-            json: ["email": email, "password": "password-123", "passwordConfirm": "password-123"])
+            json: ["email": email, "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123"])
         #expect(created.status == 200, "\(created.text)")
         let auth = try await call(
             gatehouse, "POST", "/api/collections/users/auth-with-password",
-            json: ["identity": email, "password": "password-123"])
+            json: ["identity": email, "password": "quiet-otter-123"])
         return try #require(auth.json["token"] as? String, "\(auth.text)")
     }
 
@@ -53,12 +53,13 @@ import Testing
         #expect((wrongTypes.json["data"] as? [String: Any])?["email"] != nil, "the field is named")
         let badEmail = try await call(
             gatehouse, "POST", "/api/collections/users/records",
-            json: ["email": "not-an-address", "password": "password-123", "passwordConfirm": "password-123"])
+            json: ["email": "not-an-address", "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123"])
         expectPocketBaseError(badEmail, 400)
         let badVisibility = try await call(
             gatehouse, "POST", "/api/collections/users/records",
             json: [
-                "email": "v@example.com", "password": "password-123", "passwordConfirm": "password-123", "emailVisibility": "yes"
+                "email": "v@example.com", "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123",
+                "emailVisibility": "yes"
             ])
         expectPocketBaseError(badVisibility, 400)
         // Nothing was written by any of them: the addresses are still free.
@@ -156,7 +157,7 @@ import Testing
         let email = "sdk-app@example.com"
         let created = try await call(
             gatehouse, "POST", "/api/collections/users/records",
-            json: ["email": email, "password": "password-123", "passwordConfirm": "password-123"])
+            json: ["email": email, "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123"])
         #expect(created.status == 200, "\(created.text)")
         let signUpMail = try #require(try await gatehouse.mails(to: email).first)
         #expect((signUpMail["code"] as? String)?.count == 6 && (signUpMail["link"] as? String)?.isEmpty == false)

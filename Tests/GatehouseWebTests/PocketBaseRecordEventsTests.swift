@@ -146,14 +146,14 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         let signUp = try await browser.post(
-            "/auth/sign-up", [("email", "page@example.com"), ("password", "password-123"), ("name", "From Page")])
+            "/auth/sign-up", [("email", "page@example.com"), ("password", "quiet-otter-123"), ("name", "From Page")])
         #expect(signUp.status == 303)
         let fromPage = try await next("create")
         #expect(fromPage["email"] as? String == "page@example.com" && fromPage["name"] as? String == "From Page")
         // InsForge's sign-up.
         let insForge = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/api/auth/users", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"email":"insforge@example.com","password":"password-123"}"#.utf8))
+            body: Array(#"{"email":"insforge@example.com","password":"quiet-otter-123"}"#.utf8))
         #expect(insForge.status == 200, "\(insForge.text)")
         #expect(try await next("create")["email"] as? String == "insforge@example.com")
         // The admin JSON API's update and delete.
@@ -163,7 +163,7 @@ import Testing
         // The test-user seed (a bulk insert) and deleting the batch by its tag.
         let seeded = try await adminCall(
             "POST", "/_/api/users/seed",
-            ["count": 2, "pattern": "seed{n}@example.com", "password": "password-123", "tag": "batch"])
+            ["count": 2, "pattern": "seed{n}@example.com", "password": "quiet-otter-123", "tag": "batch"])
         #expect(seeded.status == 201, "\(seeded.text)")
         let seededEmails = [try await next("create")["email"] as? String, try await next("create")["email"] as? String]
         #expect(Set(seededEmails.compactMap { $0 }) == ["seed1@example.com", "seed2@example.com"])
@@ -279,13 +279,13 @@ final class RecordEventsPeer: Sendable {
     func createUser(_ email: String) async throws -> String {
         let created = try await call(
             "POST", "/api/collections/users/records",
-            ["email": email, "password": "password-123", "passwordConfirm": "password-123", "verified": true])
+            ["email": email, "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123", "verified": true])
         return try #require(created["id"] as? String)
     }
 
     func token(_ email: String) async throws -> String {
         let signedIn = try await call(
-            "POST", "/api/collections/users/auth-with-password", ["identity": email, "password": "password-123"], token: nil)
+            "POST", "/api/collections/users/auth-with-password", ["identity": email, "password": "quiet-otter-123"], token: nil)
         return try #require(signedIn["token"] as? String)
     }
 

@@ -14,7 +14,7 @@ import Testing
             let laptop = Browser(port: gatehouse.port)
             _ = try await laptop.get("/auth/sign-up")
             #expect(
-                try await laptop.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")]).status
+                try await laptop.post("/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")]).status
                     == 303)
             let verify = try await pocketBase.smtp.waitForMatch(
                 to: email, pattern: #"href="http://127\.0\.0\.1:\#(gatehouse.port)(/auth/verify-link\?token=[^"]+)""#)
@@ -26,8 +26,8 @@ import Testing
                 return (browser, try await browser.post("/auth/sign-in", [("email", email), ("password", password)]).status)
             }
             _ = try await laptop.get("/auth/sign-in")
-            #expect(try await laptop.post("/auth/sign-in", [("email", email), ("password", "password-123")]).status == 303)
-            let (phone, phoneStatus) = try await signIn("password-123")
+            #expect(try await laptop.post("/auth/sign-in", [("email", email), ("password", "quiet-otter-123")]).status == 303)
+            let (phone, phoneStatus) = try await signIn("quiet-otter-123")
             #expect(phoneStatus == 303)
 
             // Change: this browser goes on with PocketBase's fresh token, the phone is signed out.
@@ -36,7 +36,7 @@ import Testing
                 "/account/security/password", [("current_password", "not-it-at-all"), ("new_password", "changed-456")])
             #expect(wrong.status == 422)
             let changed = try await laptop.post(
-                "/account/security/password", [("current_password", "password-123"), ("new_password", "changed-456")])
+                "/account/security/password", [("current_password", "quiet-otter-123"), ("new_password", "changed-456")])
             #expect(changed.header("Location") == "/account/security?notice=password-changed")
             #expect(try await laptop.get("/account", follow: false).status == 200)
             #expect(try await phone.get("/account", follow: false).status == 303)

@@ -10,7 +10,7 @@ import Testing
         let gatehouse = try await TestGatehouse(verification: .code)
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", "victim@example.com"), ("password", "password-123")])
+        _ = try await browser.post("/auth/sign-up", [("email", "victim@example.com"), ("password", "quiet-otter-123")])
         let client = HTTPTestClient(port: gatehouse.port)
 
         let mailbox = try await client.request(

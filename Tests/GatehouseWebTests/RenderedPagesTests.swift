@@ -19,11 +19,11 @@ import Testing
         for email in emails {
             let created = try await HTTPTestClient(port: gatehouse.port).request(
                 "POST", "/_/api/users", headers: [("Authorization", "Bearer \(admin)"), ("Content-Type", "application/json")],
-                body: Array(#"{"email":"\#(email)","password":"password-123","name":"Same Name","verified":true}"#.utf8))
+                body: Array(#"{"email":"\#(email)","password":"quiet-otter-123","name":"Same Name","verified":true}"#.utf8))
             #expect(created.status == 201, "\(created.text)")
             let browser = gatehouse.browser()
             _ = try await browser.get("/auth/sign-in")
-            #expect(try await browser.post("/auth/sign-in", [("email", email), ("password", "password-123")]).status == 303)
+            #expect(try await browser.post("/auth/sign-in", [("email", email), ("password", "quiet-otter-123")]).status == 303)
             browsers.append(browser)
         }
         for _ in 0..<3 {

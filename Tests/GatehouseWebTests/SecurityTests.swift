@@ -5,7 +5,7 @@ import Testing
 
 /// The attacks DESIGN.md lists, each tried against the real server.
 @Suite(.stopsWhatItStarts) struct SecurityTests {
-    private func signedUpVerified(_ gatehouse: TestGatehouse, _ email: String, password: String = "password-123")
+    private func signedUpVerified(_ gatehouse: TestGatehouse, _ email: String, password: String = "quiet-otter-123")
         async throws -> Browser
     {
         let browser = gatehouse.browser()
@@ -27,8 +27,10 @@ import Testing
                 group.addTask {
                     let browser = gatehouse.browser()
                     _ = try await browser.get("/auth/sign-up")
-                    return try await browser.post("/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")])
-                        .status
+                    return try await browser.post(
+                        "/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")]
+                    )
+                    .status
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -89,7 +91,7 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        let fields = [("email", "csrf@example.com"), ("password", "password-123"), ("name", "")]
+        let fields = [("email", "csrf@example.com"), ("password", "quiet-otter-123"), ("name", "")]
         let wrong = try await browser.post("/auth/sign-up", fields, csrf: "forged-token")
         #expect(wrong.status == 403)
         let stranger = gatehouse.browser()
@@ -115,7 +117,7 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        let fields = [("email", "null-origin@example.com"), ("password", "password-123"), ("name", "")]
+        let fields = [("email", "null-origin@example.com"), ("password", "quiet-otter-123"), ("name", "")]
         let bare = try await browser.post("/auth/sign-up", fields, headers: [("Origin", "null")])
         #expect(bare.status == 403)
         let chromium = try await browser.post(
@@ -134,7 +136,7 @@ import Testing
         let response = try await browser.post(
             "/auth/sign-in",
             [
-                ("email", "a@example.com"), ("email", "b@example.com"), ("password", "password-123")
+                ("email", "a@example.com"), ("email", "b@example.com"), ("password", "quiet-otter-123")
             ])
         #expect(response.status == 400)
         #expect(response.text.contains("email"))
@@ -147,7 +149,7 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         _ = try await browser.post(
-            "/auth/sign-up", [("email", "xss@example.com"), ("password", "password-123"), ("name", payload)])
+            "/auth/sign-up", [("email", "xss@example.com"), ("password", "quiet-otter-123"), ("name", payload)])
         _ = try await browser.get("/account")
         _ = try await browser.post(
             "/account",
@@ -170,7 +172,7 @@ import Testing
         _ = try await browser.get("/auth/sign-up")
         let big = String(repeating: "a", count: 100 * 1024)
         let response = try await browser.post(
-            "/auth/sign-up", [("email", "big@example.com"), ("password", "password-123"), ("name", big)])
+            "/auth/sign-up", [("email", "big@example.com"), ("password", "quiet-otter-123"), ("name", big)])
         #expect(response.status == 413)
         #expect(try await gatehouse.mails(to: "big@example.com").isEmpty)
         await gatehouse.stop()
@@ -212,7 +214,7 @@ import Testing
             let response = try await browser.post(
                 "/auth/sign-in",
                 [
-                    ("email", "redirect@example.com"), ("password", "password-123"), ("redirect", target)
+                    ("email", "redirect@example.com"), ("password", "quiet-otter-123"), ("redirect", target)
                 ])
             #expect(response.header("Location") == "/account", "redirect=\(target)")
         }
@@ -227,7 +229,7 @@ import Testing
         _ = try await browser.get("/account")
         _ = try await browser.post("/auth/sign-out", [])
         _ = try await browser.get("/auth/sign-in")
-        _ = try await browser.post("/auth/sign-in", [("email", "rotate@example.com"), ("password", "password-123")])
+        _ = try await browser.post("/auth/sign-in", [("email", "rotate@example.com"), ("password", "quiet-otter-123")])
         let second = try #require(browser.cookie("gh_session"))
         #expect(first != second)
 

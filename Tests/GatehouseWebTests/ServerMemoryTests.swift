@@ -11,7 +11,7 @@ import Testing
     /// server's own dummy hash at start-up), and stops it.
     private func startSignUpAndStop(_ index: Int) async throws {
         let gatehouse = try await TestGatehouse(verification: .none, hashCost: .interactive)
-        let body = #"{"email":"memory-\#(index)@example.com","password":"password-123"}"#
+        let body = #"{"email":"memory-\#(index)@example.com","password":"quiet-otter-123"}"#
         let response = try await HTTPTestClient(port: gatehouse.port).request(
             "POST", "/api/auth/users", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
         #expect(response.status == 200, "\(response.text)")

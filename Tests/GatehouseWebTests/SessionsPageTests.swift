@@ -9,7 +9,7 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
         let response = try await browser.post(
-            "/auth/sign-in", [("email", "many@example.com"), ("password", "password-123")], headers: [("User-Agent", agent)])
+            "/auth/sign-in", [("email", "many@example.com"), ("password", "quiet-otter-123")], headers: [("User-Agent", agent)])
         #expect(response.status == 303 && response.header("Location") == "/account")
         return browser
     }
@@ -17,7 +17,7 @@ import Testing
     private func signedUp(_ gatehouse: TestGatehouse) async throws {
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
-        _ = try await browser.post("/auth/sign-up", [("email", "many@example.com"), ("password", "password-123")])
+        _ = try await browser.post("/auth/sign-up", [("email", "many@example.com"), ("password", "quiet-otter-123")])
     }
 
     @Test func listsEachDeviceMarksThisOneAndSignsOutOneOthersOrAll() async throws {

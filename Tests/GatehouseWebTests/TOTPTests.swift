@@ -9,7 +9,7 @@ import TwoFactor
 /// meets it in the browser — enrolment on `/account/security`, the second step on `/auth/mfa`.
 @Suite(.stopsWhatItStarts) struct TOTPPageTests {
     static let email = "two@example.com"
-    static let password = "password-123"
+    static let password = "quiet-otter-123"
 
     /// The base32 key the enrolment page shows (`data-totp-secret`).
     static func secret(in html: String) throws -> [UInt8] {

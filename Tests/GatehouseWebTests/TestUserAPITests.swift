@@ -76,7 +76,7 @@ import Testing
         let gatehouse = try await TestGatehouse()
         let admin = AdminCaller(port: gatehouse.port, token: try await gatehouse.adminToken())
         let taken = try await admin.send(
-            "POST", "/_/api/users", json: ["email": "Test+3@example.com", "password": "password-123"])
+            "POST", "/_/api/users", json: ["email": "Test+3@example.com", "password": "quiet-otter-123"])
         #expect(taken.status == 201)
         let response = try await admin.send(
             "POST", "/_/api/users/seed",
@@ -113,7 +113,7 @@ import Testing
             taken@example.com,password-123,Already There,true,
 
             """
-        _ = try await admin.send("POST", "/_/api/users", json: ["email": "taken@example.com", "password": "password-123"])
+        _ = try await admin.send("POST", "/_/api/users", json: ["email": "taken@example.com", "password": "quiet-otter-123"])
         let response = try await admin.send("POST", "/_/api/users/import", raw: Array(csv.utf8), contentType: "text/csv")
         #expect(response.status == 422, "\(response.text)")
         let rows = try #require(try admin.object(response)["rows"] as? [[String: Any]])
@@ -178,11 +178,11 @@ import Testing
             "POST", "/_/api/users/import",
             json: (1...30).map { index in
                 [
-                    "email": "round\(index)@example.com", "password": "password-123", "name": "Round, \"\(index)\"",
+                    "email": "round\(index)@example.com", "password": "quiet-otter-123", "name": "Round, \"\(index)\"",
                     "verified": index % 2 == 0, "tags": ["trip"]
                 ] as [String: Any]
             })
-        _ = try await admin.send("POST", "/_/api/users", json: ["email": "other@example.com", "password": "password-123"])
+        _ = try await admin.send("POST", "/_/api/users", json: ["email": "other@example.com", "password": "quiet-otter-123"])
         for format in ["json", "csv"] {
             let export = try await admin.send("GET", "/_/api/users/export?format=\(format)&tag=trip")
             #expect(export.status == 200)

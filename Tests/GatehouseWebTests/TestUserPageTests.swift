@@ -36,7 +36,7 @@ import Testing
         let again = try await staff.post(
             "/_/test-users/create",
             [
-                ("email", "made@example.com"), ("password", "password-123"),
+                ("email", "made@example.com"), ("password", "quiet-otter-123"),
                 ("name", "Second"), ("tag", "")
             ])
         #expect(again.status == 422)
@@ -97,7 +97,7 @@ import Testing
         #expect(refused.text.contains(#"<th scope="row" class="cx-num">4</th>"#))
         #expect(try await staff.get("/_/users").text.contains("0 users"))
 
-        let good = #"[{"email":"one@example.com","password":"password-123","verified":true},{"email":"two@example.com"}]"#
+        let good = #"[{"email":"one@example.com","password":"quiet-otter-123","verified":true},{"email":"two@example.com"}]"#
         let imported = try await staff.upload("/_/test-users/import", csrf: csrf, filename: "users.json", bytes: Array(good.utf8))
         #expect(imported.status == 200)
         #expect(imported.text.contains("Imported 2 users from users.json"))

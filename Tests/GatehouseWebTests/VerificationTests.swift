@@ -10,7 +10,7 @@ import Testing
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-up")
         let response = try await browser.post(
-            "/auth/sign-up", [("email", email), ("password", "password-123"), ("name", "")],
+            "/auth/sign-up", [("email", email), ("password", "quiet-otter-123"), ("name", "")],
             follow: true)
         #expect(response.status == 200)
         return browser
@@ -122,9 +122,12 @@ import Testing
         #expect(opened.text.contains("Your email is verified"))
         let reused = try await browser.get(target)
         #expect(reused.status == 400)
+        // A spent link says so and offers a new one, rather than a bare error page (issue 25, item 6).
+        #expect(reused.text.contains("This verification link can"))
+        #expect(reused.text.contains("href=\"/auth/resend-verification\""))
 
         _ = try await browser.get("/auth/sign-in")
-        let signIn = try await browser.post("/auth/sign-in", [("email", "linky@example.com"), ("password", "password-123")])
+        let signIn = try await browser.post("/auth/sign-in", [("email", "linky@example.com"), ("password", "quiet-otter-123")])
         #expect(signIn.header("Location") == "/account")
         await gatehouse.stop()
     }
@@ -134,7 +137,8 @@ import Testing
         _ = try await signUp(gatehouse, "pending@example.com")
         let browser = gatehouse.browser()
         _ = try await browser.get("/auth/sign-in")
-        let response = try await browser.post("/auth/sign-in", [("email", "pending@example.com"), ("password", "password-123")])
+        let response = try await browser.post(
+            "/auth/sign-in", [("email", "pending@example.com"), ("password", "quiet-otter-123")])
         #expect(response.status == 303)
         #expect(response.header("Location")?.hasPrefix("/auth/verify?email=pending%40example.com") == true)
         #expect(browser.cookie("gh_session") == nil)

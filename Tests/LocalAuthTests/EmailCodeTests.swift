@@ -54,7 +54,7 @@ import Testing
             try await h.backend.verifyEmail(email: "ann@example.com", code: code)
         }
         await #expect(throws: AuthError.emailNotVerified(email: "ann@example.com")) {
-            try await h.backend.signIn(email: "ann@example.com", password: "password123")
+            try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
 
     /// Signs up in link mode and returns the token from the mailed link.
     func signUpForToken(_ h: Harness, email: String = "ann@example.com") async throws -> String {
-        _ = try await h.backend.signUp(SignUpRequest(email: email, password: "password123"))
+        _ = try await h.backend.signUp(SignUpRequest(email: email, password: "quiet-otter-321"))
         let mail = try await h.latestMail(to: email)
         let link = try #require(mail.link)
         #expect(mail.code == nil && mail.text.contains(link))
@@ -33,7 +33,7 @@ import Testing
         #expect((claims["jti"] as? String)?.count == 43, "256 random bits besides the claims")
         #expect(try await h.backend.verifyEmailLink(token: token).emailVerified)
         await #expect(throws: AuthError.codeExpired) { try await h.backend.verifyEmailLink(token: token) }
-        #expect(try await h.backend.signIn(email: "ann@example.com", password: "password123").emailVerified)
+        #expect(try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321").emailVerified)
     }
 
     @Test func unknownTokenIsInvalid() async throws {
@@ -56,7 +56,7 @@ import Testing
                 verification: .link,
                 publicBaseURL: { "http://127.0.0.1:\(port.withLock { $0 })" }))
         port.withLock { $0 = 49_152 }
-        _ = try await h.backend.signUp(SignUpRequest(email: "ann@example.com", password: "password123"))
+        _ = try await h.backend.signUp(SignUpRequest(email: "ann@example.com", password: "quiet-otter-321"))
         let link = try #require(try await h.latestMail(to: "ann@example.com").link)
         #expect(link.hasPrefix("http://127.0.0.1:49152/auth/verify-link?token="))
     }

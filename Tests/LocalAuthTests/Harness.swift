@@ -81,7 +81,7 @@ final class Harness: Sendable {
     }
 
     /// Signs up and returns the mailed code.
-    func signUpForCode(_ email: String, password: String = "password123", name: String? = nil) async throws -> String {
+    func signUpForCode(_ email: String, password: String = "quiet-otter-321", name: String? = nil) async throws -> String {
         _ = try await backend.signUp(SignUpRequest(email: email, password: password, name: name))
         return try #require(try await latestMail(to: email).code)
     }

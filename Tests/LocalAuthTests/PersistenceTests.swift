@@ -17,7 +17,7 @@ import Testing
         let backend = try Harness.backend(
             database: reopened, hasher: h.hasher, clock: h.clock,
             configuration: LocalAccounts.Configuration())
-        let again = try await backend.signIn(email: "ann@example.com", password: "password123")
+        let again = try await backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         #expect(again == user)
         let mailbox = try Harness.mailbox(database: reopened, clock: h.clock)
         #expect(try await mailbox.mails(to: "ann@example.com", limit: 10).first?.code == code)
@@ -28,7 +28,7 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    _ = try? await h.backend.signUp(SignUpRequest(email: "user\(index)@example.com", password: "password123"))
+                    _ = try? await h.backend.signUp(SignUpRequest(email: "user\(index)@example.com", password: "quiet-otter-321"))
                 }
             }
         }

@@ -7,7 +7,7 @@ import Testing
 /// `setProfile`: shallow merge, `null` removes, and every rule reported at once.
 @Suite struct ProfileTests {
     func account(_ h: Harness) async throws -> User {
-        try await h.backend.signUp(SignUpRequest(email: "ann@example.com", password: "password123", name: "Ann")).user
+        try await h.backend.signUp(SignUpRequest(email: "ann@example.com", password: "quiet-otter-321", name: "Ann")).user
     }
 
     @Test func patchMergesAndNullRemoves() async throws {

@@ -29,7 +29,7 @@ import Testing
         _ = try await verifiedAccount(h)
         try await h.database.pool.write { db in try db.execute(sql: "UPDATE users SET disabled = 1") }
         await #expect(throws: AuthError.invalidCredentials) {
-            try await h.backend.signIn(email: "ann@example.com", password: "password123")
+            try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         }
     }
 
@@ -37,7 +37,7 @@ import Testing
         let h = try Harness()
         _ = try await h.signUpForCode("Ann@example.com")
         await #expect(throws: AuthError.emailNotVerified(email: "Ann@example.com")) {
-            try await h.backend.signIn(email: "ann@example.com", password: "password123")
+            try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         }
         await #expect(throws: AuthError.invalidCredentials) {
             try await h.backend.signIn(email: "ann@example.com", password: "password124")

@@ -8,7 +8,8 @@ import Testing
 @Suite struct SignUpTests {
     @Test func signUpVerifyThenSignIn() async throws {
         let h = try Harness()
-        let result = try await h.backend.signUp(SignUpRequest(email: "Ann@Example.com", password: "password123", name: " Ann "))
+        let result = try await h.backend.signUp(
+            SignUpRequest(email: "Ann@Example.com", password: "quiet-otter-321", name: " Ann "))
         #expect(result.requireEmailVerification)
         #expect(!result.user.emailVerified)
         #expect(result.user.email == "Ann@Example.com")
@@ -22,11 +23,11 @@ import Testing
         #expect(mail.text.contains(code) && mail.html.contains(code))
 
         await #expect(throws: AuthError.emailNotVerified(email: "Ann@Example.com")) {
-            try await h.backend.signIn(email: "ann@example.com", password: "password123")
+            try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         }
         let verified = try await h.backend.verifyEmail(email: "ANN@example.com", code: code)
         #expect(verified.emailVerified)
-        let signedIn = try await h.backend.signIn(email: "ann@EXAMPLE.com", password: "password123")
+        let signedIn = try await h.backend.signIn(email: "ann@EXAMPLE.com", password: "quiet-otter-321")
         #expect(signedIn.id == result.user.id && signedIn.emailVerified)
         #expect(try await h.backend.user(result.user.id) == signedIn)
     }
@@ -47,9 +48,9 @@ import Testing
 
     @Test func duplicateEmailInOtherCaseIsRefused() async throws {
         let h = try Harness()
-        _ = try await h.backend.signUp(SignUpRequest(email: "bob@example.com", password: "password123"))
+        _ = try await h.backend.signUp(SignUpRequest(email: "bob@example.com", password: "quiet-otter-321"))
         await #expect(throws: AuthError.emailExists) {
-            try await h.backend.signUp(SignUpRequest(email: " BOB@Example.COM", password: "other-password"))
+            try await h.backend.signUp(SignUpRequest(email: " BOB@Example.COM", password: "other passphrase 7"))
         }
         #expect(try await h.count("users") == 1)
         #expect(try await h.count("verification_tokens") == 1)
@@ -71,7 +72,8 @@ import Testing
             for email in spellings {
                 group.addTask {
                     do {
-                        return .success(try await h.backend.signUp(SignUpRequest(email: email, password: "password123")).user.id)
+                        return .success(
+                            try await h.backend.signUp(SignUpRequest(email: email, password: "quiet-otter-321")).user.id)
                     } catch let error as AuthError {
                         return .failure(error)
                     } catch {
@@ -93,11 +95,11 @@ import Testing
 
     @Test func withoutVerificationAccountsWorkAtOnce() async throws {
         let h = try Harness(LocalAccounts.Configuration(verification: .none))
-        let result = try await h.backend.signUp(SignUpRequest(email: "dan@example.com", password: "password123"))
+        let result = try await h.backend.signUp(SignUpRequest(email: "dan@example.com", password: "quiet-otter-321"))
         #expect(!result.requireEmailVerification && result.user.emailVerified)
         #expect(result.user.profile == Profile())
         #expect(try await h.count("mails") == 0)
-        #expect(try await h.backend.signIn(email: "dan@example.com", password: "password123").id == result.user.id)
+        #expect(try await h.backend.signIn(email: "dan@example.com", password: "quiet-otter-321").id == result.user.id)
     }
 
     @Test func capabilitiesOfTheEmbeddedBackend() throws {
@@ -116,21 +118,21 @@ import Testing
         let seam = LocalBackend(accounts: h.backend)
         let admitting = seam.admittingUnverifiedAccounts()
 
-        let outcome = try await admitting.signUp(SignUpRequest(email: "cy@example.com", password: "password123"))
+        let outcome = try await admitting.signUp(SignUpRequest(email: "cy@example.com", password: "quiet-otter-321"))
         #expect(!outcome.requireEmailVerification)
         #expect(!outcome.user.emailVerified)
         let session = try #require(outcome.session)
         #expect(try await admitting.currentUser(session).id == outcome.user.id)
         #expect(try await h.mailCount(to: "cy@example.com") == 0)
 
-        #expect(try await admitting.signIn(email: "cy@example.com", password: "password123").user.id == outcome.user.id)
+        #expect(try await admitting.signIn(email: "cy@example.com", password: "quiet-otter-321").user.id == outcome.user.id)
         // The same account through any other way in still has to verify first.
         await #expect(throws: AuthError.emailNotVerified(email: "cy@example.com")) {
-            try await seam.signIn(email: "cy@example.com", password: "password123")
+            try await seam.signIn(email: "cy@example.com", password: "quiet-otter-321")
         }
         // A taken address is refused openly, and its owner gets no "someone tried" mail.
         await #expect(throws: AuthError.emailExists) {
-            try await admitting.signUp(SignUpRequest(email: "CY@example.com", password: "password456"))
+            try await admitting.signUp(SignUpRequest(email: "CY@example.com", password: "passphrase 456 q"))
         }
         #expect(try await h.mailCount(to: "cy@example.com") == 0)
     }
@@ -138,13 +140,13 @@ import Testing
     @Test func admittingKeepsRefusingWrongPasswordsAndDisabledAccounts() async throws {
         let h = try Harness()
         let admitting = LocalBackend(accounts: h.backend).admittingUnverifiedAccounts()
-        let user = try await admitting.signUp(SignUpRequest(email: "di@example.com", password: "password123")).user
+        let user = try await admitting.signUp(SignUpRequest(email: "di@example.com", password: "quiet-otter-321")).user
         await #expect(throws: AuthError.invalidCredentials) {
             try await admitting.signIn(email: "di@example.com", password: "wrong-password")
         }
         _ = try await LocalBackend(accounts: h.backend).admin.updateUser(user.id, UserUpdate(disabled: true))
         await #expect(throws: AuthError.invalidCredentials) {
-            try await admitting.signIn(email: "di@example.com", password: "password123")
+            try await admitting.signIn(email: "di@example.com", password: "quiet-otter-321")
         }
     }
 }

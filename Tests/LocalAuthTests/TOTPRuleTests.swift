@@ -34,7 +34,7 @@ import TwoFactor
     /// The challenge a right password yields on an account with TOTP on.
     private func challenge(_ api: LocalBackend, email: String = "ann@example.com") async throws -> MFAChallenge {
         do {
-            _ = try await api.signIn(email: email, password: "password123")
+            _ = try await api.signIn(email: email, password: "quiet-otter-321")
         } catch AuthError.mfaRequired(let challenge) {
             #expect(challenge.methods == [.totp, .recoveryCode])
             return challenge
@@ -119,7 +119,7 @@ import TwoFactor
         await #expect(throws: AuthError.invalidCredentials) {
             try await api.regenerateRecoveryCodes(password: "wrong-password", session: session)
         }
-        let fresh = try await api.regenerateRecoveryCodes(password: "password123", session: session)
+        let fresh = try await api.regenerateRecoveryCodes(password: "quiet-otter-321", session: session)
         #expect(fresh.count == 10 && Set(fresh).isDisjoint(with: codes))
         await #expect(throws: AuthError.invalidCode) {
             try await api.completeMFA(challengeID: try await challenge(api).id, with: .recoveryCode(codes[1]))
@@ -168,11 +168,11 @@ import TwoFactor
             try await api.disableTOTP(password: "nope-nope-nope", session: session)
         }
         #expect(try await api.totpStatus(session: session).enabled)
-        try await api.disableTOTP(password: "password123", session: session)
+        try await api.disableTOTP(password: "quiet-otter-321", session: session)
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
         #expect(try await h.count("recovery_codes") == 0)
         #expect(try await h.count("totp_credentials") == 0)
-        _ = try await api.signIn(email: "ann@example.com", password: "password123")
+        _ = try await api.signIn(email: "ann@example.com", password: "quiet-otter-321")
     }
 
     @Test func theKeyIsStoredSealedAndAFreshPendingKeyIsKeptUntilConfirmed() async throws {
@@ -231,7 +231,7 @@ import TwoFactor
         #expect(try await api.admin.totpStatus(of: user.id).enabled)
         try await api.admin.resetTOTP(of: user.id)
         #expect(try await api.admin.totpStatus(of: user.id) == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
-        _ = try await api.signIn(email: "ann@example.com", password: "password123")
+        _ = try await api.signIn(email: "ann@example.com", password: "quiet-otter-321")
         await #expect(throws: AuthError.userNotFound) { try await api.admin.resetTOTP(of: UserID("nobody")) }
     }
 
@@ -244,7 +244,7 @@ import TwoFactor
         let session = try await api.admin.impersonate(user.id, duration: 600, actor: "test")
         let code = TOTP.code(secret: secret, at: h.clock.now)
         await #expect(throws: AuthError.invalidCredentials) {
-            try await api.regenerateRecoveryCodes(password: "password123", session: session)
+            try await api.regenerateRecoveryCodes(password: "quiet-otter-321", session: session)
         }
         _ = try await api.regenerateRecoveryCodes(password: code, session: session)
         // The code is spent: it cannot confirm a second change in the same step.

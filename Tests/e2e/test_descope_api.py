@@ -201,6 +201,133 @@ def test_magic_link_sign_up_or_in(client, server):
     assert spent.value.status_code == 401
 
 
+def wait_for_mail(server, to: str, timeout: float = 10) -> dict:
+    """The newest mail to `to`, waiting (bounded) for it."""
+    deadline = time.monotonic() + timeout
+    while not (mails := read_mailbox(server.url, to)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert mails, f"no mail to {to}"
+    return mails[0]
+
+
+def test_otp_update_email_moves_the_account_on_the_code_sent_to_the_new_address(client, server):
+    email, up = signed_up(client)
+    refresh = up["refreshSessionToken"]["jwt"]
+    new = unique_email("moved")
+    # The refresh JWT is the proof (Descope's contract): no password.
+    assert client.otp.update_user_email(email, new, refresh) == new[0] + "***@example.com"
+    code = latest_code(server.url, new)
+    assert any("being changed" in mail["subject"] for mail in read_mailbox(server.url, email)), "no notice to the old address"
+    with pytest.raises(AuthException) as wrong:
+        client.otp.verify_code(DeliveryMethod.EMAIL, email, "000000" if code != "000000" else "111111")
+    assert error_body(wrong.value)["errorCode"] == "E061102"
+    moved = client.otp.verify_code(DeliveryMethod.EMAIL, email, code)
+    assert moved["userId"] == up["userId"] and moved["user"]["email"] == new and moved["user"]["verifiedEmail"] is True
+    assert client.me(moved["refreshSessionToken"]["jwt"])["loginIds"] == [new]
+    # Every earlier session ended with the change; the password now goes with the new address.
+    with pytest.raises(AuthException) as ended:
+        client.me(refresh)
+    assert ended.value.status_code == 401
+    assert client.password.sign_in(new, PASSWORD)["userId"] == up["userId"]
+    with pytest.raises(AuthException) as old:
+        client.password.sign_in(email, PASSWORD)
+    assert error_body(old.value)["errorCode"] == "E062801"
+    with pytest.raises(AuthException) as spent:
+        client.otp.verify_code(DeliveryMethod.EMAIL, new, code)
+    assert error_body(spent.value)["errorCode"] == "E061102"
+
+
+def test_magiclink_update_email_in_descopekits_shape(client, server):
+    email, up = signed_up(client)
+    new = unique_email("linked")
+    status, body = call(server, "POST", "/v1/auth/magiclink/update/email", {
+        "loginId": email, "email": new, "redirectUrl": "myapp://done", "addToLoginIDs": False,
+        "onMergeUseExisting": False}, auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
+    assert (status, body) == (200, {"maskedEmail": new[0] + "***@example.com"})
+    link = urllib.parse.urlparse(wait_for_mail(server, new)["link"])
+    moved = client.magiclink.verify(urllib.parse.parse_qs(link.query)["t"][0])
+    assert moved["userId"] == up["userId"] and moved["user"]["email"] == new
+    # Another account's address, or one's own, is no move: a taken one answers alike and mails no link.
+    other, other_up = signed_up(client)
+    taken = client.magiclink.update_user_email(other, new, other_up["refreshSessionToken"]["jwt"])
+    assert taken == new[0] + "***@example.com"
+    assert not read_mailbox(server.url, new)[0].get("link")
+    assert client.me(other_up["refreshSessionToken"]["jwt"])["email"] == other
+    status, body = call(server, "POST", "/v1/auth/otp/update/email", {"loginId": other, "email": other},
+                        auth=f"{PROJECT}:{other_up['refreshSessionToken']['jwt']}")
+    assert (status, body["errorCode"]) == (400, "E011004")
+
+
+def test_a_change_asked_on_the_pages_still_needs_the_password(client, server):
+    # A verified account with a password (the pages sign only verified addresses in).
+    email = unique_email("paged-from")
+    assert call(server, "POST", "/api/auth/users?client_type=mobile", {"email": email, "password": PASSWORD},
+                auth="anon")[0] == 200
+    assert call(server, "POST", "/api/auth/email/verify?client_type=mobile",
+                {"email": email, "otp": latest_code(server.url, email)}, auth="anon")[0] == 200
+    up = client.password.sign_in(email, PASSWORD)
+    pages = Browserless(server.url)
+    assert pages.form_post("/auth/sign-in", "/auth/sign-in", {"email": email, "password": PASSWORD})[0] == 303
+    new = unique_email("paged")
+    assert pages.form_post("/account/email", "/account/email", {"email": new, "password": PASSWORD})[0] == 303
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(wait_for_mail(server, new)["link"]).query)["token"][0]
+    # Descope's verify does not take the place of the password the pages confirm with.
+    status, body = call(server, "POST", "/v1/auth/magiclink/verify", {"token": token})
+    assert (status, body["errorCode"]) == (401, "E061102")
+    status, _, page = Browserless(server.url).get("/auth/confirm-email?" + urllib.parse.urlencode({"token": token}))
+    assert status == 200 and 'name="password"' in page
+    assert client.me(up["refreshSessionToken"]["jwt"])["email"] == email
+
+
+def test_enchanted_link_opened_in_a_browser_signs_the_polling_app_in_once(client, server):
+    email = unique_email("enchanted")
+    started = client.enchantedlink.sign_up_or_in(email, "http://127.0.0.1:9/done")
+    assert started["linkId"] == "1" and started["maskedEmail"] == email[0] + "***@example.com"
+    ref = started["pendingRef"]
+    status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": ref})
+    assert (status, body["errorCode"]) == (401, "E062503")
+    link = urllib.parse.urlparse(wait_for_mail(server, email)["link"])
+    assert link.path == "/auth/enchanted"
+    page_path = f"{link.path}?{link.query}"
+    # The person opens the link in any browser: it asks first (mail scanners open links too).
+    browser = Browserless(server.url)
+    status, _, page = browser.get(page_path)
+    assert status == 200 and "Approve the sign-in" in page
+    with pytest.raises(AuthException) as pending:
+        client.enchantedlink.get_session(ref)
+    assert error_body(pending.value)["errorCode"] == "E062503"
+    token = urllib.parse.parse_qs(link.query)["t"][0]
+    assert browser.form_post(page_path, "/auth/enchanted", {"t": token})[0] == 200
+    # Another app's ref learns nothing; the asking app's poll signs in, once.
+    status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": "x" * 43})
+    assert body["errorCode"] == "E062503"
+    signed_in = client.enchantedlink.get_session(ref)
+    assert signed_in["user"]["email"] == email and signed_in["user"]["verifiedEmail"] is True
+    assert signed_in["firstSeen"] is True
+    status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": ref})
+    assert (status, body["errorCode"]) == (401, "E061102")
+
+
+def test_enchanted_link_verified_by_the_app_in_descopekits_shape(client, server):
+    email, up = signed_up(client)
+    status, started = call(server, "POST", "/v1/auth/enchantedlink/signin/email",
+                           {"loginId": email, "redirectUrl": "myapp://done", "loginOptions": {}})
+    assert status == 200 and set(started) == {"linkId", "pendingRef", "maskedEmail"}
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(wait_for_mail(server, email)["link"]).query)["t"][0]
+    with pytest.raises(AuthException) as wrong:
+        client.enchantedlink.verify("not-the-token-" + "x" * 30)
+    assert error_body(wrong.value)["errorCode"] == "E061102"
+    client.enchantedlink.verify(token)
+    status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": started["pendingRef"]})
+    assert status == 200 and body["user"]["userId"] == up["userId"] and body["firstSeen"] is False
+    assert body["sessionJwt"].count(".") == 2 and body["refreshJwt"].count(".") == 2
+    # Sign-in only: an unknown address gets the same answer and no mail.
+    stranger = unique_email("enchanted-nobody")
+    assert client.enchantedlink.sign_in(stranger, "myapp://done")["maskedEmail"] == stranger[0] + "***@example.com"
+    time.sleep(0.3)
+    assert read_mailbox(server.url, stranger) == []
+
+
 def png_pixels(png: bytes) -> tuple[int, bytes]:
     """The width and the inflated rows of a PNG, every chunk's CRC checked."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -283,8 +410,9 @@ def tampered(token: str) -> str:
 
 
 def test_bad_input_answers_descopes_shape(client, server):
-    _, up = signed_up(client)
+    email, up = signed_up(client)
     session, refresh = up["sessionToken"]["jwt"], up["refreshSessionToken"]["jwt"]
+    signed_in = f"{PROJECT}:{refresh}"
     cases = [
         ("malformed JSON", "POST", "/v1/auth/password/signin", b"{not json", PROJECT, 400, "E011001"),
         ("JSON not an object", "POST", "/v1/auth/password/signin", b"[1]", PROJECT, 400, "E011001"),
@@ -302,6 +430,23 @@ def test_bad_input_answers_descopes_shape(client, server):
         ("tampered refresh JWT", "GET", "/v1/auth/me", None, f"{PROJECT}:{tampered(refresh)}", 401, "E011003"),
         ("not a JWT", "POST", "/v1/auth/logout", {}, f"{PROJECT}:garbage", 401, "E011003"),
         ("another project's refresh JWT", "POST", "/v1/auth/refresh", {}, f"{OTHER_PROJECT}:{refresh}", 401, "E011003"),
+        ("update/email without refresh JWT", "POST", "/v1/auth/otp/update/email",
+         {"loginId": email, "email": "b@example.com"}, PROJECT, 401, "E011003"),
+        ("update/email missing email", "POST", "/v1/auth/magiclink/update/email", {"loginId": email}, signed_in,
+         400, "E011002"),
+        ("update/email not an address", "POST", "/v1/auth/otp/update/email", {"loginId": email, "email": "nope"},
+         signed_in, 400, "E011004"),
+        ("update/email another's loginId", "POST", "/v1/auth/otp/update/email",
+         {"loginId": "a@example.com", "email": "b@example.com"}, signed_in, 400, "E011004"),
+        ("enchanted start not an address", "POST", "/v1/auth/enchantedlink/signin/email", {"loginId": "ada"}, PROJECT,
+         400, "E011004"),
+        ("pending-session missing pendingRef", "POST", "/v1/auth/enchantedlink/pending-session", {}, PROJECT, 400,
+         "E011002"),
+        ("pendingRef not a string", "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": 5}, PROJECT, 400,
+         "E011004"),
+        ("enchanted verify missing token", "POST", "/v1/auth/enchantedlink/verify", {}, PROJECT, 400, "E011002"),
+        ("enchanted verify unknown token", "POST", "/v1/auth/enchantedlink/verify", {"token": "t" * 43}, PROJECT, 401,
+         "E061102"),
         ("unknown route", "POST", "/v1/auth/nothing-here", {}, PROJECT, 404, "E011001"),
         ("wrong method", "GET", "/v1/auth/refresh", None, PROJECT, 405, "E011001"),
     ]

@@ -186,11 +186,11 @@ def test_forgot_password_reset_and_sign_in(browser, start_server, screenshots_di
     assert cookie_value(driver, "gh_session"), "no session after setting the new password"
     screenshot(driver, shots, "lifecycle-reset-done")
 
-    # The link was for once only.
+    # The link was for once only, and says so before any form, with the way to a new one.
     driver.get(link)
-    type_into(field(driver, "password"), "yet another passphrase 7")
-    submit_form_of(driver, field(driver, "password"))
     assert heading(driver) == "This reset link can't be used", f"a used reset link was taken: {page_text(driver)[:500]}"
+    assert driver.find_elements(By.NAME, "password") == [], "the spent link still shows the new-password form"
+    assert driver.find_element(By.LINK_TEXT, "Reset your password").get_attribute("href").endswith("/auth/forgot-password")
     screenshot(driver, shots, "lifecycle-reset-link-used")
 
     # The old password is refused, the new one signs in.

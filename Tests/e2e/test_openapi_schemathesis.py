@@ -29,7 +29,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_break(start_server, tm
     # Users to list, read and change: an empty list would leave the user schema unchecked.
     seed = urllib.request.Request(
         server.url + "/_/api/users/seed", method="POST",
-        data=json.dumps({"count": 5, "pattern": "schema+{n}@example.com", "password": "password-123", "verified": True}).encode(),
+        data=json.dumps({"count": 5, "pattern": "schema+{n}@example.com", "password": "quiet-otter-123", "verified": True}).encode(),
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(seed, timeout=30) as response:
         assert response.status == 201

@@ -19,7 +19,7 @@ from pocketbase.services.sse import EventLoop
 
 from conftest import SUPERUSER, pocketbase_client, unique_email
 
-PASSWORD = "password-123"
+PASSWORD = "quiet-otter-123"
 WAIT = 15  # seconds a `get` waits for an event that must come
 
 

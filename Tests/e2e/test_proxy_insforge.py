@@ -65,7 +65,7 @@ def test_pages_in_front_of_an_insforge_api(start_server):
     assert status == 401
 
     # The front console lists the accounts through InsForgeBackend's admin side.
-    front_token = front.superuser_token("front-admin@example.com", "front-admin-password")
+    front_token = front.superuser_token("front-admin@example.com", "front-admin passphrase 7")
     listed = api(front.url, "GET", "/_/api/users?q=" + urllib.parse.quote(address), front_token)
     assert any(user["email"] == address for user in listed["items"]), listed
 

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// Asking to move an account to a new address, the one way every front-end does it (the account
 /// page, the PocketBase API): never through an impersonation — the session's row names its
@@ -50,6 +51,30 @@ public struct EmailChangeRequest: Sendable {
         }
         await env.audit.recordOwnAct(
             .emailChangeRequested, of: signedIn, request: request, data: AuditTrail.data(["to": .string(newEmail)], via: via))
+        return .requested
+    }
+
+    /// A change asked with no password, on the proof of `signedIn`'s live session alone, where
+    /// `policy` allows it (`emailChangeProvenBySession`, Descope's `update/email`); the code or link
+    /// to the new address then confirms it without the password. The same mail budget and audit as
+    /// any request (a code checked by `MailedCodeChecks.completeProvenEmailChange(email:code:…)`, a
+    /// link by `…(linkToken:…)`). `.notSupported(.emailChange)` where the policy or the backend does not allow it.
+    public func request(
+        newEmail: String, provenBy signedIn: SignedIn, confirmedBy proof: MailedProof, policy: WayInPolicy,
+        request: Request
+    ) async throws -> Outcome {
+        guard policy.emailChangeProvenBySession, let backend = env.backend as? any SessionProvenEmailChanges else {
+            throw AuthError.notSupported(.emailChange)
+        }
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        if let refusal = await env.budgets.take(.mails(ip: request.remoteAddress)) {
+            return .throttled(retryAfter: refusal.retryAfter)
+        }
+        try await backend.requestEmailChange(
+            newEmail: newEmail, session: signedIn.backendSession, confirmedBy: proof)
+        await env.audit.recordOwnAct(
+            .emailChangeRequested, of: signedIn, request: request,
+            data: AuditTrail.data(["to": .string(newEmail), "proof": "session"], via: via))
         return .requested
     }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// Every mail a person asks for without signing in — verification, password reset, a sign-in code
 /// or link — whichever way in asks: the source's mail budget and the address's own, taken together
@@ -75,10 +76,20 @@ public struct MailRequests: Sendable {
     }
 
     /// A magic link bound to the asking browser (`browserBinding`).
-    public func magicLink(email: String, allowSignUp: Bool, browserBinding: String, request: Request) async throws -> Outcome {
+    /// `opening`: the page the link opens instead of the magic-link one (an enchanted link's,
+    /// `EnchantedLinkSignIn`), where the backend can (`EnchantedLinks`).
+    public func magicLink(
+        email: String, allowSignUp: Bool, browserBinding: String, opening pagePath: String? = nil, request: Request
+    ) async throws -> Outcome {
         try await padded {
             if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
-            try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+            if let pagePath {
+                guard let links = env.backend as? any EnchantedLinks else { throw AuthError.notSupported(.magicLink) }
+                try await links.requestMagicLink(
+                    email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, pagePath: pagePath)
+            } else {
+                try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+            }
             await env.audit.record(
                 .signInLinkRequested, request: request,
                 data: AuditTrail.data(["email": .string(email), "method": "magic_link"], via: via))

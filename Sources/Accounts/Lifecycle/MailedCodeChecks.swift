@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// Checks of a mailed code or token — verification, the reset code's exchange, the reset itself,
 /// an email change's confirmation — whichever way in asks (the pages, PocketBase, InsForge). Each
@@ -56,6 +57,14 @@ public struct MailedCodeChecks: Sendable {
         }
     }
 
+    /// Whether a reset link still works, looked at before its form is shown; nil when the backend
+    /// cannot tell (its links are checked when used). Spends nothing and counts no try: the token is
+    /// 256 random bits, so looking tells a guesser nothing a failed reset would not.
+    public func resetLinkWorks(token: String) async -> Bool? {
+        guard let inspection = env.backend as? any MailedLinkInspection else { return nil }
+        return try? await inspection.passwordResetLinkWorks(token: token)
+    }
+
     /// A new password with a reset token: every Gatehouse session of the account ends (the backend
     /// ended its own), and `password_reset.completed` is recorded.
     public func completeReset(token: String, newPassword: String, request: Request) async throws -> User {
@@ -81,14 +90,18 @@ public struct MailedCodeChecks: Sendable {
         return try await checked(.emailChangeFailed, ["step": "confirm"], actor: actor, request) {
             try await env.backend.confirmEmailChange(token: token, password: password, keeping: signedIn?.backendSession)
         } recording: { confirmation in
-            let user = confirmation.user
-            // Not the backend's own session it kept going (`keeping: 0` leaves those it backs browsers with).
-            try await env.database.revokeSessions(userID: user.id, keeping: 0, at: env.clock())
-            let keepsBrowser = confirmation.session != nil && signedIn?.user.id == user.id
-            await env.audit.record(
-                .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: AuditTrail.data(["email": .string(user.email), "keptThisBrowser": .bool(keepsBrowser)], via: via))
+            let keepsBrowser = confirmation.session != nil && signedIn?.user.id == confirmation.user.id
+            try await emailChanged(confirmation.user, keptThisBrowser: keepsBrowser, request: request)
         }
+    }
+
+    /// A confirmed change: every Gatehouse session of the account ends — not the backend's own
+    /// session it kept going (`keeping: 0` leaves those it backs browsers with) — and it is audited.
+    func emailChanged(_ user: User, keptThisBrowser: Bool, request: Request) async throws {
+        try await env.database.revokeSessions(userID: user.id, keeping: 0, at: env.clock())
+        await env.audit.record(
+            .emailChangeConfirmed, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
+            data: AuditTrail.data(["email": .string(user.email), "keptThisBrowser": .bool(keptThisBrowser)], via: via))
     }
 
     /// Runs `check` after taking a code check; records `failure` (with the seam's reason) when the

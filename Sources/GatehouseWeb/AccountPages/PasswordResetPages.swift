@@ -11,7 +11,8 @@ import HTTPServer
 ///   (`verificationMode == .code`) it also takes the code, traded for a reset token
 ///   (`/auth/reset-password/code`).
 /// - `/auth/reset-password?token=`: the mailed link, a new-password form with the token hidden in
-///   it. The GET spends nothing, so a mail scanner opening the link cannot burn it.
+///   it. The GET spends nothing, so a mail scanner opening the link cannot burn it; a link already
+///   spent, superseded or expired gets "this link can't be used" and the way to a new one instead.
 /// - `POST /auth/reset-password`: sets the password; the backend ends every session of the account,
 ///   Gatehouse ends its browser sessions too, and the person is signed in afresh.
 struct PasswordResetPages: Sendable {
@@ -29,6 +30,10 @@ struct PasswordResetPages: Sendable {
         router.page(.get, "/auth/reset-password", env) { visit in
             guard supported else { return unsupported(visit) }
             if let token = try visit.query("token"), !token.isEmpty {
+                // A spent or dead link says so before the form, not after it is filled in.
+                if await MailedCodeChecks(env: env.accounts).resetLinkWorks(token: token) == false {
+                    return linkRefused(visit)
+                }
                 return renderNewPassword(visit, token: token, errors: FormErrors())
             }
             return renderCheckMail(visit, email: try visit.query("email") ?? "", code: "", errors: FormErrors())
@@ -127,7 +132,7 @@ struct PasswordResetPages: Sendable {
             .resetPassword,
             visit.context(
                 title: "Choose a new password",
-                ["token": token, "passwordRules": PasswordPolicy.summary].merging(errors.context) { $1 }),
+                ["token": token, "passwordRules": env.accounts.passwordRules.summary].merging(errors.context) { $1 }),
             status: status)
     }
 
@@ -149,7 +154,7 @@ struct PasswordResetPages: Sendable {
         let password = try visit.field("password")
         guard !token.isEmpty else { return linkRefused(visit) }
         var errors = FormErrors()
-        if let problem = PasswordPolicy.problem(with: password) {
+        if let problem = env.accounts.passwordRules.problem(with: password) {
             errors.add("password", problem)
             return renderNewPassword(visit, token: token, errors: errors, status: 422)
         }

@@ -4,8 +4,8 @@ import Foundation
 import HTTPServer
 
 /// `/account/security`: how the person signs in, a page of sections, each its own partial in
-/// `Templates/partials/`: "Change password" (`password-change`, handled here) and two-step sign-in
-/// (`totp`, handled by `TOTPPages`).
+/// `Templates/partials/`: "Change password" (`password-change`, handled here), two-step sign-in
+/// (`totp`, handled by `TOTPPages`) and passkeys (`passkeys`, handled by `PasskeyPages`).
 struct SecurityPages: Sendable {
     let env: PageEnvironment
 
@@ -27,17 +27,20 @@ struct SecurityPages: Sendable {
 
     /// The whole page, with the errors of the form that was posted.
     func render(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int = 200) async throws -> Response {
-        Self.render(
-            env, visit, sections: ["totp": try await TOTPPages(env: env).section(visit, signedIn)], errors: errors,
+        try await Self.render(
+            env, visit, signedIn, sections: ["totp": try await TOTPPages(env: env).section(visit, signedIn)], errors: errors,
             status: status)
     }
 
-    /// The page from each section's context (`totp`, …); the password section's comes from here.
+    /// The page from each section's context (`totp`, …); the password and passkey sections' come
+    /// from here.
     static func render(
-        _ env: PageEnvironment, _ visit: Visit, sections: [String: Any], errors: FormErrors, status: Int = 200
-    ) -> Response {
+        _ env: PageEnvironment, _ visit: Visit, _ signedIn: SignedIn, sections: [String: Any], errors: FormErrors,
+        status: Int = 200
+    ) async throws -> Response {
         var page = sections
-        page["passwordRules"] = PasswordPolicy.summary
+        page["passkeys"] = try await PasskeyPages(env: env).section(signedIn)
+        page["passwordRules"] = env.accounts.passwordRules.summary
         if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
         } else {
@@ -59,7 +62,7 @@ struct SecurityPages: Sendable {
         }
         let current = try visit.field("current_password")
         let new = try visit.field("new_password")
-        if let problem = PasswordPolicy.problem(with: new) {
+        if let problem = env.accounts.passwordRules.problem(with: new, userInputs: [signedIn.user.email]) {
             errors.add("new_password", problem)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }

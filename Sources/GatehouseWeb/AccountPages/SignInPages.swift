@@ -57,6 +57,7 @@ struct SignInPages: Sendable {
                     ],
                     "redirect": redirect == "/account" || app != nil ? "" : redirect,
                     "passwordReset": env.capabilities.contains(.passwordReset),
+                    "passkeys": env.capabilities.contains(.passkeys),
                     "app": appItems.map { ["name": $0.0, "value": $0.1] },
                     "providers": providers.map { provider in
                         [

@@ -21,7 +21,7 @@ struct SignUpPages: Sendable {
                 title: "Create your account",
                 [
                     "form": ["email": email, "name": name],
-                    "passwordRules": PasswordPolicy.summary,
+                    "passwordRules": env.accounts.passwordRules.summary,
                     "verificationMode": env.verificationMode.rawValue
                 ].merging(errors.context) { $1 }), status: status)
     }

@@ -16,7 +16,7 @@ struct TOTPPages: Sendable {
             try await signedIn(visit) { signedIn in
                 do {
                     let enrollment = try await app.beginEnrollment(signedIn)
-                    return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: FormErrors())
+                    return try await page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: FormErrors())
                 } catch let error as AuthError {
                     return try await failed(visit, signedIn, field: "form", error)
                 }
@@ -43,7 +43,8 @@ struct TOTPPages: Sendable {
                     guard case .success(let codes) = result else {
                         return try await passwordRefused(visit, signedIn, field: "codes_password")
                     }
-                    return page(visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email), errors: FormErrors())
+                    return try await page(
+                        visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email), errors: FormErrors())
                 } catch let error as AuthError {
                     return try await failed(visit, signedIn, field: "codes_password", error)
                 }
@@ -76,7 +77,7 @@ struct TOTPPages: Sendable {
             }
             do {
                 let codes = try await app.confirmEnrollment(code: code, signedIn, request: visit.request)
-                return page(
+                return try await page(
                     visit, signedIn, RecoveryCodesFile.context(codes, for: signedIn.user.email).merging(["enabled": true]) { $1 },
                     errors: FormErrors())
             } catch AuthError.invalidCode {
@@ -99,7 +100,7 @@ struct TOTPPages: Sendable {
     private func reenrol(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int = 422) async throws -> Response {
         do {
             let enrollment = try await app.beginEnrollment(signedIn)
-            return page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: errors, status: status)
+            return try await page(visit, signedIn, ["enrolling": enrolling(enrollment)], errors: errors, status: status)
         } catch let error as AuthError {
             return try await failed(visit, signedIn, field: "form", error)
         }
@@ -123,15 +124,16 @@ struct TOTPPages: Sendable {
     }
 
     private func page(_ visit: Visit, _ signedIn: SignedIn, errors: FormErrors, status: Int) async throws -> Response {
-        SecurityPages.render(env, visit, sections: ["totp": try await section(visit, signedIn)], errors: errors, status: status)
+        try await SecurityPages.render(
+            env, visit, signedIn, sections: ["totp": try await section(visit, signedIn)], errors: errors, status: status)
     }
 
     private func page(
         _ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any], errors: FormErrors, status: Int = 200
-    ) -> Response {
+    ) async throws -> Response {
         var context: [String: Any] = ["supported": true, "impersonating": false]
         context.merge(extra) { $1 }
-        return SecurityPages.render(env, visit, sections: ["totp": context], errors: errors, status: status)
+        return try await SecurityPages.render(env, visit, signedIn, sections: ["totp": context], errors: errors, status: status)
     }
 
     /// What the enrolment shows: the QR code (SVG markup, no script, no image service), the URL

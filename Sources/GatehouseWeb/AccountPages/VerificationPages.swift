@@ -127,11 +127,16 @@ struct VerificationPages: Sendable {
                         "actionLabel": signedIn ? "Go to your account" : "Sign in"
                     ]))
         } catch is AuthError {
-            return env.renderer.errorPage(
-                visit, status: 400, title: "Link not valid", heading: "This link can't be used",
-                message:
-                    "The verification link is wrong, has expired, or was already used. Request a new email from the sign-in page."
-            )
+            // Said as it is, with the way to a new link (not a bare error page and a way home).
+            return env.renderer.page(
+                .message,
+                visit.context(
+                    title: "Link not valid",
+                    [
+                        "heading": "This verification link can't be used", "problem": true,
+                        "message": "It is wrong, has expired, or was already used. Ask for a new one.",
+                        "actionURL": "/auth/resend-verification", "actionLabel": "Send a new link"
+                    ]), status: 400)
         }
     }
 

@@ -67,6 +67,7 @@ enum AuditWording {
         case .adminUserDeleted: "User deleted by staff"
         case .adminUserUpdated: "User edited by staff"
         case .adminUserPasswordSet: "Password set by staff"
+        case .adminUserPasskeyDeleted: "Passkey deleted by staff"
         case .adminUserTOTPReset: "Authenticator reset by staff"
         case .adminUserVerified: "Email marked verified by staff"
         case .adminUserUnverified: "Email marked unverified by staff"
@@ -99,6 +100,10 @@ enum AuditWording {
         case .mfaCompleted: "Second step passed"
         case .mfaFailed: "Second step failed"
         case .oauthRefused: "Provider sign-in refused"
+        case .passkeyAdded: "Passkey created"
+        case .passkeyAddFailed: "Passkey creation refused"
+        case .passkeyDeleted: "Passkey deleted"
+        case .passkeyRenamed: "Passkey renamed"
         case .passwordChanged: "Password changed"
         case .passwordChangeFailed: "Password change refused"
         case .passwordResetCompleted: "Password reset"
@@ -132,7 +137,7 @@ enum AuditWording {
         "password": "with password", "email_code": "with an email code", "magic_link": "with a magic link",
         "email_link": "with an email link", "totp": "with an authenticator code", "recovery_code": "with a recovery code",
         "provider": "with a provider", "impersonation": "by impersonation", "otp": "with an email code",
-        "code": "with a code", "link": "with a link"
+        "code": "with a code", "link": "with a link", "passkey": "with a passkey"
     ]
 
     private static let secondSteps = ["totp": "then an authenticator code", "recovery_code": "then a recovery code"]

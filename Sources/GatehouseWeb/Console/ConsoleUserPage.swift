@@ -36,7 +36,7 @@ struct ConsoleUserPage: Sendable {
         router.consolePage(.post, "/_/users/:id/password", env) { visit, staff in
             let user = try await loadUser(visit, staff)
             let password = try visit.field("password")
-            if let problem = PasswordPolicy.problem(with: password) {
+            if let problem = env.accounts.passwordRules.problem(with: password, userInputs: [user.email]) {
                 var errors = FormErrors()
                 errors.add("password", problem)
                 return try await page(visit, staff, user: user, errors: errors, status: 422)
@@ -84,6 +84,15 @@ struct ConsoleUserPage: Sendable {
             let user = try await loadUser(visit, staff)
             return try await perform(visit, staff, user, notice: .totpReset) { operations in
                 try await operations.resetTOTP(of: user)
+            }
+        }
+        router.consolePage(.post, "/_/users/:id/passkeys/:pid/delete", env) { visit, staff in
+            let user = try await loadUser(visit, staff)
+            let passkey = try visit.parameters.require("pid", as: Int64.self)
+            return try await perform(visit, staff, user, notice: .userPasskeyDeleted) { operations in
+                guard try await operations.deletePasskey(passkey, of: user) else {
+                    throw ConsoleError.notFound("That passkey does not belong to this user.")
+                }
             }
         }
         router.consolePage(.post, "/_/users/:id/external-auths/:provider/unlink", env) { visit, staff in
@@ -194,7 +203,7 @@ struct ConsoleUserPage: Sendable {
                 "delete": base + "/delete",
                 "impersonate": base + "/impersonate", "revokeAll": base + "/sessions/revoke-all"
             ],
-            "passwordRules": PasswordPolicy.summary,
+            "passwordRules": env.accounts.passwordRules.summary,
             "newEmail": newEmail,
             "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
             "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)])
@@ -250,6 +259,20 @@ struct ConsoleUserPage: Sendable {
                 ] as [String: Any]
         } else {
             page["totpUnsupported"] = AuthError.notSupported(.totp).pageMessage
+        }
+        if capabilities.contains(.passkeys) {
+            let passkeys = try await administration.passkeys(of: user)
+            page["passkeysEmpty"] = passkeys.isEmpty
+            page["passkeys"] = passkeys.map { passkey in
+                [
+                    "name": passkey.name, "createdAt": DisplayDate.dateTime(passkey.createdAt),
+                    "lastUsed": passkey.lastUsedAt.map(DisplayDate.dateTime) ?? "never",
+                    "transports": passkey.transports.joined(separator: ", "), "synced": passkey.backedUp,
+                    "deleteURL": base + "/passkeys/\(passkey.id)/delete"
+                ] as [String: Any]
+            }
+        } else {
+            page["passkeysUnsupported"] = AuthError.notSupported(.passkeys).pageMessage
         }
         let mails = try await env.mailbox.mails(to: user.email, limit: 10)
         page["mails"] = mails.map { mail -> [String: Any] in

@@ -147,7 +147,7 @@ struct TestUserPages: Sendable {
                 "bulkDelete": Self.path + "/bulk-delete"
             ],
             "form": state.form,
-            "passwordRules": PasswordPolicy.summary,
+            "passwordRules": env.accounts.passwordRules.summary,
             "exportJSONURL": "/_/api/users/export?format=json",
             "exportCSVURL": "/_/api/users/export?format=csv"
         ]

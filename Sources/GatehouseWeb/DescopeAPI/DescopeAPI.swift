@@ -26,6 +26,8 @@ struct DescopeAPI: Sendable {
         DescopePasswordRoutes(api: self).register(on: &router)
         DescopePasswordlessRoutes(api: self).register(on: &router)
         DescopeTOTPRoutes(api: self).register(on: &router)
+        DescopeEmailUpdateRoutes(api: self).register(on: &router)
+        DescopeEnchantedLinkRoutes(api: self).register(on: &router)
     }
 
     /// One call: the project it names, the refresh JWT beside it, its JSON body, and when it began.

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// The error codes this API answers: the first six as DescopeKit's `DescopeError` names them,
+/// The error codes this API answers: the first seven as DescopeKit's `DescopeError` names them,
 /// `userNotFound` as Descope's web SDK does; the rest are the codes Gatehouse picked where Descope's
 /// own are not published (README, "Descope-compatible API").
 enum DescopeCode {
@@ -12,6 +12,7 @@ enum DescopeCode {
     static let invalidArguments = "E011004"
     static let wrongOTPCode = "E061102"
     static let tooManyOTPAttempts = "E061103"
+    static let enchantedLinkPending = "E062503"
     static let userNotFound = "E062108"
     static let invalidCredentials = "E062801"
     static let userExists = "E063003"

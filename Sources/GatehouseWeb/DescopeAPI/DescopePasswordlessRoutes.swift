@@ -8,7 +8,8 @@ import Secrets
 /// `auth/magiclink/verify {token}` with the link's `t`). `signup` and `signup-in` create a missing
 /// account, `signin` does not; every request answers the same masked address whether the address
 /// has an account or not. The mails are the pages' own (budgets and lifetimes included); a right
-/// code or link marks the address verified.
+/// code or link marks the address verified. The verify routes also confirm `update/email`'s code
+/// or link (`DescopeEmailUpdateRoutes`).
 struct DescopePasswordlessRoutes: Sendable {
     let api: DescopeAPI
     private var accounts: Accounts { api.env.accounts }
@@ -49,6 +50,12 @@ struct DescopePasswordlessRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/otp/verify/email") { call in
             let (email, code) = (try call.loginID(), try call.required("code"))
+            // The same route confirms an `otp/update/email` code sent for this address.
+            if let moved = try await MailedCodeChecks(env: accounts, via: DescopeAPI.via).completeProvenEmailChange(
+                email: email, code: code, policy: .descopeAPI, request: call.request)
+            {
+                return try await api.signedIn(moved, amr: ["email"], call: call)
+            }
             switch try await SignInCodes(env: accounts, via: DescopeAPI.via).check(
                 email: email, code: code, name: nil, request: call.request)
             {
@@ -65,7 +72,13 @@ struct DescopePasswordlessRoutes: Sendable {
             switch try await MagicLinkSignIn(env: accounts).open(token: token, nonce: nil, request: call.request) {
             case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
             case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
-            case .openedElsewhere, .refused: throw AuthError.invalidCode
+            case .openedElsewhere, .refused:
+                // Or the link of a `magiclink/update/email`.
+                guard
+                    let moved = try await MailedCodeChecks(env: accounts, via: DescopeAPI.via).completeProvenEmailChange(
+                        linkToken: token, policy: .descopeAPI, request: call.request)
+                else { throw AuthError.invalidCode }
+                return try await api.signedIn(moved, amr: ["email"], call: call)
             }
         }
     }

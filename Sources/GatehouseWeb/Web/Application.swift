@@ -32,7 +32,7 @@ public struct Application: Sendable {
         let accounts = Accounts(
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
-            secureCookies: configuration.usesTLS, clock: clock, logger: logger)
+            secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules, clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
         let descopeProject =
@@ -69,6 +69,7 @@ public struct Application: Sendable {
             try .json(Health(code: 200, message: "API is healthy."))
         }
         SignUpPages(env: env).register(on: &router)
+        PasswordStrengthMeter(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
         let insForge = InsForgeAPI(
             env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
@@ -92,10 +93,12 @@ public struct Application: Sendable {
         let signInPages = SignInPages(env: env, oauth: oauthFeature)
         signInPages.register(on: &router)
         PasswordlessPages(env: env, signIn: signInPages).register(on: &router)
+        EnchantedLinkPage(env: env).register(on: &router)
         AccountPages(env: env, servesLinkedAccounts: oauthFeature == nil).register(on: &router)
         SessionsPages(env: env).register(on: &router)
         SecondStepPages(env: env).register(on: &router)
         SecurityPages(env: env).register(on: &router)
+        PasskeyPages(env: env).register(on: &router)
         TOTPPages(env: env).register(on: &router)
         EmailChangePages(env: env).register(on: &router)
         PasswordResetPages(env: env).register(on: &router)
@@ -109,6 +112,7 @@ public struct Application: Sendable {
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }
+        DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)

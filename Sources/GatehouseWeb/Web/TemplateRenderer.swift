@@ -11,6 +11,7 @@ enum Template: String, CaseIterable, Sendable {
     case signIn = "sign-in"
     case signInCode = "sign-in-code"
     case magicLink = "magic-link"
+    case enchantedLink = "enchanted-link"
     case verify
     case resendVerification = "resend-verification"
     case continuePage = "continue"

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import PasswordStrength
 
 /// Settings the web front-end needs; the CLI fills them from flags and `GATEHOUSE_*` variables.
 public struct WebConfiguration: Sendable {
@@ -64,6 +65,9 @@ public struct WebConfiguration: Sendable {
     /// How long the SuperTokens-core API's access tokens live (`--supertokens-access-token-validity`,
     /// the core's `access_token_validity`).
     public var superTokensAccessTokenValidity: TimeInterval = 3600
+
+    /// The one password rule (`--password-min-score`); the embedded backend gets the same value.
+    public var passwordRules: PasswordRules = .default
 
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }

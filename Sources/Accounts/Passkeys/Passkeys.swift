@@ -1,0 +1,255 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import ServerSeam
+import Store
+import WebAuthn
+
+/// A person's passkeys (WebAuthn credentials), whichever way in: registering one while signed in,
+/// signing in with one (with an email, or with none — the authenticator names the account), and
+/// listing, renaming and deleting them. The owner of every rule around the ceremonies: challenges
+/// are single-use and expire (`Ceremony.challengeLifetime`); registration takes one of the
+/// source's code checks (as an authenticator app's enrolment does) and is never done through an
+/// impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
+/// with passwords). A passkey sign-in is complete: the authenticator verified the person (UV is
+/// required) and holds the key, so it counts as both factors and no second step follows. Every act
+/// is audited.
+public struct Passkeys: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("descope-api"); nil for the pages.
+    public let via: String?
+
+    public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
+
+    /// Whether the users' backend is the one passkeys are kept beside (the embedded store).
+    public var available: Bool { env.capabilities.contains(.passkeys) }
+
+    // MARK: Registration
+
+    /// Options for `create()`: a fresh challenge bound to the signed-in account, the account's
+    /// current credentials excluded.
+    public func registrationOptions(for signedIn: SignedIn, rp: RelyingParty, rpName: String) async throws -> CreationOptions {
+        try refuseImpersonation(signedIn)
+        try requireAvailable()
+        let user = signedIn.user
+        let challenge = try await issueChallenge(.register, for: user.id)
+        let existing = try await env.database.passkeys(of: user.id)
+        return CreationOptions(
+            rp: rp, rpName: rpName, userHandle: Array(user.id.rawValue.utf8), userName: user.email,
+            displayName: user.profile.name ?? user.email, challenge: challenge,
+            exclude: existing.map { CredentialDescriptor(id: $0.credentialID, transports: $0.transports) })
+    }
+
+    /// Checks `create()`'s answer (`RegistrationResponseJSON`) and stores the passkey under `name`
+    /// (a default one when nil or blank).
+    public func register(
+        _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request
+    ) async throws -> PasskeyRecord {
+        try refuseImpersonation(signedIn)
+        try requireAvailable()
+        do {
+            if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
+                throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
+            }
+            let name = try Self.checkedName(name ?? "", default: "Passkey")
+            let response = try checked { () throws(WebAuthnError) in try RegistrationResponse(json: json) }
+            guard case .spent(let owner) = try await spendChallenge(response.clientDataJSON, .register),
+                owner == signedIn.user.id
+            else { throw PasskeyError.unknownChallenge }
+            let challenge = try challengeBytes(response.clientDataJSON)
+            let credential = try checked { () throws(WebAuthnError) in
+                try rp.verifyRegistration(
+                    clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject,
+                    challenge: challenge, userVerification: true)
+            }
+            let new = NewPasskey(
+                credentialID: credential.id, userID: signedIn.user.id, publicKey: credential.publicKeyCOSE,
+                signCount: credential.signCount, transports: response.transports, name: name,
+                backupEligible: credential.flags.backupEligible, backedUp: credential.flags.backedUp)
+            guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {
+                throw PasskeyError.alreadyRegistered
+            }
+            await env.audit.recordOwnAct(
+                .passkeyAdded, of: signedIn, request: request,
+                data: AuditTrail.data(
+                    ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)], via: via
+                ))
+            return stored
+        } catch let error as PasskeyError {
+            await env.audit.recordOwnAct(
+                .passkeyAddFailed, of: signedIn, request: request,
+                data: AuditTrail.data(["reason": .string(error.reason)], via: via))
+            throw error
+        }
+    }
+
+    // MARK: Sign-in
+
+    /// Options for `get()`. With an email, the challenge is bound to that account, so only its
+    /// passkeys can answer; an unknown email gets options just alike (its challenge is not kept,
+    /// so any answer is refused). No credential ids are listed either way: they would tell which
+    /// addresses have accounts (passkeys are discoverable, so the authenticator finds its own).
+    /// `requiringPasskeys`: an API whose contract says "this account has none" (Descope's `E067010`)
+    /// is refused with `.noPasskeys` both for an address with no passkeys and for one with no account.
+    public func signInOptions(email: String?, rp: RelyingParty, requiringPasskeys: Bool = false) async throws
+        -> RequestOptions
+    {
+        try requireAvailable()
+        let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let email, !email.isEmpty else {
+            return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: nil), allow: [])
+        }
+        let user = try await env.database.user(email: email)
+        if requiringPasskeys {
+            let passkeys = if let user { try await env.database.passkeys(of: user.id) } else { [PasskeyRecord]() }
+            guard !passkeys.isEmpty else { throw PasskeyError.noPasskeys }
+        }
+        guard let user else {
+            return RequestOptions(rp: rp, challenge: SecureRandom.bytes(Ceremony.challengeLength), allow: [])
+        }
+        return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: user.id), allow: [])
+    }
+
+    /// What a passkey sign-in came to.
+    public enum Outcome: Sendable {
+        /// Signed in, both factors: the backend's session, opened for `client`.
+        case signedIn(AuthSession)
+        case refused(PasskeyError)
+    }
+
+    /// Checks `get()`'s answer (`AuthenticationResponseJSON`) and opens a session for the
+    /// passkey's account.
+    public func signIn(
+        _ json: [UInt8], rp: RelyingParty, client: SessionClient = .browserSession, request: Request
+    ) async -> Outcome {
+        do {
+            if let refusal = await env.budgets.take(.signInTries(ip: request.remoteAddress, .people)) {
+                throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
+            }
+            let (passkey, session) = try await verifiedSignIn(json, rp: rp, client: client)
+            let user = passkey.userID.rawValue
+            await env.audit.record(
+                .signInCompleted, actor: user, subject: user, request: request,
+                data: AuditTrail.data(["method": "passkey", "passkey": .number(Double(passkey.id))], via: via))
+            return .signedIn(session)
+        } catch {
+            let refusal = (error as? PasskeyError) ?? .accountUnavailable
+            await env.audit.record(
+                .signInFailed, request: request,
+                data: AuditTrail.data(["method": "passkey", "reason": .string(refusal.reason)], via: via))
+            return .refused(refusal)
+        }
+    }
+
+    private func verifiedSignIn(
+        _ json: [UInt8], rp: RelyingParty, client: SessionClient
+    ) async throws -> (PasskeyRecord, AuthSession) {
+        try requireAvailable()
+        let response = try checked { () throws(WebAuthnError) in try AssertionResponse(json: json) }
+        let spent = try await spendChallenge(response.clientDataJSON, .authenticate)
+        guard case .spent(let boundTo) = spent else { throw PasskeyError.unknownChallenge }
+        guard let passkey = try await env.database.passkey(credentialID: response.id) else {
+            throw PasskeyError.unknownCredential
+        }
+        if let boundTo, boundTo != passkey.userID { throw PasskeyError.otherAccount }
+        if let handle = response.userHandle, handle != Array(passkey.userID.rawValue.utf8) {
+            throw PasskeyError.otherAccount
+        }
+        let challenge = try challengeBytes(response.clientDataJSON)
+        let assertion = try checked { () throws(WebAuthnError) in
+            try rp.verifyAssertion(
+                clientDataJSON: response.clientDataJSON, authenticatorData: response.authenticatorData,
+                signature: response.signature, challenge: challenge,
+                publicKeyCOSE: passkey.publicKey, storedSignCount: passkey.signCount, userVerification: true)
+        }
+        guard
+            try await env.database.recordPasskeyUse(
+                id: passkey.id, expectedSignCount: passkey.signCount, signCount: assertion.signCount,
+                backedUp: assertion.flags.backedUp, at: env.clock())
+        else { throw PasskeyError.raced }
+        do {
+            let session = try await env.backend.opening(for: client).admin.openSession(for: passkey.userID)
+            return (passkey, session)
+        } catch {
+            throw PasskeyError.accountUnavailable
+        }
+    }
+
+    // MARK: The list
+
+    public func list(of signedIn: SignedIn) async throws -> [PasskeyRecord] {
+        guard available else { return [] }
+        return try await env.database.passkeys(of: signedIn.user.id)
+    }
+
+    public func rename(id: Int64, to name: String, of signedIn: SignedIn, request: Request) async throws {
+        try refuseImpersonation(signedIn)
+        let name = try Self.checkedName(name, default: nil)
+        guard try await env.database.renamePasskey(id: id, of: signedIn.user.id, to: name) else { throw PasskeyError.notFound }
+        await env.audit.recordOwnAct(
+            .passkeyRenamed, of: signedIn, request: request,
+            data: AuditTrail.data(["passkey": .number(Double(id)), "name": .string(name)], via: via))
+    }
+
+    public func delete(id: Int64, of signedIn: SignedIn, request: Request) async throws {
+        try refuseImpersonation(signedIn)
+        guard let deleted = try await env.database.deletePasskey(id: id, of: signedIn.user.id) else {
+            throw PasskeyError.notFound
+        }
+        await env.audit.recordOwnAct(
+            .passkeyDeleted, of: signedIn, request: request,
+            data: AuditTrail.data(["passkey": .number(Double(id)), "name": .string(deleted.name)], via: via))
+    }
+
+    // MARK: Helpers
+
+    /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given.
+    private func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?) async throws -> [UInt8] {
+        let challenge = SecureRandom.bytes(Ceremony.challengeLength)
+        let now = env.clock()
+        try await env.database.storePasskeyChallenge(
+            hash: challengeHash(challenge), purpose: ceremony, userID: user,
+            expiresAt: now.addingTimeInterval(Ceremony.challengeLifetime), now: now)
+        return challenge
+    }
+
+    /// Spends the challenge `clientDataJSON` answers.
+    private func spendChallenge(_ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony) async throws -> AppDatabase.SpentChallenge
+    {
+        let spent = try await env.database.spendPasskeyChallenge(
+            hash: challengeHash(try challengeBytes(clientDataJSON)), purpose: ceremony, now: env.clock())
+        if spent == .expired { throw PasskeyError.expiredChallenge }
+        return spent
+    }
+
+    private func challengeBytes(_ clientDataJSON: [UInt8]) throws(PasskeyError) -> [UInt8] {
+        let clientData = try checked { () throws(WebAuthnError) in try ClientData(json: clientDataJSON) }
+        guard let bytes = Base64URL.decode(clientData.challenge) else { throw .unknownChallenge }
+        return bytes
+    }
+
+    private func challengeHash(_ challenge: [UInt8]) -> String {
+        env.sessions.bindings.hasher.hex("passkey-challenge:" + Base64URL.encode(challenge))
+    }
+
+    private func checked<T>(_ body: () throws(WebAuthnError) -> T) throws(PasskeyError) -> T {
+        do { return try body() } catch { throw .verification(error) }
+    }
+
+    private func requireAvailable() throws(PasskeyError) {
+        guard available else { throw .notSupported }
+    }
+
+    private func refuseImpersonation(_ signedIn: SignedIn) throws {
+        if signedIn.session.impersonator != nil { throw ImpersonationRefusal.credentialChange }
+    }
+
+    /// A name trimmed to 1…64 characters; `fallback` stands in for a blank one.
+    static func checkedName(_ name: String, default fallback: String?) throws(PasskeyError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty, let fallback { return fallback }
+        guard (1...64).contains(trimmed.count) else { throw .invalidName }
+        return trimmed
+    }
+}

@@ -1,0 +1,121 @@
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import ServerSeam
+
+/// Enchanted links (Descope's): an app asks for a sign-in link and polls with the `pendingRef` it
+/// was given while the person opens the mailed link in any browser. The link is a magic link —
+/// the same mail budgets, lifetime, single use, audit and second step (`MailRequests`,
+/// `MagicLinkSignIn`) — bound to the pending ref's keyed hash, so only the app holding the ref
+/// can sign in with it. Opening it approves the sign-in without spending it (the approval is kept
+/// in memory for the link's lifetime); the app's next poll spends it and signs in, once.
+public struct EnchantedLinkSignIn: Sendable {
+    let env: Accounts
+    /// Names the front-end in the audit data ("descope-api").
+    public let via: String?
+
+    public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
+
+    /// The page the mailed link opens (`?t=` the link's token), which approves the sign-in.
+    public static let pagePath = "/auth/enchanted"
+
+    public enum Start: Sendable {
+        /// Mailed where the address may sign in; `pendingRef` is the app's to poll with.
+        case sent(pendingRef: String)
+        case held(Budgets.Refusal)
+    }
+
+    /// What a poll found.
+    public enum Poll: Sendable {
+        case signedIn(AuthSession)
+        case secondStepRequired(MFAChallenge)
+        /// Not approved yet (or no such ref: the two read alike).
+        case pending
+        /// Approved, but the link no longer signs in (spent by an earlier poll, expired, refused).
+        case refused
+    }
+
+    /// Mails the link (as a magic-link request, answered alike for every address).
+    public func start(email: String, allowSignUp: Bool, request: Request) async throws -> Start {
+        let pendingRef = SecureRandom.token()
+        switch try await MailRequests(env: env, via: via).magicLink(
+            email: email, allowSignUp: allowSignUp, browserBinding: MagicLinkSignIn(env: env).binding(of: pendingRef),
+            opening: Self.pagePath, request: request)
+        {
+        case .sent: return .sent(pendingRef: pendingRef)
+        case .held(let refusal): return .held(refusal)
+        }
+    }
+
+    /// The person opened the link (the page's button, or the app's `verify {token}`): true when it
+    /// is a live enchanted link, whose app may now sign in with it. One of the source's code checks.
+    public func approve(token: String, request: Request) async throws -> Bool {
+        if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
+            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+        }
+        guard let links = env.backend as? any EnchantedLinks,
+            let binding = try await links.browserBinding(ofMagicLink: token)
+        else {
+            _ = await MagicLinkSignIn(env: env, via: via).refused("enchanted_link_unknown", request)
+            return false
+        }
+        await env.enchantedLinks.approve(binding: binding, token: token)
+        return true
+    }
+
+    /// The app's poll: signs in once the link is approved (`MagicLinkSignIn`, in the "browser" that
+    /// asked: the ref is the nonce), and only once.
+    public func poll(pendingRef: String, request: Request) async throws -> Poll {
+        switch await env.enchantedLinks.take(binding: MagicLinkSignIn(env: env).binding(of: pendingRef)) {
+        case .waiting: return .pending
+        case .taken: return .refused
+        case .approved(let token):
+            switch try await MagicLinkSignIn(env: env, via: via).open(token: token, nonce: pendingRef, request: request) {
+            case .signedIn(let session): return .signedIn(session)
+            case .secondStepRequired(let challenge): return .secondStepRequired(challenge)
+            case .openedElsewhere, .refused: return .refused
+            }
+        }
+    }
+}
+
+/// Approved enchanted links by their binding, until the app's poll takes them. Kept in memory
+/// (a restart forgets approvals: the person opens the link again), each for the links' lifetime.
+actor EnchantedLinkApprovals {
+    static let lifetime: TimeInterval = 10 * 60
+
+    enum Entry: Sendable {
+        case approved(token: String)
+        case taken
+    }
+
+    enum Found: Sendable {
+        case waiting
+        case approved(token: String)
+        case taken
+    }
+
+    private var entries: [String: (entry: Entry, expiresAt: Date)] = [:]
+    private let clock: @Sendable () -> Date
+
+    init(clock: @escaping @Sendable () -> Date) { self.clock = clock }
+
+    func approve(binding: String, token: String) {
+        let now = clock()
+        entries = entries.filter { $0.value.expiresAt > now }
+        if case .taken? = entries[binding]?.entry { return }
+        entries[binding] = (.approved(token: token), now.addingTimeInterval(Self.lifetime))
+    }
+
+    /// The approval for `binding`, handed out once (later polls find it taken).
+    func take(binding: String) -> Found {
+        guard let found = entries[binding], found.expiresAt > clock() else { return .waiting }
+        switch found.entry {
+        case .taken: return .taken
+        case .approved(let token):
+            entries[binding] = (.taken, found.expiresAt)
+            return .approved(token: token)
+        }
+    }
+}

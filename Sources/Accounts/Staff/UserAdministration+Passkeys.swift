@@ -1,0 +1,20 @@
+import AuthCore
+import Store
+
+extension UserAdministration {
+    /// The account's passkeys (none where the backend keeps none), for the console's user page.
+    public func passkeys(of user: User) async throws -> [PasskeyRecord] {
+        guard env.capabilities.contains(.passkeys) else { return [] }
+        return try await env.database.passkeys(of: user.id)
+    }
+
+    /// Deletes one of the account's passkeys (a lost or shared device), audited as
+    /// `admin.user.passkey_deleted` with its name; false when the account has no such passkey.
+    public func deletePasskey(_ id: Int64, of user: User) async throws -> Bool {
+        guard let deleted = try await env.database.deletePasskey(id: id, of: user.id) else { return false }
+        await env.audit.record(
+            .adminUserPasskeyDeleted, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
+            data: ["via": .string(via), "passkey": .number(Double(id)), "name": .string(deleted.name)])
+        return true
+    }
+}

@@ -1,0 +1,133 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+import WebAuthn
+
+/// `auth/webauthn/…`: DescopeKit's `Descope.passkey` over the passkey owner the pages use
+/// (`Passkeys`: challenges, checks, budgets, audit). `start` answers `{transactionId, options,
+/// create}` with `options` as a JSON string `{"publicKey": …}`; `finish` takes `{transactionId,
+/// response}` with the credential as a JSON string. The relying party is the `origin` the app
+/// sends (`https://<its associated domain>`): its host must be the one the call reached or the
+/// public URL's, and it is the only origin accepted. Two departures from DescopeKit's wire are
+/// bridged here: it takes `user.id` as text (so options carry the account id as is) and sends the
+/// assertion's `userHandle` as that text (so it is base64url-encoded before the check).
+/// Passkey-only accounts are not made: `signup` is refused, and `signup-in` signs existing
+/// passkeys in (`E067010` when the address has none, or no account).
+struct DescopeWebAuthnRoutes: Sendable {
+    let api: DescopeAPI
+    private var passkeys: Passkeys { Passkeys(env: api.env.accounts, via: DescopeAPI.via) }
+
+    /// Descope's "no passkeys for this user".
+    static let noPasskeys = "E067010"
+
+    func register(on router: inout Router) {
+        for ceremony in ["signin", "signup-in"] {
+            api.on(&router, .post, "/v1/auth/webauthn/\(ceremony)/start") { call in
+                let rp = try relyingParty(origin: try call.required("origin"), call: call)
+                let options = try await refusingInDescopeShape {
+                    try await passkeys.signInOptions(email: try call.loginID(), rp: rp, requiringPasskeys: true)
+                }
+                return try start(options.challenge, options: ["publicKey": options], create: false)
+            }
+        }
+        api.on(&router, .post, "/v1/auth/webauthn/signup/start") { _ in
+            throw DescopeAnswer(
+                501, DescopeCode.badRequest, "Not supported",
+                "Passkey-only sign-up is not offered here: sign up another way, then add a passkey with webauthn/update")
+        }
+        for ceremony in ["signin", "signup"] {
+            api.on(&router, .post, "/v1/auth/webauthn/\(ceremony)/finish") { call in
+                let (json, clientData) = try credential(call, assertion: true)
+                let rp = try relyingParty(origin: clientData.origin, call: call)
+                switch await passkeys.signIn(json, rp: rp, request: call.request) {
+                case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
+                case .refused(let error): throw Self.answer(error)
+                }
+            }
+        }
+        api.on(&router, .post, "/v1/auth/webauthn/update/start") { call in
+            let signedIn = try await api.holder(call).signedIn
+            try api.requireOwnLoginID(call, signedIn)
+            let rp = try relyingParty(origin: try call.required("origin"), call: call)
+            var options = try await refusingInDescopeShape {
+                try await passkeys.registrationOptions(for: signedIn, rp: rp, rpName: RelyingParty.displayName)
+            }
+            options.user.id = signedIn.user.id.rawValue
+            return try start(options.challenge, options: ["publicKey": options], create: true)
+        }
+        api.on(&router, .post, "/v1/auth/webauthn/update/finish") { call in
+            let signedIn = try await api.holder(call).signedIn
+            let (json, clientData) = try credential(call, assertion: false)
+            let rp = try relyingParty(origin: clientData.origin, call: call)
+            _ = try await refusingInDescopeShape {
+                try await passkeys.register(json, name: nil, for: signedIn, rp: rp, request: call.request)
+            }
+            return .json(raw: "{}")
+        }
+    }
+
+    /// `{transactionId, options, create}`; the transaction is the challenge itself, which the
+    /// finish finds again in the client data.
+    private func start(_ challenge: String, options: some Encodable, create: Bool) throws -> Response {
+        let text = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        return try .json(StartResponse(transactionId: challenge, options: text, create: create))
+    }
+
+    private struct StartResponse: Encodable {
+        var transactionId: String
+        var options: String
+        var create: Bool
+    }
+
+    /// The credential JSON of a `finish` (its `userHandle` made base64url, as DescopeKit sends it as
+    /// text) and its client data, whose origin names the relying party; the transaction must be the
+    /// challenge the client data answers.
+    private func credential(_ call: DescopeAPI.Call, assertion: Bool) throws -> ([UInt8], ClientData) {
+        let transaction = try call.required("transactionId")
+        guard var wire = JSONValue(parsing: try call.required("response")), case .object(var credential) = wire else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "response must be a credential's JSON")
+        }
+        if assertion, case .object(var response)? = credential["response"], case .string(let handle)? = response["userHandle"] {
+            response["userHandle"] = .string(Base64URL.encode(Array(handle.utf8)))
+            credential["response"] = .object(response)
+            wire = .object(credential)
+        }
+        guard case .object(let response)? = credential["response"], case .string(let encoded)? = response["clientDataJSON"],
+            let clientDataJSON = Base64URL.decode(encoded), let clientData = try? ClientData(json: clientDataJSON),
+            clientData.challenge == transaction
+        else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "response is not for this transaction")
+        }
+        return (Array(try JSONEncoder().encode(wire)), clientData)
+    }
+
+    /// The relying party for `origin`: an `https://` or `http://` origin whose host is the one
+    /// this call reached, or the public URL's.
+    private func relyingParty(origin: String, call: DescopeAPI.Call) throws -> RelyingParty {
+        guard let url = URL(string: origin), let host = url.host?.lowercased(), url.path.isEmpty,
+            ["https", "http"].contains(url.scheme?.lowercased() ?? ""),
+            let served = RelyingParty.serving(call.request, configuration: api.env.configuration),
+            host == served.id || host == URL(string: api.env.configuration.publicBaseURL)?.host?.lowercased()
+        else {
+            throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "origin is not one this server serves")
+        }
+        return RelyingParty(id: host, origins: [origin])
+    }
+
+    private func refusingInDescopeShape<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as PasskeyError { throw Self.answer(error) }
+    }
+
+    static func answer(_ error: PasskeyError) -> DescopeAnswer {
+        switch error {
+        case .noPasskeys: DescopeAnswer(400, noPasskeys, "No passkeys", error.message)
+        case .rateLimited(let wait):
+            DescopeAnswer(429, DescopeCode.rateLimited, "Too many requests", "Try again in \(wait) seconds")
+        case .unknownCredential, .otherAccount, .accountUnavailable:
+            DescopeAnswer(401, DescopeCode.invalidCredentials, "Invalid credentials", error.message)
+        default: DescopeAnswer(400, DescopeCode.badRequest, "Passkey refused", error.message)
+        }
+    }
+}

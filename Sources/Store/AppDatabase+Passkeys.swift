@@ -1,0 +1,114 @@
+import AuthCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Stores a registered credential; false when its credential id is already stored (on any
+    /// account), which the caller refuses.
+    public func addPasskey(_ new: NewPasskey, at now: Date) async throws -> PasskeyRecord? {
+        let transports = String(decoding: try JSONEncoder().encode(new.transports), as: UTF8.self)
+        return try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO passkeys
+                        (credential_id, user_id, public_key, sign_count, transports, name, backup_eligible, backed_up, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    Data(new.credentialID), new.userID.rawValue, Data(new.publicKey), Int64(new.signCount), transports,
+                    new.name, new.backupEligible, new.backedUp, now.storedText
+                ])
+            guard db.changesCount == 1 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE id = ?", arguments: [db.lastInsertedRowID])
+                .map(PasskeyRecord.init(row:))
+        }
+    }
+
+    /// The account's passkeys, oldest first.
+    public func passkeys(of userID: UserID) async throws -> [PasskeyRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY id", arguments: [userID.rawValue])
+                .map(PasskeyRecord.init(row:))
+        }
+    }
+
+    /// The passkey with this credential id, whoever holds it.
+    public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE credential_id = ?", arguments: [Data(credentialID)])
+                .map(PasskeyRecord.init(row:))
+        }
+    }
+
+    /// Records a sign-in with `passkey`: its new counter and backup state, when it was used. Only
+    /// while the counter is still the one the check read (`expectedSignCount`): of two assertions
+    /// raced with one counter value, one wins. False when the row moved or is gone.
+    public func recordPasskeyUse(
+        id: Int64, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, at now: Date
+    ) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ?
+                    WHERE id = ? AND sign_count = ?
+                    """, arguments: [Int64(signCount), backedUp, now.storedText, id, Int64(expectedSignCount)])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Renames one of the account's passkeys; false when it has no such passkey.
+    public func renamePasskey(id: Int64, of userID: UserID, to name: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?", arguments: [name, id, userID.rawValue])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Deletes one of the account's passkeys; the deleted row, or nil when it has no such passkey.
+    public func deletePasskey(id: Int64, of userID: UserID) async throws -> PasskeyRecord? {
+        try await pool.write { db in
+            try Row.fetchOne(
+                db, sql: "DELETE FROM passkeys WHERE id = ? AND user_id = ? RETURNING *", arguments: [id, userID.rawValue]
+            ).map(PasskeyRecord.init(row:))
+        }
+    }
+
+    /// Keeps a ceremony's challenge (by its keyed hash) until `expiresAt`; dead ones go on the way.
+    public func storePasskeyChallenge(
+        hash: String, purpose: PasskeyCeremony, userID: UserID?, expiresAt: Date, now: Date
+    ) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM passkey_challenges WHERE expires_at <= ?", arguments: [now.storedText])
+            try db.execute(
+                sql: "INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [hash, purpose.rawValue, userID?.rawValue, expiresAt.storedText])
+        }
+    }
+
+    /// Spends a live challenge of `purpose`: `.spent(userID)` once (the account it was issued for,
+    /// if any), `.unknown` when it never was, was spent already, or has expired.
+    public func spendPasskeyChallenge(hash: String, purpose: PasskeyCeremony, now: Date) async throws -> SpentChallenge {
+        try await pool.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "DELETE FROM passkey_challenges WHERE challenge_hash = ? AND purpose = ? RETURNING *",
+                    arguments: [hash, purpose.rawValue])
+            else { return .unknown }
+            guard let expiresAt = row.storedDate("expires_at"), expiresAt > now else { return .expired }
+            return .spent((row["user_id"] as String?).map(UserID.init(rawValue:)))
+        }
+    }
+
+    /// What a challenge came to.
+    public enum SpentChallenge: Sendable, Equatable {
+        case spent(UserID?)
+        case expired
+        case unknown
+    }
+}
+
+/// The two WebAuthn ceremonies a challenge is issued for.
+public enum PasskeyCeremony: String, Sendable {
+    case register, authenticate
+}

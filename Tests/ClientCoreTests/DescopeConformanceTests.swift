@@ -1,0 +1,164 @@
+import AuthCore
+import Foundation
+import TestScope
+import Testing
+import TwoFactor
+
+/// `DescopeBackend` through `AuthClient` against Gatehouse's own Descope-compatible API, where
+/// Descope's contract differs from the shared suites' (`BackendKind.verifyingBeforeSignIn`): a
+/// sign-up signs in at once and the address is verified later by a mailed code; the profile,
+/// administration and the session list need Descope's management key and are refused as such.
+@Suite(.serialized, .stopsWhatItStarts) struct DescopeConformanceTests {
+    private static let password = "correct horse battery"
+
+    private func fixture() async throws -> GatehouseAPIFixture {
+        try await GatehouseAPIFixture.start(.descope)
+    }
+
+    /// The newest code (or the link's `t`) mailed to `email`.
+    private func mailed(_ fixture: GatehouseAPIFixture, to email: String, link: Bool = false) async throws -> String {
+        let mail = try #require(try await fixture.mailbox.mails(to: email, limit: 1).first)
+        guard link else { return try #require(mail.code) }
+        let url = try #require(mail.link.flatMap(URLComponents.init(string:)))
+        return try #require(url.queryItems?.first(where: { $0.name == "t" })?.value)
+    }
+
+    @Test func signUpSignsInAtOnceThenVerifyMeRefreshSignOut() async throws {
+        let fixture = try await fixture()
+        let client = fixture.client()
+        let events = EventLog()
+        await client.addObserver { event, _ in events.append(event) }
+        let email = uniqueEmail("ada")
+
+        let signUp = try await client.signUp(email: email, password: Self.password, name: "Ada Lovelace")
+        #expect(signUp.hasSession && !signUp.needsEmailVerification)
+        #expect(signUp.user?.emailVerified == false)
+        let session = try #require(try await client.getSession())
+        #expect(session.refreshable && session.expiresAt.map { $0 > Date() } == true)
+        let me = try #require(try await client.getCurrentUser())
+        #expect(me.email.lowercased() == email && me.profile.name == "Ada Lovelace" && !me.emailVerified)
+
+        // The address is verified by a mailed sign-in code.
+        try await client.resendVerificationEmail(email: email)
+        let code = try await mailed(fixture, to: email)
+        #expect(
+            await authError { try await client.verifyEmail(email: email, code: code == "000000" ? "111111" : "000000") }
+                == .invalidCode)
+        #expect(try await client.verifyEmail(email: email, code: code).user?.emailVerified == true)
+        #expect(try await client.getCurrentUser()?.emailVerified == true)
+
+        // Descope's auth API changes no profile field: refused, and not declared.
+        #expect(!client.capabilities.contains(.profile))
+        #expect(await authError { try await client.setProfile(["name": "Ada King"]) } == .notSupported(.profile))
+
+        let before = try #require(try await client.getSession())
+        let refreshed = try await client.refreshSession()
+        #expect(refreshed.user.id == me.id && refreshed.refreshToken == before.refreshToken)
+        let (renewedExpiry, earlierExpiry) = (try #require(refreshed.expiresAt), try #require(before.expiresAt))
+        #expect(renewedExpiry >= earlierExpiry)
+
+        try await client.signOut()
+        #expect(try await client.getSession() == nil)
+        // The refresh JWT died with the sign-out.
+        #expect(await authError { _ = try await fixture.api.currentUser(refreshed) } == .sessionExpired)
+        #expect(await authError { _ = try await fixture.api.refresh(refreshed) } == .sessionExpired)
+        #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+    }
+
+    @Test func wrongPasswordUnknownLoginAndTakenAddressAnswerTheSeamsErrors() async throws {
+        let fixture = try await fixture()
+        let client = fixture.client()
+        let email = uniqueEmail("grace")
+        _ = try await client.signUp(email: email, password: Self.password)
+        #expect(await authError { try await client.signIn(email: email, password: "wrong password") } == .invalidCredentials)
+        #expect(
+            await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password) }
+                == .invalidCredentials)
+        #expect(await authError { _ = try await client.signUp(email: email, password: "another passphrase 7") } == .emailExists)
+        #expect(try await client.signIn(email: email, password: Self.password).user.email.lowercased() == email)
+    }
+
+    @Test func magicLinkSignsUpAndInOnce() async throws {
+        let fixture = try await fixture()
+        let api = fixture.api
+        #expect(api.capabilities.contains(.magicLink))
+        let email = uniqueEmail("link")
+        try await api.requestMagicLink(email: email, allowSignUp: true, browserBinding: "unused")
+        let token = try await mailed(fixture, to: email, link: true)
+        let session = try await api.signIn(magicLinkToken: token, browserBinding: nil)
+        #expect(session.user.email.lowercased() == email && session.user.emailVerified)
+        #expect(await authError { _ = try await api.signIn(magicLinkToken: token, browserBinding: nil) } == .invalidCode)
+
+        // Sign-in only: an unknown address gets a mail-less answer, never an account.
+        let stranger = uniqueEmail("stranger")
+        try await api.requestMagicLink(email: stranger, allowSignUp: false, browserBinding: "unused")
+        #expect(try await fixture.mailbox.mails(to: stranger, limit: 1).isEmpty)
+    }
+
+    @Test func authenticatorAppThenTheSignInAsksForItsCode() async throws {
+        let fixture = try await fixture()
+        let api = fixture.api
+        let email = uniqueEmail("totp")
+        let session = try #require(try await api.signUp(SignUpRequest(email: email, password: Self.password)).session)
+        #expect(try await api.totpStatus(session: session).enabled == false)
+        let enrollment = try await api.beginTOTPEnrollment(session: session)
+        #expect(enrollment.provisioningURL.hasPrefix("otpauth://totp/"))
+        let secret = try #require(Base32.decode(enrollment.secret))
+        let now = Date()
+        #expect(
+            try await api.confirmTOTPEnrollment(
+                code: TOTP.code(secret: secret, at: now.addingTimeInterval(-30)), session: session)
+                == [], "Descope keeps no recovery codes")
+        #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
+
+        // The password alone no longer signs in: the challenge names the login id.
+        let asked = await authError { _ = try await api.signIn(email: email, password: Self.password) }
+        guard case .mfaRequired(let challenge)? = asked else {
+            Issue.record("the password sign-in answered \(String(describing: asked)), not the second step")
+            return
+        }
+        #expect(challenge.id == email)
+        #expect(challenge.methods == [.totp])
+        #expect(
+            await authError { _ = try await api.completeMFA(challengeID: challenge.id, with: .totp(code: "000000")) }
+                == .invalidCode)
+        #expect(
+            await authError { _ = try await api.completeMFA(challengeID: challenge.id, with: .recoveryCode("abcd-efgh")) }
+                == .notSupported(.mfa))
+        let completed = try await api.completeMFA(
+            challengeID: challenge.id, with: .totp(code: TOTP.code(secret: secret, at: now)))
+        #expect(completed.user.email.lowercased() == email)
+        #expect(
+            await authError { try await api.disableTOTP(password: Self.password, session: completed) } == .notSupported(.totp))
+    }
+
+    @Test func passwordChangeChecksTheCurrentOneAndEndsOtherSessions() async throws {
+        let fixture = try await fixture()
+        let (laptop, phone) = (fixture.client(), fixture.client())
+        let email = uniqueEmail("change")
+        _ = try await laptop.signUp(email: email, password: Self.password)
+        try await phone.signIn(email: email, password: Self.password)
+
+        #expect(
+            await authError { try await laptop.replacePassword(currentPassword: "not it at all", newPassword: "brand new pass") }
+                == .invalidCredentials)
+        try await laptop.replacePassword(currentPassword: Self.password, newPassword: "brand new pass")
+        #expect(try await laptop.getCurrentUser()?.email.lowercased() == email)
+        #expect(await authError { _ = try await phone.getCurrentUser() } == .sessionExpired, "the phone is still signed in")
+        #expect(
+            await authError { try await fixture.client().signIn(email: email, password: Self.password) } == .invalidCredentials)
+        _ = try await fixture.client().signIn(email: email, password: "brand new pass")
+    }
+
+    @Test func whatNeedsTheManagementKeyIsRefusedAsUnsupported() async throws {
+        let fixture = try await fixture()
+        let client = fixture.client()
+        #expect(
+            client.capabilities.isDisjoint(with: [.userAdministration, .impersonation, .sessionList, .profile, .passwordReset]))
+        _ = try await client.signUp(email: uniqueEmail("plain"), password: Self.password)
+        #expect(await authError { _ = try await client.admin.listUsers(UserQuery()) } == .notSupported(.userAdministration))
+        #expect(await authError { _ = try await client.listSessions() } == .notSupported(.sessionList))
+        #expect(await authError { try await client.signOut(scope: .others) } == .notSupported(.sessionList))
+        #expect(try await client.listAuthMethods().password)
+    }
+}

@@ -1,0 +1,84 @@
+import AuthCore
+import Foundation
+import Testing
+
+@testable import Store
+
+/// The passkey tables: a credential id is one account's; a counter moves only from the value the
+/// check read; a challenge is spent once and dies after its time; deleting an account takes its
+/// passkeys with it.
+@Suite struct PasskeyStoreTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func account(_ store: TestDatabase, _ id: String) async throws -> UserID {
+        let record = UserRecord(
+            id: UserID(id), email: "\(id)@example.com", passwordHash: "x", verified: true, profile: Profile([:]),
+            createdAt: now, updatedAt: now)
+        _ = try await store.database.insertUser(record, verificationToken: nil)
+        return UserID(id)
+    }
+
+    private func passkey(_ user: UserID, id: [UInt8] = [1, 2, 3]) -> NewPasskey {
+        NewPasskey(
+            credentialID: id, userID: user, publicKey: [0xA5, 1, 2], signCount: 4, transports: ["internal"], name: "Laptop",
+            backupEligible: true, backedUp: false)
+    }
+
+    @Test func aCredentialIDIsStoredOnceAndReadBack() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        let bob = try await account(store, "bob")
+        let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        #expect(stored.transports == ["internal"] && stored.signCount == 4 && stored.lastUsedAt == nil)
+        #expect(try await store.database.addPasskey(passkey(bob), at: now) == nil)
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3])?.userID == ann)
+        #expect(try await store.database.passkeys(of: bob).isEmpty)
+    }
+
+    @Test func theCounterMovesOnlyFromWhatWasRead() async throws {
+        let store = try TestDatabase()
+        let stored = try #require(try await store.database.addPasskey(passkey(try await account(store, "ann")), at: now))
+        #expect(
+            try await store.database.recordPasskeyUse(id: stored.id, expectedSignCount: 4, signCount: 5, backedUp: true, at: now))
+        #expect(
+            !(try await store.database.recordPasskeyUse(
+                id: stored.id, expectedSignCount: 4, signCount: 6, backedUp: true, at: now)))
+        let used = try #require(try await store.database.passkey(credentialID: [1, 2, 3]))
+        #expect(used.signCount == 5 && used.backedUp && used.lastUsedAt == now)
+    }
+
+    @Test func renameAndDeleteReachOnlyTheOwnersPasskeys() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        let bob = try await account(store, "bob")
+        let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        #expect(!(try await store.database.renamePasskey(id: stored.id, of: bob, to: "Mine")))
+        #expect(try await store.database.deletePasskey(id: stored.id, of: bob) == nil)
+        #expect(try await store.database.renamePasskey(id: stored.id, of: ann, to: "Phone"))
+        #expect(try await store.database.deletePasskey(id: stored.id, of: ann)?.name == "Phone")
+        #expect(try await store.database.passkeys(of: ann).isEmpty)
+    }
+
+    @Test func aChallengeIsSpentOnceAndNotAfterItExpires() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        let hash = String(repeating: "a", count: 64)
+        let later = now.addingTimeInterval(360)
+        try await store.database.storePasskeyChallenge(
+            hash: hash, purpose: .authenticate, userID: ann, expiresAt: later, now: now)
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .register, now: now) == .unknown)
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .spent(ann))
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .unknown)
+        try await store.database.storePasskeyChallenge(
+            hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: later) == .expired)
+    }
+
+    @Test func deletingTheAccountDeletesItsPasskeys() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        _ = try await store.database.addPasskey(passkey(ann), at: now)
+        try await store.database.deleteUser(id: ann, at: now)
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3]) == nil)
+    }
+}

@@ -1,0 +1,139 @@
+"""Passkeys on the hosted pages in a real headless Chromium, with Chromium's virtual authenticator
+(CDP `WebAuthn.addVirtualAuthenticator`: CTAP2, internal transport, resident keys, user
+verification): sign up with a password, turn on an authenticator app, add a passkey, sign out,
+sign in with it by autofill without typing an email and then with the button — no password, no
+code step —, rename and delete it and see passkey sign-in refused; and a cancelled ceremony (the
+authenticator removed) says so."""
+
+from __future__ import annotations
+
+import time
+
+import pyotp
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+
+from conftest import PASSWORD, unique_email
+from test_browser_flow import (browser, field, page_text, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
+                               submit_form_of, type_into, wait, wait_for_path, wait_for_text)
+
+
+def add_authenticator(driver) -> str:
+    driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+    return driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True,
+    }})["authenticatorId"]
+
+
+def credentials(driver, authenticator: str) -> list[dict]:
+    return driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+
+
+def turn_on_totp(driver, base: str) -> pyotp.TOTP:
+    driver.get(base + "/account/security")
+    submit_form_of(driver, wait(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[data-totp-begin]"))))
+    secret = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-totp-secret]"))
+                                ).get_attribute("data-totp-secret")
+    code = field(driver, "code")
+    type_into(code, pyotp.TOTP(secret).now())
+    submit_form_of(driver, code)
+    driver.find_element(By.CSS_SELECTOR, "a[data-codes-saved]").click()
+    wait_for_path(driver, "/account/security?notice=totp-on")
+    return pyotp.TOTP(secret)
+
+
+def sign_in_with_password(driver, base: str, email: str, totp: pyotp.TOTP) -> None:
+    """The password and then the authenticator app's code (next step's: this step's was spent)."""
+    driver.get(base + "/auth/sign-in")
+    type_into(field(driver, "email"), email)
+    password = field(driver, "password")
+    type_into(password, PASSWORD)
+    submit_form_of(driver, password)
+    wait_for_path(driver, "/auth/mfa")
+    code = field(driver, "code")
+    type_into(code, totp.at(time.time() + 30))
+    submit_form_of(driver, code)
+    wait_for_path(driver, "/account")
+
+
+def create_passkey(driver, base: str, name: str) -> None:
+    driver.get(base + "/account/security")
+    form = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form[data-passkey-create]")))
+    type_into(form.find_element(By.NAME, "name"), name)
+    form.find_element(By.CSS_SELECTOR, "[data-passkey-create-button]").click()
+    wait_for_path(driver, "/account/security?notice=passkey-added")
+
+
+def sign_out(driver) -> None:
+    form = driver.find_element(By.CSS_SELECTOR, "form[action='/auth/sign-out']")
+    submit_form_of(driver, form.find_element(By.CSS_SELECTOR, "button"))
+
+
+def passkey_message(driver) -> str:
+    element = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-passkey-sign-in] [data-passkey-message]")))
+    return element.text
+
+
+def test_password_account_adds_a_passkey_signs_in_with_it_and_deletes_it(browser, start_server, screenshots_dir):
+    server = start_server(verification="code")
+    base, driver = server.url.replace("127.0.0.1", "localhost"), browser
+    email = unique_email("passkey")
+    sign_up_and_verify_in_browser(driver, base, email, "Pat Key")
+    totp = turn_on_totp(driver, base)
+    authenticator = add_authenticator(driver)
+
+    create_passkey(driver, base, "Laptop")
+    wait_for_text(driver, "Passkey created")
+    assert "Laptop" in driver.find_element(By.CSS_SELECTOR, "[data-passkey-list]").text
+    stored = credentials(driver, authenticator)
+    assert len(stored) == 1 and stored[0]["isResidentCredential"], stored
+    screenshot(driver, screenshots_dir, "passkeys-security-tab")
+
+    # Sign out: the sign-in page asks for a passkey by autofill (mediation "conditional") as it
+    # loads, and the virtual authenticator answers as a person picking the suggestion would. No
+    # email typed, no password, no authenticator-app step.
+    sign_out(driver)
+    wait_for_path(driver, "/account")
+    assert "/auth/mfa" not in driver.current_url and email in page_text(driver)
+
+    # The button, with the email typed: the authenticator is away while the page loads (so autofill
+    # has nothing to offer), then comes back holding the same passkey.
+    saved = credentials(driver, authenticator)[0]
+    driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})
+    sign_out(driver)
+    screenshot(driver, screenshots_dir, "passkeys-sign-in")
+    type_into(field(driver, "email"), email)
+    authenticator = add_authenticator(driver)
+    driver.execute_cdp_cmd("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": saved})
+    driver.find_element(By.CSS_SELECTOR, "[data-passkey-button]").click()
+    wait_for_path(driver, "/account")
+    assert "/auth/mfa" not in driver.current_url and email in page_text(driver)
+
+    # Rename, then delete it; passkey sign-in is refused after.
+    driver.get(base + "/account/security")
+    rename = driver.find_element(By.CSS_SELECTOR, "[data-passkey-list] input[name=name]")
+    type_into(rename, "Work laptop")
+    submit_form_of(driver, rename)
+    wait_for_text(driver, "Passkey renamed")
+    assert "Work laptop" in driver.find_element(By.CSS_SELECTOR, "[data-passkey-list]").text
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
+    wait_for_text(driver, "Passkey deleted")
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-passkey-list]")
+    # The authenticator still holds it and answers the page's autofill request: refused.
+    sign_out(driver)
+    assert "not registered here" in passkey_message(driver)
+    assert driver.current_url.split("?")[0].endswith("/auth/sign-in")
+
+    # Cancelled: the person declines the authenticator's check (the virtual authenticator refuses
+    # user verification, as a closed prompt does): creating a passkey ends with a message.
+    driver.execute_cdp_cmd("WebAuthn.setUserVerified", {"authenticatorId": authenticator, "isUserVerified": False})
+    sign_in_with_password(driver, base, email, totp)
+    driver.get(base + "/account/security")
+    form = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form[data-passkey-create]")))
+    form.find_element(By.CSS_SELECTOR, "[data-passkey-create-button]").click()
+    message = form.find_element(By.CSS_SELECTOR, "[data-passkey-message]")
+    wait(driver, 30).until(lambda d: message.text)
+    assert "cancelled or timed out" in message.text, message.text
+    assert len(credentials(driver, authenticator)) == 1, "a declined ceremony still made a credential"
+    screenshot(driver, screenshots_dir, "passkeys-cancelled")

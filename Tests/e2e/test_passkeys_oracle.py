@@ -1,0 +1,277 @@
+"""Passkeys through the HTTP endpoints the hosted pages use, with a software authenticator built on
+PyPI `fido2` (its CBOR, COSE and authenticator-data encoders; keys and signatures from
+`cryptography`) — an implementation Gatehouse shares no code with. Good registrations and
+assertions verify; each way a ceremony can be wrong is refused with its own clear message; the
+console lists a user's passkey and deletes it.
+An expired challenge (6 minutes) is checked in the Swift suite (`PasskeyStoreTests`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from fido2 import cbor
+from fido2.cose import ES256
+from fido2.utils import websafe_decode, websafe_encode
+from fido2.webauthn import (AttestationObject, AttestedCredentialData, AuthenticatorData, CollectedClientData)
+
+from conftest import PASSWORD, Browserless, latest_code, unique_email
+
+UP, UV, AT = AuthenticatorData.FLAG.UP, AuthenticatorData.FLAG.UV, AuthenticatorData.FLAG.AT
+
+
+class SoftwareAuthenticator:
+    """One ES256 credential, discoverable: it keeps the user handle it was made for."""
+
+    def __init__(self, rp_id: str = "localhost"):
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.credential_id = os.urandom(32)
+        self.rp_id = rp_id
+        self.counter = 0
+        self.user_handle = b""
+
+    def create(self, options: dict, origin: str, fmt: str = "none", rp_id: str | None = None,
+               handle_as_text: bool = False) -> dict:
+        """`handle_as_text`: the user id taken as text, as DescopeKit does (`Data(user.id.utf8)`)."""
+        user_id = options["user"]["id"]
+        self.user_handle = user_id.encode() if handle_as_text else websafe_decode(user_id)
+        client_data = CollectedClientData.create(
+            CollectedClientData.TYPE.CREATE, websafe_decode(options["challenge"]), origin)
+        credential = AttestedCredentialData.create(
+            b"\0" * 16, self.credential_id, ES256.from_cryptography_key(self.key.public_key()))
+        self.counter += 1
+        auth_data = AuthenticatorData.create(
+            hashlib.sha256((rp_id or self.rp_id).encode()).digest(), UP | UV | AT, self.counter, credential)
+        statement = {}
+        if fmt == "packed":
+            statement = {"alg": -7, "sig": self.key.sign(bytes(auth_data) + client_data.hash, ec.ECDSA(hashes.SHA256()))}
+        attestation = AttestationObject.create(fmt, auth_data, statement)
+        return {
+            "id": websafe_encode(self.credential_id), "rawId": websafe_encode(self.credential_id), "type": "public-key",
+            "response": {"clientDataJSON": websafe_encode(bytes(client_data)),
+                         "attestationObject": websafe_encode(bytes(attestation)), "transports": ["internal"]},
+        }
+
+    def get(self, options: dict, origin: str, flags=UP | UV, counter: int | None = None, rp_id: str | None = None,
+            client_data: bytes | None = None, handle_as_text: bool = False) -> dict:
+        data = client_data or bytes(CollectedClientData.create(
+            CollectedClientData.TYPE.GET, websafe_decode(options["challenge"]), origin))
+        self.counter = self.counter + 1 if counter is None else counter
+        auth_data = bytes(AuthenticatorData.create(
+            hashlib.sha256((rp_id or self.rp_id).encode()).digest(), flags, self.counter))
+        signature = self.key.sign(auth_data + hashlib.sha256(data).digest(), ec.ECDSA(hashes.SHA256()))
+        return {
+            "id": websafe_encode(self.credential_id), "rawId": websafe_encode(self.credential_id), "type": "public-key",
+            "response": {"clientDataJSON": websafe_encode(data), "authenticatorData": websafe_encode(auth_data),
+                         "signature": websafe_encode(signature),
+                         "userHandle": self.user_handle.decode() if handle_as_text else websafe_encode(self.user_handle)},
+        }
+
+
+@pytest.fixture
+def site(server):
+    """The server as a browser reaches it by name (WebAuthn takes no IP address as an RP id)."""
+    return server.url.replace("127.0.0.1", "localhost")
+
+
+def signed_up(site: str) -> tuple[Browserless, str]:
+    client = Browserless(site)
+    email = unique_email("passkey")
+    status, headers, _ = client.form_post("/auth/sign-up", "/auth/sign-up",
+                                          {"email": email, "password": PASSWORD, "name": "Ada"})
+    assert status == 303, f"sign-up answered {status}"
+    status, headers, _ = client.form_post(headers["Location"], "/auth/verify", {"email": email, "code": latest_code(site, email)})
+    assert status == 303 and headers["Location"].startswith("/account"), f"verify answered {status}"
+    return client, email
+
+
+def call(client: Browserless, page: str, path: str, fields: dict) -> tuple[int, dict]:
+    status, _, body = client.form_post(page, path, fields)
+    return status, json.loads(body)
+
+
+def register(client: Browserless, site: str, authenticator: SoftwareAuthenticator, **create) -> tuple[int, dict]:
+    status, options = call(client, "/account/security", "/account/security/passkeys/options", {})
+    assert status == 200, options
+    credential = authenticator.create(options["publicKey"], site, **create)
+    return call(client, "/account/security", "/account/security/passkeys",
+                {"credential": json.dumps(credential), "name": "Test key"})
+
+
+def sign_in_options(client: Browserless, email: str | None = None) -> dict:
+    status, options = call(client, "/auth/sign-in", "/auth/passkey/options", {"email": email} if email else {})
+    assert status == 200, options
+    return options["publicKey"]
+
+
+def sign_in(client: Browserless, credential: dict) -> tuple[int, dict]:
+    return call(client, "/auth/sign-in", "/auth/passkey/sign-in", {"credential": json.dumps(credential)})
+
+
+def test_registration_and_sign_in_made_by_fido2_verify(site):
+    owner, email = signed_up(site)
+    authenticator = SoftwareAuthenticator()
+    status, answer = register(owner, site, authenticator, fmt="packed")
+    assert status == 200 and answer["redirect"].startswith("/account/security"), answer
+    status, _, page = owner.get("/account/security")
+    assert "Test key" in page
+
+    # With the email, and with none (the authenticator names the account by its user handle).
+    for email_given in (email, None):
+        visitor = Browserless(site)
+        options = sign_in_options(visitor, email_given)
+        assert options["rpId"] == "localhost" and options["userVerification"] == "required"
+        assert options["allowCredentials"] == []
+        status, answer = sign_in(visitor, authenticator.get(options, site))
+        assert status == 200 and answer["redirect"] == "/account", answer
+        status, _, page = visitor.get("/account")
+        assert status == 200 and email in page, "the passkey sign-in did not open a session"
+
+
+def test_unknown_and_known_emails_get_alike_options(site):
+    _, email = signed_up(site)
+    visitor = Browserless(site)
+    known, unknown = sign_in_options(visitor, email), sign_in_options(visitor, unique_email("nobody"))
+    assert set(known) == set(unknown) and known["allowCredentials"] == unknown["allowCredentials"] == []
+    assert len(websafe_decode(known["challenge"])) == len(websafe_decode(unknown["challenge"])) == 32
+
+
+def test_each_wrong_ceremony_is_refused_with_its_reason(site):
+    owner, email = signed_up(site)
+    authenticator = SoftwareAuthenticator()
+    assert register(owner, site, authenticator)[0] == 200
+    visitor = Browserless(site)
+
+    def refused(credential: dict, reason: str, message: str) -> None:
+        status, answer = sign_in(visitor, credential)
+        assert status >= 400 and reason in answer["error"], answer
+        assert message in answer["message"], answer
+        status, _, _ = visitor.get("/account")
+        assert status == 303, "a refused passkey still opened a session"
+
+    # Tampered client data: still well-formed and for this challenge and origin, but not what was signed.
+    credential = authenticator.get(sign_in_options(visitor), site)
+    raw = websafe_decode(credential["response"]["clientDataJSON"])
+    credential["response"]["clientDataJSON"] = websafe_encode(raw[:-1] + b',"tampered":true}')
+    refused(credential, "bad_signature", "signature does not verify")
+    # Client data whose origin was changed after signing.
+    credential = authenticator.get(sign_in_options(visitor), site)
+    raw = websafe_decode(credential["response"]["clientDataJSON"])
+    credential["response"]["clientDataJSON"] = websafe_encode(raw.replace(b"localhost", b"evil.test"))
+    refused(credential, "origin_not_allowed", "evil.test")
+    # Wrong origin, signed as such by the authenticator.
+    refused(authenticator.get(sign_in_options(visitor), "http://evil.example"), "origin_not_allowed", "evil.example")
+    # Wrong RP id.
+    refused(authenticator.get(sign_in_options(visitor), site, rp_id="example.org"), "rp_id_mismatch", "another site")
+    # UV missing (required on every ceremony).
+    refused(authenticator.get(sign_in_options(visitor), site, flags=UP), "user_not_verified", "did not verify you")
+    # A replayed challenge: the same answer twice.
+    options = sign_in_options(visitor)
+    once = authenticator.get(options, site)
+    assert sign_in(Browserless(site), once)[0] == 200
+    refused(once, "unknown_challenge", "already used")
+    # Sign-count regression.
+    refused(authenticator.get(sign_in_options(visitor), site, counter=1), "sign_count_regressed", "counter went backwards")
+    # An unknown credential.
+    refused(SoftwareAuthenticator().get(sign_in_options(visitor), site), "unknown_credential", "not registered")
+    # Another account's credential, against a challenge issued for this email.
+    other, _ = signed_up(site)
+    other_authenticator = SoftwareAuthenticator()
+    assert register(other, site, other_authenticator)[0] == 200
+    refused(other_authenticator.get(sign_in_options(visitor, email), site), "other_account", "another account")
+
+
+STAFF_EMAIL, STAFF_PASSWORD = "staff@example.com", "staff password 1"
+
+
+def test_console_lists_a_users_passkey_and_deletes_it(start_server, binary, tmp_path):
+    db = tmp_path / "console.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    site = start_server(db_path=db).url.replace("127.0.0.1", "localhost")
+    owner, email = signed_up(site)
+    authenticator = SoftwareAuthenticator()
+    assert register(owner, site, authenticator)[0] == 200
+
+    staff = Browserless(site)
+    status, headers, _ = staff.form_post("/_/", "/_/", {"email": STAFF_EMAIL, "password": STAFF_PASSWORD})
+    assert status == 303, f"console sign-in answered {status}"
+    _, _, listing = staff.get("/_/users?" + urllib.parse.urlencode({"q": email}))
+    user_page = re.search(r'href="(/_/users/[a-z0-9]+)"', listing).group(1)
+    _, _, page = staff.get(user_page)
+    assert "Test key" in page and "last used never" in page and "internal" in page
+    delete = re.search(r'action="(/_/users/[a-z0-9]+/passkeys/\d+/delete)"', page).group(1)
+    status, headers, _ = staff.form_post(user_page, delete, {})
+    assert status == 303, f"deleting answered {status}"
+    _, _, page = staff.get(headers["Location"])
+    assert "The user can no longer sign in with it" in page and "No passkeys." in page
+    _, _, audit = staff.get("/_/audit")
+    assert "Passkey deleted by staff" in audit
+
+    status, answer = sign_in(Browserless(site), authenticator.get(sign_in_options(Browserless(site)), site))
+    assert status == 401 and answer["error"] == "unknown_credential", answer
+
+
+DESCOPE_PROJECT = "P2descopeGatehousePasskey01"
+
+
+def descope_call(site: str, path: str, body: dict, refresh_jwt: str | None = None) -> tuple[int, dict]:
+    """One raw call as DescopeKit makes it: the project (and refresh JWT) in the bearer."""
+    auth = DESCOPE_PROJECT + (f":{refresh_jwt}" if refresh_jwt else "")
+    request = urllib.request.Request(site + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {auth}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
+    site = start_server(extra_args=["--descope-project-id", DESCOPE_PROJECT]).url.replace("127.0.0.1", "localhost")
+    email = unique_email("descope-passkey")
+    status, up = descope_call(site, "/v1/auth/password/signup", {"loginId": email, "password": PASSWORD})
+    assert status == 200, up
+    refresh = up["refreshJwt"]
+
+    # No passkeys yet, and no account at all, answer alike.
+    for login_id in (email, unique_email("nobody")):
+        status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": login_id, "origin": site})
+        assert status == 400 and body["errorCode"] == "E067010", body
+
+    # update: add a passkey to the signed-in account.
+    status, start = descope_call(site, "/v1/auth/webauthn/update/start", {"loginId": email, "origin": site}, refresh)
+    assert status == 200 and start["create"] is True, start
+    options = json.loads(start["options"])["publicKey"]
+    assert options["user"]["id"] == up["user"]["userId"], "DescopeKit takes user.id as text"
+    authenticator = SoftwareAuthenticator()
+    credential = authenticator.create(options, site, handle_as_text=True)
+    status, body = descope_call(site, "/v1/auth/webauthn/update/finish",
+                                {"transactionId": start["transactionId"], "response": json.dumps(credential)}, refresh)
+    assert status == 200, body
+
+    # signin: start and finish answer with Descope's JWTResponse.
+    status, start = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": email, "origin": site})
+    assert status == 200 and start["create"] is False, start
+    assertion = authenticator.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    status, signed_in = descope_call(site, "/v1/auth/webauthn/signin/finish",
+                                     {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
+    assert status == 200 and signed_in["sessionJwt"] and signed_in["refreshJwt"], signed_in
+    assert signed_in["user"]["userId"] == up["user"]["userId"] and signed_in["firstSeen"] is False
+
+    # The same answer again is a replay; another origin is refused at start.
+    status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",
+                                {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
+    assert status == 400 and "already used" in body["errorMessage"], body
+    status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": email, "origin": "https://evil.example"})
+    assert status == 400 and body["errorCode"] == "E011004", body
