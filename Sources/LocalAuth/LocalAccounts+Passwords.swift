@@ -126,7 +126,7 @@ extension LocalAccounts {
             logger.notice("password change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
             throw AuthError.invalidCredentials
         }
-        if let problem = configuration.passwordRules.problem(with: newPassword) {
+        if let problem = configuration.passwordRules.problem(with: newPassword, userInputs: [user.email]) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let newHash = try await hasher.hash(newPassword)

@@ -17,7 +17,19 @@ public struct PasswordRules: Sendable, Equatable {
     public func problem(with password: String, userInputs: [String] = []) -> String? {
         if let length = PasswordPolicy.problem(with: password) { return length }
         guard minimumScore > 0 else { return nil }
-        let strength = PasswordStrength.estimate(password, userInputs: userInputs)
+        return problem(with: PasswordStrength.estimate(password, userInputs: userInputs))
+    }
+
+    /// The rule's answer and the estimate behind it, from one zxcvbn run, for the strength meter. A
+    /// password over the length limit is not estimated (zxcvbn's cost grows with length).
+    public func judge(_ password: String, userInputs: [String] = []) -> (strength: PasswordStrength?, problem: String?) {
+        let strength =
+            password.count > PasswordPolicy.maximumLength ? nil : PasswordStrength.estimate(password, userInputs: userInputs)
+        return (strength, PasswordPolicy.problem(with: password) ?? strength.flatMap(problem(with:)))
+    }
+
+    /// The strength half of the rule for an estimate already made.
+    private func problem(with strength: PasswordStrength) -> String? {
         guard strength.score < minimumScore else { return nil }
         if strength.isCommonWord { return "This is a common password: choose one that is harder to guess." }
         return "This password is too easy to guess: add a few uncommon words or characters."

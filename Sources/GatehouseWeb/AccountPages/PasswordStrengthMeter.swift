@@ -1,4 +1,3 @@
-import AuthCore
 import HTTPServer
 import PasswordStrength
 
@@ -36,11 +35,7 @@ struct PasswordStrengthMeter {
 
     func answer(_ question: Question) -> Answer {
         let known = [question.email, question.name].compactMap { $0 }.filter { !$0.isEmpty }
-        let problem = env.accounts.passwordRules.problem(with: question.password, userInputs: known)
-        // Over the length limit zxcvbn is not run: the rule already refuses it.
-        let strength =
-            question.password.count > PasswordPolicy.maximumLength
-            ? nil : PasswordStrength.estimate(question.password, userInputs: known)
+        let (strength, problem) = env.accounts.passwordRules.judge(question.password, userInputs: known)
         return Answer(
             score: strength?.score ?? 0, label: strength?.label ?? "Too long", acceptable: problem == nil, message: problem)
     }
