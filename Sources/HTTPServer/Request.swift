@@ -60,10 +60,11 @@ public struct Request: Sendable {
         self.isLoopbackPeer = isLoopbackPeer
     }
 
-    /// The media type of the body (`Content-Type` without parameters), lowercased.
+    /// The media type of the body (`Content-Type` without parameters), lowercased. Read by every API
+    /// call with a body, so trimmed on the bytes (`trimmingBlanks`) rather than by Foundation.
     public var mediaType: String? {
         guard let contentType = headers["Content-Type"] else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return Self.trimmingBlanks(type).lowercased()
     }
 }

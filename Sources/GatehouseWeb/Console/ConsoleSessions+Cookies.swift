@@ -15,8 +15,8 @@ extension ConsoleSessions {
     /// The superuser behind `Authorization: Bearer TOKEN`, or nil. Cookies are never accepted
     /// on the JSON API, so a cross-site page cannot drive it with a staff member's browser.
     func fromBearer(_ request: Request) async -> Staff? {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return await lookUp(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        guard let token = request.bearerToken else { return nil }
+        return await lookUp(token: token)
     }
 
     func cookie(token: String) -> Cookie {

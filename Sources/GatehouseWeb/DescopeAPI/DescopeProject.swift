@@ -23,12 +23,9 @@ public struct DescopeProject: Sendable, Equatable {
     /// The project a call names and the refresh JWT beside it; Descope's 401 when the header is
     /// missing, malformed or names another project.
     func caller(_ request: Request) throws(DescopeAnswer) -> (project: String, refreshJwt: String?) {
-        guard let header = request.headers["Authorization"], header.count > 7,
-            header.prefix(7).lowercased() == "bearer "
-        else {
+        guard let value = request.bearerToken else {
             throw DescopeAnswer(401, DescopeCode.invalidRequest, "Unauthorized", "Send Authorization: Bearer <projectId>")
         }
-        let value = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let project = String(parts[0])
         guard knows(project) else {

@@ -185,7 +185,7 @@ struct InsForgeAPI: Sendable {
     ) {
         router.on(method, path) { request, parameters in
             do {
-                if let anonKey = env.configuration.anonKey, let bearer = Self.bearer(request), bearer != anonKey,
+                if let anonKey = env.configuration.anonKey, let bearer = request.bearerToken, bearer != anonKey,
                     !tokens.isAccessToken(bearer)
                 {
                     return InsForgeError.response(401, "AUTH_UNAUTHORIZED", "The anon key is not this server's.")
@@ -208,11 +208,6 @@ struct InsForgeAPI: Sendable {
 
     private func providers(of signedIn: SignedIn) async throws -> [String] {
         (try? await ProviderLinks(env: env.accounts, via: "insforge-api").own(signedIn).map(\.provider)) ?? []
-    }
-
-    static func bearer(_ request: Request) -> String? {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
     /// The JSON body as an object (`{}` when empty); unreadable JSON is the family's 400.

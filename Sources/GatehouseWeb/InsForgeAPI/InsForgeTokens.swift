@@ -44,8 +44,7 @@ struct InsForgeTokens: Sendable {
     /// The signed-in caller behind `Authorization: Bearer <access token>`; nil for anything else
     /// (no header, the app's anon key, an expired or revoked token).
     func signedIn(_ request: Request) async -> SignedIn? {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
-            let payload = signer.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
+        guard let token = request.bearerToken, let payload = signer.verify(token),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload),
             claims.exp > Int(env.clock().timeIntervalSince1970),
             let signedIn = await sessions.current(token: claims.sid),

@@ -93,8 +93,7 @@ struct TestIdentityProviderAPI: Sendable {
 
     private func userInfo(_ request: Request, provider: ProviderConfiguration) throws -> Response {
         let issuer = feature.testIssuer(provider: provider.name)
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
-            let claims = feature.testSigner.claims(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
+        guard let token = request.bearerToken, let claims = feature.testSigner.claims(of: token),
             claims["iss"]?.stringValue == issuer, claims["token_use"]?.stringValue == "access",
             claims["aud"]?.stringValue == issuer + "/userinfo",
             case .number(let exp)? = claims["exp"], exp > env.clock().timeIntervalSince1970

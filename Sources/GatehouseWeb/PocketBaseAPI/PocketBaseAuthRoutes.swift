@@ -119,7 +119,7 @@ struct PocketBaseAuthRoutes: Sendable {
         switch await api.tokens.caller(request) {
         case .user(let signedIn, let claims) where collection == .users:
             let token = try await api.tokens.renewed(
-                claims, signedIn: signedIn, token: PocketBaseTokens.token(in: request) ?? "")
+                claims, signedIn: signedIn, token: request.bareOrBearerToken ?? "")
             return try PocketBaseAPI.json([
                 "token": .string(token), "record": .object(PocketBaseRecord.user(signedIn.user, showEmail: true))
             ])

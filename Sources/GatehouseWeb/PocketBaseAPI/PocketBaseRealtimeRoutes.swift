@@ -70,7 +70,7 @@ struct PocketBaseRealtimeRoutes: Sendable {
         }
         let caller = await api.tokens.caller(request)
         switch await realtime.subscribe(
-            clientID: clientID, to: topics, caller: caller, token: PocketBaseTokens.token(in: request))
+            clientID: clientID, to: topics, caller: caller, token: request.bareOrBearerToken)
         {
         case .done: return .empty()
         case .unknownClient: throw PocketBaseAnswer(404, "Missing or invalid client id.")

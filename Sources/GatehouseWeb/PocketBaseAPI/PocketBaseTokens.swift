@@ -79,7 +79,7 @@ struct PocketBaseTokens: Sendable {
     /// The caller behind `Authorization` (raw, as PocketBase SDKs send it, or `Bearer`). A missing,
     /// empty, malformed, expired or revoked token is a guest, as PocketBase treats it.
     func caller(_ request: Request) async -> PocketBaseCaller {
-        await caller(token: Self.token(in: request))
+        await caller(token: request.bareOrBearerToken)
     }
 
     /// The caller behind a token as `caller(_:)` reads it from a request; realtime checks a
@@ -101,22 +101,6 @@ struct PocketBaseTokens: Sendable {
         default:
             return .guest
         }
-    }
-
-    /// Read on every API call: spaces and tabs trimmed by hand (Foundation's trimming was 7% of an
-    /// `auth-refresh`).
-    static func token(in request: Request) -> String? {
-        guard let header = request.headers["Authorization"] else { return nil }
-        var value = trimmed(Substring(header))
-        if value.prefix(7).lowercased() == "bearer " { value = trimmed(value.dropFirst(7)) }
-        return value.isEmpty ? nil : String(value)
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        var text = text.drop(while: isBlank)
-        while let last = text.last, isBlank(last) { text.removeLast() }
-        return text
     }
 
     private func sign(_ claims: Claims) -> String {
