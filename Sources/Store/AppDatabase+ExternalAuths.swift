@@ -12,9 +12,10 @@ extension AppDatabase {
     }
 
     public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM external_auths WHERE user_id = ? ORDER BY id", arguments: [userID.rawValue])
-                .map(Self.externalAuth)
+        // Every account page and API `me` lists the linked providers: read on the calling thread.
+        try hotReads.read { connection in
+            try connection.rows(
+                "SELECT * FROM external_auths WHERE user_id = ? ORDER BY id", [.text(userID.rawValue)], Self.externalAuth)
         }
     }
 
@@ -36,12 +37,10 @@ extension AppDatabase {
         }
     }
 
-    private static func externalAuth(_ row: Row) throws -> ExternalAuth {
-        let id: Int64 = row["id"]
-        let userID: String = row["user_id"]
-        return ExternalAuth(
-            id: String(id), userID: UserID(userID), provider: row["provider"], providerID: row["subject"],
-            createdAt: try row.date("created_at"))
+    private static func externalAuth(_ row: some ColumnValues) throws -> ExternalAuth {
+        ExternalAuth(
+            id: String(try row.int64("id")), userID: UserID(try row.string("user_id")), provider: try row.string("provider"),
+            providerID: try row.string("subject"), createdAt: try row.date("created_at"))
     }
 
     /// Resolves a provider sign-in in one write transaction (so two concurrent first sign-ins

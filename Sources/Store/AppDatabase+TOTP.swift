@@ -66,9 +66,10 @@ extension AppDatabase {
     // MARK: Keys
 
     public func totpCredential(userID: UserID) async throws -> TOTPCredential? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM totp_credentials WHERE user_id = ?", arguments: [userID.rawValue])
-                .map(Self.credential)
+        // Every account page and API `me` asks whether the authenticator is on: read on the calling thread.
+        try hotReads.read { connection in
+            try connection.first(
+                "SELECT * FROM totp_credentials WHERE user_id = ?", [.text(userID.rawValue)], Self.credential)
         }
     }
 
@@ -371,13 +372,13 @@ extension AppDatabase {
         }
     }
 
-    private static func credential(_ row: Row) throws -> TOTPCredential {
+    private static func credential(_ row: some ColumnValues) throws -> TOTPCredential {
         TOTPCredential(
-            userID: UserID(row["user_id"] as String),
-            secretSealed: (row["secret_sealed"] as Data?).map(Array.init),
-            pendingSecretSealed: (row["pending_secret_sealed"] as Data?).map(Array.init),
-            pendingCreatedAt: try row.optionalDate("pending_created_at"), enabled: row["enabled"],
-            lastUsedStep: row["last_used_step"])
+            userID: UserID(try row.string("user_id")),
+            secretSealed: try row.optionalData("secret_sealed").map(Array.init),
+            pendingSecretSealed: try row.optionalData("pending_secret_sealed").map(Array.init),
+            pendingCreatedAt: try row.optionalDate("pending_created_at"), enabled: try row.bool("enabled"),
+            lastUsedStep: try row.optionalInt64("last_used_step"))
     }
 
     private static func challenge(_ row: Row) throws -> MFAChallengeRecord {

@@ -55,12 +55,12 @@ struct DescopeSessionRoutes: Sendable {
         return response
     }
 
-    /// The account as `me` answers it, with its authenticator app and linked providers.
+    /// The account as `me` answers it, with its authenticator app and linked providers (two short
+    /// reads, one after the other: child tasks would cost more than the reads).
     private func user(of signedIn: SignedIn, password: Bool) async throws -> DescopeUser {
-        async let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
-        async let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
-        return DescopeUser(
-            signedIn.user, password: password, totp: await totp ?? false, providers: (await links ?? []).map(\.provider))
+        let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
+        let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
+        return DescopeUser(signedIn.user, password: password, totp: totp ?? false, providers: (links ?? []).map(\.provider))
     }
 }
 
