@@ -68,7 +68,7 @@ final class LibcryptoKey: @unchecked Sendable {
         return bytes
     }
 
-    /// `EVP_DigestSign` with SHA-256: an ECDSA signature in DER, or an RSA PKCS #1 v1.5 one.
+    /// `EVP_DigestSign` with SHA-256: an RSA PKCS #1 v1.5 signature (P-256 keys sign through `SigningContexts`).
     func signSHA256(_ message: [UInt8]) throws(SystemCryptoError) -> [UInt8] {
         defer { ERR_clear_error() }
         guard let context = EVP_MD_CTX_new() else { throw .operationFailed("EVP_MD_CTX_new") }

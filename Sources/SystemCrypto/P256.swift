@@ -42,11 +42,13 @@ public enum P256 {
     public struct SigningKey: Sendable {
         public let publicKey: PublicKey
         private let key: LibcryptoKey
+        private let contexts: SigningContexts
 
         /// A new random key.
         public init() throws(SystemCryptoError) {
             key = try LibcryptoKey.generate(type: "EC") { EVP_PKEY_CTX_set_group_name($0, cString("P-256")) == 1 }
             publicKey = try PublicKey(key: key)
+            contexts = try SigningContexts(key: key)
         }
 
         /// From the 32-byte big-endian scalar (as the `secrets` table keeps it); 0 and ≥ n are refused.
@@ -55,6 +57,7 @@ public enum P256 {
             let point = try P256.publicPoint(of: rawScalar)
             key = try P256.key(point: point, scalar: rawScalar)
             publicKey = try PublicKey(key: key)
+            contexts = try SigningContexts(key: key)
         }
 
         /// The 32-byte scalar, for storing the key.
@@ -64,7 +67,7 @@ public enum P256 {
 
         /// A signature over SHA-256(`message`) as JWS wants it: `r ‖ s`, 64 bytes.
         public func signature(for message: [UInt8]) throws(SystemCryptoError) -> [UInt8] {
-            guard let raw = P256.raw(fromDER: try key.signSHA256(message)) else {
+            guard let raw = P256.raw(fromDER: try contexts.sign(message)) else {
                 throw .operationFailed("libcrypto's ECDSA signature did not decode")
             }
             return raw

@@ -78,6 +78,25 @@ import Testing
         #expect(key.publicKey.isValidSignature(rawRS: try again.signature(for: message), for: message))
     }
 
+    /// One key shared by many signers at once (a server's JWT signer): the kept signing contexts
+    /// are never used by two at a time, so every signature verifies for its own message.
+    @Test func manySignersAtOnceEachGetTheirOwnValidSignature() async throws {
+        let key = try P256.SigningKey()
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let message = Array("message \(index)".utf8)
+                    let signature = try key.signature(for: message)
+                    return key.publicKey.isValidSignature(rawRS: signature, for: message)
+                        && !key.publicKey.isValidSignature(rawRS: signature, for: Array("message \(index + 1)".utf8))
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 64)
+        #expect(results.allSatisfy { $0 })
+    }
+
     @Test func refusesPointsOffTheCurveAndScalarsOutOfRange() {
         var y = Self.bytes(Self.rfcY)
         y[31] ^= 1
