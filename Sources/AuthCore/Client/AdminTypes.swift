@@ -51,12 +51,21 @@ public struct UserQuery: Sendable, Hashable {
     }
 }
 
-/// The orders the console lists users in.
+/// The orders the console lists users in (the raw value is what the console's URL carries).
 public enum UserSort: String, Sendable, Hashable, CaseIterable {
     case newest
     case oldest
     case emailAscending = "email"
     case emailDescending = "-email"
+    case nameAscending = "name"
+    case nameDescending = "-name"
+    /// Most recent sign-in first; accounts that never signed in last.
+    case lastSignInNewest = "-last-sign-in"
+    /// Accounts that never signed in first, then the longest ago.
+    case lastSignInOldest = "last-sign-in"
+    /// Verified, then unverified, then disabled accounts (newest first within each).
+    case statusAscending = "status"
+    case statusDescending = "-status"
 
     public var label: String {
         switch self {
@@ -64,6 +73,28 @@ public enum UserSort: String, Sendable, Hashable, CaseIterable {
         case .oldest: return "Oldest first"
         case .emailAscending: return "Email A–Z"
         case .emailDescending: return "Email Z–A"
+        case .nameAscending: return "Name A–Z"
+        case .nameDescending: return "Name Z–A"
+        case .lastSignInNewest: return "Signed in most recently"
+        case .lastSignInOldest: return "Signed in longest ago"
+        case .statusAscending: return "Verified first"
+        case .statusDescending: return "Disabled first"
+        }
+    }
+
+    /// The same column in the other direction (a header click on the column already sorted).
+    public var reversed: UserSort {
+        switch self {
+        case .newest: .oldest
+        case .oldest: .newest
+        case .emailAscending: .emailDescending
+        case .emailDescending: .emailAscending
+        case .nameAscending: .nameDescending
+        case .nameDescending: .nameAscending
+        case .lastSignInNewest: .lastSignInOldest
+        case .lastSignInOldest: .lastSignInNewest
+        case .statusAscending: .statusDescending
+        case .statusDescending: .statusAscending
         }
     }
 }
