@@ -22,9 +22,6 @@ struct ConsoleUserList: Sendable {
             let filters = try UserListFilters(query)
             var page: [String: Any] = [
                 "filters": filters.context,
-                "sortOptions": UserSort.allCases.map {
-                    ["value": $0.rawValue, "label": $0.label, "selected": $0 == filters.sort]
-                },
                 "columns": UserListColumn.allCases.reduce(into: [String: Any]()) { columns, column in
                     columns[column.rawValue] = column.header(filters)
                 },
@@ -211,7 +208,9 @@ struct UserListFilters {
             "q": search ?? "", "tag": tag ?? "",
             "verifiedAny": verified == nil, "verifiedYes": verified == true, "verifiedNo": verified == false,
             "disabledAny": disabled == nil, "disabledYes": disabled == true, "disabledNo": disabled == false,
-            "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false
+            "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false,
+            // The column headers sort; the filter form carries the sort along.
+            "sort": sort == .newest ? "" : sort.rawValue
         ]
     }
 }
