@@ -76,9 +76,9 @@ extension AppDatabase {
                 pageFilter += " AND (\(keyset.column), id) \(keyset.after) (?, ?)"
                 pageArguments += [keyset.isDate ? Date(timeIntervalSince1970: cursor.date).storedText : cursor.text, cursor.id]
             }
-            // An exact address, local part or id comes first on a page-numbered list (not after a cursor).
+            // An exact address, local part or id first, when asked for on a page-numbered list.
             var exact: [UserRecord] = []
-            if query.cursor == nil, records.sort == nil, let search = query.search {
+            if query.exactFirst, query.cursor == nil, records.sort == nil, let search = query.search {
                 exact = try Self.exactMatches(search, in: source, where: filter, arguments, db)
             }
             if !exact.isEmpty {

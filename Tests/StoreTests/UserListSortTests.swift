@@ -35,6 +35,9 @@ import Testing
         try await seed(store, (420...429).map { "test+\($0)@example.com" } + ["test+42@example.com"])
         var query = UserQuery(search: "test+42", perPage: 5, sort: .emailAscending)
         var page = try await store.database.listUsers(query)
+        #expect(emails(page).first == "test+420@example.com", "only when asked for")
+        query.exactFirst = true
+        page = try await store.database.listUsers(query)
         #expect(emails(page).first == "test+42@example.com")
         #expect(page.totalItems == 11)
         query.search = "TEST+42@example.com"
@@ -45,6 +48,7 @@ import Testing
         #expect(page.users.first?.id == UserID("u3"), "an exact id first")
         // Page 2 continues after the exact match without repeating it.
         query = UserQuery(search: "test+42", page: 2, perPage: 5, sort: .emailAscending)
+        query.exactFirst = true
         page = try await store.database.listUsers(query)
         #expect(emails(page) == (424...428).map { "test+\($0)@example.com" })
     }

@@ -33,6 +33,9 @@ public struct UserQuery: Sendable, Hashable {
     /// total is "this many or more"): a console search over a million accounts stays one page of work.
     /// Nil counts them all, as PocketBase's API must.
     public var countLimit: Int?
+    /// List the accounts the search names exactly (id, address, or an address's local part) first,
+    /// as the console does; paging is then by number only (no `UserPage.nextCursor`).
+    public var exactFirst: Bool = false
 
     public init(
         search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,

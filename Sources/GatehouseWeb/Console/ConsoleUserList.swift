@@ -41,6 +41,7 @@ struct ConsoleUserList: Sendable {
             }
             var userQuery = filters.userQuery(perPage: Self.pageSize)
             userQuery.countLimit = Self.countLimit
+            userQuery.exactFirst = true
             let administration = UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
             let result: UserPage
             do {
