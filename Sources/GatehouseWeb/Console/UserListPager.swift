@@ -16,8 +16,17 @@ struct UserListPager: Equatable {
         var isCurrent = false
     }
 
-    /// The last page, when the total is exact.
-    var lastPage: Int? { totalIsLowerBound ? nil : max(1, (total + perPage - 1) / perPage) }
+    /// The rows up to the end of this page.
+    private var end: Int { (page - 1) * perPage + shown }
+
+    /// A floor that a short page settles: the list ends on it.
+    private var isExact: Bool { !totalIsLowerBound || (shown > 0 && shown < perPage) }
+
+    /// The last page, when the total is known.
+    var lastPage: Int? {
+        guard isExact else { return nil }
+        return totalIsLowerBound ? page : max(1, (total + perPage - 1) / perPage)
+    }
 
     var hasPrevious: Bool { page > 1 }
 
@@ -25,10 +34,13 @@ struct UserListPager: Equatable {
 
     /// "1–50 of 102,306", "51–100 of more than 1,000", or what an empty page says.
     var rangeText: String {
-        let of = totalIsLowerBound ? "more than \(CountText.grouped(total))" : CountText.grouped(total)
+        // Past the counted floor the page itself is the better floor ("at least 2,500").
+        let of =
+            !totalIsLowerBound ? CountText.grouped(total)
+            : isExact ? CountText.grouped(end)
+            : end > total ? "at least \(CountText.grouped(end))" : "more than \(CountText.grouped(total))"
         guard shown > 0 else { return page > 1 ? "No users on page \(CountText.grouped(page)) of \(of)" : "No users" }
-        let first = (page - 1) * perPage + 1
-        return "\(CountText.grouped(first))–\(CountText.grouped(first + shown - 1)) of \(of)"
+        return "\(CountText.grouped((page - 1) * perPage + 1))–\(CountText.grouped(end)) of \(of)"
     }
 
     /// The numbers to link: 1, the two pages either side of this one, and the last (or, when the
