@@ -583,15 +583,15 @@ if [ "$MILLION" -gt 0 ]; then
   # offset along the sort's index), and by last sign-in (two index walks).
   PAGE="$(curl -s -H "Cookie: $M_COOKIE" "$GHM/_/users?sort=email&page=50")"
   grep -q "2,451–2,500 of $MILLION_TEXT" <<<"$PAGE" || die "GET /_/users?sort=email&page=50 does not say 2,451–2,500 of $MILLION_TEXT"
-  THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users?sort=email (first page, $MILLION users, -c1)" "$GHM/_/users?sort=email" GET \
-    -H "Cookie: $M_COOKIE"
-  MILLION_SORTED_P99="$LAST_P99"
-  THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users?sort=email&page=50 ($MILLION users, -c1)" "$GHM/_/users?sort=email&page=50" GET \
-    -H "Cookie: $M_COOKIE"
-  MILLION_PAGE50_P99="$LAST_P99"
-  THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users?sort=-last-sign-in&page=50 ($MILLION users, -c1)" \
-    "$GHM/_/users?sort=-last-sign-in&page=50" GET -H "Cookie: $M_COOKIE"
-  MILLION_SIGNIN_PAGE50_P99="$LAST_P99"
+  while read -r var query label; do
+    THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users?$query ($label, $MILLION users, -c1)" "$GHM/_/users?$query" GET \
+      -H "Cookie: $M_COOKIE" </dev/null
+    printf -v "$var" '%s' "$LAST_P99"
+  done <<'CASES'
+MILLION_SORTED_P99 sort=email first page
+MILLION_PAGE50_P99 sort=email&page=50 page 50
+MILLION_SIGNIN_PAGE50_P99 sort=-last-sign-in&page=50 page 50
+CASES
 fi
 
 # Resident memory of the main Gatehouse and of PocketBase, read last, when both have been idle since

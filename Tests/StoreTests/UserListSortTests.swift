@@ -11,9 +11,10 @@ import Testing
     private let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// `count` users `test+N@example.com`, created a minute apart in order of N.
-    private func seed(_ store: TestDatabase, _ emails: [String], names: [String?] = [], disabled: Set<Int> = [],
-        unverified: Set<Int> = []) async throws
-    {
+    private func seed(
+        _ store: TestDatabase, _ emails: [String], names: [String?] = [], disabled: Set<Int> = [],
+        unverified: Set<Int> = []
+    ) async throws {
         for (index, email) in emails.enumerated() {
             let created = start.addingTimeInterval(Double(index) * 60)
             var profile = Profile()

@@ -5,7 +5,6 @@ first and is audited."""
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.parse
 import urllib.request
 
@@ -13,6 +12,7 @@ from selenium.webdriver.common.by import By
 
 from test_browser_flow import browser, wait, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
+from test_console_users_list import staff_server
 
 STAFF_EMAIL = "mail.lead@example.com"
 STAFF_PASSWORD = "staff password 1"
@@ -32,11 +32,7 @@ def mail_recipients(driver) -> list[str]:
 
 
 def test_mailbox_is_live_filtered_and_cleared(browser, start_server, binary, tmp_path):
-    db = tmp_path / "mailbox.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
-    server = start_server(db_path=db)
+    server = staff_server(binary, tmp_path, start_server, STAFF_EMAIL, STAFF_PASSWORD)
     driver = browser
     console_sign_in(driver, server.url, STAFF_EMAIL, STAFF_PASSWORD)
 

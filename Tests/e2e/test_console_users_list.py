@@ -22,14 +22,17 @@ PATTERN = "test+{n}@example.com"
 COUNT = 430
 
 
-def seeded_server(binary, tmp_path, start_server):
-    db = tmp_path / "users-list.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+def staff_server(binary, tmp_path, start_server, email: str, password: str, seed: int = 0):
+    """A server on a new file with one superuser and `seed` verified users `test+N@example.com`."""
+    db = tmp_path / "console.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", email, "--password-stdin", "--db", str(db)],
+                             input=password + "\n", capture_output=True, text=True, timeout=60)
     assert created.returncode == 0, created.stderr
-    seeded = subprocess.run([str(binary), "users", "seed", str(COUNT), "--pattern", PATTERN, "--password",
-                             "shared password 1", "--verified", "--db", str(db)], capture_output=True, text=True, timeout=120)
-    assert seeded.returncode == 0, seeded.stderr
+    if seed:
+        seeded = subprocess.run([str(binary), "users", "seed", str(seed), "--pattern", PATTERN, "--password",
+                                 "shared password 1", "--verified", "--db", str(db)],
+                                capture_output=True, text=True, timeout=120)
+        assert seeded.returncode == 0, seeded.stderr
     return start_server(db_path=db)
 
 
@@ -60,7 +63,7 @@ def audit(server, token: str, event: str) -> list[dict]:
 
 
 def test_pages_sort_exact_match_and_bulk_disable(browser, start_server, binary, tmp_path):
-    server = seeded_server(binary, tmp_path, start_server)
+    server = staff_server(binary, tmp_path, start_server, STAFF_EMAIL, STAFF_PASSWORD, seed=COUNT)
     token = server.superuser_token()
     driver = browser
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

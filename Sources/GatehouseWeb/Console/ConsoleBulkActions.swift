@@ -68,8 +68,9 @@ struct ConsoleBulkActions: Sendable {
     /// Where to go back to: a users-list URL as the list wrote it, else the list itself.
     static func listURL(_ candidate: String) -> String {
         let isList =
-            candidate == "/_/users" || candidate.hasPrefix("/_/users?")
-            && !candidate.contains(where: { $0 == "\\" || $0.isWhitespace || $0 == "#" })
+            candidate == "/_/users"
+            || candidate.hasPrefix("/_/users?")
+                && !candidate.contains(where: { $0 == "\\" || $0.isWhitespace || $0 == "#" })
         return isList ? candidate : "/_/users"
     }
 }

@@ -34,13 +34,17 @@ struct UserListPager: Equatable {
 
     /// "1–50 of 102,306", "51–100 of more than 1,000", or what an empty page says.
     var rangeText: String {
-        // Past the counted floor the page itself is the better floor ("at least 2,500").
-        let of =
-            !totalIsLowerBound ? CountText.grouped(total)
-            : isExact ? CountText.grouped(end)
-            : end > total ? "at least \(CountText.grouped(end))" : "more than \(CountText.grouped(total))"
+        let of = totalText
         guard shown > 0 else { return page > 1 ? "No users on page \(CountText.grouped(page)) of \(of)" : "No users" }
         return "\(CountText.grouped((page - 1) * perPage + 1))–\(CountText.grouped(end)) of \(of)"
+    }
+
+    /// The total, a floor of it ("more than 1,000"), or past the counted floor the page itself
+    /// ("at least 2,500").
+    private var totalText: String {
+        if !totalIsLowerBound { return CountText.grouped(total) }
+        if isExact { return CountText.grouped(end) }
+        return end > total ? "at least \(CountText.grouped(end))" : "more than \(CountText.grouped(total))"
     }
 
     /// The numbers to link: 1, the two pages either side of this one, and the last (or, when the
