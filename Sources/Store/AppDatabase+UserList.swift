@@ -96,7 +96,9 @@ extension AppDatabase {
                         db, sql: "SELECT * FROM \(source) WHERE \(pageFilter) ORDER BY \(sort) LIMIT ? OFFSET ?",
                         arguments: pageArguments + [limit, offset])
                 } else {
-                    try order.rows(from: source, where: pageFilter, pageArguments, limit: limit, offset: offset, db)
+                    try order.rows(
+                        from: source, where: pageFilter, pageArguments, limit: limit, offset: offset,
+                        of: exact.isEmpty && query.cursor == nil && !totalIsLowerBound ? total : nil, db)
                 }
             let all = exactShown + rows
             let shown = Array(all.prefix(query.perPage))

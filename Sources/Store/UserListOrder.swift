@@ -41,18 +41,27 @@ struct UserListOrder {
         }
     }
 
-    /// Up to `limit` rows of `source` matching `filter`, after skipping `offset`.
+    /// Up to `limit` rows of `source` matching `filter`, after skipping `offset`. With `total`, the
+    /// exact number of matches, a page in the back half is read from the other end (the reverse
+    /// order, reversed back), so the last page costs what the first does.
     func rows(
         from source: String, where filter: String, _ arguments: StatementArguments, limit: Int, offset: Int,
-        _ db: Database
+        of total: Int? = nil, _ db: Database
     ) throws -> [UserRecord] {
         switch sort {
         case .lastSignInNewest, .lastSignInOldest:
             return try lastSignInRows(from: source, where: filter, arguments, limit: limit, offset: offset, db)
         default:
+            let sql = "SELECT * FROM \(source) WHERE \(filter) ORDER BY %@ LIMIT ? OFFSET ?"
+            if let total, offset > total / 2, offset < total {
+                let end = min(total, offset + limit)
+                let rows = try UserRecord.fetchAll(
+                    db, sql: sql.replacingOccurrences(of: "%@", with: UserListOrder(sort.reversed).orderBy),
+                    arguments: arguments + [end - offset, total - end])
+                return rows.reversed()
+            }
             return try UserRecord.fetchAll(
-                db, sql: "SELECT * FROM \(source) WHERE \(filter) ORDER BY \(orderBy) LIMIT ? OFFSET ?",
-                arguments: arguments + [limit, offset])
+                db, sql: sql.replacingOccurrences(of: "%@", with: orderBy), arguments: arguments + [limit, offset])
         }
     }
 

@@ -63,6 +63,15 @@ import Testing
         #expect(page.totalItems == 120 && !page.totalIsLowerBound)
         let newest = try await store.database.listUsers(UserQuery(page: 2, perPage: 50, sort: .newest))
         #expect(newest.users.first?.email == "p69@example.com")
+        // Pages in the back half are read from the other end: the same rows, in the same order.
+        for sort in [UserSort.newest, .emailDescending, .nameAscending, .statusDescending] {
+            let all = try await store.database.listUsers(UserQuery(perPage: 120, sort: sort)).users
+            var paged: [User] = []
+            for number in 1...9 {
+                paged += try await store.database.listUsers(UserQuery(page: number, perPage: 14, sort: sort)).users
+            }
+            #expect(paged == all, "\(sort)")
+        }
     }
 
     @Test func sortsByNameAndStatus() async throws {
