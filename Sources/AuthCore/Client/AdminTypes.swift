@@ -70,21 +70,6 @@ public enum UserSort: String, Sendable, Hashable, CaseIterable {
     case statusAscending = "status"
     case statusDescending = "-status"
 
-    public var label: String {
-        switch self {
-        case .newest: return "Newest first"
-        case .oldest: return "Oldest first"
-        case .emailAscending: return "Email A–Z"
-        case .emailDescending: return "Email Z–A"
-        case .nameAscending: return "Name A–Z"
-        case .nameDescending: return "Name Z–A"
-        case .lastSignInNewest: return "Signed in most recently"
-        case .lastSignInOldest: return "Signed in longest ago"
-        case .statusAscending: return "Verified first"
-        case .statusDescending: return "Disabled first"
-        }
-    }
-
     /// The same column in the other direction (a header click on the column already sorted).
     public var reversed: UserSort {
         switch self {
