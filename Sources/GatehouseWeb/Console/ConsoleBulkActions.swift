@@ -32,7 +32,15 @@ struct ConsoleBulkActions: Sendable {
             guard try visit.field("confirm") == "yes" else {
                 return try await review(visit, staff, administration, action, ids: ids, tag: tag, returnURL: returnURL)
             }
-            let changed = try await administration.apply(action, tag: tag, to: ids)
+            let changed: Int
+            do {
+                changed = try await administration.apply(action, tag: tag, to: ids)
+            } catch let error as AuthError {
+                // E.g. a backend without disabled accounts: what was done before the refusal is audited.
+                return env.renderer.errorPage(
+                    visit, status: 409, title: "Users", heading: "\(action.verb) stopped",
+                    message: error.pageMessage + " Any user changed before this is listed in the audit log.")
+            }
             let separator = returnURL.contains("?") ? "&" : "?"
             return .redirect(to: returnURL + separator + "bulk=\(action.rawValue)&changed=\(changed)")
         }
