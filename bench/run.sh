@@ -14,7 +14,8 @@
 #   the same calls over the same 10,000 users, inserted into its SQLite file before it starts; a second
 #   Gatehouse in proxy mode (--backend pocketbase) in front of it serves GET /account too. Then, with
 #   BENCH_MILLION (1,000,000) users seeded by `gatehouse users seed` into a third file: the seed time, the
-#   console search at one connection (a narrow and a broad term) and the first page of the list. Last, the
+#   console search at one connection (a narrow and a broad term), the first page of the list, and the list
+#   sorted by email (first page, page 50) and by last sign-in (page 50). Last, the
 #   resident memory of the main Gatehouse and of PocketBase.
 #
 # The report prints every case, then each goal's figure beside its goal and whether it was met; the same
