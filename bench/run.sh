@@ -14,7 +14,8 @@
 #   the same calls over the same 10,000 users, inserted into its SQLite file before it starts; a second
 #   Gatehouse in proxy mode (--backend pocketbase) in front of it serves GET /account too. Then, with
 #   BENCH_MILLION (1,000,000) users seeded by `gatehouse users seed` into a third file: the seed time, the
-#   console search at one connection (a narrow and a broad term) and the first page of the list. Last, the
+#   console search at one connection (a narrow and a broad term), the first page of the list, and the list
+#   sorted by email (first page, page 50) and by last sign-in (page 50). Last, the
 #   resident memory of the main Gatehouse and of PocketBase.
 #
 # The report prints every case, then each goal's figure beside its goal and whether it was met; the same
@@ -579,6 +580,19 @@ if [ "$MILLION" -gt 0 ]; then
   MILLION_BROAD_P99="$LAST_P99"
   THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users (first page, $MILLION users, -c1)" "$GHM/_/users" GET -H "Cookie: $M_COOKIE"
   MILLION_LIST_P99="$LAST_P99"
+  # Issue 25: the list sorted by a column header, its first page and its 50th (page numbers read by
+  # offset along the sort's index), and by last sign-in (two index walks).
+  PAGE="$(curl -s -H "Cookie: $M_COOKIE" "$GHM/_/users?sort=email&page=50")"
+  grep -q "2,451–2,500 of $MILLION_TEXT" <<<"$PAGE" || die "GET /_/users?sort=email&page=50 does not say 2,451–2,500 of $MILLION_TEXT"
+  while read -r var query label; do
+    THREADS=1 CONNECTIONS=1 run_wrk "GET /_/users?$query ($label, $MILLION users, -c1)" "$GHM/_/users?$query" GET \
+      -H "Cookie: $M_COOKIE" </dev/null
+    printf -v "$var" '%s' "$LAST_P99"
+  done <<'CASES'
+MILLION_SORTED_P99 sort=email first page
+MILLION_PAGE50_P99 sort=email&page=50 page 50
+MILLION_SIGNIN_PAGE50_P99 sort=-last-sign-in&page=50 page 50
+CASES
 fi
 
 # Resident memory of the main Gatehouse and of PocketBase, read last, when both have been idle since
@@ -647,6 +661,9 @@ echo
   printf 'million_search\t%s users: console search p99 (-c1)\t%s\t<\t50\tms\n' "$MILLION_TEXT" "${MILLION_SEARCH_P99:-}"
   printf 'million_broad\t%s users: broad search (every user) p99 (-c1)\t%s\t<\t50\tms\n' "$MILLION_TEXT" "${MILLION_BROAD_P99:-}"
   printf 'million_list\t%s users: first page of the list p99 (-c1)\t%s\t<\t10\tms\n' "$MILLION_TEXT" "${MILLION_LIST_P99:-}"
+  printf 'million_sorted\t%s users: list sorted by email, first page p99 (-c1)\t%s\t<\t50\tms\n' "$MILLION_TEXT" "${MILLION_SORTED_P99:-}"
+  printf 'million_page50\t%s users: list sorted by email, page 50 p99 (-c1)\t%s\t<\t50\tms\n' "$MILLION_TEXT" "${MILLION_PAGE50_P99:-}"
+  printf 'million_signin50\t%s users: list by last sign-in, page 50 p99 (-c1)\t%s\t<\t50\tms\n' "$MILLION_TEXT" "${MILLION_SIGNIN_PAGE50_P99:-}"
 } >"$WORK/goals.tsv"
 
 mkdir -p "$(dirname "$RESULTS")" "$(dirname "$CHART")"

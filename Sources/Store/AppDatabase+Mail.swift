@@ -31,16 +31,28 @@ extension AppDatabase {
     }
 
     /// Up to `limit` messages, newest first, opened with `box`; only those to `to` (any letter case)
-    /// when given. A mail that does not open (sealed under a key file since replaced) is left out.
-    func mails(to: String?, limit: Int, openedWith box: SecretBox) async throws -> [MailRecord] {
-        let filter = to == nil ? "" : "WHERE recipient_normalized = ?"
+    /// when given, and only those newer than the message `after` when given (what a live view has
+    /// not shown yet). A mail that does not open (sealed under a key file since replaced) is left out.
+    func mails(to: String?, after: Int64? = nil, limit: Int, openedWith box: SecretBox) async throws -> [MailRecord] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let to {
+            conditions.append("recipient_normalized = ?")
+            arguments += [EmailAddress.normalize(to)]
+        }
+        if let after {
+            conditions.append("id > ?")
+            arguments += [after]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
             SELECT id, recipient, recipient_normalized, content_sealed, created_at FROM mails
             \(filter) ORDER BY id DESC LIMIT ?
             """
-        let arguments: StatementArguments = to.map { [EmailAddress.normalize($0), max(0, limit)] } ?? [max(0, limit)]
+        arguments += [max(0, limit)]
+        let bound = arguments
         return try await pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+            try Row.fetchAll(db, sql: sql, arguments: bound).compactMap { row in
                 guard let sealed = row["content_sealed"] as Data?, let json = try? box.open(Array(sealed)),
                     let content = try? JSONDecoder().decode(MailContent.self, from: Data(json.utf8)),
                     let createdAt = row.storedDate("created_at")
@@ -50,6 +62,19 @@ extension AppDatabase {
                     subject: content.subject, text: content.text, html: content.html, code: content.code,
                     link: content.link, createdAt: createdAt)
             }
+        }
+    }
+
+    /// The newest message's id (0 for an empty mailbox): where a live view starts.
+    func newestMailID() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM mails") ?? 0 }
+    }
+
+    /// Empties the mailbox; returns how many messages there were.
+    func deleteAllMails() async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM mails")
+            return db.changesCount
         }
     }
 }

@@ -50,21 +50,21 @@ extension AppDatabase {
         }
     }
 
-    /// When each user last started a session (their last sign-in), for the console's list.
+    /// When each user last started a session (their last sign-in, impersonation aside), for the
+    /// console's list: kept by a trigger on `sessions` (s16-user-list-sort), so it outlives pruned sessions.
     public func lastSignIns(of userIDs: [UserID]) async throws -> [UserID: Date] {
         guard !userIDs.isEmpty else { return [:] }
         return try await pool.read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user_id, max(created_at) AS last FROM sessions
-                    WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count))) AND impersonator IS NULL
-                    GROUP BY user_id
+                    SELECT user_id, at FROM user_last_sign_ins
+                    WHERE user_id IN (\(databaseQuestionMarks(count: userIDs.count)))
                     """, arguments: StatementArguments(userIDs.map(\.rawValue)))
             var result: [UserID: Date] = [:]
             for row in rows {
                 let userID: String = row["user_id"]
-                if let last = row.storedDate("last") { result[UserID(userID)] = last }
+                if let last = row.storedDate("at") { result[UserID(userID)] = last }
             }
             return result
         }

@@ -48,7 +48,7 @@ extension AppDatabase {
             } else if conditions.isEmpty && source == "users" {
                 // Kept by triggers (v5-userlist-count): counting a million rows would take ~80 ms.
                 total = try Int.fetchOne(db, sql: "SELECT n FROM user_count WHERE id = 1") ?? 0
-            } else if let limit = query.countLimit {
+            } else if let limit = query.countLimit, query.ids == nil {
                 // A broad search alone had more hits than `narrowSearchLimit` already; up to that, no
                 // count is needed, and past it the index counts, stopping at the limit.
                 let counted =
@@ -72,33 +72,76 @@ extension AppDatabase {
             let order = UserListOrder(query.sort)
             var pageFilter = filter
             var pageArguments = arguments
-            if let cursor = query.cursor.flatMap(UserListCursor.init(encoded:)) {
-                pageFilter += " AND (\(order.column), id) \(order.after) (?, ?)"
-                pageArguments += [
-                    order.isDate
-                        ? Date(timeIntervalSince1970: cursor.date).storedText
-                        : cursor.text.databaseValue, cursor.id
-                ]
+            if let keyset = order.keyset, let cursor = query.cursor.flatMap(UserListCursor.init(encoded:)) {
+                pageFilter += " AND (\(keyset.column), id) \(keyset.after) (?, ?)"
+                pageArguments += [keyset.isDate ? Date(timeIntervalSince1970: cursor.date).storedText : cursor.text, cursor.id]
             }
-            // Without a cursor, `page` still works (offset paging, as PocketBase's API does).
-            let offset = query.cursor == nil ? (query.page - 1) * query.perPage : 0
-            let orderBy = records.sort ?? "\(order.column) \(order.direction), id \(order.direction)"
-            let rows = try UserRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM \(source) WHERE \(pageFilter) ORDER BY \(orderBy)
-                    LIMIT ? OFFSET ?
-                    """, arguments: pageArguments + [query.perPage + 1, offset])
-            let shown = Array(rows.prefix(query.perPage))
-            // A PocketBase-syntax sort pages by offset only (no cursor).
+            // An exact address, local part or id first, when asked for on a page-numbered list.
+            var exact: [UserRecord] = []
+            if query.exactFirst, query.cursor == nil, records.sort == nil, let search = query.search {
+                exact = try Self.exactMatches(search, in: source, where: filter, arguments, db)
+            }
+            if !exact.isEmpty {
+                pageFilter += " AND id NOT IN (\(databaseQuestionMarks(count: exact.count)))"
+                pageArguments += StatementArguments(exact.map(\.id.rawValue))
+            }
+            // Without a cursor, `page` counts from the first row (offset paging, as PocketBase's API does).
+            let start = query.cursor == nil ? (query.page - 1) * query.perPage : 0
+            let exactShown = Array(exact.dropFirst(start).prefix(query.perPage))
+            let limit = query.perPage - exactShown.count + 1
+            let offset = max(0, start - exact.count)
+            let rows =
+                if let sort = records.sort {
+                    try UserRecord.fetchAll(
+                        db, sql: "SELECT * FROM \(source) WHERE \(pageFilter) ORDER BY \(sort) LIMIT ? OFFSET ?",
+                        arguments: pageArguments + [limit, offset])
+                } else {
+                    try order.rows(
+                        from: source, where: pageFilter, pageArguments, limit: limit, offset: offset,
+                        of: exact.isEmpty && query.cursor == nil && !totalIsLowerBound ? total : nil, db)
+                }
+            let all = exactShown + rows
+            let shown = Array(all.prefix(query.perPage))
+            // A PocketBase-syntax sort, an exact match shown first or a sort without a keyset pages by
+            // number only (no cursor).
             let next =
-                rows.count > query.perPage && records.sort == nil
-                ? shown.last.map { UserListCursor(after: $0, order: order).encoded } : nil
+                all.count > query.perPage && records.sort == nil && exact.isEmpty
+                ? order.keyset.flatMap { keyset in shown.last.map { UserListCursor(after: $0, keyset: keyset).encoded } }
+                : nil
             return UserPage(
                 users: shown.map(\.user), page: query.cursor == nil ? query.page : 1, perPage: query.perPage,
                 totalItems: total, nextCursor: next, totalIsLowerBound: totalIsLowerBound)
         }
     }
+
+    /// The accounts a search names exactly, for the top of the list: the id, the whole address, or
+    /// (for a term without `@`) the address's local part (`test+42` is `test+42@…`, not `test+420@…`),
+    /// at most `exactMatchLimit` of them, each still passing the list's filters. Both lookups are
+    /// index seeks (the primary key, the address's UNIQUE index as a range).
+    static func exactMatches(
+        _ search: String, in source: String, where filter: String, _ arguments: StatementArguments, _ db: Database
+    ) throws -> [UserRecord] {
+        let term = search.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !term.isEmpty else { return [] }
+        var sql = "SELECT id FROM users WHERE id = ? OR email_normalized = ?"
+        var candidateArguments: StatementArguments = [term, term.lowercased()]
+        if !term.contains("@") {
+            // '@' is U+0040 and 'A' U+0041: the range holds exactly the addresses starting "term@".
+            sql += " OR (email_normalized >= ? AND email_normalized < ?)"
+            candidateArguments += [term.lowercased() + "@", term.lowercased() + "A"]
+        }
+        let ids = try String.fetchAll(db, sql: sql + " LIMIT ?", arguments: candidateArguments + [exactMatchLimit])
+        guard !ids.isEmpty else { return [] }
+        return try UserRecord.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM \(source) WHERE id IN (\(databaseQuestionMarks(count: ids.count))) AND \(filter)
+                ORDER BY email_normalized, id
+                """, arguments: StatementArguments(ids) + arguments)
+    }
+
+    /// How many exact matches a search puts first, at most.
+    public static let exactMatchLimit = 20
 
     /// How many trigram-index hits make a search "broad" (see `searchCondition`).
     public static let narrowSearchLimit = 1000
@@ -153,33 +196,15 @@ extension AppDatabase {
     }
 }
 
-/// How one `UserSort` maps to SQL.
-private struct UserListOrder {
-    var column: String
-    var direction: String
-    /// The row-value comparison that means "after the cursor" in this order.
-    var after: String
-    var isDate: Bool
-
-    init(_ sort: UserSort) {
-        switch sort {
-        case .newest: (column, direction, after, isDate) = ("created_at", "DESC", "<", true)
-        case .oldest: (column, direction, after, isDate) = ("created_at", "ASC", ">", true)
-        case .emailAscending: (column, direction, after, isDate) = ("email_normalized", "ASC", ">", false)
-        case .emailDescending: (column, direction, after, isDate) = ("email_normalized", "DESC", "<", false)
-        }
-    }
-}
-
 /// The last row of a page, as an opaque URL-safe string (base64url of `[unix time, email, id]`).
-private struct UserListCursor {
+struct UserListCursor {
     var date: TimeInterval = 0
     var text: String = ""
     var id: String
 
-    init(after user: UserRecord, order: UserListOrder) {
+    init(after user: UserRecord, keyset: UserListOrder.Keyset) {
         id = user.id.rawValue
-        if order.isDate { date = user.createdAt.timeIntervalSince1970 } else { text = user.emailNormalized }
+        if keyset.isDate { date = user.createdAt.timeIntervalSince1970 } else { text = user.emailNormalized }
     }
 
     init?(encoded: String) {

@@ -25,8 +25,20 @@ public struct MailboxMailer: Mailer {
         _ = try await database.saveMail(mail, at: clock(), sealedWith: box)
     }
 
-    /// Up to `limit` messages, newest first; only those to `to` (any letter case) when given.
-    public func mails(to: String?, limit: Int) async throws -> [MailRecord] {
-        try await database.mails(to: to, limit: limit, openedWith: box)
+    /// Up to `limit` messages, newest first; only those to `to` (any letter case) when given, and
+    /// only those newer than `after` when given.
+    public func mails(to: String?, after: Int64? = nil, limit: Int) async throws -> [MailRecord] {
+        try await database.mails(to: to, after: after, limit: limit, openedWith: box)
+    }
+
+    /// The newest message's id, 0 when there is none.
+    public func newestID() async throws -> Int64 {
+        try await database.newestMailID()
+    }
+
+    /// Deletes every message; returns how many there were. Staff clear it through `MailboxClearing`,
+    /// which audits the act.
+    public func deleteAll() async throws -> Int {
+        try await database.deleteAllMails()
     }
 }

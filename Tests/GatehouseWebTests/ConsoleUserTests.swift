@@ -50,8 +50,8 @@ import Testing
         #expect(first.text.contains("55 users"))
         #expect(first.text.contains("list54@example.com"), "newest first")
         let next = try #require(
-            first.text.range(of: #"href="(/_/users\?after=[^"]+)""#, options: .regularExpression)
-                .map { String(first.text[$0].dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&") })
+            first.text.range(of: #"href="(/_/users\?page=2)" rel="next""#, options: .regularExpression)
+                .map { String(first.text[$0].dropFirst(6).dropLast(12)) })
         let second = try await staff.get(next)
         #expect(second.text.contains("list0@example.com"))
         #expect(!second.text.contains("list54@example.com"))

@@ -27,6 +27,25 @@ import Testing
         #expect(try await mailer.mails(to: nil, limit: 2).map(\.subject) == ["3", "2"])
     }
 
+    /// What the live page reads: mail newer than the last it showed, the newest id, and a clear
+    /// that empties the mailbox (ids then start again, which the live feed takes as "cleared").
+    @Test func mailAfterAnIdAndClearing() async throws {
+        let mailer = try MailboxMailer(
+            database: test.database, keyedHash: KeyedHash(key: SecureRandom.bytes(KeyedHash.keyLength)), clock: { [now] in now })
+        #expect(try await mailer.newestID() == 0)
+        for (to, subject) in [("ann@example.com", "1"), ("bob@example.com", "2"), ("ann@example.com", "3")] {
+            try await mailer.send(OutgoingMail(to: to, subject: subject, text: "t", html: "h"))
+        }
+        let first = try #require(try await mailer.mails(to: nil, limit: 10).last)
+        #expect(try await mailer.mails(to: nil, after: first.id, limit: 10).map(\.subject) == ["3", "2"])
+        #expect(try await mailer.mails(to: "ANN@example.com", after: first.id, limit: 10).map(\.subject) == ["3"])
+        let newest = try await mailer.newestID()
+        #expect(try await mailer.deleteAll() == 3)
+        #expect(try await mailer.mails(to: nil, limit: 10).isEmpty)
+        try await mailer.send(OutgoingMail(to: "ann@example.com", subject: "4", text: "t", html: "h"))
+        #expect(try await mailer.newestID() < newest)
+    }
+
     /// The content is sealed: the row holds no code, and a mailbox under another key file opens
     /// none of it (those mails are left out rather than failing the mailbox).
     @Test func mailsOpenOnlyUnderTheirKey() async throws {

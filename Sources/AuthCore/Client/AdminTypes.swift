@@ -33,6 +33,9 @@ public struct UserQuery: Sendable, Hashable {
     /// total is "this many or more"): a console search over a million accounts stays one page of work.
     /// Nil counts them all, as PocketBase's API must.
     public var countLimit: Int?
+    /// List the accounts the search names exactly (id, address, or an address's local part) first,
+    /// as the console does; paging is then by number only (no `UserPage.nextCursor`).
+    public var exactFirst: Bool = false
 
     public init(
         search: String? = nil, page: Int = 1, perPage: Int = 30, verified: Bool? = nil,
@@ -51,19 +54,35 @@ public struct UserQuery: Sendable, Hashable {
     }
 }
 
-/// The orders the console lists users in.
+/// The orders the console lists users in (the raw value is what the console's URL carries).
 public enum UserSort: String, Sendable, Hashable, CaseIterable {
     case newest
     case oldest
     case emailAscending = "email"
     case emailDescending = "-email"
+    case nameAscending = "name"
+    case nameDescending = "-name"
+    /// Most recent sign-in first; accounts that never signed in last.
+    case lastSignInNewest = "-last-sign-in"
+    /// Accounts that never signed in first, then the longest ago.
+    case lastSignInOldest = "last-sign-in"
+    /// Verified, then unverified, then disabled accounts (newest first within each).
+    case statusAscending = "status"
+    case statusDescending = "-status"
 
-    public var label: String {
+    /// The same column in the other direction (a header click on the column already sorted).
+    public var reversed: UserSort {
         switch self {
-        case .newest: return "Newest first"
-        case .oldest: return "Oldest first"
-        case .emailAscending: return "Email A–Z"
-        case .emailDescending: return "Email Z–A"
+        case .newest: .oldest
+        case .oldest: .newest
+        case .emailAscending: .emailDescending
+        case .emailDescending: .emailAscending
+        case .nameAscending: .nameDescending
+        case .nameDescending: .nameAscending
+        case .lastSignInNewest: .lastSignInOldest
+        case .lastSignInOldest: .lastSignInNewest
+        case .statusAscending: .statusDescending
+        case .statusDescending: .statusAscending
         }
     }
 }

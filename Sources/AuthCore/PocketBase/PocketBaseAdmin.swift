@@ -77,6 +77,15 @@ struct PocketBaseAdmin: AuthAdminAPI {
         case .oldest: sort = "created,id"
         case .emailAscending: sort = "email,id"
         case .emailDescending: sort = "-email,-id"
+        case .nameAscending: sort = "name,id"
+        case .nameDescending: sort = "-name,-id"
+        // PocketBase has no disabled flag: its status is whether the address is verified.
+        case .statusAscending: sort = "-verified,-created,-id"
+        case .statusDescending: sort = "verified,created,id"
+        case .lastSignInNewest, .lastSignInOldest:
+            throw AuthError.validation([
+                FieldError(field: "sort", message: "PocketBase does not record when a user last signed in.")
+            ])
         }
         if let expression = query.sortExpression, !expression.isEmpty { sort = expression }
         var items = [

@@ -4,14 +4,17 @@ import Foundation
 import HTTPServer
 import ServerSeam
 
-/// `/_/users`: search, filters, sort and keyset paging over whatever backend holds the users.
+/// `/_/users`: search, filters, a sort per column header and numbered pages over whatever backend
+/// holds the users, with a checkbox per row for the bulk acts (`ConsoleBulkActions`).
 struct ConsoleUserList: Sendable {
     let env: PageEnvironment
     static let pageSize = 50
-    /// A filtered list counts its matches up to this many ("1,000+ users"), so a search that matches
-    /// most of a million accounts costs one page, not a count of them all (at the Store's
-    /// `narrowSearchLimit` or under, a broad search needs no count at all).
+    /// A filtered list counts its matches up to this many ("more than 1,000"), so a search that
+    /// matches most of a million accounts costs one page, not a count of them all. The whole list,
+    /// a tag and a narrow search (at most the Store's `narrowSearchLimit` hits) are counted exactly.
     static let countLimit = 1000
+    /// The deepest page a URL may ask for (its offset stays far from overflowing).
+    static let maximumPage = 1_000_000
 
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/users", env) { visit, staff in
@@ -19,18 +22,26 @@ struct ConsoleUserList: Sendable {
             let filters = try UserListFilters(query)
             var page: [String: Any] = [
                 "filters": filters.context,
-                "sortOptions": UserSort.allCases.map {
-                    ["value": $0.rawValue, "label": $0.label, "selected": $0 == filters.sort]
+                "columns": UserListColumn.allCases.reduce(into: [String: Any]()) { columns, column in
+                    columns[column.rawValue] = column.header(filters)
                 },
+                "bulkActions": BulkUserAction.allCases.map { ["value": $0.rawValue, "label": $0.verb] },
+                "returnURL": URLQuery.path("/_/users", filters.queryItems + filters.pageItem),
                 "capabilities": ["canCreate": env.capabilities.contains(.userAdministration)]
             ]
+            if let action = try query.single("bulk").flatMap(BulkUserAction.init(rawValue:)),
+                let changed = try query.single("changed").flatMap(Int.init)
+            {
+                page["notice"] = "\(action.done) \(Self.users(changed))."
+            }
             guard env.capabilities.contains(.userAdministration) else {
                 page["unsupported"] =
                     "Listing users is not supported by this backend. In proxy mode, pass --backend-admin EMAIL:PASSWORD."
                 return render(visit, staff, page)
             }
-            var userQuery = filters.userQuery(perPage: Self.pageSize, cursor: try query.single("after"))
+            var userQuery = filters.userQuery(perPage: Self.pageSize)
             userQuery.countLimit = Self.countLimit
+            userQuery.exactFirst = true
             let administration = UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
             let result: UserPage
             do {
@@ -55,15 +66,36 @@ struct ConsoleUserList: Sendable {
                 return row
             }
             page["empty"] = result.users.isEmpty
-            let total = CountText.grouped(result.totalItems) + (result.totalIsLowerBound ? "+" : "")
-            page["totalText"] = result.totalItems == 1 && !result.totalIsLowerBound ? "1 user" : "\(total) users"
-            page["pageInfo"] = "Showing \(CountText.grouped(result.users.count)) of \(total)"
-            if let next = result.nextCursor {
-                page["nextURL"] = URLQuery.path("/_/users", filters.queryItems + [("after", next)])
-            }
-            if userQuery.cursor != nil { page["firstURL"] = URLQuery.path("/_/users", filters.queryItems) }
+            let pager = UserListPager(
+                page: filters.page, perPage: Self.pageSize, total: result.totalItems,
+                totalIsLowerBound: result.totalIsLowerBound, shown: result.users.count)
+            page["totalText"] =
+                result.totalIsLowerBound
+                ? "More than \(Self.users(result.totalItems)) match" : Self.users(result.totalItems)
+            page["pageInfo"] = pager.rangeText
+            page["pager"] = pagerContext(pager, filters)
             return render(visit, staff, page)
         }
+    }
+
+    /// "1 user", "102,306 users".
+    static func users(_ count: Int) -> String {
+        count == 1 ? "1 user" : "\(CountText.grouped(count)) users"
+    }
+
+    private func pagerContext(_ pager: UserListPager, _ filters: UserListFilters) -> [String: Any] {
+        func url(_ number: Int) -> String {
+            URLQuery.path("/_/users", filters.queryItems + (number > 1 ? [("page", String(number))] : []))
+        }
+        var context: [String: Any] = [
+            "pages": pager.items.map { item -> [String: Any] in
+                guard let number = item.number else { return ["gap": true] }
+                return ["number": CountText.grouped(number), "url": url(number), "current": item.isCurrent]
+            }
+        ]
+        if pager.hasPrevious { context["previousURL"] = url(pager.page - 1) }
+        if pager.hasNext { context["nextURL"] = url(pager.page + 1) }
+        return context
     }
 
     private func render(_ visit: Visit, _ staff: Staff, _ page: [String: Any]) -> Response {
@@ -71,6 +103,49 @@ struct ConsoleUserList: Sendable {
             .consoleUsers,
             visit.consoleContext(
                 title: "Users", staff: staff, nav: .users, backendName: env.configuration.backendDescription, page))
+    }
+}
+
+/// A sortable column of the users list: its header links to the list sorted by it (the other way
+/// when it is the sort already) and says which way it is sorted (`aria-sort`).
+enum UserListColumn: String, CaseIterable {
+    case email, name, status, created, lastSignIn
+
+    /// The sort a first click asks for.
+    private var firstSort: UserSort {
+        switch self {
+        case .email: .emailAscending
+        case .name: .nameAscending
+        case .status: .statusAscending
+        case .created: .newest
+        case .lastSignIn: .lastSignInNewest
+        }
+    }
+
+    /// The list's sort when it is this column's, and whether it is ascending.
+    private func direction(of sort: UserSort) -> Bool? {
+        switch (self, sort) {
+        case (.email, .emailAscending), (.name, .nameAscending), (.status, .statusAscending),
+            (.created, .oldest), (.lastSignIn, .lastSignInOldest):
+            true
+        case (.email, .emailDescending), (.name, .nameDescending), (.status, .statusDescending),
+            (.created, .newest), (.lastSignIn, .lastSignInNewest):
+            false
+        default: nil
+        }
+    }
+
+    func header(_ filters: UserListFilters) -> [String: Any] {
+        var sorted = filters
+        let ascending = direction(of: filters.sort)
+        sorted.sort = ascending == nil ? firstSort : filters.sort.reversed
+        sorted.page = 1
+        var header: [String: Any] = ["url": URLQuery.path("/_/users", sorted.queryItems)]
+        if let ascending {
+            header["ariaSort"] = ascending ? "ascending" : "descending"
+            header["arrow"] = ascending ? "↑" : "↓"
+        }
+        return header
     }
 }
 
@@ -82,6 +157,8 @@ struct UserListFilters {
     var hasProvider: Bool?
     var tag: String?
     var sort: UserSort
+    /// 1-based; pages past `ConsoleUserList.maximumPage` read as it, anything else not a number as 1.
+    var page: Int
 
     init(_ query: Parameters) throws(RequestError) {
         func text(_ name: String) throws(RequestError) -> String? {
@@ -102,15 +179,20 @@ struct UserListFilters {
         hasProvider = try choice("provider")
         tag = try text("tag")
         sort = try text("sort").flatMap(UserSort.init(rawValue:)) ?? .newest
+        page = min(max(1, try text("page").flatMap { Int($0) } ?? 1), ConsoleUserList.maximumPage)
     }
 
-    func userQuery(perPage: Int, cursor: String?) -> UserQuery {
+    /// The query for these filters; with a `cursor` (the admin API's `after`) the page number is ignored.
+    func userQuery(perPage: Int, cursor: String? = nil) -> UserQuery {
         UserQuery(
-            search: search, perPage: perPage, verified: verified, disabled: disabled,
+            search: search, page: page, perPage: perPage, verified: verified, disabled: disabled,
             hasExternalAuth: hasProvider, sort: sort, cursor: cursor)
     }
 
-    /// The filters as query items, for paging links.
+    /// The page as a query item (none for the first), for a link back to this very page.
+    var pageItem: [(String, String)] { page > 1 ? [("page", String(page))] : [] }
+
+    /// The filters and sort as query items, for paging and sorting links.
     var queryItems: [(String, String)] {
         var items: [(String, String)] = []
         if let search { items.append(("q", search)) }
@@ -127,7 +209,9 @@ struct UserListFilters {
             "q": search ?? "", "tag": tag ?? "",
             "verifiedAny": verified == nil, "verifiedYes": verified == true, "verifiedNo": verified == false,
             "disabledAny": disabled == nil, "disabledYes": disabled == true, "disabledNo": disabled == false,
-            "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false
+            "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false,
+            // The column headers sort; the filter form carries the sort along.
+            "sort": sort == .newest ? "" : sort.rawValue
         ]
     }
 }

@@ -1,11 +1,15 @@
+import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 import Store
 
-/// The dev mailbox: every email Gatehouse "sent", as a page (`/_/mailbox`) and as JSON
-/// (`GET /_/api/mailbox?to=EMAIL`, newest first). Open to anyone while Gatehouse is bound to
-/// loopback; otherwise superusers only (console cookie for the page, bearer token for the JSON).
+/// The dev mailbox: every email Gatehouse "sent", as a console page (`/_/mailbox`, filtered by
+/// `?to=`, live through `MailboxLive`, cleared by staff) and as JSON (`GET /_/api/mailbox?to=EMAIL`,
+/// newest first). Readable by anyone while Gatehouse is bound to loopback (test scripts and a
+/// person's own inbox rely on that); otherwise superusers only (console cookie for the page, bearer
+/// token for the JSON). Clearing is always a superuser's act.
 struct MailboxPages: Sendable {
     let env: PageEnvironment
     static let defaultLimit = 50
@@ -25,26 +29,25 @@ struct MailboxPages: Sendable {
 
     func register(on router: inout Router) {
         router.page(.get, "/_/mailbox", env) { visit in
-            if !env.configuration.mailboxIsOpen, await env.console.fromCookie(visit.request) == nil {
+            let staff = await env.console.fromCookie(visit.request)
+            if !env.configuration.mailboxIsOpen, staff == nil {
                 return .redirect(to: URLQuery.path("/_/", [("redirect", visit.request.rawPathAndQuery)]))
             }
-            let filter = (try visit.query("to") ?? "").trimmingCharacters(in: .whitespaces)
-            let mails = try await env.mailbox.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
-            return env.renderer.page(
-                .mailbox,
-                visit.context(
-                    title: "Dev mailbox",
-                    [
-                        "filter": filter,
-                        "empty": mails.isEmpty,
-                        "mails": mails.map { mail in
-                            [
-                                "id": mail.id, "to": mail.recipient, "subject": mail.subject, "text": mail.text,
-                                "code": mail.code ?? "", "link": mail.link ?? "",
-                                "createdAt": DisplayDate.dateTime(mail.createdAt)
-                            ] as [String: Any]
-                        }
-                    ]))
+            var extra: [String: Any] = [:]
+            if let cleared = try visit.query("cleared").flatMap(Int.init) {
+                extra["notice"] = cleared == 1 ? "Deleted 1 message." : "Deleted \(CountText.grouped(cleared)) messages."
+            }
+            return try await page(visit, staff, extra)
+        }
+        router.consolePage(.post, "/_/mailbox/clear", env) { visit, staff in
+            guard try visit.field("confirm") == "yes" else {
+                return try await page(
+                    visit, staff, ["clearError": "Tick “Delete every message” to confirm."], status: 422)
+            }
+            let clearing = MailboxClearing(
+                env: env.accounts, mailbox: env.mailbox, staff: staff, request: visit.request, via: "console")
+            let count = try await clearing.clear()
+            return .redirect(to: "/_/mailbox?cleared=\(count)")
         }
         router.on(.get, "/_/api/mailbox") { request, _ in
             if !env.configuration.mailboxIsOpen, await env.console.fromBearer(request) == nil {
@@ -67,6 +70,35 @@ struct MailboxPages: Sendable {
                         code: mail.code, link: mail.link, createdAt: Timestamp.iso8601(mail.createdAt))
                 })
         }
+    }
+
+    /// The page, inside the console's layout (with its sidebar when a superuser is signed in).
+    private func page(_ visit: Visit, _ staff: Staff?, _ extra: [String: Any], status: Int = 200) async throws -> Response {
+        let filter = (try visit.query("to") ?? "").trimmingCharacters(in: .whitespaces)
+        let mails = try await env.mailbox.mails(to: filter.isEmpty ? nil : filter, limit: Self.defaultLimit)
+        var page: [String: Any] = [
+            "filter": filter,
+            "empty": mails.isEmpty,
+            "canClear": staff != nil,
+            "eventsURL": URLQuery.path(
+                "/_/mailbox/events", (filter.isEmpty ? [] : [("to", filter)]) + [("after", String(mails.first?.id ?? 0))]),
+            "mails": mails.map { mail in
+                [
+                    "id": mail.id, "to": mail.recipient, "subject": mail.subject, "text": mail.text,
+                    "code": mail.code ?? "", "link": mail.link ?? "", "createdAt": DisplayDate.dateTime(mail.createdAt)
+                ] as [String: Any]
+            }
+        ]
+        page.merge(extra) { $1 }
+        let context =
+            if let staff {
+                visit.consoleContext(
+                    title: "Dev mailbox", staff: staff, nav: .mailbox, backendName: env.configuration.backendDescription,
+                    page)
+            } else {
+                visit.context(title: "Dev mailbox", page)
+            }
+        return env.renderer.page(.consoleMailbox, context, status: status)
     }
 }
 

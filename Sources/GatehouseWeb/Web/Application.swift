@@ -114,10 +114,12 @@ public struct Application: Sendable {
         }
         DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
+        MailboxLive(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)
         AuditPages(env: env).register(on: &router)
         ConsoleUserList(env: env).register(on: &router)
+        ConsoleBulkActions(env: env).register(on: &router)
         ConsoleUserPage(env: env).register(on: &router)
         ImpersonationPages(env: env).register(on: &router)
         TestUserPages(env: env).register(on: &router)

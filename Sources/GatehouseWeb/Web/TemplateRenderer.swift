@@ -15,13 +15,15 @@ enum Template: String, CaseIterable, Sendable {
     case verify
     case resendVerification = "resend-verification"
     case continuePage = "continue"
-    case account, linked, sessions, mailbox, error, message
+    case account, linked, sessions, error, message
     case accountEmail = "account-email"
     case confirmEmail = "confirm-email"
     case testIdentityProvider = "test-idp"
     case consoleSignIn = "console-sign-in"
     case consoleAudit = "console-audit"
     case consoleUsers = "console-users"
+    case consoleUsersBulk = "console-users-bulk"
+    case consoleMailbox = "console-mailbox"
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
     case consoleProviders = "console-providers"
