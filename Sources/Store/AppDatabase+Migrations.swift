@@ -129,6 +129,7 @@ extension AppDatabase {
         registerSessionStoreMigrations(&migrator)
         registerDescopeEmailChangeMigrations(&migrator)
         registerPasskeyMigrations(&migrator)
+        registerAppBrandingMigrations(&migrator)
         return migrator
     }
 }

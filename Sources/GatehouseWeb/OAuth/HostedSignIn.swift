@@ -42,16 +42,28 @@ struct HostedSignIn: Sendable {
     func redirect(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
         -> Response
     {
+        Response.redirect(to: try await completion(continuing: signedIn, request: app, httpRequest: httpRequest))
+    }
+
+    /// The callback URL for a browser that is already signed in (impersonation refused, as above).
+    func completion(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
+        -> String
+    {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.appSignIn }
-        return try await redirect(for: signedIn.user, request: app, httpRequest: httpRequest)
+        return try await completion(for: signedIn.user, request: app, httpRequest: httpRequest)
     }
 
     /// The sign-in page's CSP with the app's callback added to `form-action` (browsers apply
-    /// `form-action` to the redirects that follow a form post).
-    static func pageCSP(for app: AppSignInRequest) -> String? {
+    /// `form-action` to the redirects that follow a form post), and an `http://localhost` logo to
+    /// `img-src` (https images are allowed on every account page already).
+    static func pageCSP(for app: AppSignInRequest, logoURL: String? = nil) -> String? {
         guard let source = CallbackURL.cspSource(for: app.callbackURL) else { return nil }
-        return SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+        var policy = SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
             of: "form-action 'self'",
             with: "form-action 'self' \(source)")
+        if let logoURL, logoURL.lowercased().hasPrefix("http:"), let origin = CallbackURL.cspSource(for: logoURL) {
+            policy = policy.replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
+        }
+        return policy
     }
 }
