@@ -207,7 +207,7 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     # Forgot password from the app's page: the mailed link, a new password, then the app.
     app = AppRequest(base, app_server.callback)
     driver.get(app.url)
-    driver.find_element(By.CSS_SELECTOR, "a[data-forgot-password]").click()
+    driver.find_element(By.LINK_TEXT, "Forgot password?").click()
     address = field(driver, "email")
     type_into(address, email)
     before = len(read_mailbox(base, email))

@@ -20,7 +20,8 @@ public enum OAuthConfigFile {
 
         /// An entry's problems by field, in one line.
         init(entry: String, _ problems: [String: String]) {
-            description = "\(entry): " + problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
+            description =
+                "\(entry): " + problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
         }
     }
 

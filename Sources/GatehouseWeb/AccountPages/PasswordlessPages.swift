@@ -130,7 +130,8 @@ struct PasswordlessPages: Sendable {
             case .signedIn(let session):
                 return try await start(session, redirect: Self.landing(visit, redirect), visit: visit)
             case .secondStepRequired(let challenge):
-                return SecondStep.redirect(challenge, continueTo: Self.landing(visit, redirect), secure: env.configuration.usesTLS)
+                return SecondStep.redirect(
+                    challenge, continueTo: Self.landing(visit, redirect), secure: env.configuration.usesTLS)
             case .wrongCode, .expired:
                 errors.add("code", VerificationPages.codeRefused)
                 return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)

@@ -20,13 +20,17 @@ struct SignInPages: Sendable {
             let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
             guard let app, let oauth else {
                 if visit.user != nil { return .redirect(to: redirect) }
-                var response = await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: nil, errors: FormErrors())
+                var response = await render(
+                    visit, email: try visit.query("email") ?? "", redirect: redirect, app: nil, errors: FormErrors())
                 // A plain sign-in: the person went on without the app they came from.
                 if AppFlow.isPending(visit.request) { AppFlow.forget(in: &response, secure: env.configuration.usesTLS) }
                 return response
             }
-            // The app's page; someone already signed in sees "Continue as …" on it.
-            var response = await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
+            // The app's page; someone already signed in sees "Continue as …" on it (not while a
+            // superuser views the pages as them: `HostedSignIn.completion(continuing:)`).
+            if visit.isImpersonating { throw ImpersonationRefusal.appSignIn }
+            var response = await render(
+                visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
             oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
             return response
         }
@@ -52,16 +56,11 @@ struct SignInPages: Sendable {
     ) async -> Response {
         let appItems = app?.queryItems ?? []
         let providers = await oauth?.buttonProviders() ?? []
-        let methods = PasswordlessPages.offeredMethods(env)
         var record: AppRecord?
         if let app, let oauth { record = try? await AppSignInRequest.registered(app, registry: oauth.registry) }
         var context: [String: Any] = [
             "form": ["email": email],
-            "methods": [
-                "password": methods.contains(.password), "emailCode": methods.contains(.emailCode),
-                "magicLink": methods.contains(.magicLink),
-                "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
-            ],
+            "methods": Self.methodsContext(env),
             "redirect": redirect == "/account" || app != nil ? "" : redirect,
             "passwordReset": env.capabilities.contains(.passwordReset),
             "passkeys": env.capabilities.contains(.passkeys),
@@ -75,18 +74,29 @@ struct SignInPages: Sendable {
             }
         ]
         if let record { context["brand"] = record.hostedPageContext }
-        if app != nil, let signedIn = visit.signedIn, signedIn.session.impersonator == nil {
+        if app != nil, let signedIn = visit.signedIn {
             context["continueAs"] = [
                 "email": signedIn.user.email, "signOutRedirect": URLQuery.path("/auth/sign-in", appItems)
             ]
         }
         var response = env.renderer.page(
-            .signIn, visit.context(title: record.map { "Sign in to \($0.name)" } ?? "Sign in", context.merging(errors.context) { $1 }),
+            .signIn,
+            visit.context(title: record.map { "Sign in to \($0.name)" } ?? "Sign in", context.merging(errors.context) { $1 }),
             status: status)
         if let app, let policy = HostedSignIn.pageCSP(for: app, logoURL: record?.logoURL) {
             response.headers.replaceOrAdd("Content-Security-Policy", policy)
         }
         return response
+    }
+
+    /// Which ways in the page offers, as its template reads them.
+    static func methodsContext(_ env: PageEnvironment) -> [String: Bool] {
+        let methods = PasswordlessPages.offeredMethods(env)
+        return [
+            "password": methods.contains(.password), "emailCode": methods.contains(.emailCode),
+            "magicLink": methods.contains(.magicLink),
+            "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
+        ]
     }
 
     /// The app flow's parameters when present (nil for a plain sign-in), or why they are refused.

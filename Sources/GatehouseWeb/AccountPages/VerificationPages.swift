@@ -74,7 +74,8 @@ struct VerificationPages: Sendable {
             case .secondStep(let challenge):
                 // The code was right and the address is verified; the account asks for its second step.
                 return SecondStep.redirect(
-                    challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.verified.rawValue)"),
+                    challenge,
+                    continueTo: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.verified.rawValue)"),
                     secure: env.configuration.usesTLS)
             }
             // A backend that verifies without signing in sends the person to sign in.

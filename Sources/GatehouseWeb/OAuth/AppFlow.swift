@@ -51,7 +51,8 @@ struct AppFlow: Sendable {
 
     /// Starts (or restarts) the flow for `request` in this browser.
     func remember(_ request: AppSignInRequest, in response: inout Response, now: Date, secure: Bool) {
-        response.setCookie(Self.cookie(sealed(Ticket(request: request, started: now)), maxAge: Int(Self.lifetime), secure: secure))
+        response.setCookie(
+            Self.cookie(sealed(Ticket(request: request, started: now)), maxAge: Int(Self.lifetime), secure: secure))
     }
 
     /// Ends the flow: the app has its code, or the person went on without the app.

@@ -37,7 +37,8 @@ struct HostedAppPages: Sendable {
         do {
             app = try await AppSignInRequest.parse(Parameters(ticket.request.queryItems), registry: feature.registry)
         } catch let refusal as AppSignInRequest.Refusal {
-            var response = env.renderer.errorPage(status: 400, heading: "This sign-in request was refused", message: refusal.message)
+            var response = env.renderer.errorPage(
+                status: 400, heading: "This sign-in request was refused", message: refusal.message)
             AppFlow.forget(in: &response, secure: secure)
             return response
         }

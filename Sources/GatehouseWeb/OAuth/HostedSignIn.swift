@@ -58,12 +58,24 @@ struct HostedSignIn: Sendable {
     /// `img-src` (https images are allowed on every account page already).
     static func pageCSP(for app: AppSignInRequest, logoURL: String? = nil) -> String? {
         guard let source = CallbackURL.cspSource(for: app.callbackURL) else { return nil }
-        var policy = SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
-            of: "form-action 'self'",
-            with: "form-action 'self' \(source)")
-        if let logoURL, logoURL.lowercased().hasPrefix("http:"), let origin = CallbackURL.cspSource(for: logoURL) {
-            policy = policy.replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
+        return allowingLogo(
+            logoURL,
+            in: SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+                of: "form-action 'self'", with: "form-action 'self' \(source)"))
+    }
+
+    /// The console's preview of the page: framed by Gatehouse's own pages only.
+    static func previewCSP(logoURL: String?) -> String {
+        allowingLogo(
+            logoURL,
+            in: SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+                of: "frame-ancestors 'none'", with: "frame-ancestors 'self'"))
+    }
+
+    private static func allowingLogo(_ logoURL: String?, in policy: String) -> String {
+        guard let logoURL, logoURL.lowercased().hasPrefix("http:"), let origin = CallbackURL.cspSource(for: logoURL) else {
+            return policy
         }
-        return policy
+        return policy.replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
     }
 }

@@ -163,7 +163,9 @@ struct OAuthPages: Sendable {
             case .secondStep(let challenge):
                 // The provider vouched for the person; the account asks for its second step. An app
                 // sign-in then continues at `/auth/app/return`, which hands the app its code.
-                guard let app else { return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS) }
+                guard let app else {
+                    return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+                }
                 var response = SecondStep.redirect(challenge, continueTo: AppFlow.returnPath, secure: env.configuration.usesTLS)
                 feature.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
                 return response

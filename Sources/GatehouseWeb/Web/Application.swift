@@ -110,6 +110,7 @@ public struct Application: Sendable {
             TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
             ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
+            AppConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }

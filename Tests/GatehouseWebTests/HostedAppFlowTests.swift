@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTestClient
+import OAuth
+import TestScope
+import Testing
+
+/// The app's request carried through Gatehouse's pages (issue 25, item 1): "Continue as …" for a
+/// browser that is already signed in, and `/auth/app/return`, which checks the callback against the
+/// app's registered URLs when it hands out the code, not when the flow began.
+@Suite(.stopsWhatItStarts) struct HostedAppFlowTests {
+    static let challenge = PKCE.challenge(for: "flow-verifier-0123456789-abcdefghijklmnopqrstuvwxyz")
+    static let callback = "notesapp://auth/callback"
+    static let appItems = [("redirect", callback), ("client_type", "mobile"), ("code_challenge", challenge)]
+
+    private func setUp() async throws -> OAuthGatehouse {
+        let gatehouse = try await OAuthGatehouse()
+        try await gatehouse.admin(
+            "/_/api/apps", ["id": "notes", "name": "Notes app", "callbackURLs": [Self.callback], "accentColor": "#0f766e"])
+        return gatehouse
+    }
+
+    @Test func aSignedInBrowserContinuesAsItsAccountOrSignsOutForAnother() async throws {
+        let gatehouse = try await setUp()
+        let browser = gatehouse.browser()
+        try await gatehouse.signUp(browser, email: "kept@example.com")
+        let page = try await browser.get("/auth/sign-in?" + FormEncoding.encode(Self.appItems))
+        #expect(page.status == 200)
+        #expect(page.text.contains("Sign in to Notes app") && page.text.contains("Continue as kept@example.com"))
+        #expect(page.text.contains(#"href="/auth/app-theme.css?accent=0f766e""#))
+        let continued = try await browser.post("/auth/app/continue", Self.appItems)
+        #expect(try #require(continued.header("Location")).hasPrefix(Self.callback + "?insforge_code="))
+
+        let another = try await browser.post(
+            "/auth/sign-out", [("redirect", "/auth/sign-in?" + FormEncoding.encode(Self.appItems))])
+        let form = try await browser.get(try #require(another.header("Location")))
+        #expect(form.text.contains("Sign in to Notes app") && !form.text.contains("Continue as"))
+        await gatehouse.stop()
+    }
+
+    @Test func theReturnChecksTheCallbackWhenItHandsOutTheCode() async throws {
+        let gatehouse = try await setUp()
+        try await gatehouse.signUp(gatehouse.browser(), email: "later@example.com")
+        /// A browser that opened the app's page and then signed in (a plain form, as the passwordless
+        /// and reset pages end): its app flow is pending.
+        func signedInFromTheAppPage() async throws -> Browser {
+            let browser = gatehouse.browser()
+            _ = try await browser.get("/auth/sign-in?" + FormEncoding.encode(Self.appItems))
+            let signedIn = try await browser.post(
+                "/auth/sign-in", [("email", "later@example.com"), ("password", "correct horse battery")])
+            #expect(signedIn.status == 303)
+            return browser
+        }
+        let back = try await signedInFromTheAppPage().get("/auth/app/return", follow: false)
+        #expect(back.status == 200 && back.text.contains(#"href="notesapp://auth/callback?insforge_code="#))
+        #expect(back.text.contains("data-follow"), "the page's script follows the link")
+
+        // The app's callback is unregistered while a sign-in is under way: no code goes there.
+        let pending = try await signedInFromTheAppPage()
+        try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes app", "callbackURLs": ["notesapp://other"]])
+        let refused = try await pending.get("/auth/app/return", follow: false)
+        #expect(refused.status == 400 && refused.text.contains("not registered"))
+        #expect(!refused.text.contains("insforge_code"))
+        await gatehouse.stop()
+    }
+
+    @Test func aReturnWithoutAFlowOrWithAForgedOneGoesNowhereNear() async throws {
+        let gatehouse = try await setUp()
+        let none = try await gatehouse.browser().get("/auth/app/return", follow: false)
+        #expect(none.header("Location") == "/auth/sign-in")
+        let forged = try await HTTPTestClient(port: gatehouse.port).request(
+            "GET", "/auth/app/return", headers: [("Cookie", "gh_app=eyJzdGFydGVkIjoxfQ.00")])
+        #expect(forged.header("Location") == "/auth/sign-in")
+        #expect(forged.header("Set-Cookie")?.hasPrefix("gh_app=;") == true, "the forged cookie is cleared")
+        await gatehouse.stop()
+    }
+}
