@@ -73,4 +73,39 @@ import Testing
         #expect(forged.header("Set-Cookie")?.hasPrefix("gh_app=;") == true, "the forged cookie is cleared")
         await gatehouse.stop()
     }
+
+    @Test func theConsoleEditsAnAppsBrandingWithAFramedPreview() async throws {
+        let gatehouse = try await setUp()
+        let staff = try await gatehouse.staffBrowser()
+        let form = try await staff.get("/_/providers/apps/notes/edit")
+        #expect(form.status == 200 && form.text.contains(##"value="#0f766e""##))
+        #expect(form.text.contains(#"src="/_/app-preview?name=Notes%20app&amp;accentColor=%230f766e&amp;theme=dark""#))
+
+        let refused = try await staff.post(
+            "/_/providers/apps/notes/edit",
+            [
+                ("name", "Notes app"), ("callbackURLs", Self.callback), ("accentColor", "teal"),
+                ("logoURL", "http://cdn.example/l.png")
+            ])
+        #expect(
+            refused.status == 422 && refused.text.contains("Use a colour like")
+                && refused.text.contains("http:// only on localhost"))
+        let saved = try await staff.post(
+            "/_/providers/apps/notes/edit",
+            [
+                ("name", "Notes Pro"), ("callbackURLs", Self.callback), ("accentColor", "#C2410C"),
+                ("termsURL", "https://notes.example/t")
+            ])
+        #expect(saved.header("Location") == "/_/providers?notice=app-updated")
+        let apps = try await gatehouse.adminGet("/_/api/apps")
+        #expect(apps.text.contains(##""accentColor":"#c2410c""##) && apps.text.contains(#""name":"Notes Pro""#))
+        #expect(try await gatehouse.auditTypes().contains("app.updated"))
+
+        let preview = try await staff.get("/_/app-preview?name=Notes%20Pro&accentColor=%23c2410c&theme=dark")
+        #expect(preview.status == 200 && preview.text.contains("Sign in to Notes Pro") && preview.text.contains("preview-dark"))
+        #expect(preview.header("Content-Security-Policy")?.contains("frame-ancestors 'self'") == true)
+        #expect(preview.header("X-Frame-Options") == "SAMEORIGIN")
+        #expect(try await gatehouse.browser().get("/_/app-preview", follow: false).status != 200, "staff only")
+        await gatehouse.stop()
+    }
 }
