@@ -1,7 +1,7 @@
 """An app's hosted sign-in page (issue 25, item 1) in a real headless Chromium: the page is the app's
 (its name, logo, accent colour, terms and privacy links), and every way through Gatehouse's pages —
-sign-up verified by code, forgot password, email code, magic link, the authenticator-app second
-step, "Continue as …" — ends at the app's registered callback with a code that the app exchanges
+sign-up verified by code, forgot password, email code, magic link, a passkey, the authenticator-app
+second step, "Continue as …" — ends at the app's registered callback with a code that the app exchanges
 (with its PKCE verifier) for tokens of that person. A callback that is not registered is refused.
 
 The app's callback is a tiny loopback HTTP server run by the test, so the browser really lands on
@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from conftest import PASSWORD, http_get, latest_code, read_mailbox, unique_email
 from test_browser_flow import (browser, field, is_detached, page_text, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
-from test_passkeys_browser import sign_out, turn_on_totp
+from test_passkeys_browser import add_authenticator, create_passkey, credentials, sign_out, turn_on_totp
 
 ACCENT = "#0f766e"  # teal: white text on it
 NEW_PASSWORD = "quiet-otter-123"
@@ -145,9 +145,10 @@ def ask_by_mail(driver, email: str, method: str) -> None:
     wait(driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
-def test_branded_page_sign_up_by_code_continue_as_and_another_account(browser, start_server, app_server):
+def test_branded_page_sign_up_continue_as_another_account_and_passkey(browser, start_server, app_server):
     server = start_server(verification="code")
-    base, driver = server.url, browser
+    # A host name, not an IP address: passkeys need one (the relying party id).
+    base, driver = server.url.replace("127.0.0.1", "localhost"), browser
     register_app(server, app_server, logoURL=app_server.logo, accentColor=ACCENT,
                  termsURL="https://notes.example/terms", privacyURL="https://notes.example/privacy")
 
@@ -165,8 +166,27 @@ def test_branded_page_sign_up_by_code_continue_as_and_another_account(browser, s
     for way in ("email-code", "magic-link"):
         assert driver.find_element(By.CSS_SELECTOR, f"button[data-method='{way}']").is_displayed()
 
+    # A logo that does not load gives way to the app's name.
+    status, _ = api(server.url, server.superuser_token(), "/_/api/apps", {
+        "id": "drafts", "name": "Drafts", "callbackURLs": [app_server.callback + "/drafts"],
+        "logoURL": "https://logo.invalid/missing.png"})
+    assert status == 201
+    driver.get(AppRequest(base, app_server.callback + "/drafts").url)
+    name = driver.find_element(By.CSS_SELECTOR, "[data-app-logo-name]")
+    wait(driver).until(lambda d: name.is_displayed())
+    assert name.text == "Drafts"
+    assert not driver.find_element(By.CSS_SELECTOR, "img[data-app-logo-img]").is_displayed()
+
+    # A return address no app registered is refused on Gatehouse's own page, never followed.
+    tampered = AppRequest(base, f"http://127.0.0.1:{app_server.port}/elsewhere")
+    status, body = http_get(tampered.url)
+    assert status == 400 and "not registered for any app" in body
+    driver.get(tampered.url)
+    wait_for_text(driver, "This sign-in request was refused")
+
     # Sign-up started here, verified by the mailed code, ends at the app with a code for this person.
     email = unique_email("hosted-signup")
+    driver.get(app.url)
     driver.find_element(By.LINK_TEXT, "Create an account").click()
     wait_for_text(driver, "Create your Notes app account")
     type_into(field(driver, "name"), "Ada Notes")
@@ -187,6 +207,12 @@ def test_branded_page_sign_up_by_code_continue_as_and_another_account(browser, s
     button.click()
     assert again.exchange(driver, app_server.callback)["user"]["email"] == email
 
+    # A passkey for later; the authenticator is put away while the page is looked at.
+    authenticator = add_authenticator(driver)
+    create_passkey(driver, base, "Laptop")
+    saved = credentials(driver, authenticator)[0]
+    driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})
+
     # "Use another account" signs out of Gatehouse and shows the app's form again.
     other = AppRequest(base, app_server.callback)
     driver.get(other.url)
@@ -194,6 +220,13 @@ def test_branded_page_sign_up_by_code_continue_as_and_another_account(browser, s
     assert driver.find_element(By.TAG_NAME, "h1").text == "Sign in to Notes app"
     assert not driver.find_elements(By.CSS_SELECTOR, "button[data-continue-as]")
     assert field(driver, "password").is_displayed()
+
+    # With the authenticator back, the page's passkey autofill signs in (no password, no second
+    # step) and ends at the app too.
+    authenticator = add_authenticator(driver)
+    driver.execute_cdp_cmd("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": saved})
+    driver.get(other.url)
+    assert other.exchange(driver, app_server.callback)["user"]["email"] == email
 
 
 def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(browser, start_server, app_server):
@@ -261,20 +294,3 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     submit_form_of(driver, code)
     assert app.exchange(driver, app_server.callback)["user"]["email"] == email
 
-
-def test_unregistered_callback_is_refused_and_a_broken_logo_shows_the_name(browser, start_server, app_server):
-    server = start_server(verification="code")
-    base, driver = server.url, browser
-    register_app(server, app_server, logoURL="https://logo.invalid/missing.png")
-
-    tampered = AppRequest(base, f"http://127.0.0.1:{app_server.port}/elsewhere")
-    status, body = http_get(tampered.url)
-    assert status == 400 and "not registered for any app" in body
-    driver.get(tampered.url)
-    wait_for_text(driver, "This sign-in request was refused")
-
-    driver.get(AppRequest(base, app_server.callback).url)
-    name = driver.find_element(By.CSS_SELECTOR, "[data-app-logo-name]")
-    wait(driver).until(lambda d: name.is_displayed())
-    assert name.text == "Notes app"
-    assert not driver.find_element(By.CSS_SELECTOR, "img[data-app-logo-img]").is_displayed()
