@@ -143,7 +143,6 @@
         if (value) params.set(name, value);
       });
       document.querySelectorAll("iframe[data-app-preview]").forEach(function (frame) {
-        params.set("theme", frame.getAttribute("data-app-preview"));
         frame.src = "/_/app-preview?" + params.toString();
       });
     };

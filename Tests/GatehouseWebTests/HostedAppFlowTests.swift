@@ -79,7 +79,7 @@ import Testing
         let staff = try await gatehouse.staffBrowser()
         let form = try await staff.get("/_/providers/apps/notes/edit")
         #expect(form.status == 200 && form.text.contains(##"value="#0f766e""##))
-        #expect(form.text.contains(#"src="/_/app-preview?name=Notes%20app&amp;accentColor=%230f766e&amp;theme=dark""#))
+        #expect(form.text.contains(#"src="/_/app-preview?name=Notes%20app&amp;accentColor=%230f766e""#))
 
         let refused = try await staff.post(
             "/_/providers/apps/notes/edit",
@@ -101,8 +101,8 @@ import Testing
         #expect(apps.text.contains(##""accentColor":"#c2410c""##) && apps.text.contains(#""name":"Notes Pro""#))
         #expect(try await gatehouse.auditTypes().contains("app.updated"))
 
-        let preview = try await staff.get("/_/app-preview?name=Notes%20Pro&accentColor=%23c2410c&theme=dark")
-        #expect(preview.status == 200 && preview.text.contains("Sign in to Notes Pro") && preview.text.contains("preview-dark"))
+        let preview = try await staff.get("/_/app-preview?name=Notes%20Pro&accentColor=%23c2410c")
+        #expect(preview.status == 200 && preview.text.contains("Sign in to Notes Pro") && preview.text.contains(" inert"))
         #expect(preview.header("Content-Security-Policy")?.contains("frame-ancestors 'self'") == true)
         #expect(preview.header("X-Frame-Options") == "SAMEORIGIN")
         #expect(try await gatehouse.browser().get("/_/app-preview", follow: false).status != 200, "staff only")

@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from conftest import PASSWORD, http_get, latest_code, read_mailbox, unique_email
 from test_browser_flow import (browser, field, is_detached, page_text, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
-from test_passkeys_browser import add_authenticator, create_passkey, credentials, sign_out, turn_on_totp
+from test_passkeys_browser import add_authenticator, create_passkey, credentials, turn_on_totp
 
 ACCENT = "#0f766e"  # teal: white text on it
 NEW_PASSWORD = "quiet-otter-123"
@@ -135,14 +135,25 @@ def mailed_link(base: str, to: str, after: int = 0, timeout: float = 10) -> str:
         time.sleep(0.1)
 
 
-def ask_by_mail(driver, email: str, method: str) -> None:
-    """Types the address on the app's page and presses "Email me a sign-in code/link"."""
+def open_app_page(driver, base: str, callback: str) -> AppRequest:
+    """A new request from the app, in a browser with no Gatehouse session."""
+    driver.delete_all_cookies()
+    app = AppRequest(base, callback)
+    driver.get(app.url)
+    return app
+
+
+def ask_by_mail(driver, base: str, email: str, method: str) -> int:
+    """Types the address on the app's page, presses "Email me a sign-in code/link" and returns how
+    many mails the address had before."""
+    before = len(read_mailbox(base, email))
     type_into(field(driver, "email"), email)
     button = driver.find_element(By.CSS_SELECTOR, f"button[data-method='{method}']")
     form = button.find_element(By.XPATH, "./ancestor::form[1]")
     button.click()
     wait(driver).until(lambda d: is_detached(form))
     wait(driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    return before
 
 
 def test_branded_page_sign_up_continue_as_another_account_and_passkey(browser, start_server, app_server):
@@ -235,11 +246,9 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     register_app(server, app_server, accentColor=ACCENT)
     email = unique_email("hosted-ways")
     sign_up_and_verify_in_browser(driver, base, email, "Grace Notes")
-    sign_out(driver)
 
     # Forgot password from the app's page: the mailed link, a new password, then the app.
-    app = AppRequest(base, app_server.callback)
-    driver.get(app.url)
+    app = open_app_page(driver, base, app_server.callback)
     driver.find_element(By.LINK_TEXT, "Forgot password?").click()
     address = field(driver, "email")
     type_into(address, email)
@@ -252,11 +261,8 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     assert app.exchange(driver, app_server.callback)["user"]["email"] == email
 
     # Email code from the app's page.
-    driver.delete_all_cookies()
-    app = AppRequest(base, app_server.callback)
-    driver.get(app.url)
-    before = len(read_mailbox(base, email))
-    ask_by_mail(driver, email, "email-code")
+    app = open_app_page(driver, base, app_server.callback)
+    before = ask_by_mail(driver, base, email, "email-code")
     code = field(driver, "code")
     wait(driver).until(lambda d: len(read_mailbox(base, email)) > before)
     type_into(code, latest_code(base, email))
@@ -264,33 +270,21 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     assert app.exchange(driver, app_server.callback)["user"]["email"] == email
 
     # Magic link, opened in the browser that asked.
-    driver.delete_all_cookies()
-    app = AppRequest(base, app_server.callback)
-    driver.get(app.url)
-    before = len(read_mailbox(base, email))
-    ask_by_mail(driver, email, "magic-link")
+    app = open_app_page(driver, base, app_server.callback)
+    before = ask_by_mail(driver, base, email, "magic-link")
     wait_for_text(driver, "Check your email")
     driver.get(mailed_link(base, email, after=before))
     assert app.exchange(driver, app_server.callback)["user"]["email"] == email
 
-    # An authenticator app's second step, after the password on the app's page.
-    driver.delete_all_cookies()
-    driver.get(base + "/auth/sign-in")
-    type_into(field(driver, "email"), email)
-    password = field(driver, "password")
-    type_into(password, NEW_PASSWORD)
-    submit_form_of(driver, password)
+    # Signed in by that link, the person turns on an authenticator app; then the password on the
+    # app's page asks for its code, and the code ends at the app.
     totp = turn_on_totp(driver, base)
-    driver.delete_all_cookies()
-    app = AppRequest(base, app_server.callback)
-    driver.get(app.url)
-    type_into(field(driver, "email"), email)
-    password = field(driver, "password")
-    type_into(password, NEW_PASSWORD)
-    submit_form_of(driver, password)
+    app = open_app_page(driver, base, app_server.callback)
+    for name, value in (("email", email), ("password", NEW_PASSWORD)):
+        type_into(field(driver, name), value)
+    submit_form_of(driver, field(driver, "password"))
     wait_for_path(driver, "/auth/mfa")
     code = field(driver, "code")
     type_into(code, totp.at(time.time() + 30))
     submit_form_of(driver, code)
     assert app.exchange(driver, app_server.callback)["user"]["email"] == email
-

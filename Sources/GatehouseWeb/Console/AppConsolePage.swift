@@ -49,20 +49,22 @@ struct AppConsolePage: Sendable {
                 title: "App \(form.name)", staff: staff, nav: .providers, backendName: env.configuration.backendDescription,
                 [
                     "appForm": form.context, "actionURL": "/_/providers/apps/\(escapedID)/edit",
-                    "previewLight": Self.previewURL(form, theme: "light"), "previewDark": Self.previewURL(form, theme: "dark"),
+                    "previewURL": Self.previewURL(form),
                     "errors": ["app": Dictionary(errors.messages.map { ($0.field, $0.message) }) { first, _ in first }],
                     "errorList": errors.messages.map { ["field": "app-" + $0.field, "message": $0.message] }
                 ]),
             status: status)
     }
 
-    /// The preview of the form as typed (console.js keeps it current while the fields change).
-    static func previewURL(_ form: AppForm, theme: String) -> String {
+    /// The preview of the form as typed (console.js keeps it current while the fields change). Its
+    /// two frames differ only in their `color-scheme`, which the framed page's
+    /// `prefers-color-scheme` follows.
+    static func previewURL(_ form: AppForm) -> String {
         let fields = [
             ("name", form.name), ("logoURL", form.logoURL), ("accentColor", form.accentColor), ("termsURL", form.termsURL),
             ("privacyURL", form.privacyURL)
         ]
-        return URLQuery.path("/_/app-preview", fields.filter { !$0.1.isEmpty } + [("theme", theme)])
+        return URLQuery.path("/_/app-preview", fields.filter { !$0.1.isEmpty })
     }
 
     /// The hosted sign-in page as an app with these settings would show it; inert, and framed by
@@ -83,7 +85,7 @@ struct AppConsolePage: Sendable {
             visit.context(
                 title: "Sign in to \(name)",
                 [
-                    "brand": app.hostedPageContext, "preview": true, "previewDark": try visit.query("theme") == "dark",
+                    "brand": app.hostedPageContext, "preview": true,
                     "currentUser": false, "form": ["email": ""], "signUpURL": "/auth/sign-up",
                     "passwordReset": env.capabilities.contains(.passwordReset),
                     "methods": SignInPages.methodsContext(env),

@@ -4,12 +4,14 @@ import Foundation
 /// 4.5:1 for text): black or white text on the accent, whichever contrasts more, and links in the
 /// accent's hue darkened (light theme) or lightened (dark theme) until they reach 4.5:1 on the card.
 struct AppTheme: Equatable {
-    /// `#rrggbb`, lower case.
+    /// `#rrggbb`, lower case, as every colour here.
     let accent: String
+    /// Black or white: the text on the primary button.
     let accentText: String
+    /// The button under the pointer.
     let accentHover: String
-    let linkLight: String
-    let linkDark: String
+    /// Links on the light card, and on the dark one.
+    let linkLight, linkDark: String
 
     /// The card's background in each theme (`--surface` in gatehouse.css).
     static let lightSurface = RGB(red: 1, green: 1, blue: 1)
@@ -30,13 +32,12 @@ struct AppTheme: Equatable {
     }
 
     /// The stylesheet `/auth/app-theme.css` serves: custom properties that gatehouse.css reads,
-    /// scoped to pages marked `app-branded` (and `preview-dark`, the console's dark preview).
+    /// scoped to pages marked `app-branded`.
     var stylesheet: String {
         """
         body.app-branded { --accent: \(accent); --accent-hover: \(accentHover); --accent-text: \(accentText); \
         --link: \(linkLight); --focus: \(linkLight); }
         @media (prefers-color-scheme: dark) { body.app-branded { --link: \(linkDark); --focus: \(linkDark); } }
-        body.app-branded.preview-dark { --link: \(linkDark); --focus: \(linkDark); }
 
         """
     }
