@@ -37,6 +37,23 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func signUpStartedOnTheAppsPageStaysTheAppsAndLandsOnTheReturn() async throws {
+        let gatehouse = try await setUp()
+        let browser = gatehouse.browser()
+        let page = try await browser.get("/auth/sign-up?" + FormEncoding.encode(Self.appItems))
+        #expect(page.text.contains("Create your Notes app account"))
+        let refused = try await browser.post("/auth/sign-up", [("email", "not-an-address"), ("password", "quiet-otter-123")])
+        #expect(refused.status == 422 && refused.text.contains("Create your Notes app account"), "errors keep the app's page")
+        let created = try await browser.post("/auth/sign-up", [("email", "new@example.com"), ("password", "quiet-otter-123")])
+        #expect(created.header("Location") == "/auth/app/return")
+        let back = try await browser.get("/auth/app/return", follow: false)
+        #expect(back.text.contains(#"href="notesapp://auth/callback?insforge_code="#))
+        // Signed in now: the app's sign-up link goes to its page, which offers "Continue as …".
+        let again = try await browser.get("/auth/sign-up?" + FormEncoding.encode(Self.appItems), follow: false)
+        #expect(again.header("Location")?.hasPrefix("/auth/sign-in?redirect=notesapp") == true)
+        await gatehouse.stop()
+    }
+
     @Test func theReturnChecksTheCallbackWhenItHandsOutTheCode() async throws {
         let gatehouse = try await setUp()
         try await gatehouse.signUp(gatehouse.browser(), email: "later@example.com")

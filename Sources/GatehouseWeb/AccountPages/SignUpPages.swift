@@ -11,10 +11,14 @@ struct SignUpPages: Sendable {
 
     func register(on router: inout Router) {
         router.page(.get, "/auth/sign-up", env) { visit in
-            if visit.user != nil { return .redirect(to: "/account") }
             switch try await AppSignInRequest.requested(in: visit.request.query, oauth: oauth) {
             case .failure(let refusal):
                 return env.renderer.errorPage(status: 400, heading: "This sign-in request was refused", message: refusal.message)
+            case .success(let app?) where visit.user != nil:
+                // Signed in already: the app's page offers "Continue as …".
+                return .redirect(to: URLQuery.path("/auth/sign-in", app.queryItems))
+            case .success(nil) where visit.user != nil:
+                return .redirect(to: "/account")
             case .success(let app?):
                 var response = await render(visit, email: "", name: "", app: app, errors: FormErrors())
                 oauth?.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
@@ -29,9 +33,11 @@ struct SignUpPages: Sendable {
         router.page(.post, "/auth/sign-up", env, submit)
     }
 
+    /// The sign-up page; shown again with errors, it stays the app's page while an app flow is pending.
     private func render(
         _ visit: Visit, email: String, name: String, app: AppSignInRequest? = nil, errors: FormErrors, status: Int = 200
     ) async -> Response {
+        let app = app ?? oauth?.appFlow.opened(visit.request.cookies[AppFlow.cookieName], now: env.clock())?.request
         var context: [String: Any] = [
             "form": ["email": email, "name": name],
             "passwordRules": env.accounts.passwordRules.summary,
