@@ -54,6 +54,29 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func aVerificationLinkLeadsBackToTheAppsPageAndOnToTheApp() async throws {
+        let gatehouse = try await OAuthGatehouse(verification: .link)
+        try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes app", "callbackURLs": [Self.callback]])
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-up?" + FormEncoding.encode(Self.appItems))
+        _ = try await browser.post("/auth/sign-up", [("email", "linked@example.com"), ("password", "quiet-otter-123")])
+        let mails = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/api/mailbox?to=linked%40example.com")
+        let list = try JSONSerialization.jsonObject(with: Data(mails.body)) as? [[String: Any]]
+        let mail = try #require(list?.first)
+        let address = try #require(mail["link"] as? String)
+        let link = try #require(URLComponents(string: address))
+
+        // The link verifies but does not sign in (mail scanners open links); it leads on to the app.
+        let opened = try await browser.get(link.path + "?" + (link.percentEncodedQuery ?? ""))
+        #expect(opened.text.contains("Your email is verified") && opened.text.contains(#"href="/auth/app/return""#))
+        let toPage = try await browser.get("/auth/app/return", follow: false)
+        #expect(toPage.header("Location")?.hasPrefix("/auth/sign-in?" + FormEncoding.encode(Self.appItems)) == true)
+        let done = try await browser.post(
+            "/auth/sign-in", [("email", "linked@example.com"), ("password", "quiet-otter-123")] + Self.appItems)
+        #expect(try #require(done.header("Location")).hasPrefix(Self.callback + "?insforge_code="))
+        await gatehouse.stop()
+    }
+
     @Test func theReturnChecksTheCallbackWhenItHandsOutTheCode() async throws {
         let gatehouse = try await setUp()
         try await gatehouse.signUp(gatehouse.browser(), email: "later@example.com")
