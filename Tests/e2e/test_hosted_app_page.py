@@ -2,7 +2,8 @@
 (its name, logo, accent colour, terms and privacy links), and every way through Gatehouse's pages —
 sign-up verified by code, forgot password, email code, magic link, a passkey, the authenticator-app
 second step, "Continue as …" — ends at the app's registered callback with a code that the app exchanges
-(with its PKCE verifier) for tokens of that person. A callback that is not registered is refused.
+(with its PKCE verifier) for tokens of that person. A callback that is not registered is refused, and
+the console's edit page previews a new accent, in its dark frame too, as it is typed.
 
 The app's callback is a tiny loopback HTTP server run by the test, so the browser really lands on
 it; the code is read from `driver.current_url`."""
@@ -156,7 +157,7 @@ def ask_by_mail(driver, base: str, email: str, method: str) -> int:
     return before
 
 
-def test_branded_page_sign_up_continue_as_another_account_and_passkey(browser, start_server, app_server):
+def test_branded_page_sign_up_continue_as_passkey_and_console_preview(browser, start_server, app_server):
     server = start_server(verification="code")
     # A host name, not an IP address: passkeys need one (the relying party id).
     base, driver = server.url.replace("127.0.0.1", "localhost"), browser
@@ -238,6 +239,23 @@ def test_branded_page_sign_up_continue_as_another_account_and_passkey(browser, s
     driver.execute_cdp_cmd("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": saved})
     driver.get(other.url)
     assert other.exchange(driver, app_server.callback)["user"]["email"] == email
+
+    # The console edits the app with a live preview: a new accent shows in the framed page as typed.
+    driver.get(base + "/_/")
+    for name, value in (("email", "e2e-admin@example.com"), ("password", "e2e-admin-password")):
+        type_into(field(driver, name), value)
+    submit_form_of(driver, field(driver, "password"))
+    driver.get(base + "/_/providers/apps/notes/edit")
+    type_into(field(driver, "accentColor"), "#c2410c")
+    frame = driver.find_element(By.CSS_SELECTOR, "iframe.cx-preview__frame--dark")
+    wait(driver).until(lambda d: "c2410c" in frame.get_attribute("src"))
+    driver.switch_to.frame(frame)
+    wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "button.btn-primary").value_of_css_property(
+        "background-color") == "rgba(194, 65, 12, 1)")
+    assert driver.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches")
+    driver.switch_to.default_content()
+    submit_form_of(driver, field(driver, "accentColor"))
+    wait_for_path(driver, "/_/providers?notice=app-updated")
 
 
 def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(browser, start_server, app_server):
