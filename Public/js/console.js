@@ -131,4 +131,36 @@
       button.textContent = label;
     });
   });
+  // An app's settings: the hosted-page preview follows the fields as they are typed, and a colour
+  // picker fills the accent field (which stays the one that is sent).
+  var appForm = document.querySelector("form[data-app-edit]");
+  if (appForm) {
+    var previewTimer;
+    var refreshPreview = function () {
+      var params = new URLSearchParams();
+      ["name", "logoURL", "accentColor", "termsURL", "privacyURL"].forEach(function (name) {
+        var value = appForm.elements[name] ? appForm.elements[name].value.trim() : "";
+        if (value) params.set(name, value);
+      });
+      document.querySelectorAll("iframe[data-app-preview]").forEach(function (frame) {
+        frame.src = "/_/app-preview?" + params.toString();
+      });
+    };
+    appForm.addEventListener("input", function () {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(refreshPreview, 300);
+    });
+    document.querySelectorAll("input[data-color-for]").forEach(function (picker) {
+      var text = document.getElementById(picker.getAttribute("data-color-for"));
+      if (!text) return;
+      var sync = function () { if (/^#[0-9a-fA-F]{6}$/.test(text.value.trim())) picker.value = text.value.trim().toLowerCase(); };
+      sync();
+      picker.hidden = false;
+      picker.addEventListener("input", function () {
+        text.value = picker.value;
+        text.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      text.addEventListener("input", sync);
+    });
+  }
 })();

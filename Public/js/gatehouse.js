@@ -158,4 +158,20 @@
       timer = setTimeout(ask, 250);
     });
   });
+
+  // An app's logo that does not load: show the app's name in its place.
+  document.querySelectorAll("img[data-app-logo-img]").forEach(function (img) {
+    function fallBack() {
+      img.hidden = true;
+      var name = img.parentNode.querySelector("[data-app-logo-name]");
+      if (name) name.hidden = false;
+    }
+    if (img.complete && img.naturalWidth === 0) fallBack();
+    else img.addEventListener("error", fallBack);
+  });
+
+  // Back to an app after signing in: follow the page's link (a redirect here could break the
+  // form-action policy of the page whose form started the sign-in).
+  var follow = document.querySelector("a[data-follow]");
+  if (follow) window.location.replace(follow.href);
 })();

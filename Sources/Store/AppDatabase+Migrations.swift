@@ -130,6 +130,7 @@ extension AppDatabase {
         registerDescopeEmailChangeMigrations(&migrator)
         registerPasskeyMigrations(&migrator)
         registerUserListSortMigrations(&migrator)
+        registerAppBrandingMigrations(&migrator)
         return migrator
     }
 }

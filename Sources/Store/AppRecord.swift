@@ -9,14 +9,28 @@ public struct AppRecord: Sendable, Equatable, Codable, FetchableRecord {
     public var callbackURLs: [String]
     /// Older SDKs read `access_token` etc. on the callback; off by default, marked unsafe.
     public var legacyCallback: Bool
+    /// The hosted page's logo (https, or http on localhost); nil shows the app's name alone.
+    public var logoURL: String?
+    /// `#rrggbb` (lower case) for the primary button and links; nil keeps Gatehouse's accent.
+    public var accentColor: String?
+    /// The app's terms and privacy pages, linked in the hosted page's footer.
+    public var termsURL: String?
+    public var privacyURL: String?
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String, name: String, callbackURLs: [String], legacyCallback: Bool, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: String, name: String, callbackURLs: [String], legacyCallback: Bool, logoURL: String? = nil,
+        accentColor: String? = nil, termsURL: String? = nil, privacyURL: String? = nil, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.name = name
         self.callbackURLs = callbackURLs
         self.legacyCallback = legacyCallback
+        self.logoURL = logoURL
+        self.accentColor = accentColor
+        self.termsURL = termsURL
+        self.privacyURL = privacyURL
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -26,6 +40,10 @@ public struct AppRecord: Sendable, Equatable, Codable, FetchableRecord {
         case id, name
         case callbackURLs = "callback_urls"
         case legacyCallback = "legacy_callback"
+        case logoURL = "logo_url"
+        case accentColor = "accent_color"
+        case termsURL = "terms_url"
+        case privacyURL = "privacy_url"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -76,11 +94,17 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, logo_url, accent_color, terms_url,
+                        privacy_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, callback_urls = excluded.callback_urls,
-                        legacy_callback = excluded.legacy_callback, updated_at = excluded.updated_at
+                        legacy_callback = excluded.legacy_callback, logo_url = excluded.logo_url,
+                        accent_color = excluded.accent_color, terms_url = excluded.terms_url,
+                        privacy_url = excluded.privacy_url, updated_at = excluded.updated_at
                     """,
-                arguments: [app.id, app.name, urls, app.legacyCallback, app.createdAt.storedText, app.updatedAt.storedText])
+                arguments: [
+                    app.id, app.name, urls, app.legacyCallback, app.logoURL, app.accentColor, app.termsURL, app.privacyURL,
+                    app.createdAt.storedText, app.updatedAt.storedText
+                ])
         }
     }
 

@@ -170,7 +170,11 @@ import Testing
         let gatehouse = try await setUp(legacy: true)
         let owner = gatehouse.browser()
         try await gatehouse.signUp(owner, email: "old-sdk@example.com")
-        let done = try await owner.get(signInPath("https://app.com/callback", clientType: "web", challenge: nil), follow: false)
+        // Signed in already: the page offers "Continue as …", and that click goes to the callback.
+        let page = try await owner.get(signInPath("https://app.com/callback", clientType: "web", challenge: nil))
+        #expect(page.text.contains("Continue as old-sdk@example.com"))
+        let done = try await owner.post(
+            "/auth/app/continue", [("redirect", "https://app.com/callback"), ("client_type", "web")])
         let location = try #require(done.header("Location"))
         #expect(location.hasPrefix("https://app.com/callback?access_token="))
         #expect(queryItem("email", in: location) == "old-sdk@example.com")

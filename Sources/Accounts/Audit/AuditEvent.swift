@@ -22,6 +22,7 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case appCodeIssued = "app.code_issued"
     case appCreated = "app.created"
     case appDeleted = "app.deleted"
+    case appUpdated = "app.updated"
     case appExchangeFailed = "app.exchange_failed"
     case appLegacyCallback = "app.legacy_callback"
     case appSessionOpened = "app.session_opened"

@@ -4,7 +4,7 @@ import Secrets
 import Store
 
 /// The providers and apps config file (`--oauth-config`), JSON:
-/// `{"providers": [{name, type, clientId, clientSecret, issuer?, …}], "apps": [{id, name, callbackURLs, legacyCallback?}]}`.
+/// `{"providers": [{name, type, clientId, clientSecret, issuer?, …}], "apps": [{id, name, callbackURLs, legacyCallback?, logoURL?, accentColor?, termsURL?, privacyURL?}]}`.
 /// A `clientSecret` of the form `env:NAME` is read from the environment variable NAME.
 /// Loaded at start; each entry replaces the stored one of the same name/id.
 public enum OAuthConfigFile {
@@ -15,6 +15,14 @@ public enum OAuthConfigFile {
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
+
+        init(description: String) { self.description = description }
+
+        /// An entry's problems by field, in one line.
+        init(entry: String, _ problems: [String: String]) {
+            description =
+                "\(entry): " + problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
+        }
     }
 
     /// Applies the file and returns how many providers and apps it configured.
@@ -35,27 +43,14 @@ public enum OAuthConfigFile {
                 configuration.clientSecret = ProcessInfo.processInfo.environment[String(secret.dropFirst(4))]
             }
             let problems = configuration.problems()
-            guard problems.isEmpty else {
-                throw Invalid(
-                    description: "provider \(body.name): "
-                        + problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
-            }
+            guard problems.isEmpty else { throw Invalid(entry: "provider \(body.name)", problems) }
             try await registry.save(configuration)
         }
         for body in contents.apps ?? [] {
-            guard let id = body.id, ProviderConfiguration.isValidName(id) else {
-                throw Invalid(description: "app \(body.name): id must be a-z0-9_-")
-            }
-            for url in body.callbackURLs {
-                if let problem = CallbackURL.registrationProblem(url) {
-                    throw Invalid(description: "app \(id): \(url): \(problem)")
-                }
-            }
-            let now = clock()
-            try await registry.saveApp(
-                AppRecord(
-                    id: id, name: body.name, callbackURLs: body.callbackURLs,
-                    legacyCallback: body.legacyCallback ?? false, createdAt: now, updatedAt: now))
+            guard let id = body.id else { throw Invalid(description: "app \(body.name): id must be a-z0-9_-") }
+            let problems = body.problems(id: id)
+            guard problems.isEmpty else { throw Invalid(entry: "app \(id)", problems) }
+            try await registry.saveApp(body.record(id: id, at: clock()))
         }
         return (contents.providers?.count ?? 0, contents.apps?.count ?? 0)
     }

@@ -47,6 +47,21 @@ public struct ProviderOperations: Sendable {
         await audit(.appCreated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
     }
 
+    /// Saves a checked change to a registered app (its id and creation time stay); false when there is none.
+    public func update(_ app: AppRecord) async throws -> Bool {
+        guard let stored = try await env.database.app(id: app.id) else { return false }
+        var changed = app
+        changed.createdAt = stored.createdAt
+        try await env.database.saveApp(changed)
+        await audit(.appUpdated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
+        return true
+    }
+
+    /// The registered app with this id, if any.
+    public func app(id: String) async throws -> AppRecord? {
+        try await env.database.app(id: id)
+    }
+
     /// Removes an app; false when there is none.
     public func deleteApp(_ id: String) async throws -> Bool {
         guard try await env.database.deleteApp(id: id) else { return false }

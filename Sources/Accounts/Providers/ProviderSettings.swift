@@ -35,12 +35,24 @@ public struct AppBody: Decodable {
     public var name: String
     public var callbackURLs: [String]
     public var legacyCallback: Bool?
+    /// Branding on the hosted page (`AppBranding`); each optional, blank means none.
+    public var logoURL: String?
+    public var accentColor: String?
+    public var termsURL: String?
+    public var privacyURL: String?
 
-    public init(id: String?, name: String, callbackURLs: [String], legacyCallback: Bool?) {
+    public init(
+        id: String?, name: String, callbackURLs: [String], legacyCallback: Bool?, logoURL: String? = nil,
+        accentColor: String? = nil, termsURL: String? = nil, privacyURL: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.callbackURLs = callbackURLs
         self.legacyCallback = legacyCallback
+        self.logoURL = logoURL
+        self.accentColor = accentColor
+        self.termsURL = termsURL
+        self.privacyURL = privacyURL
     }
 }
 
@@ -58,12 +70,20 @@ extension AppBody {
         for url in callbackURLs {
             if let problem = CallbackURL.registrationProblem(url) { problems["callbackURLs"] = "\(url): \(problem)" }
         }
+        for (field, value) in [("logoURL", logoURL), ("termsURL", termsURL), ("privacyURL", privacyURL)] {
+            if let given = AppBranding.given(value), let problem = AppBranding.linkProblem(given) { problems[field] = problem }
+        }
+        if let color = AppBranding.given(accentColor), AppBranding.normalizedColor(color) == nil {
+            problems["accentColor"] = "Use a colour like #0f766e."
+        }
         return problems
     }
 
     public func record(id: String, at now: Date) -> AppRecord {
         AppRecord(
-            id: id, name: name, callbackURLs: callbackURLs, legacyCallback: legacyCallback ?? false,
-            createdAt: now, updatedAt: now)
+            id: id, name: name.trimmingCharacters(in: .whitespaces), callbackURLs: callbackURLs,
+            legacyCallback: legacyCallback ?? false, logoURL: AppBranding.given(logoURL),
+            accentColor: AppBranding.given(accentColor).flatMap(AppBranding.normalizedColor),
+            termsURL: AppBranding.given(termsURL), privacyURL: AppBranding.given(privacyURL), createdAt: now, updatedAt: now)
     }
 }

@@ -72,7 +72,7 @@ struct PasskeyPages: Sendable {
             if case .rateLimited(let wait) = error { response = response.retrying(after: wait) }
             return response
         case .signedIn(let session):
-            var response = try Response.json(["redirect": redirect])
+            var response = try Response.json(["redirect": PasswordlessPages.landing(visit, redirect)])
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response

@@ -190,12 +190,15 @@ struct PasswordResetPages: Sendable {
                 email: user.email, password: password, request: visit.request)
             {
             case .session(let session):
-                response = .redirect(to: "/account?notice=\(Notice.passwordReset.rawValue)")
+                response = .redirect(
+                    to: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.passwordReset.rawValue)"))
                 try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
                 return response
             case .secondStep(let challenge):
-                response = SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+                response = SecondStep.redirect(
+                    challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account"),
+                    secure: env.configuration.usesTLS)
             }
         } catch let error as AuthError {
             env.logger.notice("no sign-in after password reset", metadata: ["error": "\(error)"])

@@ -34,20 +34,28 @@ struct PasswordlessPages: Sendable {
         router.page(.post, "/auth/magic", env, continueLink)
     }
 
-    /// The methods the sign-in page offers: those configured that the backend can do. The hosted
-    /// sign-in for apps offers the password and providers only.
-    static func offeredMethods(_ env: PageEnvironment, app: AppSignInRequest?) -> Set<SignInMethod> {
+    /// The methods the sign-in page offers — an app's hosted page too: those configured that the
+    /// backend can do. A sign-in made for an app continues to it through `AppFlow`.
+    static func offeredMethods(_ env: PageEnvironment) -> Set<SignInMethod> {
         env.configuration.signInMethods.filter { method in
             switch method {
             case .password: return true
-            case .emailCode: return app == nil && env.capabilities.contains(.emailOTP)
-            case .magicLink: return app == nil && env.capabilities.contains(.magicLink)
+            case .emailCode: return env.capabilities.contains(.emailOTP)
+            case .magicLink: return env.capabilities.contains(.magicLink)
             }
         }
     }
 
     private func offers(_ method: SignInMethod) -> Bool {
-        Self.offeredMethods(env, app: nil).contains(method)
+        Self.offeredMethods(env).contains(method)
+    }
+
+    /// The sign-in page again with `errors`, as the app's page when the form came from one.
+    private func signInPage(
+        _ visit: Visit, email: String, redirect: String, errors: FormErrors, status: Int
+    ) async throws -> Response {
+        let app = try? await signIn.appRequest(visit.form).get()
+        return await signIn.render(visit, email: email, redirect: redirect, app: app ?? nil, errors: errors, status: status)
     }
 
     // MARK: Email code
@@ -59,14 +67,14 @@ struct PasswordlessPages: Sendable {
         guard offers(.emailCode) else { return notOffered(visit) }
         var errors = FormErrors()
         /// Back to where the request came from: the code page on a resend, else the sign-in page.
-        func refuse(_ message: String, status: Int) async -> Response {
+        func refuse(_ message: String, status: Int) async throws -> Response {
             errors.add(previousOTP.isEmpty ? "form" : "code", message)
             if previousOTP.isEmpty {
-                return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: status)
+                return try await signInPage(visit, email: email, redirect: redirect, errors: errors, status: status)
             }
             return await renderCode(visit, otp: previousOTP, email: email, redirect: redirect, errors: errors, status: status)
         }
-        guard EmailAddress.isPlausible(email) else { return await refuse("Enter a valid email address.", status: 422) }
+        guard EmailAddress.isPlausible(email) else { return try await refuse("Enter a valid email address.", status: 422) }
         let otpID: String
         do {
             switch try await MailRequests(env: env.accounts, via: nil).signInCode(
@@ -75,13 +83,13 @@ struct PasswordlessPages: Sendable {
             case .sent(let id):
                 otpID = id
             case .held(let refusal):
-                return await refuse(
+                return try await refuse(
                     "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.", status: 429
                 )
                 .retrying(after: refusal.retryAfter)
             }
         } catch let error as AuthError {
-            return await refuse(error.pageMessage, status: Self.status(of: error))
+            return try await refuse(error.pageMessage, status: Self.status(of: error))
         }
         var items = [("otp", otpID), ("email", email), ("notice", Notice.signInCodeSent.rawValue)]
         if redirect != "/account" { items.append(("redirect", redirect)) }
@@ -120,9 +128,10 @@ struct PasswordlessPages: Sendable {
                 otpID: otp, code: code, email: email, request: visit.request)
             {
             case .signedIn(let session):
-                return try await start(session, redirect: redirect, visit: visit)
+                return try await start(session, redirect: Self.landing(visit, redirect), visit: visit)
             case .secondStepRequired(let challenge):
-                return SecondStep.redirect(challenge, continueTo: redirect, secure: env.configuration.usesTLS)
+                return SecondStep.redirect(
+                    challenge, continueTo: Self.landing(visit, redirect), secure: env.configuration.usesTLS)
             case .wrongCode, .expired:
                 errors.add("code", VerificationPages.codeRefused)
                 return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
@@ -147,7 +156,7 @@ struct PasswordlessPages: Sendable {
         var errors = FormErrors()
         guard EmailAddress.isPlausible(email) else {
             errors.add("form", "Enter a valid email address.")
-            return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 422)
+            return try await signInPage(visit, email: email, redirect: redirect, errors: errors, status: 422)
         }
         // A fresh nonce each time: the backend kills the address's older links anyway.
         let nonce = SecureRandom.token()
@@ -157,13 +166,12 @@ struct PasswordlessPages: Sendable {
                 browserBinding: MagicLinkSignIn(env: env.accounts).binding(of: nonce), request: visit.request)
             {
                 errors.add("form", "Please wait \(Wait.describe(refusal.retryAfter)) before asking for another email.")
-                return await signIn.render(visit, email: email, redirect: redirect, app: nil, errors: errors, status: 429)
+                return try await signInPage(visit, email: email, redirect: redirect, errors: errors, status: 429)
                     .retrying(after: refusal.retryAfter)
             }
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
-            return await signIn.render(
-                visit, email: email, redirect: redirect, app: nil, errors: errors, status: Self.status(of: error))
+            return try await signInPage(visit, email: email, redirect: redirect, errors: errors, status: Self.status(of: error))
         }
         var response = env.renderer.page(
             .message,
@@ -207,7 +215,7 @@ struct PasswordlessPages: Sendable {
         switch outcome {
         case .signedIn(let session):
             // The browser's nonce is spent with the link.
-            var response = try await start(session, redirect: "/account", visit: visit)
+            var response = try await start(session, redirect: AppFlow.landing(visit.request, otherwise: "/account"), visit: visit)
             response.setCookie(
                 Cookie(
                     name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
@@ -217,7 +225,8 @@ struct PasswordlessPages: Sendable {
             return env.renderer.page(
                 .magicLink, visit.context(title: "Continue signing in", ["token": token, "maskedEmail": Self.mask(email)]))
         case .secondStepRequired(let challenge):
-            return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+            return SecondStep.redirect(
+                challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account"), secure: env.configuration.usesTLS)
         case .refused:
             return env.renderer.errorPage(
                 visit, status: 400, title: "Link not valid", heading: "This sign-in link can't be used",
@@ -226,6 +235,11 @@ struct PasswordlessPages: Sendable {
     }
 
     // MARK: Shared
+
+    /// `redirect`, unless it is the default landing and an app flow is pending: then back to the app.
+    static func landing(_ visit: Visit, _ redirect: String) -> String {
+        redirect == "/account" ? AppFlow.landing(visit.request, otherwise: redirect) : redirect
+    }
 
     /// Starts the browser session and continues to `redirect`.
     private func start(_ session: AuthSession, redirect: String, visit: Visit) async throws -> Response {

@@ -53,8 +53,9 @@ struct SecondStepPages: Sendable {
         var items: [(String, String)] = []
         if redirect != "/account" { items.append(("redirect", redirect)) }
         if let notice { items.append(("notice", notice.rawValue)) }
-        // A hosted app sign-in continues on the sign-in page itself: start again there.
-        let target = redirect.hasPrefix("/auth/sign-in?") ? redirect : URLQuery.path("/auth/sign-in", items)
+        // An app's sign-in starts again on the app's page (`/auth/app/return` sends a browser that
+        // is not signed in there).
+        let target = redirect == AppFlow.returnPath ? redirect : URLQuery.path("/auth/sign-in", items)
         var response = Response.redirect(to: target)
         SecondStep.clear(&response, secure: env.configuration.usesTLS)
         return response

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import HTTPServer
+import Store
 
 /// `/auth/sign-in` and `/auth/sign-out`. Every failure reads the same: unknown email, wrong
 /// password, disabled or locked account.
@@ -17,16 +18,27 @@ struct SignInPages: Sendable {
             case .success(let request): app = request
             }
             let redirect = URLQuery.localRedirect(try visit.query("redirect"), fallback: "/account")
-            if let signedIn = visit.signedIn, let app, let oauth {
-                return try await HostedSignIn(feature: oauth).redirect(
-                    continuing: signedIn, request: app, httpRequest: visit.request)
+            guard let app, let oauth else {
+                if visit.user != nil { return .redirect(to: redirect) }
+                var response = await render(
+                    visit, email: try visit.query("email") ?? "", redirect: redirect, app: nil, errors: FormErrors())
+                // A plain sign-in: the person went on without the app they came from.
+                if AppFlow.isPending(visit.request) { AppFlow.forget(in: &response, secure: env.configuration.usesTLS) }
+                return response
             }
-            if visit.user != nil { return .redirect(to: redirect) }
-            return await render(visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
+            // The app's page; someone already signed in sees "Continue as …" on it (not while a
+            // superuser views the pages as them: `HostedSignIn.completion(continuing:)`).
+            if visit.isImpersonating { throw ImpersonationRefusal.appSignIn }
+            var response = await render(
+                visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
+            oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
+            return response
         }
         router.page(.post, "/auth/sign-in", env, submit)
         router.page(.post, "/auth/sign-out", env) { visit in
-            var response = Response.redirect(to: "/auth/sign-in?notice=signed-out")
+            // "Use another account" on an app's page signs out and comes back to that page.
+            var response = Response.redirect(
+                to: URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/auth/sign-in?notice=signed-out"))
             if let signedIn = visit.signedIn {
                 try await OwnSessions(env: env.accounts).signOutOfThis(signedIn, request: visit.request)
             }
@@ -36,50 +48,60 @@ struct SignInPages: Sendable {
         }
     }
 
-    /// The sign-in page; passwordless pages show it again with their errors.
+    /// The sign-in page; passwordless pages show it again with their errors. For an app it is the
+    /// app's page: its name, logo, colours and legal links, and "Continue as …" for someone signed in.
     func render(
         _ visit: Visit, email: String, redirect: String, app: AppSignInRequest?, errors: FormErrors,
         status: Int = 200
     ) async -> Response {
         let appItems = app?.queryItems ?? []
         let providers = await oauth?.buttonProviders() ?? []
-        let methods = PasswordlessPages.offeredMethods(env, app: app)
+        var record: AppRecord?
+        if let app, let oauth { record = try? await AppSignInRequest.registered(app, registry: oauth.registry) }
+        var context: [String: Any] = [
+            "form": ["email": email],
+            "methods": Self.methodsContext(env),
+            "redirect": redirect == "/account" || app != nil ? "" : redirect,
+            "passwordReset": env.capabilities.contains(.passwordReset),
+            "passkeys": env.capabilities.contains(.passkeys),
+            "app": appItems.map { ["name": $0.0, "value": $0.1] },
+            "signUpURL": URLQuery.path("/auth/sign-up", appItems),
+            "providers": providers.map { provider in
+                [
+                    "name": provider.name, "label": provider.label, "testMode": provider.mode == .test,
+                    "href": URLQuery.path("/auth/oauth/\(provider.name)", appItems)
+                ] as [String: Any]
+            }
+        ]
+        if let record { context["brand"] = record.hostedPageContext }
+        if app != nil, let signedIn = visit.signedIn {
+            context["continueAs"] = [
+                "email": signedIn.user.email, "signOutRedirect": URLQuery.path("/auth/sign-in", appItems)
+            ]
+        }
         var response = env.renderer.page(
             .signIn,
-            visit.context(
-                title: "Sign in",
-                [
-                    "form": ["email": email],
-                    "methods": [
-                        "password": methods.contains(.password), "emailCode": methods.contains(.emailCode),
-                        "magicLink": methods.contains(.magicLink),
-                        "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
-                    ],
-                    "redirect": redirect == "/account" || app != nil ? "" : redirect,
-                    "passwordReset": env.capabilities.contains(.passwordReset),
-                    "passkeys": env.capabilities.contains(.passkeys),
-                    "app": appItems.map { ["name": $0.0, "value": $0.1] },
-                    "providers": providers.map { provider in
-                        [
-                            "name": provider.name, "label": provider.label, "testMode": provider.mode == .test,
-                            "href": URLQuery.path("/auth/oauth/\(provider.name)", appItems)
-                        ] as [String: Any]
-                    }
-                ].merging(errors.context) { $1 }), status: status)
-        if let app, let policy = HostedSignIn.pageCSP(for: app) {
+            visit.context(title: record.map { "Sign in to \($0.name)" } ?? "Sign in", context.merging(errors.context) { $1 }),
+            status: status)
+        if let app, let policy = HostedSignIn.pageCSP(for: app, logoURL: record?.logoURL) {
             response.headers.replaceOrAdd("Content-Security-Policy", policy)
         }
         return response
     }
 
+    /// Which ways in the page offers, as its template reads them.
+    static func methodsContext(_ env: PageEnvironment) -> [String: Bool] {
+        let methods = PasswordlessPages.offeredMethods(env)
+        return [
+            "password": methods.contains(.password), "emailCode": methods.contains(.emailCode),
+            "magicLink": methods.contains(.magicLink),
+            "passwordless": methods.contains(.emailCode) || methods.contains(.magicLink)
+        ]
+    }
+
     /// The app flow's parameters when present (nil for a plain sign-in), or why they are refused.
-    private func appRequest(_ parameters: Parameters) async throws -> Result<AppSignInRequest?, AppSignInRequest.Refusal> {
-        guard let oauth, AppSignInRequest.isAppRequest(parameters) else { return .success(nil) }
-        do {
-            return .success(try await AppSignInRequest.parse(parameters, registry: oauth.registry))
-        } catch let refusal as AppSignInRequest.Refusal {
-            return .failure(refusal)
-        }
+    func appRequest(_ parameters: Parameters) async throws -> Result<AppSignInRequest?, AppSignInRequest.Refusal> {
+        try await AppSignInRequest.requested(in: parameters, oauth: oauth)
     }
 
     private func refuse(_ refusal: AppSignInRequest.Refusal) -> Response {
@@ -109,10 +131,14 @@ struct SignInPages: Sendable {
             case .session(let signedIn):
                 session = signedIn
             case .secondStep(let challenge):
-                // The password was right; the account asks for its second step. An app sign-in comes
-                // back to this page with the app's parameters, which then hands the app its code.
-                let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? redirect
-                return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
+                // The password was right; the account asks for its second step. An app sign-in then
+                // continues at `/auth/app/return`, which hands the app its code.
+                guard let app, let oauth else {
+                    return SecondStep.redirect(challenge, continueTo: redirect, secure: env.configuration.usesTLS)
+                }
+                var response = SecondStep.redirect(challenge, continueTo: AppFlow.returnPath, secure: env.configuration.usesTLS)
+                oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
+                return response
             }
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
@@ -130,6 +156,7 @@ struct SignInPages: Sendable {
         var response = Response.redirect(to: redirect)
         if let app, let oauth {
             response = try await HostedSignIn(feature: oauth).redirect(for: session.user, request: app, httpRequest: request)
+            AppFlow.forget(in: &response, secure: env.configuration.usesTLS)
         }
         try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)

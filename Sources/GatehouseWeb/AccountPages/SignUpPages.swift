@@ -5,25 +5,50 @@ import HTTPServer
 /// `/auth/sign-up`: create an account, then verify it (code or link) or sign straight in.
 struct SignUpPages: Sendable {
     let env: PageEnvironment
+    /// An app's sign-up (`?redirect=…&code_challenge=…`, from its hosted page): branded, and the
+    /// app flow (`AppFlow`) carries the person back to the app once the account is verified.
+    var oauth: OAuthFeature? = nil
 
     func register(on router: inout Router) {
         router.page(.get, "/auth/sign-up", env) { visit in
-            if visit.user != nil { return .redirect(to: "/account") }
-            return render(visit, email: "", name: "", errors: FormErrors())
+            switch try await AppSignInRequest.requested(in: visit.request.query, oauth: oauth) {
+            case .failure(let refusal):
+                return env.renderer.errorPage(status: 400, heading: "This sign-in request was refused", message: refusal.message)
+            case .success(let app?) where visit.user != nil:
+                // Signed in already: the app's page offers "Continue as …".
+                return .redirect(to: URLQuery.path("/auth/sign-in", app.queryItems))
+            case .success(nil) where visit.user != nil:
+                return .redirect(to: "/account")
+            case .success(let app?):
+                var response = await render(visit, email: "", name: "", app: app, errors: FormErrors())
+                oauth?.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
+                return response
+            case .success(nil):
+                var response = await render(visit, email: "", name: "", errors: FormErrors())
+                // A plain sign-up: the person went on without the app they came from.
+                if AppFlow.isPending(visit.request) { AppFlow.forget(in: &response, secure: env.configuration.usesTLS) }
+                return response
+            }
         }
         router.page(.post, "/auth/sign-up", env, submit)
     }
 
-    private func render(_ visit: Visit, email: String, name: String, errors: FormErrors, status: Int = 200) -> Response {
-        env.renderer.page(
-            .signUp,
-            visit.context(
-                title: "Create your account",
-                [
-                    "form": ["email": email, "name": name],
-                    "passwordRules": env.accounts.passwordRules.summary,
-                    "verificationMode": env.verificationMode.rawValue
-                ].merging(errors.context) { $1 }), status: status)
+    /// The sign-up page; shown again with errors, it stays the app's page while an app flow is pending.
+    private func render(
+        _ visit: Visit, email: String, name: String, app: AppSignInRequest? = nil, errors: FormErrors, status: Int = 200
+    ) async -> Response {
+        let app = app ?? oauth?.appFlow.opened(visit.request.cookies[AppFlow.cookieName], now: env.clock())?.request
+        var context: [String: Any] = [
+            "form": ["email": email, "name": name],
+            "passwordRules": env.accounts.passwordRules.summary,
+            "verificationMode": env.verificationMode.rawValue
+        ]
+        if let app, let oauth, let record = try? await AppSignInRequest.registered(app, registry: oauth.registry) {
+            context["brand"] = record.hostedPageContext
+            context["signInURL"] = URLQuery.path("/auth/sign-in", app.queryItems)
+        }
+        return env.renderer.page(
+            .signUp, visit.context(title: "Create your account", context.merging(errors.context) { $1 }), status: status)
     }
 
     private func submit(_ visit: Visit) async throws -> Response {
@@ -37,13 +62,13 @@ struct SignUpPages: Sendable {
             guard !result.requireEmailVerification, let session = result.session else {
                 return .redirect(to: URLQuery.path("/auth/verify", [("email", result.user.email)]))
             }
-            var response = Response.redirect(to: "/account?notice=welcome")
+            var response = Response.redirect(to: AppFlow.landing(visit.request, otherwise: "/account?notice=welcome"))
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", "Too many new accounts from your network. Try again in \(Wait.describe(wait)).")
-            return render(visit, email: email, name: name, errors: errors, status: 429).retrying(after: wait)
+            return await render(visit, email: email, name: name, errors: errors, status: 429).retrying(after: wait)
         } catch AuthError.validation(let fieldErrors) {
             errors.add(fieldErrors)
         } catch AuthError.emailExists where env.verificationMode != .none {
@@ -57,6 +82,6 @@ struct SignUpPages: Sendable {
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
         }
-        return render(visit, email: email, name: name, errors: errors, status: 422)
+        return await render(visit, email: email, name: name, errors: errors, status: 422)
     }
 }

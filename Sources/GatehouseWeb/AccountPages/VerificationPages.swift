@@ -74,14 +74,16 @@ struct VerificationPages: Sendable {
             case .secondStep(let challenge):
                 // The code was right and the address is verified; the account asks for its second step.
                 return SecondStep.redirect(
-                    challenge, continueTo: "/account?notice=\(Notice.verified.rawValue)", secure: env.configuration.usesTLS)
+                    challenge,
+                    continueTo: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.verified.rawValue)"),
+                    secure: env.configuration.usesTLS)
             }
             // A backend that verifies without signing in sends the person to sign in.
             guard let session = outcome.session else {
                 return .redirect(
                     to: URLQuery.path("/auth/sign-in", [("email", email), ("notice", Notice.verifiedSignIn.rawValue)]))
             }
-            var response = Response.redirect(to: "/account?notice=verified")
+            var response = Response.redirect(to: AppFlow.landing(visit.request, otherwise: "/account?notice=verified"))
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
@@ -116,6 +118,17 @@ struct VerificationPages: Sendable {
                         ]))
             }
             let signedIn = visit.user?.id == user.id
+            // Opened in the browser that began an app's sign-in: on to the app (signing in first).
+            if AppFlow.isPending(visit.request) {
+                return env.renderer.page(
+                    .message,
+                    visit.context(
+                        title: "Email verified",
+                        [
+                            "heading": "Your email is verified", "message": "\(user.email) is confirmed.",
+                            "actionURL": AppFlow.returnPath, "actionLabel": "Continue"
+                        ]))
+            }
             return env.renderer.page(
                 .message,
                 visit.context(

@@ -107,6 +107,8 @@ struct AppSummary: Encodable {
     var legacyCallback: Bool
     /// Legacy mode puts an access token in the callback URL: browser history, logs and referrers see it.
     var unsafe: Bool
+    /// The hosted page's branding; left out when not set.
+    var logoURL, accentColor, termsURL, privacyURL: String?
 
     init(_ app: AppRecord) {
         id = app.id
@@ -114,5 +116,10 @@ struct AppSummary: Encodable {
         callbackURLs = app.callbackURLs
         legacyCallback = app.legacyCallback
         unsafe = app.legacyCallback
+        logoURL = app.logoURL
+        accentColor = app.accentColor
+        termsURL = app.termsURL
+        privacyURL = app.privacyURL
     }
+
 }

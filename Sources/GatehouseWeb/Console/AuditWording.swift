@@ -81,6 +81,7 @@ enum AuditWording {
         case .appCodeIssued: "Sign-in code issued to an app"
         case .appCreated: "App registered"
         case .appDeleted: "App removed"
+        case .appUpdated: "App changed"
         case .appExchangeFailed: "App's code exchange refused"
         case .appLegacyCallback: "App signed in by the legacy callback"
         case .appSessionOpened: "Session opened by the app's backend"

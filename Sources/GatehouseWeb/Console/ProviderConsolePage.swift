@@ -162,10 +162,10 @@ struct ProviderConsolePage: Sendable {
     }
 
     private func row(_ app: AppRecord, error: RowError?) -> [String: Any] {
+        let base = "/_/providers/apps/" + (app.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app.id)
         var row: [String: Any] = [
             "id": app.id, "name": app.name, "callbackURLs": app.callbackURLs, "unsafe": app.legacyCallback,
-            "deleteURL": "/_/providers/apps/" + (app.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app.id)
-                + "/delete"
+            "editURL": base + "/edit", "deleteURL": base + "/delete"
         ]
         row["error"] = error?.row == "app:" + app.id ? error?.message : nil
         return row

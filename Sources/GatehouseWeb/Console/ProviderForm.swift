@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPServer
 import OAuth
+import Store
 
 /// The console's "Add provider" form, as typed. It becomes a `ProviderConfiguration`, so the page and
 /// `POST /_/api/providers` check a provider the same way.
@@ -88,6 +89,8 @@ struct ProviderForm {
 /// The console's "Register app" form: one callback URL a line, checked by `AppBody.problems`.
 struct AppForm {
     var id = "", name = "", callbackURLs = "", legacyCallback = false
+    /// The hosted page's branding (`AppBranding`); blank means none.
+    var logoURL = "", accentColor = "", termsURL = "", privacyURL = ""
 
     init() {}
 
@@ -96,6 +99,22 @@ struct AppForm {
         name = (try form.single("name") ?? "").trimmingCharacters(in: .whitespaces)
         callbackURLs = try form.single("callbackURLs") ?? ""
         legacyCallback = try form.single("legacyCallback") == "true"
+        logoURL = (try form.single("logoURL") ?? "").trimmingCharacters(in: .whitespaces)
+        accentColor = (try form.single("accentColor") ?? "").trimmingCharacters(in: .whitespaces)
+        termsURL = (try form.single("termsURL") ?? "").trimmingCharacters(in: .whitespaces)
+        privacyURL = (try form.single("privacyURL") ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A registered app, to edit.
+    init(_ app: AppRecord) {
+        id = app.id
+        name = app.name
+        callbackURLs = app.callbackURLs.joined(separator: "\n")
+        legacyCallback = app.legacyCallback
+        logoURL = app.logoURL ?? ""
+        accentColor = app.accentColor ?? ""
+        termsURL = app.termsURL ?? ""
+        privacyURL = app.privacyURL ?? ""
     }
 
     var body: AppBody {
@@ -103,11 +122,15 @@ struct AppForm {
             id: id.isEmpty ? nil : id, name: name,
             callbackURLs: callbackURLs.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-            legacyCallback: legacyCallback)
+            legacyCallback: legacyCallback, logoURL: logoURL, accentColor: accentColor, termsURL: termsURL,
+            privacyURL: privacyURL)
     }
 
     var context: [String: Any] {
-        var context: [String: Any] = ["id": id, "name": name, "callbackURLs": callbackURLs]
+        var context: [String: Any] = [
+            "id": id, "name": name, "callbackURLs": callbackURLs, "logoURL": logoURL, "accentColor": accentColor,
+            "termsURL": termsURL, "privacyURL": privacyURL
+        ]
         context["legacyCallback"] = legacyCallback ? true : nil
         return context
     }

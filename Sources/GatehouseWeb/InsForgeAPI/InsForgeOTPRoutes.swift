@@ -61,7 +61,7 @@ struct InsForgeOTPRoutes: Sendable {
     /// Sign-in by mailed code is offered here when it is on the sign-in page.
     private func requireOffered() throws {
         guard env.capabilities.contains(.emailOTP) else { throw AuthError.notSupported(.emailOTP) }
-        guard PasswordlessPages.offeredMethods(env, app: nil).contains(.emailCode) else {
+        guard PasswordlessPages.offeredMethods(env).contains(.emailCode) else {
             throw InsForgeAnswer(403, "FORBIDDEN", "Sign-in with an emailed code is turned off on this server.")
         }
     }

@@ -71,6 +71,22 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
             appID: app.id, callbackURL: requested, clientType: clientType, codeChallenge: challenge, codeName: codeName)
     }
 
+    /// The app flow's parameters when `parameters` carry them (nil for a plain page, or when the
+    /// server has no OAuth feature), or why they are refused.
+    static func requested(in parameters: Parameters, oauth: OAuthFeature?) async throws -> Result<AppSignInRequest?, Refusal> {
+        guard let oauth, isAppRequest(parameters) else { return .success(nil) }
+        do {
+            return .success(try await parse(parameters, registry: oauth.registry))
+        } catch let refusal as Refusal {
+            return .failure(refusal)
+        }
+    }
+
+    /// The registered app this request was checked against (nil once it is deleted).
+    static func registered(_ request: AppSignInRequest, registry: ProviderRegistry) async throws -> AppRecord? {
+        try await registry.apps().first { $0.id == request.appID }
+    }
+
     /// The parameters again, for hidden form fields and provider links.
     var queryItems: [(String, String)] {
         var items = [("redirect", callbackURL), ("client_type", clientType)]

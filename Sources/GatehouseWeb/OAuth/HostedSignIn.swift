@@ -42,16 +42,40 @@ struct HostedSignIn: Sendable {
     func redirect(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
         -> Response
     {
+        Response.redirect(to: try await completion(continuing: signedIn, request: app, httpRequest: httpRequest))
+    }
+
+    /// The callback URL for a browser that is already signed in (impersonation refused, as above).
+    func completion(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
+        -> String
+    {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.appSignIn }
-        return try await redirect(for: signedIn.user, request: app, httpRequest: httpRequest)
+        return try await completion(for: signedIn.user, request: app, httpRequest: httpRequest)
     }
 
     /// The sign-in page's CSP with the app's callback added to `form-action` (browsers apply
-    /// `form-action` to the redirects that follow a form post).
-    static func pageCSP(for app: AppSignInRequest) -> String? {
+    /// `form-action` to the redirects that follow a form post), and an `http://localhost` logo to
+    /// `img-src` (https images are allowed on every account page already).
+    static func pageCSP(for app: AppSignInRequest, logoURL: String? = nil) -> String? {
         guard let source = CallbackURL.cspSource(for: app.callbackURL) else { return nil }
-        return SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
-            of: "form-action 'self'",
-            with: "form-action 'self' \(source)")
+        return allowingLogo(
+            logoURL,
+            in: SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+                of: "form-action 'self'", with: "form-action 'self' \(source)"))
+    }
+
+    /// The console's preview of the page: framed by Gatehouse's own pages only.
+    static func previewCSP(logoURL: String?) -> String {
+        allowingLogo(
+            logoURL,
+            in: SecurityHeaders.contentSecurityPolicy.replacingOccurrences(
+                of: "frame-ancestors 'none'", with: "frame-ancestors 'self'"))
+    }
+
+    private static func allowingLogo(_ logoURL: String?, in policy: String) -> String {
+        guard let logoURL, logoURL.lowercased().hasPrefix("http:"), let origin = CallbackURL.cspSource(for: logoURL) else {
+            return policy
+        }
+        return policy.replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
     }
 }

@@ -32,6 +32,9 @@ final class OAuthFeature: Sendable {
         self.testSigner = testSigner
     }
 
+    /// The app sign-in carried through Gatehouse's pages (`gh_app`).
+    var appFlow: AppFlow { AppFlow(hasher: hasher) }
+
     /// The cookie that binds a flow's state to the browser that started it.
     static let bindingCookie = "gh_oauth"
 

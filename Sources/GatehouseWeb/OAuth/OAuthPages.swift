@@ -162,9 +162,13 @@ struct OAuthPages: Sendable {
             case .signedIn(let signedIn): result = signedIn
             case .secondStep(let challenge):
                 // The provider vouched for the person; the account asks for its second step. An app
-                // sign-in comes back to the hosted sign-in page, which then hands the app its code.
-                let continueTo = app.map { URLQuery.path("/auth/sign-in", $0.queryItems) } ?? "/account"
-                return SecondStep.redirect(challenge, continueTo: continueTo, secure: env.configuration.usesTLS)
+                // sign-in then continues at `/auth/app/return`, which hands the app its code.
+                guard let app else {
+                    return SecondStep.redirect(challenge, continueTo: "/account", secure: env.configuration.usesTLS)
+                }
+                var response = SecondStep.redirect(challenge, continueTo: AppFlow.returnPath, secure: env.configuration.usesTLS)
+                feature.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
+                return response
             case .refused(let error):
                 return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
             }
@@ -175,6 +179,7 @@ struct OAuthPages: Sendable {
         var response: Response
         if let app {
             response = try await HostedSignIn(feature: feature).redirect(for: user, request: app, httpRequest: request)
+            AppFlow.forget(in: &response, secure: env.configuration.usesTLS)
         } else {
             response = .redirect(to: "/account")
         }

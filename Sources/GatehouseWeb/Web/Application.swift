@@ -68,7 +68,6 @@ public struct Application: Sendable {
         router.on(.get, "/api/health") { _, _ in
             try .json(Health(code: 200, message: "API is healthy."))
         }
-        SignUpPages(env: env).register(on: &router)
         PasswordStrengthMeter(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
         let insForge = InsForgeAPI(
@@ -90,6 +89,7 @@ public struct Application: Sendable {
                 hasher: hasher,
                 testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
         }
+        SignUpPages(env: env, oauth: oauthFeature).register(on: &router)
         let signInPages = SignInPages(env: env, oauth: oauthFeature)
         signInPages.register(on: &router)
         PasswordlessPages(env: env, signIn: signInPages).register(on: &router)
@@ -104,11 +104,13 @@ public struct Application: Sendable {
         PasswordResetPages(env: env).register(on: &router)
         if let oauthFeature {
             OAuthPages(feature: oauthFeature).register(on: &router)
+            HostedAppPages(feature: oauthFeature).register(on: &router)
             LinkedAccountsPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderPages(feature: oauthFeature).register(on: &router)
             TestIdentityProviderAPI(feature: oauthFeature).register(on: &router)
             ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
+            AppConsolePage(feature: oauthFeature).register(on: &router)
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }

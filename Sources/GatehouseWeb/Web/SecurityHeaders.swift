@@ -22,7 +22,9 @@ enum SecurityHeaders {
         }
         response.headers.replaceOrAdd("X-Content-Type-Options", "nosniff")
         response.headers.replaceOrAdd("Referrer-Policy", "no-referrer")
-        response.headers.replaceOrAdd("X-Frame-Options", "DENY")
+        // The console's preview of a hosted page is the one page framed (by the console itself).
+        let framedBySelf = response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'self'") == true
+        response.headers.replaceOrAdd("X-Frame-Options", framedBySelf ? "SAMEORIGIN" : "DENY")
         response.headers.replaceOrAdd("Cross-Origin-Opener-Policy", "same-origin")
         let contentType = response.headers["Content-Type"] ?? ""
         if contentType.hasPrefix("text/html") || contentType.hasPrefix("application/json") {

@@ -27,6 +27,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
     case consoleProviders = "console-providers"
+    case consoleApp = "console-app"
     case accountSecurity = "account-security"
     case mfa
     case consoleSecurity = "console-security"
