@@ -1,4 +1,4 @@
-/* Gatehouse — passkeys (WebAuthn) on the sign-in page and the security tab. The server sends
+/* Gatehouse — passkeys (WebAuthn) on the sign-in and sign-up pages and the security tab. The server sends
    options as WebAuthn's JSON ({publicKey: …}); this file turns them into the browser's call,
    posts the answer back as a form field (with the page's CSRF token) and follows {redirect}, or
    shows {message}. Without this file (or a browser without passkeys) nothing is offered. */
@@ -143,6 +143,38 @@
         run(null, "conditional").catch(function (error) { show(message, describe(error)); });
       });
     }
+  }
+
+  // --- Sign-up page: an account with a passkey and no password --------------------------------
+  var signUp = document.querySelector("[data-passkey-sign-up]");
+  if (signUp && supported) {
+    var signUpForm = document.querySelector("form.form");
+    var signUpMessage = signUp.querySelector("[data-passkey-message]");
+    var signUpButton = signUp.querySelector("[data-passkey-button]");
+    signUp.hidden = false;
+    signUpButton.addEventListener("click", function () {
+      var email = signUpForm.querySelector('[name="email"]');
+      var name = signUpForm.querySelector('[name="name"]');
+      show(signUpMessage, "");
+      if (!email.value.trim() || !email.checkValidity()) {
+        show(signUpMessage, "Enter your email address above first: it names your account and your passkey.");
+        email.focus();
+        return;
+      }
+      var fields = { email: email.value.trim(), name: name ? name.value.trim() : null };
+      signUpButton.disabled = true;
+      post("/auth/sign-up/passkey/options", fields).then(function (answer) {
+        fields.user = answer.user;
+        return navigator.credentials.create({ publicKey: creationOptions(answer.publicKey) });
+      }).then(function (credential) {
+        fields.credential = JSON.stringify(credentialJSON(credential));
+        return post("/auth/sign-up/passkey", fields);
+      }).then(function (answer) {
+        window.location.assign(answer.redirect || "/account");
+      }).catch(function (error) {
+        show(signUpMessage, describe(error));
+      }).then(function () { signUpButton.disabled = false; });
+    });
   }
 
   // --- Security tab ---------------------------------------------------------------------------

@@ -74,6 +74,41 @@ extension AppDatabase {
         }
     }
 
+    /// Deletes one of the account's own passkeys unless it is the account's last way to sign in
+    /// (no password, no linked provider, no other passkey): checked and deleted in one transaction,
+    /// so two deletions at once cannot both pass the check.
+    public func deleteOwnPasskey(id: Int64, of userID: UserID) async throws -> OwnPasskeyDeletion {
+        try await pool.write { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT users.password_hash IS NOT NULL AS has_password,
+                        (SELECT count(*) FROM external_auths WHERE user_id = users.id) AS links,
+                        (SELECT count(*) FROM passkeys WHERE user_id = users.id) AS passkeys
+                    FROM users WHERE id = ?
+                    """, arguments: [userID.rawValue])
+            guard let row else { return .notFound }
+            let others: Bool = row["has_password"] || (row["links"] as Int64) > 0 || (row["passkeys"] as Int64) > 1
+            let owned =
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM passkeys WHERE id = ? AND user_id = ?", arguments: [id, userID.rawValue]) ?? false
+            guard owned else { return .notFound }
+            guard others else { return .lastSignInMethod }
+            let deleted = try Row.fetchOne(
+                db, sql: "DELETE FROM passkeys WHERE id = ? RETURNING *", arguments: [id]
+            ).map(PasskeyRecord.init(row:))
+            return deleted.map(OwnPasskeyDeletion.deleted) ?? .notFound
+        }
+    }
+
+    /// What deleting one's own passkey came to.
+    public enum OwnPasskeyDeletion: Sendable, Equatable {
+        case deleted(PasskeyRecord)
+        case notFound
+        /// Refused: it is the account's only way to sign in.
+        case lastSignInMethod
+    }
+
     /// Keeps a ceremony's challenge (by its keyed hash) until `expiresAt`; dead ones go on the way.
     public func storePasskeyChallenge(
         hash: String, purpose: PasskeyCeremony, userID: UserID?, expiresAt: Date, now: Date

@@ -10,9 +10,9 @@ import Testing
 @Suite struct PasskeyStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func account(_ store: TestDatabase, _ id: String) async throws -> UserID {
+    private func account(_ store: TestDatabase, _ id: String, password: Bool = true) async throws -> UserID {
         let record = UserRecord(
-            id: UserID(id), email: "\(id)@example.com", passwordHash: "x", verified: true, profile: Profile([:]),
+            id: UserID(id), email: "\(id)@example.com", passwordHash: password ? "x" : nil, verified: true, profile: Profile([:]),
             createdAt: now, updatedAt: now)
         _ = try await store.database.insertUser(record, verificationToken: nil)
         return UserID(id)
@@ -72,6 +72,24 @@ import Testing
         try await store.database.storePasskeyChallenge(
             hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: later) == .expired)
+    }
+
+    @Test func theLastWayToSignInIsNotDeletedByItsOwner() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann", password: false)
+        let first = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        let second = try #require(try await store.database.addPasskey(passkey(ann, id: [4, 5]), at: now))
+        #expect(try await store.database.deleteOwnPasskey(id: second.id, of: UserID("bob")) == .notFound)
+        #expect(try await store.database.deleteOwnPasskey(id: second.id, of: ann) == .deleted(second))
+        #expect(try await store.database.deleteOwnPasskey(id: first.id, of: ann) == .lastSignInMethod)
+        #expect(try await store.database.passkeys(of: ann) == [first])
+        // A linked provider is another way in; so is a password (Bea's).
+        _ = try await store.database.linkExternal(
+            ExternalIdentity(provider: "github", subject: "gh-ann", email: nil, emailVerified: false), to: ann, at: now)
+        #expect(try await store.database.deleteOwnPasskey(id: first.id, of: ann) == .deleted(first))
+        let bea = try await account(store, "bea")
+        let hers = try #require(try await store.database.addPasskey(passkey(bea, id: [9]), at: now))
+        #expect(try await store.database.deleteOwnPasskey(id: hers.id, of: bea) == .deleted(hers))
     }
 
     @Test func deletingTheAccountDeletesItsPasskeys() async throws {

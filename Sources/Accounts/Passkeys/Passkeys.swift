@@ -192,10 +192,15 @@ public struct Passkeys: Sendable {
             data: AuditTrail.data(["passkey": .number(Double(id)), "name": .string(name)], via: via))
     }
 
+    /// Deletes one of the person's passkeys, unless it is their last way to sign in (no password,
+    /// no linked provider): that would lock them out, so it is refused (`.lastSignInMethod`).
     public func delete(id: Int64, of signedIn: SignedIn, request: Request) async throws {
         try refuseImpersonation(signedIn)
-        guard let deleted = try await env.database.deletePasskey(id: id, of: signedIn.user.id) else {
-            throw PasskeyError.notFound
+        let deleted: PasskeyRecord
+        switch try await env.database.deleteOwnPasskey(id: id, of: signedIn.user.id) {
+        case .deleted(let record): deleted = record
+        case .notFound: throw PasskeyError.notFound
+        case .lastSignInMethod: throw PasskeyError.lastSignInMethod
         }
         await env.audit.recordOwnAct(
             .passkeyDeleted, of: signedIn, request: request,
@@ -204,40 +209,43 @@ public struct Passkeys: Sendable {
 
     // MARK: Helpers
 
-    /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given.
-    private func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?) async throws -> [UInt8] {
+    /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given, and to
+    /// `binding` (what else the ceremony's finish must name again) when given.
+    func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?, binding: String? = nil) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(Ceremony.challengeLength)
         let now = env.clock()
         try await env.database.storePasskeyChallenge(
-            hash: challengeHash(challenge), purpose: ceremony, userID: user,
+            hash: challengeHash(challenge, binding: binding), purpose: ceremony, userID: user,
             expiresAt: now.addingTimeInterval(Ceremony.challengeLifetime), now: now)
         return challenge
     }
 
     /// Spends the challenge `clientDataJSON` answers.
-    private func spendChallenge(_ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony) async throws -> AppDatabase.SpentChallenge
-    {
+    func spendChallenge(
+        _ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony, binding: String? = nil
+    ) async throws -> AppDatabase.SpentChallenge {
         let spent = try await env.database.spendPasskeyChallenge(
-            hash: challengeHash(try challengeBytes(clientDataJSON)), purpose: ceremony, now: env.clock())
+            hash: challengeHash(try challengeBytes(clientDataJSON), binding: binding), purpose: ceremony, now: env.clock())
         if spent == .expired { throw PasskeyError.expiredChallenge }
         return spent
     }
 
-    private func challengeBytes(_ clientDataJSON: [UInt8]) throws(PasskeyError) -> [UInt8] {
+    func challengeBytes(_ clientDataJSON: [UInt8]) throws(PasskeyError) -> [UInt8] {
         let clientData = try checked { () throws(WebAuthnError) in try ClientData(json: clientDataJSON) }
         guard let bytes = Base64URL.decode(clientData.challenge) else { throw .unknownChallenge }
         return bytes
     }
 
-    private func challengeHash(_ challenge: [UInt8]) -> String {
-        env.sessions.bindings.hasher.hex("passkey-challenge:" + Base64URL.encode(challenge))
+    private func challengeHash(_ challenge: [UInt8], binding: String?) -> String {
+        let key = "passkey-challenge:" + Base64URL.encode(challenge)
+        return env.sessions.bindings.hasher.hex(binding.map { key + "\n" + $0 } ?? key)
     }
 
-    private func checked<T>(_ body: () throws(WebAuthnError) -> T) throws(PasskeyError) -> T {
+    func checked<T>(_ body: () throws(WebAuthnError) -> T) throws(PasskeyError) -> T {
         do { return try body() } catch { throw .verification(error) }
     }
 
-    private func requireAvailable() throws(PasskeyError) {
+    func requireAvailable() throws(PasskeyError) {
         guard available else { throw .notSupported }
     }
 
