@@ -20,7 +20,7 @@ import Testing
 
     private func passkey(_ user: UserID, id: [UInt8] = [1, 2, 3]) -> NewPasskey {
         NewPasskey(
-            credentialID: id, userID: user, publicKey: [0xA5, 1, 2], signCount: 4, transports: ["internal"], name: "Laptop",
+            credentialID: id, owner: .user(user), publicKey: [0xA5, 1, 2], signCount: 4, transports: ["internal"], name: "Laptop",
             backupEligible: true, backedUp: false)
     }
 
@@ -31,7 +31,7 @@ import Testing
         let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
         #expect(stored.transports == ["internal"] && stored.signCount == 4 && stored.lastUsedAt == nil)
         #expect(try await store.database.addPasskey(passkey(bob), at: now) == nil)
-        #expect(try await store.database.passkey(credentialID: [1, 2, 3])?.userID == ann)
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3])?.owner == .user(ann))
         #expect(try await store.database.passkeys(of: bob).isEmpty)
     }
 
@@ -53,9 +53,9 @@ import Testing
         let bob = try await account(store, "bob")
         let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
         #expect(!(try await store.database.renamePasskey(id: stored.id, of: bob, to: "Mine")))
-        #expect(try await store.database.deletePasskey(id: stored.id, of: bob) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(bob)) == nil)
         #expect(try await store.database.renamePasskey(id: stored.id, of: ann, to: "Phone"))
-        #expect(try await store.database.deletePasskey(id: stored.id, of: ann)?.name == "Phone")
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(ann))?.name == "Phone")
         #expect(try await store.database.passkeys(of: ann).isEmpty)
     }
 
@@ -90,6 +90,26 @@ import Testing
         let bea = try await account(store, "bea")
         let hers = try #require(try await store.database.addPasskey(passkey(bea, id: [9]), at: now))
         #expect(try await store.database.deleteOwnPasskey(id: hers.id, of: bea) == .deleted(hers))
+    }
+
+    @Test func aSuperusersPasskeyIsFoundOnlyAmongSuperusers() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        let staff = try await store.database.createSuperuser(id: "staff1", email: "staff@example.com", passwordHash: "x", at: now)
+        var theirs = passkey(ann, id: [7, 7])
+        theirs.owner = .superuser(staff.id)
+        let stored = try #require(try await store.database.addPasskey(theirs, at: now))
+        #expect(stored.owner == .superuser(staff.id))
+        #expect(try await store.database.passkey(credentialID: [7, 7]) == nil)
+        #expect(try await store.database.passkey(credentialID: [7, 7], superusers: true) == stored)
+        #expect(try await store.database.passkeys(of: ann).isEmpty)
+        #expect(try await store.database.passkeys(of: .superuser(staff.id)) == [stored])
+        // A person's passkey is not found among superusers', and neither deletes the other's.
+        let hers = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3], superusers: true) == nil)
+        #expect(try await store.database.deletePasskey(id: hers.id, of: .superuser(staff.id)) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(ann)) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .superuser(staff.id)) == stored)
     }
 
     @Test func deletingTheAccountDeletesItsPasskeys() async throws {

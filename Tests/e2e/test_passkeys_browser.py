@@ -8,6 +8,7 @@ password."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import pyotp
@@ -15,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import PASSWORD, latest_code, unique_email
-from test_browser_flow import (browser, field, page_text, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
+from test_browser_flow import (browser, field, page_text, path_of, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
 
 
@@ -206,3 +207,78 @@ def test_passkey_only_account_signs_up_signs_in_and_sets_a_password_later(browse
     submit_form_of(driver, password)
     wait_for_path(driver, "/account")
     assert email in page_text(driver)
+
+
+STAFF_EMAIL, STAFF_PASSWORD = "passkey-staff@example.com", "quiet-otter-123 staff"
+
+
+def test_superusers_console_passkey_skips_the_code_step_and_never_crosses_with_a_persons(
+        browser, start_server, binary, tmp_path, screenshots_dir):
+    """A superuser with an authenticator app adds a console passkey and signs in to the console with
+    it by autofill (no password, no code); a person's passkey on the same device is refused by the
+    console, and the console passkey by the account pages."""
+    db = tmp_path / "staff-passkeys.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    server = start_server(db_path=db, verification="none")
+    base, driver = server.url.replace("127.0.0.1", "localhost"), browser
+    authenticator = add_authenticator(driver)
+
+    # A person's passkey-only account (addresses are not verified here: signed straight in).
+    driver.get(base + "/auth/sign-up")
+    type_into(field(driver, "email"), unique_email("person"))
+    driver.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up] [data-passkey-button]").click()
+    wait_for_path(driver, "/account?notice=welcome")
+    person = credentials(driver, authenticator)[0]
+
+    # The console's sign-in page asks by autofill as it loads; the person's passkey answers: refused.
+    driver.get(base + "/_/")
+    assert "not registered here" in passkey_message(driver)
+    assert path_of(driver).startswith("/_/") and not driver.find_elements(By.CSS_SELECTOR, "form[action='/_/sign-out']")
+
+    # Password, then an authenticator app for the console, then a console passkey.
+    type_into(field(driver, "email"), STAFF_EMAIL)
+    password = field(driver, "password")
+    type_into(password, STAFF_PASSWORD)
+    submit_form_of(driver, password)
+    wait_for_path(driver, "/_/users")
+    driver.get(base + "/_/security")
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "button[data-totp-begin]"))
+    secret = driver.find_element(By.CSS_SELECTOR, "[data-totp-secret]").get_attribute("data-totp-secret")
+    code = field(driver, "code")
+    type_into(code, pyotp.TOTP(secret).now())
+    submit_form_of(driver, code)
+    driver.find_element(By.CSS_SELECTOR, "a[data-codes-saved]").click()
+    wait_for_path(driver, "/_/security?notice=totp-on")
+    form = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form[data-passkey-create]")))
+    type_into(form.find_element(By.NAME, "name"), "Staff laptop")
+    form.find_element(By.CSS_SELECTOR, "[data-passkey-create-button]").click()
+    wait_for_path(driver, "/_/security?notice=passkey-added")
+    assert "Staff laptop" in driver.find_element(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-list]").text
+    driver.get(base + "/_/security#passkeys")
+    screenshot(driver, screenshots_dir, "passkeys-console-security")
+
+    # Only the console passkey on the device now: signed out, the sign-in page's autofill signs the
+    # superuser in with it — no password, no authenticator-app code.
+    driver.execute_cdp_cmd("WebAuthn.removeCredential",
+                           {"authenticatorId": authenticator, "credentialId": person["credentialId"]})
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/_/sign-out'] button"))
+    wait_for_path(driver, "/_/users")
+    assert not driver.find_elements(By.NAME, "code") and STAFF_EMAIL in page_text(driver)
+
+    # The account pages refuse the console passkey.
+    driver.delete_cookie("gh_session")
+    driver.get(base + "/auth/sign-in")
+    assert "not registered here" in passkey_message(driver)
+
+    # Deleted, it no longer opens the console (the device still holds it and answers the autofill).
+    driver.get(base + "/_/security")
+    driver.find_element(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-delete]").click()
+    alert = wait(driver).until(EC.alert_is_present())
+    assert "no longer sign you in to the console" in alert.text
+    alert.accept()
+    wait_for_path(driver, "/_/security?notice=passkey-deleted")
+    assert driver.find_elements(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-none]")
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/_/sign-out'] button"))
+    assert "not registered here" in passkey_message(driver)

@@ -36,8 +36,10 @@ extension Passkeys {
     /// gave), then signs the account up without a password and stores the passkey as its first.
     /// Throws `PasskeyError` for an answer that does not check out, and the sign-up owner's
     /// refusals (`AuthError.rateLimited`, `.validation`, `.emailExists`) as a password sign-up does.
+    /// `policy`: the way in's departures (Descope's API opens a session before verification).
     public func signUp(
-        _ json: [UInt8], email: String, name: String?, user: String, rp: RelyingParty, request: Request
+        _ json: [UInt8], email: String, name: String?, user: String, rp: RelyingParty,
+        policy: WayInPolicy = .serverDefaults, request: Request
     ) async throws -> SignUpOutcome {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -46,17 +48,8 @@ extension Passkeys {
         let credential: RelyingParty.NewCredential
         do {
             try requireAvailable()
-            response = try checked { () throws(WebAuthnError) in try RegistrationResponse(json: json) }
-            let binding = Self.signUpBinding(id: id, email: email)
-            guard case .spent(nil) = try await spendChallenge(response.clientDataJSON, .register, binding: binding) else {
-                throw PasskeyError.unknownChallenge
-            }
-            let challenge = try challengeBytes(response.clientDataJSON)
-            credential = try checked { () throws(WebAuthnError) in
-                try rp.verifyRegistration(
-                    clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject,
-                    challenge: challenge, userVerification: true)
-            }
+            (response, credential) = try await verifiedRegistration(
+                json, rp: rp, binding: Self.signUpBinding(id: id, email: email), boundTo: nil)
             if try await env.database.passkey(credentialID: credential.id) != nil { throw PasskeyError.alreadyRegistered }
         } catch let error as PasskeyError {
             await env.audit.record(
@@ -65,10 +58,10 @@ extension Passkeys {
                     ["email": .string(email), "method": "passkey", "reason": .string(error.reason)], via: via))
             throw error
         }
-        let outcome = try await SignUp(env: env, via: via).attemptWithoutPassword(
+        let outcome = try await SignUp(env: env, via: via, policy: policy).attemptWithoutPassword(
             id: id, email: email, name: name.flatMap { $0.isEmpty ? nil : $0 }, request: request)
         let new = NewPasskey(
-            credentialID: credential.id, userID: id, publicKey: credential.publicKeyCOSE, signCount: credential.signCount,
+            credentialID: credential.id, owner: .user(id), publicKey: credential.publicKeyCOSE, signCount: credential.signCount,
             transports: response.transports, name: "Passkey", backupEligible: credential.flags.backupEligible,
             backedUp: credential.flags.backedUp)
         guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {

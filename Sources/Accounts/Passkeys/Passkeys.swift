@@ -9,9 +9,9 @@ import WebAuthn
 /// A person's passkeys (WebAuthn credentials), whichever way in: registering one while signed in,
 /// signing in with one (with an email, or with none — the authenticator names the account), and
 /// listing, renaming and deleting them. The owner of every rule around the ceremonies: challenges
-/// are single-use and expire (`Ceremony.challengeLifetime`); registration takes one of the
-/// source's code checks (as an authenticator app's enrolment does) and is never done through an
-/// impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
+/// are single-use and expire (`Ceremony.challengeLifetime`, or `--passkey-challenge-lifetime`);
+/// registration takes one of the source's code checks (as an authenticator app's enrolment does)
+/// and is never done through an impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
 /// with passwords). A passkey sign-in is complete: the authenticator verified the person (UV is
 /// required) and holds the key, so it counts as both factors and no second step follows. Every act
 /// is audited.
@@ -53,18 +53,10 @@ public struct Passkeys: Sendable {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
             let name = try Self.checkedName(name ?? "", default: "Passkey")
-            let response = try checked { () throws(WebAuthnError) in try RegistrationResponse(json: json) }
-            guard case .spent(let owner) = try await spendChallenge(response.clientDataJSON, .register),
-                owner == signedIn.user.id
-            else { throw PasskeyError.unknownChallenge }
-            let challenge = try challengeBytes(response.clientDataJSON)
-            let credential = try checked { () throws(WebAuthnError) in
-                try rp.verifyRegistration(
-                    clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject,
-                    challenge: challenge, userVerification: true)
-            }
+            let (response, credential) = try await verifiedRegistration(
+                json, rp: rp, binding: nil, boundTo: signedIn.user.id)
             let new = NewPasskey(
-                credentialID: credential.id, userID: signedIn.user.id, publicKey: credential.publicKeyCOSE,
+                credentialID: credential.id, owner: .user(signedIn.user.id), publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,
                 backupEligible: credential.flags.backupEligible, backedUp: credential.flags.backedUp)
             guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {
@@ -127,8 +119,8 @@ public struct Passkeys: Sendable {
             if let refusal = await env.budgets.take(.signInTries(ip: request.remoteAddress, .people)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
-            let (passkey, session) = try await verifiedSignIn(json, rp: rp, client: client)
-            let user = passkey.userID.rawValue
+            let (passkey, userID, session) = try await verifiedSignIn(json, rp: rp, client: client)
+            let user = userID.rawValue
             await env.audit.record(
                 .signInCompleted, actor: user, subject: user, request: request,
                 data: AuditTrail.data(["method": "passkey", "passkey": .number(Double(passkey.id))], via: via))
@@ -144,33 +136,13 @@ public struct Passkeys: Sendable {
 
     private func verifiedSignIn(
         _ json: [UInt8], rp: RelyingParty, client: SessionClient
-    ) async throws -> (PasskeyRecord, AuthSession) {
+    ) async throws -> (PasskeyRecord, UserID, AuthSession) {
         try requireAvailable()
-        let response = try checked { () throws(WebAuthnError) in try AssertionResponse(json: json) }
-        let spent = try await spendChallenge(response.clientDataJSON, .authenticate)
-        guard case .spent(let boundTo) = spent else { throw PasskeyError.unknownChallenge }
-        guard let passkey = try await env.database.passkey(credentialID: response.id) else {
-            throw PasskeyError.unknownCredential
-        }
-        if let boundTo, boundTo != passkey.userID { throw PasskeyError.otherAccount }
-        if let handle = response.userHandle, handle != Array(passkey.userID.rawValue.utf8) {
-            throw PasskeyError.otherAccount
-        }
-        let challenge = try challengeBytes(response.clientDataJSON)
-        let assertion = try checked { () throws(WebAuthnError) in
-            try rp.verifyAssertion(
-                clientDataJSON: response.clientDataJSON, authenticatorData: response.authenticatorData,
-                signature: response.signature, challenge: challenge,
-                publicKeyCOSE: passkey.publicKey, storedSignCount: passkey.signCount, userVerification: true)
-        }
-        guard
-            try await env.database.recordPasskeyUse(
-                id: passkey.id, expectedSignCount: passkey.signCount, signCount: assertion.signCount,
-                backedUp: assertion.flags.backedUp, at: env.clock())
-        else { throw PasskeyError.raced }
+        let passkey = try await verifiedAssertion(json, rp: rp)
+        guard case .user(let userID) = passkey.owner else { throw PasskeyError.unknownCredential }
         do {
-            let session = try await env.backend.opening(for: client).admin.openSession(for: passkey.userID)
-            return (passkey, session)
+            let session = try await env.backend.opening(for: client).admin.openSession(for: userID)
+            return (passkey, userID, session)
         } catch {
             throw PasskeyError.accountUnavailable
         }
@@ -216,7 +188,7 @@ public struct Passkeys: Sendable {
         let now = env.clock()
         try await env.database.storePasskeyChallenge(
             hash: challengeHash(challenge, binding: binding), purpose: ceremony, userID: user,
-            expiresAt: now.addingTimeInterval(Ceremony.challengeLifetime), now: now)
+            expiresAt: now.addingTimeInterval(env.passkeyChallengeLifetime), now: now)
         return challenge
     }
 

@@ -86,9 +86,7 @@ struct PasskeyPages: Sendable {
         let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/account")
         switch await passkeys.signIn(Array(try visit.field("credential").utf8), rp: rp, request: visit.request) {
         case .refused(let error):
-            var response = Self.error(error)
-            if case .rateLimited(let wait) = error { response = response.retrying(after: wait) }
-            return response
+            return Self.error(error)
         case .signedIn(let session):
             var response = try Response.json(["redirect": redirect])
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
@@ -156,8 +154,11 @@ struct PasskeyPages: Sendable {
         RelyingParty.serving(visit.request, configuration: env.configuration)
     }
 
+    /// A refusal as `{error, message, status}` (with `Retry-After` when throttled).
     static func error(_ error: PasskeyError) -> Response {
-        refusal(error.reason, error.message, status: error.status)
+        let response = refusal(error.reason, error.message, status: error.status)
+        guard case .rateLimited(let wait) = error else { return response }
+        return response.retrying(after: wait)
     }
 
     private static func refusal(_ code: String, _ message: String, status: Int) -> Response {
