@@ -256,7 +256,7 @@ def test_superusers_console_passkey_skips_the_code_step_and_never_crosses_with_a
     form.find_element(By.CSS_SELECTOR, "[data-passkey-create-button]").click()
     wait_for_path(driver, "/_/security?notice=passkey-added")
     assert "Staff laptop" in driver.find_element(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-list]").text
-    driver.get(base + "/_/security#passkeys")
+    driver.get(base + "/_/security")
     screenshot(driver, screenshots_dir, "passkeys-console-security")
 
     # Only the console passkey on the device now: signed out, the sign-in page's autofill signs the
