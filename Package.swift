@@ -184,7 +184,7 @@ let package = Package(
             name: "ClientCoreTests",
             dependencies: [
                 "AuthCore", "ServerSeam", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb",
-                "HTTPServer", "TwoFactor",
+                "HTTPServer", "TwoFactor", "WebAuthnTestSupport",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(
@@ -195,7 +195,10 @@ let package = Package(
         .testTarget(name: "TwoFactorTests", dependencies: ["TwoFactor", "CQREncode"]),
         .testTarget(name: "SystemCryptoTests", dependencies: ["SystemCrypto", "Secrets"]),
         .testTarget(name: "PasswordStrengthTests", dependencies: ["PasswordStrength"]),
-        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"])
+        // A P-256 software authenticator for the tests (the relying party's, and the client core's).
+        .target(
+            name: "WebAuthnTestSupport", dependencies: ["WebAuthn", "SystemCrypto", "Secrets"], path: "Tests/WebAuthnTestSupport"),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "SystemCrypto", "Secrets", "WebAuthnTestSupport"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
-/* Gatehouse — passkeys (WebAuthn) on the sign-in page and the security tab. The server sends
+/* Gatehouse — passkeys (WebAuthn) on the sign-in and sign-up pages and the security tab, and on the
+   console's sign-in and security pages (their elements name their own URLs: data-options-url,
+   data-sign-in-url, data-register-url). The server sends
    options as WebAuthn's JSON ({publicKey: …}); this file turns them into the browser's call,
    posts the answer back as a form field (with the page's CSRF token) and follows {redirect}, or
    shows {message}. Without this file (or a browser without passkeys) nothing is offered. */
@@ -89,6 +91,18 @@
     element.hidden = !text;
   }
 
+  // Runs a ceremony started by `button`: disabled meanwhile, then the server's {redirect} followed
+  // (else `fallback`), or what went wrong shown in `message`.
+  function settle(ceremony, button, message, fallback) {
+    show(message, "");
+    button.disabled = true;
+    ceremony.then(function (answer) {
+      window.location.assign(answer.redirect || fallback);
+    }).catch(function (error) {
+      show(message, describe(error));
+    }).then(function () { button.disabled = false; });
+  }
+
   // --- Sign-in page ---------------------------------------------------------------------------
   var signIn = document.querySelector("[data-passkey-sign-in]");
   if (signIn && !supported) {
@@ -108,13 +122,13 @@
       return input ? input.value.trim() : "";
     };
     var finish = function (credential) {
-      return post("/auth/passkey/sign-in", {
+      return post(signIn.getAttribute("data-sign-in-url") || "/auth/passkey/sign-in", {
         credential: JSON.stringify(credentialJSON(credential)),
         redirect: field("redirect") || null
-      }).then(function (answer) { window.location.assign(answer.redirect || "/account"); });
+      }).then(function (answer) { window.location.assign(answer.redirect || "/"); });
     };
     var run = function (email, mediation) {
-      return post("/auth/passkey/options", { email: email || null }).then(function (answer) {
+      return post(signIn.getAttribute("data-options-url") || "/auth/passkey/options", { email: email || null }).then(function (answer) {
         var options = { publicKey: requestOptions(answer.publicKey) };
         if (mediation) {
           autofill = new AbortController();
@@ -145,6 +159,33 @@
     }
   }
 
+  // --- Sign-up page: an account with a passkey and no password --------------------------------
+  var signUp = document.querySelector("[data-passkey-sign-up]");
+  if (signUp && supported) {
+    var signUpForm = document.querySelector("form.form");
+    var signUpMessage = signUp.querySelector("[data-passkey-message]");
+    var signUpButton = signUp.querySelector("[data-passkey-button]");
+    signUp.hidden = false;
+    signUpButton.addEventListener("click", function () {
+      var email = signUpForm.querySelector('[name="email"]');
+      var name = signUpForm.querySelector('[name="name"]');
+      show(signUpMessage, "");
+      if (!email.value.trim() || !email.checkValidity()) {
+        show(signUpMessage, "Enter your email address above first: it names your account and your passkey.");
+        email.focus();
+        return;
+      }
+      var fields = { email: email.value.trim(), name: name ? name.value.trim() : null };
+      settle(post("/auth/sign-up/passkey/options", fields).then(function (answer) {
+        fields.user = answer.user;
+        return navigator.credentials.create({ publicKey: creationOptions(answer.publicKey) });
+      }).then(function (credential) {
+        fields.credential = JSON.stringify(credentialJSON(credential));
+        return post("/auth/sign-up/passkey", fields);
+      }), signUpButton, signUpMessage, "/account");
+    });
+  }
+
   // --- Security tab ---------------------------------------------------------------------------
   var create = document.querySelector("[data-passkey-create]");
   if (create && supported) {
@@ -155,21 +196,15 @@
     if (note) note.hidden = true;
     create.addEventListener("submit", function (event) {
       event.preventDefault();
-      show(createMessage, "");
-      createButton.disabled = true;
-      post("/account/security/passkeys/options", {}).then(function (answer) {
+      settle(post(create.getAttribute("data-options-url") || "/account/security/passkeys/options", {}).then(function (answer) {
         return navigator.credentials.create({ publicKey: creationOptions(answer.publicKey) });
       }).then(function (credential) {
         var name = create.querySelector('[name="name"]');
-        return post("/account/security/passkeys", {
+        return post(create.getAttribute("data-register-url") || "/account/security/passkeys", {
           credential: JSON.stringify(credentialJSON(credential)),
           name: name ? name.value : null
         });
-      }).then(function (answer) {
-        window.location.assign(answer.redirect || "/account/security");
-      }).catch(function (error) {
-        show(createMessage, describe(error));
-      }).then(function () { createButton.disabled = false; });
+      }), createButton, createMessage, window.location.pathname);
     });
   }
 })();

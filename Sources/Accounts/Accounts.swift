@@ -4,6 +4,7 @@ import Logging
 import PasswordStrength
 import Secrets
 import Store
+import WebAuthn
 
 /// Gatehouse's rules around the users' backend — every act's limits, audit trail and session
 /// rules — and the only holder of the backend (the seam), the database, the limiter (`Budgets`)
@@ -32,6 +33,8 @@ public struct Accounts: Sendable {
     public let logger: Logger
     /// The one password rule, for the forms that check a new password before they submit it.
     public let passwordRules: PasswordRules
+    /// How long a passkey ceremony's challenge may be answered.
+    let passkeyChallengeLifetime: TimeInterval
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
@@ -40,7 +43,8 @@ public struct Accounts: Sendable {
     public init(
         backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
-        passwordRules: PasswordRules = .default, clock: @escaping @Sendable () -> Date, logger: Logger
+        passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
+        clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         let audit = AuditTrail(database: database, clock: clock, logger: logger)
@@ -59,6 +63,7 @@ public struct Accounts: Sendable {
         self.clock = clock
         self.logger = logger
         self.passwordRules = passwordRules
+        self.passkeyChallengeLifetime = passkeyChallengeLifetime
     }
 
     // What the users' backend offers, as front-ends ask it to decide which routes, controls and

@@ -1,6 +1,22 @@
 /// Defaults for the optional calls. A backend without `Capability.externalSignIn` cannot take
 /// provider identities Gatehouse vouches for (PocketBase runs its own OAuth flows).
 extension AuthAPI {
+    public func passkeySignInStart(email: String, origin: String) async throws -> PasskeyStart {
+        throw AuthError.notSupported(.passkeys)
+    }
+
+    public func passkeySignInFinish(transactionID: String, credentialJSON: String) async throws -> AuthSession {
+        throw AuthError.notSupported(.passkeys)
+    }
+
+    public func passkeyRegistrationStart(origin: String, session: AuthSession) async throws -> PasskeyStart {
+        throw AuthError.notSupported(.passkeys)
+    }
+
+    public func passkeyRegistrationFinish(transactionID: String, credentialJSON: String, session: AuthSession) async throws {
+        throw AuthError.notSupported(.passkeys)
+    }
+
     /// Remote backends mail what their own server mails.
     public func resendVerificationEmail(email: String, withLink: Bool) async throws {
         try await resendVerificationEmail(email: email)

@@ -117,6 +117,19 @@ public protocol AuthAPI: Sendable {
     /// Completes a sign-in that answered `.mfaRequired` (`.mfa`).
     func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> AuthSession
 
+    // Passkeys (`.passkeys`): the server halves of the WebAuthn ceremonies; the app runs the
+    // platform's half (`navigator.credentials`, Apple's ASAuthorization) between start and finish.
+    // `origin` is the app's web origin (or `https://` and its associated domain): it names the
+    // relying party. A passkey sign-in is both factors: it never answers `.mfaRequired`.
+    /// Options to sign `email` in with one of its passkeys.
+    func passkeySignInStart(email: String, origin: String) async throws -> PasskeyStart
+    /// Checks the platform's answer (`AuthenticationResponseJSON`) and signs in.
+    func passkeySignInFinish(transactionID: String, credentialJSON: String) async throws -> AuthSession
+    /// Options to add a passkey to the signed-in account.
+    func passkeyRegistrationStart(origin: String, session: AuthSession) async throws -> PasskeyStart
+    /// Checks the platform's answer (`RegistrationResponseJSON`) and keeps the passkey.
+    func passkeyRegistrationFinish(transactionID: String, credentialJSON: String, session: AuthSession) async throws
+
     // The account's own sessions (`.sessionList`).
     func sessions(session: AuthSession) async throws -> [SessionInfo]
     /// Ends one of the account's sessions by its `SessionInfo.id`.

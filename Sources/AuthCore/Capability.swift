@@ -36,7 +36,10 @@ public enum Capability: String, Sendable, Hashable, CaseIterable, Codable {
     /// Account changes can be followed as they happen, whoever made them: the server's feed
     /// (ServerSeam's `UserChangeSource`), which only the embedded backend keeps.
     case userChanges
-    /// Passkeys (WebAuthn credentials) kept beside the accounts: registering, signing in, the list.
+    /// Passkeys (WebAuthn credentials): registering, signing in, the list. Apps run the ceremonies'
+    /// server halves through `AuthClient` over a backend that serves them over HTTP
+    /// (`DescopeBackend`); the embedded backend's are run by the server itself (its pages and APIs),
+    /// so in process its `passkey…` calls answer `notSupported`.
     case passkeys
 }
 

@@ -12,19 +12,41 @@ extension LocalAccounts {
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
         let problems = signUpProblems(request, name: name)
         guard problems.isEmpty else { throw AuthError.validation(problems) }
-
         let passwordHash = try await hasher.hash(request.password)
+        return try await insertAccount(
+            id: UserID(SecureRandom.userID()), email: request.email, name: name, passwordHash: passwordHash,
+            mailsVerification: mailsVerification, withLink: request.verificationMailWithLink)
+    }
+
+    /// An account with no password (a passkey is its credential), under `id`: the address and
+    /// name checked as `signUp` checks them, then written, mailed and answered as `signUp` does.
+    public func signUpWithoutPassword(id: UserID, email: String, name: String?, mailsVerification: Bool = true)
+        async throws -> SignUpOutcome
+    {
+        let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var problems = addressProblems(email) + nameProblems(name)
+        if !SecureRandom.isUserID(id.rawValue) {
+            problems.append(FieldError(field: "id", message: "The account id is not one this server makes."))
+        }
+        guard problems.isEmpty else { throw AuthError.validation(problems) }
+        return try await insertAccount(
+            id: id, email: email, name: name, passwordHash: nil, mailsVerification: mailsVerification, withLink: false)
+    }
+
+    /// Writes the user and its verification token in one transaction and mails the code or link.
+    private func insertAccount(
+        id userID: UserID, email: String, name: String?, passwordHash: String?, mailsVerification: Bool, withLink: Bool
+    ) async throws -> SignUpOutcome {
         let now = clock()
-        let userID = UserID(SecureRandom.userID())
         let needsVerification = configuration.verification != .none
         var profile = Profile()
         if let name, !name.isEmpty { profile.fields["name"] = .string(name) }
         let record = UserRecord(
-            id: userID, email: request.email, passwordHash: passwordHash,
+            id: userID, email: email, passwordHash: passwordHash,
             verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
         let pending =
             mailsVerification
-            ? pendingVerification(userID: userID, email: record.email, now: now, withLink: request.verificationMailWithLink)
+            ? pendingVerification(userID: userID, email: record.email, now: now, withLink: withLink)
             : nil
 
         let user: UserRecord
@@ -32,31 +54,34 @@ extension LocalAccounts {
             user = try await database.insertUser(record, verificationToken: pending?.token, twin: pending?.linkTwin)
         } catch AuthError.emailExists {
             // The owner hears of it; the caller decides what the person at the form is told.
-            if needsVerification && mailsVerification, let owner = try await database.user(email: request.email) {
+            if needsVerification && mailsVerification, let owner = try await database.user(email: email) {
                 let mail = VerificationMail.signUpAttempt(
                     to: owner.email, signInURL: configuration.page("/auth/sign-in"))
                 await deliver(mail, userID: owner.id)
             }
             throw AuthError.emailExists
         }
-        logger.info("account created", metadata: ["user": "\(userID)"])
+        logger.info("account created", metadata: ["user": "\(userID)", "password": "\(passwordHash != nil)"])
         if let pending { await deliver(pending.mail, userID: userID) }
         return SignUpOutcome(user: user.user, session: nil, requireEmailVerification: needsVerification && mailsVerification)
     }
 
     /// Every problem of the form at once, by field.
     func signUpProblems(_ request: SignUpRequest, name: String?) -> [FieldError] {
-        var problems: [FieldError] = []
-        if !EmailAddress.isPlausible(request.email) {
-            problems.append(FieldError(field: "email", message: "Enter a valid email address."))
-        }
+        var problems = addressProblems(request.email)
         let knownToAttackers = [request.email] + (name.map { [$0] } ?? [])
         if let message = configuration.passwordRules.problem(with: request.password, userInputs: knownToAttackers) {
             problems.append(FieldError(field: "password", message: message))
         }
-        if let name, let message = ProfileRules.nameProblem(name) {
-            problems.append(FieldError(field: "name", message: message))
-        }
-        return problems
+        return problems + nameProblems(name)
+    }
+
+    private func addressProblems(_ email: String) -> [FieldError] {
+        EmailAddress.isPlausible(email) ? [] : [FieldError(field: "email", message: "Enter a valid email address.")]
+    }
+
+    private func nameProblems(_ name: String?) -> [FieldError] {
+        guard let name, let message = ProfileRules.nameProblem(name) else { return [] }
+        return [FieldError(field: "name", message: message)]
     }
 }

@@ -12,7 +12,7 @@ import Store
 /// tokens form one family that lives 30 days from sign-in. Presenting a rotated refresh token
 /// again revokes the family. Impersonation sessions have no refresh token. API tokens are hashed
 /// under their own `SessionKind`, so one can never be replayed as a browser cookie (nor the reverse).
-public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions {
+public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, PasswordlessSignUps {
     public let accounts: LocalAccounts
     public let accessTokenLifetime: TimeInterval
     public let refreshFamilyLifetime: TimeInterval
@@ -63,6 +63,14 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions {
 
     public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
         var outcome = try await accounts.signUp(request, mailsVerification: !admitsUnverified)
+        if !outcome.requireEmailVerification { outcome.session = try await openSession(for: outcome.user) }
+        return outcome
+    }
+
+    /// A passkey's account: as `signUp`, with no password and the id its user handle names.
+    public func signUpWithoutPassword(id: UserID, email: String, name: String?) async throws -> SignUpOutcome {
+        var outcome = try await accounts.signUpWithoutPassword(
+            id: id, email: email, name: name, mailsVerification: !admitsUnverified)
         if !outcome.requireEmailVerification { outcome.session = try await openSession(for: outcome.user) }
         return outcome
     }

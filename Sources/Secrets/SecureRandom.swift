@@ -33,6 +33,11 @@ public enum SecureRandom {
         return String((0..<15).map { _ in idAlphabet[Int(randombytes_uniform(upperBound))] })
     }
 
+    /// Whether `text` has the shape of `userID()`'s ids (an id a caller hands back).
+    public static func isUserID(_ text: String) -> Bool {
+        text.count == 15 && text.allSatisfy { idAlphabet.contains($0) }
+    }
+
     /// `count` ids shaped like `userID()`, drawn from random bytes a megabyte at a time: seeding a
     /// million accounts would otherwise make 15 million `getrandom` calls. Bytes at or above the
     /// largest multiple of 36 are skipped, so every character stays uniform.

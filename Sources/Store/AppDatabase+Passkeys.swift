@@ -3,19 +3,20 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Stores a registered credential; false when its credential id is already stored (on any
-    /// account), which the caller refuses.
+    /// Stores a registered credential; nil when its credential id is already stored (whoever's),
+    /// which the caller refuses.
     public func addPasskey(_ new: NewPasskey, at now: Date) async throws -> PasskeyRecord? {
         let transports = String(decoding: try JSONEncoder().encode(new.transports), as: UTF8.self)
         return try await pool.write { db in
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO passkeys
-                        (credential_id, user_id, public_key, sign_count, transports, name, backup_eligible, backed_up, created_at)
+                        (credential_id, \(new.owner.column), public_key, sign_count, transports, name, backup_eligible,
+                         backed_up, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    Data(new.credentialID), new.userID.rawValue, Data(new.publicKey), Int64(new.signCount), transports,
+                    Data(new.credentialID), new.owner.key, Data(new.publicKey), Int64(new.signCount), transports,
                     new.name, new.backupEligible, new.backedUp, now.storedText
                 ])
             guard db.changesCount == 1 else { return nil }
@@ -26,17 +27,26 @@ extension AppDatabase {
 
     /// The account's passkeys, oldest first.
     public func passkeys(of userID: UserID) async throws -> [PasskeyRecord] {
+        try await passkeys(of: .user(userID))
+    }
+
+    /// The owner's passkeys, oldest first.
+    public func passkeys(of owner: PasskeyOwner) async throws -> [PasskeyRecord] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM passkeys WHERE user_id = ? ORDER BY id", arguments: [userID.rawValue])
-                .map(PasskeyRecord.init(row:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM passkeys WHERE \(owner.column) = ? ORDER BY id", arguments: [owner.key]
+            ).map(PasskeyRecord.init(row:))
         }
     }
 
-    /// The passkey with this credential id, whoever holds it.
-    public func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM passkeys WHERE credential_id = ?", arguments: [Data(credentialID)])
-                .map(PasskeyRecord.init(row:))
+    /// The passkey with this credential id, held by a person (or, with `superusers`, by a superuser).
+    public func passkey(credentialID: [UInt8], superusers: Bool = false) async throws -> PasskeyRecord? {
+        let holder = superusers ? "superuser_id" : "user_id"
+        return try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM passkeys WHERE credential_id = ? AND \(holder) IS NOT NULL",
+                arguments: [Data(credentialID)]
+            ).map(PasskeyRecord.init(row:))
         }
     }
 
@@ -65,13 +75,48 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes one of the account's passkeys; the deleted row, or nil when it has no such passkey.
-    public func deletePasskey(id: Int64, of userID: UserID) async throws -> PasskeyRecord? {
+    /// Deletes one of the owner's passkeys; the deleted row, or nil when it has no such passkey.
+    public func deletePasskey(id: Int64, of owner: PasskeyOwner) async throws -> PasskeyRecord? {
         try await pool.write { db in
             try Row.fetchOne(
-                db, sql: "DELETE FROM passkeys WHERE id = ? AND user_id = ? RETURNING *", arguments: [id, userID.rawValue]
+                db, sql: "DELETE FROM passkeys WHERE id = ? AND \(owner.column) = ? RETURNING *", arguments: [id, owner.key]
             ).map(PasskeyRecord.init(row:))
         }
+    }
+
+    /// Deletes one of the account's own passkeys unless it is the account's last way to sign in
+    /// (no password, no linked provider, no other passkey): checked and deleted in one transaction,
+    /// so two deletions at once cannot both pass the check.
+    public func deleteOwnPasskey(id: Int64, of userID: UserID) async throws -> OwnPasskeyDeletion {
+        try await pool.write { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT users.password_hash IS NOT NULL AS has_password,
+                        (SELECT count(*) FROM external_auths WHERE user_id = users.id) AS links,
+                        (SELECT count(*) FROM passkeys WHERE user_id = users.id) AS passkeys
+                    FROM users WHERE id = ?
+                    """, arguments: [userID.rawValue])
+            guard let row else { return .notFound }
+            let others: Bool = row["has_password"] || (row["links"] as Int64) > 0 || (row["passkeys"] as Int64) > 1
+            let owned =
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM passkeys WHERE id = ? AND user_id = ?", arguments: [id, userID.rawValue]) ?? false
+            guard owned else { return .notFound }
+            guard others else { return .lastSignInMethod }
+            let deleted = try Row.fetchOne(
+                db, sql: "DELETE FROM passkeys WHERE id = ? RETURNING *", arguments: [id]
+            ).map(PasskeyRecord.init(row:))
+            return deleted.map(OwnPasskeyDeletion.deleted) ?? .notFound
+        }
+    }
+
+    /// What deleting one's own passkey came to.
+    public enum OwnPasskeyDeletion: Sendable, Equatable {
+        case deleted(PasskeyRecord)
+        case notFound
+        /// Refused: it is the account's only way to sign in.
+        case lastSignInMethod
     }
 
     /// Keeps a ceremony's challenge (by its keyed hash) until `expiresAt`; dead ones go on the way.

@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 import GRDB
 
-/// A row of `passkeys`: one WebAuthn credential of one account (`credential`, its members read
-/// straight through the record), with when it was made and last used.
+/// A row of `passkeys`: one WebAuthn credential of one account or superuser (`credential`, its
+/// members read straight through the record), with when it was made and last used.
 @dynamicMemberLookup
 public struct PasskeyRecord: Sendable, Equatable {
     public var id: Int64
@@ -16,7 +16,8 @@ public struct PasskeyRecord: Sendable, Equatable {
     init(row: Row) {
         let transportsJSON: String = row["transports"]
         credential = NewPasskey(
-            credentialID: [UInt8]((row["credential_id"] as Data?) ?? Data()), userID: UserID(rawValue: row["user_id"]),
+            credentialID: [UInt8]((row["credential_id"] as Data?) ?? Data()),
+            owner: (row["user_id"] as String?).map { .user(UserID(rawValue: $0)) } ?? .superuser(row["superuser_id"]),
             publicKey: [UInt8]((row["public_key"] as Data?) ?? Data()),
             signCount: UInt32(clamping: row["sign_count"] as Int64),
             transports: (try? JSONDecoder().decode([String].self, from: Data(transportsJSON.utf8))) ?? [],
@@ -31,7 +32,7 @@ public struct PasskeyRecord: Sendable, Equatable {
 /// counter and backup state, what the authenticator last said). Its owner names it.
 public struct NewPasskey: Sendable, Equatable {
     public var credentialID: [UInt8]
-    public var userID: UserID
+    public var owner: PasskeyOwner
     /// The COSE_Key as the authenticator encoded it.
     public var publicKey: [UInt8]
     public var signCount: UInt32
@@ -42,10 +43,32 @@ public struct NewPasskey: Sendable, Equatable {
     public var backedUp: Bool
 
     public init(
-        credentialID: [UInt8], userID: UserID, publicKey: [UInt8], signCount: UInt32, transports: [String], name: String,
+        credentialID: [UInt8], owner: PasskeyOwner, publicKey: [UInt8], signCount: UInt32, transports: [String], name: String,
         backupEligible: Bool, backedUp: Bool
     ) {
-        (self.credentialID, self.userID, self.publicKey, self.signCount) = (credentialID, userID, publicKey, signCount)
+        (self.credentialID, self.owner, self.publicKey, self.signCount) = (credentialID, owner, publicKey, signCount)
         (self.transports, self.name, self.backupEligible, self.backedUp) = (transports, name, backupEligible, backedUp)
+    }
+}
+
+/// Whose a passkey is: a person's (their account's pages and APIs) or a superuser's (the console's
+/// sign-in). Every lookup names one, so neither's credential ever signs in as the other.
+public enum PasskeyOwner: Sendable, Hashable {
+    case user(UserID)
+    case superuser(String)
+
+    /// The column that holds this kind of owner.
+    var column: String {
+        switch self {
+        case .user: "user_id"
+        case .superuser: "superuser_id"
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .user(let id): id.rawValue
+        case .superuser(let id): id
+        }
     }
 }

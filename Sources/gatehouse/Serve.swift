@@ -127,6 +127,9 @@ struct Serve: AsyncParsableCommand {
     var passwordlessSignUp: Bool =
         Environment.value("PASSWORDLESS_SIGN_UP").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
 
+    @Option(help: "Seconds a passkey ceremony's challenge may be answered (default 360). (GATEHOUSE_PASSKEY_CHALLENGE_LIFETIME)")
+    var passkeyChallengeLifetime: Int = Environment.value("PASSKEY_CHALLENGE_LIFETIME").flatMap(Int.init) ?? 360
+
     @Option(
         help: """
             A Descope project id the Descope-compatible API (/v1/auth) answers for; repeat it or give a \
@@ -318,6 +321,7 @@ struct Serve: AsyncParsableCommand {
             .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         web.descopeTokenCookies = descopeTokenCookies
         web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
+        web.passkeyChallengeLifetime = TimeInterval(max(passkeyChallengeLifetime, 1))
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))

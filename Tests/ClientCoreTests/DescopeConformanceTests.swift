@@ -1,8 +1,10 @@
 import AuthCore
 import Foundation
+import Secrets
 import TestScope
 import Testing
 import TwoFactor
+import WebAuthnTestSupport
 
 /// `DescopeBackend` through `AuthClient` against Gatehouse's own Descope-compatible API, where
 /// Descope's contract differs from the shared suites' (`BackendKind.verifyingBeforeSignIn`): a
@@ -63,6 +65,60 @@ import TwoFactor
         #expect(await authError { _ = try await fixture.api.currentUser(refreshed) } == .sessionExpired)
         #expect(await authError { _ = try await fixture.api.refresh(refreshed) } == .sessionExpired)
         #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+    }
+
+    /// A passkey added to the signed-in account and then signed in with, through `AuthClient`'s
+    /// ceremony halves, a software authenticator playing the platform's part.
+    @Test func aPasskeyIsAddedThenSignsInWithoutAPassword() async throws {
+        let fixture = try await fixture()
+        let descope = try #require(fixture.api as? DescopeBackend)
+        // WebAuthn takes no IP address as a relying party: the same server by its name.
+        let origin = "http://localhost:\(fixture.server.port)"
+        let byName = DescopeBackend(
+            configuration: .init(baseURL: try #require(URL(string: origin)), projectID: descope.configuration.projectID))
+        let client = AuthClient(api: byName, storage: InMemorySessionStorage())
+        #expect(client.capabilities.contains(.passkeys))
+        var authenticator = try SoftwareAuthenticator()
+        authenticator.origin = origin
+        let email = uniqueEmail("passkey")
+        let me = try #require(try await client.signUp(email: email, password: Self.password).user)
+
+        let add = try await client.passkeyAddStart(origin: origin)
+        #expect(add.create)
+        try await client.passkeyAddFinish(
+            transactionID: add.transactionID, credentialJSON: try authenticator.registrationJSON(challenge: challenge(add)))
+
+        let other = AuthClient(api: byName, storage: InMemorySessionStorage())
+        let start = try await other.passkeySignInStart(email: email, origin: origin)
+        #expect(!start.create)
+        let answer = try authenticator.assertionJSON(challenge: challenge(start), userHandle: me.id.rawValue, signCount: 2)
+        let session = try await other.passkeySignInFinish(transactionID: start.transactionID, credentialJSON: answer)
+        #expect(session.user.id == me.id && session.refreshable)
+        #expect(try await other.getCurrentUser()?.email.lowercased() == email)
+        // The same answer again is a replay.
+        #expect(
+            await authError {
+                _ = try await other.passkeySignInFinish(transactionID: start.transactionID, credentialJSON: answer)
+            }
+                != nil)
+    }
+
+    @Test func aBackendWithoutPasskeysSaysSo() async throws {
+        let client = AuthClient(
+            api: PocketBaseBackend(configuration: .init(baseURL: try #require(URL(string: "http://127.0.0.1:9")))),
+            storage: InMemorySessionStorage())
+        #expect(!client.capabilities.contains(.passkeys))
+        #expect(
+            await authError { _ = try await client.passkeySignInStart(email: "a@example.com", origin: "https://example.com") }
+                == .notSupported(.passkeys))
+    }
+
+    /// The challenge in a ceremony's options (`{"publicKey": {"challenge": …}}`).
+    private func challenge(_ start: PasskeyStart) throws -> [UInt8] {
+        let options = try JSONSerialization.jsonObject(with: Data(start.optionsJSON.utf8)) as? [String: Any]
+        let publicKey = options?["publicKey"] as? [String: Any]
+        let text = try #require(publicKey?["challenge"] as? String)
+        return try #require(Base64URL.decode(text))
     }
 
     @Test func wrongPasswordUnknownLoginAndTakenAddressAnswerTheSeamsErrors() async throws {

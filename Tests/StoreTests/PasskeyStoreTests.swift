@@ -10,9 +10,9 @@ import Testing
 @Suite struct PasskeyStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func account(_ store: TestDatabase, _ id: String) async throws -> UserID {
+    private func account(_ store: TestDatabase, _ id: String, password: Bool = true) async throws -> UserID {
         let record = UserRecord(
-            id: UserID(id), email: "\(id)@example.com", passwordHash: "x", verified: true, profile: Profile([:]),
+            id: UserID(id), email: "\(id)@example.com", passwordHash: password ? "x" : nil, verified: true, profile: Profile([:]),
             createdAt: now, updatedAt: now)
         _ = try await store.database.insertUser(record, verificationToken: nil)
         return UserID(id)
@@ -20,7 +20,7 @@ import Testing
 
     private func passkey(_ user: UserID, id: [UInt8] = [1, 2, 3]) -> NewPasskey {
         NewPasskey(
-            credentialID: id, userID: user, publicKey: [0xA5, 1, 2], signCount: 4, transports: ["internal"], name: "Laptop",
+            credentialID: id, owner: .user(user), publicKey: [0xA5, 1, 2], signCount: 4, transports: ["internal"], name: "Laptop",
             backupEligible: true, backedUp: false)
     }
 
@@ -31,7 +31,7 @@ import Testing
         let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
         #expect(stored.transports == ["internal"] && stored.signCount == 4 && stored.lastUsedAt == nil)
         #expect(try await store.database.addPasskey(passkey(bob), at: now) == nil)
-        #expect(try await store.database.passkey(credentialID: [1, 2, 3])?.userID == ann)
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3])?.owner == .user(ann))
         #expect(try await store.database.passkeys(of: bob).isEmpty)
     }
 
@@ -53,9 +53,9 @@ import Testing
         let bob = try await account(store, "bob")
         let stored = try #require(try await store.database.addPasskey(passkey(ann), at: now))
         #expect(!(try await store.database.renamePasskey(id: stored.id, of: bob, to: "Mine")))
-        #expect(try await store.database.deletePasskey(id: stored.id, of: bob) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(bob)) == nil)
         #expect(try await store.database.renamePasskey(id: stored.id, of: ann, to: "Phone"))
-        #expect(try await store.database.deletePasskey(id: stored.id, of: ann)?.name == "Phone")
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(ann))?.name == "Phone")
         #expect(try await store.database.passkeys(of: ann).isEmpty)
     }
 
@@ -72,6 +72,44 @@ import Testing
         try await store.database.storePasskeyChallenge(
             hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
         #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: later) == .expired)
+    }
+
+    @Test func theLastWayToSignInIsNotDeletedByItsOwner() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann", password: false)
+        let first = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        let second = try #require(try await store.database.addPasskey(passkey(ann, id: [4, 5]), at: now))
+        #expect(try await store.database.deleteOwnPasskey(id: second.id, of: UserID("bob")) == .notFound)
+        #expect(try await store.database.deleteOwnPasskey(id: second.id, of: ann) == .deleted(second))
+        #expect(try await store.database.deleteOwnPasskey(id: first.id, of: ann) == .lastSignInMethod)
+        #expect(try await store.database.passkeys(of: ann) == [first])
+        // A linked provider is another way in; so is a password (Bea's).
+        _ = try await store.database.linkExternal(
+            ExternalIdentity(provider: "github", subject: "gh-ann", email: nil, emailVerified: false), to: ann, at: now)
+        #expect(try await store.database.deleteOwnPasskey(id: first.id, of: ann) == .deleted(first))
+        let bea = try await account(store, "bea")
+        let hers = try #require(try await store.database.addPasskey(passkey(bea, id: [9]), at: now))
+        #expect(try await store.database.deleteOwnPasskey(id: hers.id, of: bea) == .deleted(hers))
+    }
+
+    @Test func aSuperusersPasskeyIsFoundOnlyAmongSuperusers() async throws {
+        let store = try TestDatabase()
+        let ann = try await account(store, "ann")
+        let staff = try await store.database.createSuperuser(id: "staff1", email: "staff@example.com", passwordHash: "x", at: now)
+        var theirs = passkey(ann, id: [7, 7])
+        theirs.owner = .superuser(staff.id)
+        let stored = try #require(try await store.database.addPasskey(theirs, at: now))
+        #expect(stored.owner == .superuser(staff.id))
+        #expect(try await store.database.passkey(credentialID: [7, 7]) == nil)
+        #expect(try await store.database.passkey(credentialID: [7, 7], superusers: true) == stored)
+        #expect(try await store.database.passkeys(of: ann).isEmpty)
+        #expect(try await store.database.passkeys(of: .superuser(staff.id)) == [stored])
+        // A person's passkey is not found among superusers', and neither deletes the other's.
+        let hers = try #require(try await store.database.addPasskey(passkey(ann), at: now))
+        #expect(try await store.database.passkey(credentialID: [1, 2, 3], superusers: true) == nil)
+        #expect(try await store.database.deletePasskey(id: hers.id, of: .superuser(staff.id)) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .user(ann)) == nil)
+        #expect(try await store.database.deletePasskey(id: stored.id, of: .superuser(staff.id)) == stored)
     }
 
     @Test func deletingTheAccountDeletesItsPasskeys() async throws {

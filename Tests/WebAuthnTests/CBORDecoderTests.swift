@@ -1,5 +1,6 @@
 import Testing
 import WebAuthn
+import WebAuthnTestSupport
 
 /// RFC 8949 Appendix A's examples (the definite-length ones), and what the reader refuses.
 @Suite struct CBORDecoderTests {

@@ -2,6 +2,7 @@ import Secrets
 import SystemCrypto
 import Testing
 import WebAuthn
+import WebAuthnTestSupport
 
 /// WebAuthn Level 3 §16.2 ("ES256 Credential with No Attestation"): the specification's own
 /// registration and assertion of one credential, for RP id `example.org`.

@@ -2,19 +2,21 @@
 (CDP `WebAuthn.addVirtualAuthenticator`: CTAP2, internal transport, resident keys, user
 verification): sign up with a password, turn on an authenticator app, add a passkey, sign out,
 sign in with it by autofill without typing an email and then with the button — no password, no
-code step —, rename and delete it and see passkey sign-in refused; and a cancelled ceremony (the
-authenticator removed) says so."""
+code step —, rename and delete it and see passkey sign-in refused; a cancelled ceremony (the
+authenticator removed) says so; and a passkey-only account (no password) from sign-up to a first
+password."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import pyotp
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from conftest import PASSWORD, unique_email
-from test_browser_flow import (browser, field, page_text, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
+from conftest import PASSWORD, latest_code, unique_email
+from test_browser_flow import (browser, field, page_text, path_of, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
 
 
@@ -140,3 +142,143 @@ def test_password_account_adds_a_passkey_signs_in_with_it_and_deletes_it(browser
     assert "cancelled or timed out" in message.text, message.text
     assert len(credentials(driver, authenticator)) == 1, "a declined ceremony still made a credential"
     screenshot(driver, screenshots_dir, "passkeys-cancelled")
+
+
+def test_passkey_only_account_signs_up_signs_in_and_sets_a_password_later(browser, start_server, screenshots_dir):
+    """Sign up with a passkey and no password, verify the address, sign out, sign back in with the
+    passkey; its last passkey cannot be deleted until the account has a password."""
+    server = start_server(verification="code")
+    base, driver = server.url.replace("127.0.0.1", "localhost"), browser
+    email = unique_email("passkey-only")
+    authenticator = add_authenticator(driver)
+
+    # The button wants an address first.
+    driver.get(base + "/auth/sign-up")
+    button = wait(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "[data-passkey-sign-up] [data-passkey-button]")))
+    button.click()
+    message = driver.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up] [data-passkey-message]")
+    wait(driver).until(lambda d: message.text)
+    assert "Enter your email address" in message.text and not credentials(driver, authenticator)
+
+    driver.get(base + "/auth/sign-up")
+    button = wait(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "[data-passkey-sign-up] [data-passkey-button]")))
+    type_into(field(driver, "name"), "Pat Keyonly")
+    type_into(field(driver, "email"), email)
+    screenshot(driver, screenshots_dir, "passkeys-sign-up")
+    button.click()
+    # The address is verified as after a password sign-up: the mailed code, then signed in.
+    wait_for_path(driver, "/auth/verify")
+    code = field(driver, "code")
+    type_into(code, latest_code(base, email))
+    submit_form_of(driver, code)
+    wait_for_path(driver, "/account")
+    assert email in page_text(driver)
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-passkey-prompt]"), "offered a passkey to an account made with one"
+    stored = credentials(driver, authenticator)
+    assert len(stored) == 1 and stored[0]["isResidentCredential"], stored
+
+    # No password yet: the security tab offers to set one, and refuses to delete the only passkey.
+    driver.get(base + "/account/security")
+    assert driver.find_elements(By.CSS_SELECTOR, "[data-first-password]")
+    assert not driver.find_elements(By.NAME, "current_password")
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
+    wait_for_text(driver, "your only way to sign in")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "[data-passkey-list] [data-passkey]")) == 1
+
+    # Signed out, the sign-in page's autofill request meets the passkey: signed straight back in.
+    sign_out(driver)
+    wait_for_path(driver, "/account")
+    assert email in page_text(driver)
+
+    # A first password, with no current one to give; then the passkey may go, and the password signs in.
+    driver.get(base + "/account/security")
+    new_password = field(driver, "new_password")
+    type_into(new_password, PASSWORD)
+    submit_form_of(driver, new_password)
+    wait_for_text(driver, "Password set")
+    assert driver.find_elements(By.NAME, "current_password"), "the form still asks no current password"
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
+    wait_for_text(driver, "Passkey deleted")
+    driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})
+    sign_out(driver)
+    type_into(field(driver, "email"), email)
+    password = field(driver, "password")
+    type_into(password, PASSWORD)
+    submit_form_of(driver, password)
+    wait_for_path(driver, "/account")
+    assert email in page_text(driver)
+
+
+STAFF_EMAIL, STAFF_PASSWORD = "passkey-staff@example.com", "quiet-otter-123 staff"
+
+
+def test_superusers_console_passkey_skips_the_code_step_and_never_crosses_with_a_persons(
+        browser, start_server, binary, tmp_path, screenshots_dir):
+    """A superuser with an authenticator app adds a console passkey and signs in to the console with
+    it by autofill (no password, no code); a person's passkey on the same device is refused by the
+    console, and the console passkey by the account pages."""
+    db = tmp_path / "staff-passkeys.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    server = start_server(db_path=db, verification="none")
+    base, driver = server.url.replace("127.0.0.1", "localhost"), browser
+    authenticator = add_authenticator(driver)
+
+    # A person's passkey-only account (addresses are not verified here: signed straight in).
+    driver.get(base + "/auth/sign-up")
+    type_into(field(driver, "email"), unique_email("person"))
+    driver.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up] [data-passkey-button]").click()
+    wait_for_path(driver, "/account?notice=welcome")
+    person = credentials(driver, authenticator)[0]
+
+    # The console's sign-in page asks by autofill as it loads; the person's passkey answers: refused.
+    driver.get(base + "/_/")
+    assert "not registered here" in passkey_message(driver)
+    assert path_of(driver).startswith("/_/") and not driver.find_elements(By.CSS_SELECTOR, "form[action='/_/sign-out']")
+
+    # Password, then an authenticator app for the console, then a console passkey.
+    type_into(field(driver, "email"), STAFF_EMAIL)
+    password = field(driver, "password")
+    type_into(password, STAFF_PASSWORD)
+    submit_form_of(driver, password)
+    wait_for_path(driver, "/_/users")
+    driver.get(base + "/_/security")
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "button[data-totp-begin]"))
+    secret = driver.find_element(By.CSS_SELECTOR, "[data-totp-secret]").get_attribute("data-totp-secret")
+    code = field(driver, "code")
+    type_into(code, pyotp.TOTP(secret).now())
+    submit_form_of(driver, code)
+    driver.find_element(By.CSS_SELECTOR, "a[data-codes-saved]").click()
+    wait_for_path(driver, "/_/security?notice=totp-on")
+    form = wait(driver).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form[data-passkey-create]")))
+    type_into(form.find_element(By.NAME, "name"), "Staff laptop")
+    form.find_element(By.CSS_SELECTOR, "[data-passkey-create-button]").click()
+    wait_for_path(driver, "/_/security?notice=passkey-added")
+    assert "Staff laptop" in driver.find_element(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-list]").text
+    driver.get(base + "/_/security")
+    screenshot(driver, screenshots_dir, "passkeys-console-security")
+
+    # Only the console passkey on the device now: signed out, the sign-in page's autofill signs the
+    # superuser in with it — no password, no authenticator-app code.
+    driver.execute_cdp_cmd("WebAuthn.removeCredential",
+                           {"authenticatorId": authenticator, "credentialId": person["credentialId"]})
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/_/sign-out'] button"))
+    wait_for_path(driver, "/_/users")
+    assert not driver.find_elements(By.NAME, "code") and STAFF_EMAIL in page_text(driver)
+
+    # The account pages refuse the console passkey.
+    driver.delete_cookie("gh_session")
+    driver.get(base + "/auth/sign-in")
+    assert "not registered here" in passkey_message(driver)
+
+    # Deleted, it no longer opens the console (the device still holds it and answers the autofill).
+    driver.get(base + "/_/security")
+    driver.find_element(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-delete]").click()
+    alert = wait(driver).until(EC.alert_is_present())
+    assert "no longer sign you in to the console" in alert.text
+    alert.accept()
+    wait_for_path(driver, "/_/security?notice=passkey-deleted")
+    assert driver.find_elements(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-none]")
+    submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/_/sign-out'] button"))
+    assert "not registered here" in passkey_message(driver)

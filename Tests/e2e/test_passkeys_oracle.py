@@ -12,28 +12,30 @@ import json
 import os
 import re
 import subprocess
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from fido2 import cbor
-from fido2.cose import ES256
+from fido2.cose import ES256, RS256
 from fido2.utils import websafe_decode, websafe_encode
 from fido2.webauthn import (AttestationObject, AttestedCredentialData, AuthenticatorData, CollectedClientData)
 
-from conftest import PASSWORD, Browserless, latest_code, unique_email
+from conftest import PASSWORD, Browserless, latest_code, read_mailbox, unique_email
 
 UP, UV, AT = AuthenticatorData.FLAG.UP, AuthenticatorData.FLAG.UV, AuthenticatorData.FLAG.AT
 
 
 class SoftwareAuthenticator:
-    """One ES256 credential, discoverable: it keeps the user handle it was made for."""
+    """One ES256 (or, with `rs256`, RS256) credential, discoverable: it keeps the user handle it was made for."""
 
-    def __init__(self, rp_id: str = "localhost"):
-        self.key = ec.generate_private_key(ec.SECP256R1())
+    def __init__(self, rp_id: str = "localhost", rs256: bool = False):
+        self.rs256 = rs256
+        self.key = rsa.generate_private_key(65537, 2048) if rs256 else ec.generate_private_key(ec.SECP256R1())
         self.credential_id = os.urandom(32)
         self.rp_id = rp_id
         self.counter = 0
@@ -46,14 +48,15 @@ class SoftwareAuthenticator:
         self.user_handle = user_id.encode() if handle_as_text else websafe_decode(user_id)
         client_data = CollectedClientData.create(
             CollectedClientData.TYPE.CREATE, websafe_decode(options["challenge"]), origin)
+        cose = RS256 if self.rs256 else ES256
         credential = AttestedCredentialData.create(
-            b"\0" * 16, self.credential_id, ES256.from_cryptography_key(self.key.public_key()))
+            b"\0" * 16, self.credential_id, cose.from_cryptography_key(self.key.public_key()))
         self.counter += 1
         auth_data = AuthenticatorData.create(
             hashlib.sha256((rp_id or self.rp_id).encode()).digest(), UP | UV | AT, self.counter, credential)
         statement = {}
         if fmt == "packed":
-            statement = {"alg": -7, "sig": self.key.sign(bytes(auth_data) + client_data.hash, ec.ECDSA(hashes.SHA256()))}
+            statement = {"alg": cose.ALGORITHM, "sig": self.sign(bytes(auth_data) + client_data.hash)}
         attestation = AttestationObject.create(fmt, auth_data, statement)
         return {
             "id": websafe_encode(self.credential_id), "rawId": websafe_encode(self.credential_id), "type": "public-key",
@@ -68,13 +71,19 @@ class SoftwareAuthenticator:
         self.counter = self.counter + 1 if counter is None else counter
         auth_data = bytes(AuthenticatorData.create(
             hashlib.sha256((rp_id or self.rp_id).encode()).digest(), flags, self.counter))
-        signature = self.key.sign(auth_data + hashlib.sha256(data).digest(), ec.ECDSA(hashes.SHA256()))
+        signature = self.sign(auth_data + hashlib.sha256(data).digest())
         return {
             "id": websafe_encode(self.credential_id), "rawId": websafe_encode(self.credential_id), "type": "public-key",
             "response": {"clientDataJSON": websafe_encode(data), "authenticatorData": websafe_encode(auth_data),
                          "signature": websafe_encode(signature),
                          "userHandle": self.user_handle.decode() if handle_as_text else websafe_encode(self.user_handle)},
         }
+
+
+    def sign(self, data: bytes) -> bytes:
+        if self.rs256:
+            return self.key.sign(data, padding.PKCS1v15(), hashes.SHA256())
+        return self.key.sign(data, ec.ECDSA(hashes.SHA256()))
 
 
 @pytest.fixture
@@ -135,6 +144,65 @@ def test_registration_and_sign_in_made_by_fido2_verify(site):
         assert status == 200 and answer["redirect"] == "/account", answer
         status, _, page = visitor.get("/account")
         assert status == 200 and email in page, "the passkey sign-in did not open a session"
+
+
+def test_an_rs256_credential_registers_and_signs_in(site):
+    owner, email = signed_up(site)
+    authenticator = SoftwareAuthenticator(rs256=True)
+    status, answer = register(owner, site, authenticator, fmt="packed")
+    assert status == 200, answer
+    visitor = Browserless(site)
+    status, answer = sign_in(visitor, authenticator.get(sign_in_options(visitor), site))
+    assert status == 200 and answer["redirect"] == "/account", answer
+    assert email in visitor.get("/account")[2]
+    # A signature by another RSA key is refused.
+    authenticator.key = rsa.generate_private_key(65537, 2048)
+    stranger = Browserless(site)
+    status, answer = sign_in(stranger, authenticator.get(sign_in_options(stranger), site))
+    assert status == 400 and "signature" in answer["message"].lower(), answer
+
+
+def test_passkey_sign_up_is_bound_to_its_address_and_account_id(site):
+    """A passkey-only sign-up's challenge names the address and the account id it was issued for:
+    another address or id at the finish is refused (and makes no account); the right one makes an
+    account with no password, verified by mail like a password sign-up."""
+    email = unique_email("passkey-only")
+
+    def start(client: Browserless) -> dict:
+        status, options = call(client, "/auth/sign-up", "/auth/sign-up/passkey/options", {"email": email, "name": "Pat"})
+        assert status == 200 and options["publicKey"]["user"]["name"] == email, options
+        return options
+
+    def finish(client: Browserless, options: dict, **override) -> tuple[int, dict]:
+        credential = SoftwareAuthenticator().create(options["publicKey"], site)
+        fields = {"email": email, "name": "Pat", "user": options["user"], "credential": json.dumps(credential)}
+        return call(client, "/auth/sign-up", "/auth/sign-up/passkey", {**fields, **override})
+
+    client = Browserless(site)
+    status, answer = finish(client, start(client), email=unique_email("someone-else"))
+    assert status == 400 and answer["error"] == "unknown_challenge", answer
+    status, answer = finish(client, start(client), user="a" * 15)
+    assert status == 400 and answer["error"] == "unknown_challenge", answer
+    assert read_mailbox(site, email) == [], "a refused passkey sign-up mailed a verification"
+
+    options = start(client)
+    status, answer = finish(client, options)
+    assert status == 200 and answer["redirect"].startswith("/auth/verify"), answer
+    status, headers, _ = client.form_post(answer["redirect"], "/auth/verify", {"email": email, "code": latest_code(site, email)})
+    assert status == 303 and headers["Location"].startswith("/account"), status
+    # The account has no password: the security tab offers to set one, asking no current one.
+    status, _, page = client.get("/account/security")
+    assert "Set a password" in page and 'name="current_password"' not in page
+
+
+def test_an_expired_challenge_is_refused(start_server):
+    server = start_server(extra_args=["--passkey-challenge-lifetime", "1"])
+    site = server.url.replace("127.0.0.1", "localhost")
+    visitor = Browserless(site)
+    options = sign_in_options(visitor)
+    time.sleep(1.2)
+    status, answer = sign_in(visitor, SoftwareAuthenticator().get(options, site))
+    assert status == 400 and answer["error"] == "expired_challenge" and "expired" in answer["message"], answer
 
 
 def test_unknown_and_known_emails_get_alike_options(site):
@@ -275,3 +343,28 @@ def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
     assert status == 400 and "already used" in body["errorMessage"], body
     status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": email, "origin": "https://evil.example"})
     assert status == 400 and body["errorCode"] == "E011004", body
+
+    # signup: a passkey-only account, JWTs at once (the address still to verify, as password/signup).
+    new_email = unique_email("descope-passkey-only")
+    status, start = descope_call(site, "/v1/auth/webauthn/signup/start",
+                                 {"loginId": new_email, "user": {"name": "Pat"}, "origin": site})
+    assert status == 200 and start["create"] is True, start
+    options = json.loads(start["options"])["publicKey"]
+    newcomer = SoftwareAuthenticator()
+    credential = newcomer.create(options, site, handle_as_text=True)
+    forged = start["transactionId"].split(".")
+    forged[2] = websafe_encode(unique_email("someone-else").encode())
+    status, body = descope_call(site, "/v1/auth/webauthn/signup/finish",
+                                {"transactionId": ".".join(forged), "response": json.dumps(credential)})
+    assert status == 400 and "unknown" in body["errorMessage"], body
+    status, start = descope_call(site, "/v1/auth/webauthn/signup/start", {"loginId": new_email, "origin": site})
+    credential = newcomer.create(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    status, signed_up = descope_call(site, "/v1/auth/webauthn/signup/finish",
+                                     {"transactionId": start["transactionId"], "response": json.dumps(credential)})
+    assert status == 200 and signed_up["firstSeen"] is True and signed_up["user"]["email"] == new_email, signed_up
+    assert signed_up["user"]["password"] is False, signed_up["user"]
+    status, start = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": new_email, "origin": site})
+    assertion = newcomer.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",
+                                {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
+    assert status == 200 and body["user"]["userId"] == signed_up["user"]["userId"], body

@@ -22,17 +22,37 @@ public struct SignUp: Sendable {
     /// The backend's outcome; throws `.rateLimited` when the source is over its budget and passes
     /// the backend's refusals on. `backend` is the seam as the front-end opens sessions with it.
     public func attempt(_ signUp: SignUpRequest, backend: any AuthAPI, request: Request) async throws -> SignUpOutcome {
+        try await accounted(email: signUp.email, method: nil, request: request) {
+            try await policy.applied(to: backend).signUp(signUp)
+        }
+    }
+
+    /// A passkey's account, with no password, under the id the passkey's user handle names; the
+    /// same budget, audit and verification rules as a password sign-up, its session (when the
+    /// address need not be verified first) opened for a browser.
+    func attemptWithoutPassword(id: UserID, email: String, name: String?, request: Request) async throws -> SignUpOutcome {
+        try await accounted(email: email, method: "passkey", request: request) {
+            try await policy.applied(to: env.pageBackend).signUpWithoutPassword(id: id, email: email, name: name)
+        }
+    }
+
+    /// `create` under the source's sign-up budget, audited, the verification cool-down started.
+    private func accounted(
+        email: String, method: String?, request: Request, _ create: () async throws -> SignUpOutcome
+    ) async throws -> SignUpOutcome {
         if let refusal = await env.budgets.take(.signUps(ip: request.remoteAddress)) {
             await env.audit.record(
                 .signUpRefused, request: request,
-                data: AuditTrail.data(["email": .string(signUp.email), "reason": "rate_limited"], via: via))
+                data: AuditTrail.data(["email": .string(email), "reason": "rate_limited"], via: via))
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }
-        let outcome = try await policy.applied(to: backend).signUp(signUp)
+        let outcome = try await create()
         let user = outcome.user
+        var data: [String: JSONValue] = ["email": .string(user.email)]
+        if let method { data["method"] = .string(method) }
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: AuditTrail.data(["email": .string(user.email)], via: via))
+            data: AuditTrail.data(data, via: via))
         if outcome.requireEmailVerification {
             await env.budgets.take(.verificationMailsTo(user.email))
             await env.audit.record(

@@ -20,6 +20,8 @@ public enum PasskeyError: HTTPResponseError, Equatable {
     case invalidName
     /// No passkey with that id on this account.
     case notFound
+    /// Deleting it would leave the account no way to sign in (no password, no provider, no other passkey).
+    case lastSignInMethod
     /// The address has no passkeys here — or no account: the two answer alike.
     case noPasskeys
     /// The account is disabled or gone.
@@ -32,7 +34,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         switch self {
         case .rateLimited: 429
         case .notFound, .noPasskeys: 404
-        case .alreadyRegistered: 409
+        case .alreadyRegistered, .lastSignInMethod: 409
         case .notSupported: 501
         case .unknownCredential, .otherAccount, .accountUnavailable: 401
         default: 400
@@ -50,6 +52,8 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .raced: "This passkey was just used for another sign-in. Try again."
         case .invalidName: "Give the passkey a name of 1 to 64 characters."
         case .notFound: "There is no such passkey on your account."
+        case .lastSignInMethod:
+            "This passkey is your only way to sign in, so it can't be deleted. Set a password or create another passkey first."
         case .noPasskeys: "There are no passkeys for this account."
         case .accountUnavailable: "This account cannot sign in."
         case .rateLimited(let wait): "Too many attempts. Try again in \(wait) seconds."
@@ -69,6 +73,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .raced: "raced"
         case .invalidName: "invalid_name"
         case .notFound: "not_found"
+        case .lastSignInMethod: "last_sign_in_method"
         case .noPasskeys: "no_passkeys"
         case .accountUnavailable: "account_unavailable"
         case .rateLimited: "rate_limited"

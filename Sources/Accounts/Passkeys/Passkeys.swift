@@ -9,9 +9,9 @@ import WebAuthn
 /// A person's passkeys (WebAuthn credentials), whichever way in: registering one while signed in,
 /// signing in with one (with an email, or with none — the authenticator names the account), and
 /// listing, renaming and deleting them. The owner of every rule around the ceremonies: challenges
-/// are single-use and expire (`Ceremony.challengeLifetime`); registration takes one of the
-/// source's code checks (as an authenticator app's enrolment does) and is never done through an
-/// impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
+/// are single-use and expire (`Ceremony.challengeLifetime`, or `--passkey-challenge-lifetime`);
+/// registration takes one of the source's code checks (as an authenticator app's enrolment does)
+/// and is never done through an impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
 /// with passwords). A passkey sign-in is complete: the authenticator verified the person (UV is
 /// required) and holds the key, so it counts as both factors and no second step follows. Every act
 /// is audited.
@@ -53,18 +53,10 @@ public struct Passkeys: Sendable {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
             let name = try Self.checkedName(name ?? "", default: "Passkey")
-            let response = try checked { () throws(WebAuthnError) in try RegistrationResponse(json: json) }
-            guard case .spent(let owner) = try await spendChallenge(response.clientDataJSON, .register),
-                owner == signedIn.user.id
-            else { throw PasskeyError.unknownChallenge }
-            let challenge = try challengeBytes(response.clientDataJSON)
-            let credential = try checked { () throws(WebAuthnError) in
-                try rp.verifyRegistration(
-                    clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject,
-                    challenge: challenge, userVerification: true)
-            }
+            let (response, credential) = try await verifiedRegistration(
+                json, rp: rp, binding: nil, boundTo: signedIn.user.id)
             let new = NewPasskey(
-                credentialID: credential.id, userID: signedIn.user.id, publicKey: credential.publicKeyCOSE,
+                credentialID: credential.id, owner: .user(signedIn.user.id), publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,
                 backupEligible: credential.flags.backupEligible, backedUp: credential.flags.backedUp)
             guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {
@@ -127,8 +119,8 @@ public struct Passkeys: Sendable {
             if let refusal = await env.budgets.take(.signInTries(ip: request.remoteAddress, .people)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
-            let (passkey, session) = try await verifiedSignIn(json, rp: rp, client: client)
-            let user = passkey.userID.rawValue
+            let (passkey, userID, session) = try await verifiedSignIn(json, rp: rp, client: client)
+            let user = userID.rawValue
             await env.audit.record(
                 .signInCompleted, actor: user, subject: user, request: request,
                 data: AuditTrail.data(["method": "passkey", "passkey": .number(Double(passkey.id))], via: via))
@@ -144,33 +136,13 @@ public struct Passkeys: Sendable {
 
     private func verifiedSignIn(
         _ json: [UInt8], rp: RelyingParty, client: SessionClient
-    ) async throws -> (PasskeyRecord, AuthSession) {
+    ) async throws -> (PasskeyRecord, UserID, AuthSession) {
         try requireAvailable()
-        let response = try checked { () throws(WebAuthnError) in try AssertionResponse(json: json) }
-        let spent = try await spendChallenge(response.clientDataJSON, .authenticate)
-        guard case .spent(let boundTo) = spent else { throw PasskeyError.unknownChallenge }
-        guard let passkey = try await env.database.passkey(credentialID: response.id) else {
-            throw PasskeyError.unknownCredential
-        }
-        if let boundTo, boundTo != passkey.userID { throw PasskeyError.otherAccount }
-        if let handle = response.userHandle, handle != Array(passkey.userID.rawValue.utf8) {
-            throw PasskeyError.otherAccount
-        }
-        let challenge = try challengeBytes(response.clientDataJSON)
-        let assertion = try checked { () throws(WebAuthnError) in
-            try rp.verifyAssertion(
-                clientDataJSON: response.clientDataJSON, authenticatorData: response.authenticatorData,
-                signature: response.signature, challenge: challenge,
-                publicKeyCOSE: passkey.publicKey, storedSignCount: passkey.signCount, userVerification: true)
-        }
-        guard
-            try await env.database.recordPasskeyUse(
-                id: passkey.id, expectedSignCount: passkey.signCount, signCount: assertion.signCount,
-                backedUp: assertion.flags.backedUp, at: env.clock())
-        else { throw PasskeyError.raced }
+        let passkey = try await verifiedAssertion(json, rp: rp)
+        guard case .user(let userID) = passkey.owner else { throw PasskeyError.unknownCredential }
         do {
-            let session = try await env.backend.opening(for: client).admin.openSession(for: passkey.userID)
-            return (passkey, session)
+            let session = try await env.backend.opening(for: client).admin.openSession(for: userID)
+            return (passkey, userID, session)
         } catch {
             throw PasskeyError.accountUnavailable
         }
@@ -192,10 +164,15 @@ public struct Passkeys: Sendable {
             data: AuditTrail.data(["passkey": .number(Double(id)), "name": .string(name)], via: via))
     }
 
+    /// Deletes one of the person's passkeys, unless it is their last way to sign in (no password,
+    /// no linked provider): that would lock them out, so it is refused (`.lastSignInMethod`).
     public func delete(id: Int64, of signedIn: SignedIn, request: Request) async throws {
         try refuseImpersonation(signedIn)
-        guard let deleted = try await env.database.deletePasskey(id: id, of: signedIn.user.id) else {
-            throw PasskeyError.notFound
+        let deleted: PasskeyRecord
+        switch try await env.database.deleteOwnPasskey(id: id, of: signedIn.user.id) {
+        case .deleted(let record): deleted = record
+        case .notFound: throw PasskeyError.notFound
+        case .lastSignInMethod: throw PasskeyError.lastSignInMethod
         }
         await env.audit.recordOwnAct(
             .passkeyDeleted, of: signedIn, request: request,
@@ -204,40 +181,43 @@ public struct Passkeys: Sendable {
 
     // MARK: Helpers
 
-    /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given.
-    private func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?) async throws -> [UInt8] {
+    /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given, and to
+    /// `binding` (what else the ceremony's finish must name again) when given.
+    func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?, binding: String? = nil) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(Ceremony.challengeLength)
         let now = env.clock()
         try await env.database.storePasskeyChallenge(
-            hash: challengeHash(challenge), purpose: ceremony, userID: user,
-            expiresAt: now.addingTimeInterval(Ceremony.challengeLifetime), now: now)
+            hash: challengeHash(challenge, binding: binding), purpose: ceremony, userID: user,
+            expiresAt: now.addingTimeInterval(env.passkeyChallengeLifetime), now: now)
         return challenge
     }
 
     /// Spends the challenge `clientDataJSON` answers.
-    private func spendChallenge(_ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony) async throws -> AppDatabase.SpentChallenge
-    {
+    func spendChallenge(
+        _ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony, binding: String? = nil
+    ) async throws -> AppDatabase.SpentChallenge {
         let spent = try await env.database.spendPasskeyChallenge(
-            hash: challengeHash(try challengeBytes(clientDataJSON)), purpose: ceremony, now: env.clock())
+            hash: challengeHash(try challengeBytes(clientDataJSON), binding: binding), purpose: ceremony, now: env.clock())
         if spent == .expired { throw PasskeyError.expiredChallenge }
         return spent
     }
 
-    private func challengeBytes(_ clientDataJSON: [UInt8]) throws(PasskeyError) -> [UInt8] {
+    func challengeBytes(_ clientDataJSON: [UInt8]) throws(PasskeyError) -> [UInt8] {
         let clientData = try checked { () throws(WebAuthnError) in try ClientData(json: clientDataJSON) }
         guard let bytes = Base64URL.decode(clientData.challenge) else { throw .unknownChallenge }
         return bytes
     }
 
-    private func challengeHash(_ challenge: [UInt8]) -> String {
-        env.sessions.bindings.hasher.hex("passkey-challenge:" + Base64URL.encode(challenge))
+    private func challengeHash(_ challenge: [UInt8], binding: String?) -> String {
+        let key = "passkey-challenge:" + Base64URL.encode(challenge)
+        return env.sessions.bindings.hasher.hex(binding.map { key + "\n" + $0 } ?? key)
     }
 
-    private func checked<T>(_ body: () throws(WebAuthnError) -> T) throws(PasskeyError) -> T {
+    func checked<T>(_ body: () throws(WebAuthnError) -> T) throws(PasskeyError) -> T {
         do { return try body() } catch { throw .verification(error) }
     }
 
-    private func requireAvailable() throws(PasskeyError) {
+    func requireAvailable() throws(PasskeyError) {
         guard available else { throw .notSupported }
     }
 

@@ -11,7 +11,7 @@ extension UserAdministration {
     /// Deletes one of the account's passkeys (a lost or shared device), audited as
     /// `admin.user.passkey_deleted` with its name; false when the account has no such passkey.
     public func deletePasskey(_ id: Int64, of user: User) async throws -> Bool {
-        guard let deleted = try await env.database.deletePasskey(id: id, of: user.id) else { return false }
+        guard let deleted = try await env.database.deletePasskey(id: id, of: .user(user.id)) else { return false }
         await env.audit.record(
             .adminUserPasskeyDeleted, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
             data: ["via": .string(via), "passkey": .number(Double(id)), "name": .string(deleted.name)])

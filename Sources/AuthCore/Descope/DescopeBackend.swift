@@ -43,7 +43,7 @@ public final class DescopeBackend: AuthAPI {
     }
 
     public var capabilities: Set<Capability> {
-        [.emailCodeVerification, .sessionRefresh, .authMethods, .emailOTP, .magicLink, .totp, .mfa, .passwordChange]
+        [.emailCodeVerification, .sessionRefresh, .authMethods, .emailOTP, .magicLink, .totp, .mfa, .passwordChange, .passkeys]
     }
 
     /// Descope signs a new account in at once; its address is verified by a code later.

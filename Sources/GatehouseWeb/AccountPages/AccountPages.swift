@@ -14,7 +14,7 @@ struct AccountPages: Sendable {
     func register(on router: inout Router) {
         router.page(.get, "/account", env) { visit in
             guard let user = visit.user else { return signInFirst(visit) }
-            return render(visit, user: user, form: ProfileForm(profile: user.profile), errors: FormErrors())
+            return try await render(visit, user: user, form: ProfileForm(profile: user.profile), errors: FormErrors())
         }
         router.page(.post, "/account", env, save)
         guard servesLinkedAccounts else { return }
@@ -35,11 +35,15 @@ struct AccountPages: Sendable {
         .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", visit.request.path)]))
     }
 
-    private func render(_ visit: Visit, user: User, form: ProfileForm, errors: FormErrors, status: Int = 200) -> Response {
+    private func render(
+        _ visit: Visit, user: User, form: ProfileForm, errors: FormErrors, status: Int = 200
+    ) async throws -> Response {
         let name = user.profile.name ?? ""
-        // Right after sign-up (the welcome or verified notice), offer a passkey for next time.
+        // Right after sign-up (the welcome or verified notice), offer a passkey for next time,
+        // unless the account was made with one.
         let notice = (try? visit.request.query.single("notice")).flatMap { $0 }.flatMap(Notice.init(rawValue:))
         let justJoined = notice == .welcome || notice == .verified
+        let passkeyPrompt = justJoined ? try await PasskeyPages(env: env).hasNone(visit) : false
         return env.renderer.page(
             .account,
             visit.context(
@@ -51,7 +55,7 @@ struct AccountPages: Sendable {
                         "createdAt": DisplayDate.format(user.createdAt), "initials": Initials.of(name: name, email: user.email),
                         "canChangeEmail": env.capabilities.contains(.emailChange)
                     ],
-                    "passkeyPrompt": justJoined && env.capabilities.contains(.passkeys)
+                    "passkeyPrompt": passkeyPrompt
                 ].merging(form.context) { $1 }.merging(errors.context) { $1 }), status: status)
     }
 
@@ -76,7 +80,7 @@ struct AccountPages: Sendable {
                 errors.add("form", error.pageMessage)
             }
         }
-        return render(visit, user: user, form: form, errors: errors, status: 422)
+        return try await render(visit, user: user, form: form, errors: errors, status: 422)
     }
 }
 

@@ -43,6 +43,7 @@ struct SecurityPages: Sendable {
         page["passwordRules"] = env.accounts.passwordRules.summary
         if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
+            page["firstPassword"] = try await !PasswordChange(env: env.accounts).hasPassword(signedIn)
         } else {
             page["passwordChangeUnavailable"] = AuthError.notSupported(.passwordChange).pageMessage
         }
@@ -52,7 +53,8 @@ struct SecurityPages: Sendable {
 
     /// Checks the current password (throttled like sign-in, sharing its counts), sets the new one,
     /// keeps this browser signed in on the session the backend goes on with, and ends every other
-    /// session of the account.
+    /// session of the account. An account with no password yet (a passkey's, a provider's) sets
+    /// its first one without a current one (`PasswordChange.setFirst`), in a fresh browser session.
     private func changePassword(_ visit: Visit) async throws -> Response {
         guard let signedIn = visit.signedIn else { return signInFirst(visit) }
         var errors = FormErrors()
@@ -60,14 +62,22 @@ struct SecurityPages: Sendable {
             errors.add("form", AuthError.notSupported(.passwordChange).pageMessage)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
-        let current = try visit.field("current_password")
         let new = try visit.field("new_password")
         if let problem = env.accounts.passwordRules.problem(with: new, userInputs: [signedIn.user.email]) {
             errors.add("new_password", problem)
             return try await render(visit, signedIn, errors: errors, status: 422)
         }
         do {
-            switch try await PasswordChange(env: env.accounts).change(
+            let change = PasswordChange(env: env.accounts)
+            if try await !change.hasPassword(signedIn) {
+                var response = Response.redirect(to: "/account/security?notice=\(Notice.firstPasswordSet.rawValue)")
+                let session = try await change.setFirst(new, of: signedIn, request: visit.request)
+                try await env.sessions.start(session, replacing: signedIn, request: visit.request, response: &response)
+                env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
+                return response
+            }
+            let current = try visit.field("current_password")
+            switch try await change.change(
                 current: current, new: new, of: signedIn, request: visit.request)
             {
             case .changed:

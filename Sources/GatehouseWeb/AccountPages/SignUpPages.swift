@@ -41,7 +41,8 @@ struct SignUpPages: Sendable {
         var context: [String: Any] = [
             "form": ["email": email, "name": name],
             "passwordRules": env.accounts.passwordRules.summary,
-            "verificationMode": env.verificationMode.rawValue
+            "verificationMode": env.verificationMode.rawValue,
+            "passkeys": env.capabilities.contains(.passkeys)
         ]
         if let app, let oauth, let record = try? await AppSignInRequest.registered(app, registry: oauth.registry) {
             context["brand"] = record.hostedPageContext
@@ -67,7 +68,7 @@ struct SignUpPages: Sendable {
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
         } catch AuthError.rateLimited(let wait) {
-            errors.add("form", "Too many new accounts from your network. Try again in \(Wait.describe(wait)).")
+            errors.add("form", Self.tooManySignUps(wait))
             return await render(visit, email: email, name: name, errors: errors, status: 429).retrying(after: wait)
         } catch AuthError.validation(let fieldErrors) {
             errors.add(fieldErrors)
@@ -78,10 +79,18 @@ struct SignUpPages: Sendable {
             await SignUp(env: env.accounts, via: nil).refusedTakenAddress(email, request: visit.request)
             return .redirect(to: URLQuery.path("/auth/verify", [("email", email)]))
         } catch AuthError.emailExists {
-            errors.add("email", "An account with this email already exists. Sign in instead, or use another address.")
+            errors.add("email", Self.emailTaken)
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
         }
         return await render(visit, email: email, name: name, errors: errors, status: 422)
     }
+
+    /// What a sign-up over its source's budget is told (the passkey sign-up too).
+    static func tooManySignUps(_ wait: Int) -> String {
+        "Too many new accounts from your network. Try again in \(Wait.describe(wait))."
+    }
+
+    /// What a sign-up for a taken address is told while addresses are not verified.
+    static let emailTaken = "An account with this email already exists. Sign in instead, or use another address."
 }

@@ -7,7 +7,7 @@ import TwoFactor
 /// `/_/security`: a superuser's own two-step sign-in for the console, on the people's rules — set
 /// up with the same inline QR code as the account pages (the key shown expires like theirs), the
 /// ten recovery codes shown once when it is turned on, new codes and turning it off after the
-/// password again.
+/// password again — and their console passkeys (`ConsolePasskeyPages`).
 struct ConsoleSecurityPages: Sendable {
     let env: PageEnvironment
 
@@ -61,7 +61,8 @@ struct ConsoleSecurityPages: Sendable {
     ) async throws -> Response {
         var page: [String: Any] = [
             "enabled": try await env.staffSignIn.hasTOTP(staff.superuser),
-            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser)
+            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser),
+            "passkeys": try await ConsolePasskeyPages(env: env).section(staff)
         ]
         page.merge(RecoveryCodesFile.context(newCodes, for: "the console (\(staff.superuser.email))")) { $1 }
         if let enrolling {

@@ -13,8 +13,11 @@ import WebAuthn
 /// public URL's, and it is the only origin accepted. Two departures from DescopeKit's wire are
 /// bridged here: it takes `user.id` as text (so options carry the account id as is) and sends the
 /// assertion's `userHandle` as that text (so it is base64url-encoded before the check).
-/// Passkey-only accounts are not made: `signup` is refused, and `signup-in` signs existing
-/// passkeys in (`E067010` when the address has none, or no account).
+/// `signup` makes a passkey-only account (the pages' owner, under Descope's policy: JWTs at once,
+/// the address still to verify); as its `finish` names only the transaction, the transaction id
+/// carries the new account's id, address and name beside the challenge — the challenge is bound to
+/// the id and address, so a changed one is refused. `signup-in` signs existing passkeys in
+/// (`E067010` when the address has none, or no account).
 struct DescopeWebAuthnRoutes: Sendable {
     let api: DescopeAPI
     private var passkeys: Passkeys { Passkeys(env: api.env.accounts, via: DescopeAPI.via) }
@@ -32,19 +35,38 @@ struct DescopeWebAuthnRoutes: Sendable {
                 return try start(options.challenge, options: ["publicKey": options], create: false)
             }
         }
-        api.on(&router, .post, "/v1/auth/webauthn/signup/start") { _ in
-            throw DescopeAnswer(
-                501, DescopeCode.badRequest, "Not supported",
-                "Passkey-only sign-up is not offered here: sign up another way, then add a passkey with webauthn/update")
+        api.on(&router, .post, "/v1/auth/webauthn/signup/start") { call in
+            let rp = try relyingParty(origin: try call.required("origin"), call: call)
+            let email = try call.loginID()
+            var name = ""
+            if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue ?? "" }
+            var start = try await refusingInDescopeShape {
+                try await passkeys.signUpOptions(email: email, name: name, rp: rp, rpName: RelyingParty.displayName)
+            }
+            start.publicKey.user.id = start.user
+            let transaction = SignUpTransaction(challenge: start.publicKey.challenge, user: start.user, email: email, name: name)
+            return try self.start(transaction.id, options: ["publicKey": start.publicKey], create: true)
         }
-        for ceremony in ["signin", "signup"] {
-            api.on(&router, .post, "/v1/auth/webauthn/\(ceremony)/finish") { call in
-                let (json, clientData) = try credential(call, assertion: true)
-                let rp = try relyingParty(origin: clientData.origin, call: call)
-                switch await passkeys.signIn(json, rp: rp, request: call.request) {
-                case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
-                case .refused(let error): throw Self.answer(error)
-                }
+        api.on(&router, .post, "/v1/auth/webauthn/signup/finish") { call in
+            guard let transaction = SignUpTransaction(id: try call.required("transactionId")) else {
+                throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "transactionId is not a sign-up's")
+            }
+            let (json, clientData) = try credential(call, assertion: false, challenge: transaction.challenge)
+            let rp = try relyingParty(origin: clientData.origin, call: call)
+            let outcome = try await refusingInDescopeShape {
+                try await passkeys.signUp(
+                    json, email: transaction.email, name: transaction.name, user: transaction.user, rp: rp,
+                    policy: .descopeAPI, request: call.request)
+            }
+            guard let session = outcome.session else { throw AuthError.emailNotVerified(email: transaction.email) }
+            return try await api.signedIn(session, amr: ["webauthn"], call: call, firstSeen: true)
+        }
+        api.on(&router, .post, "/v1/auth/webauthn/signin/finish") { call in
+            let (json, clientData) = try credential(call, assertion: true)
+            let rp = try relyingParty(origin: clientData.origin, call: call)
+            switch await passkeys.signIn(json, rp: rp, request: call.request) {
+            case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
+            case .refused(let error): throw Self.answer(error)
             }
         }
         api.on(&router, .post, "/v1/auth/webauthn/update/start") { call in
@@ -82,10 +104,12 @@ struct DescopeWebAuthnRoutes: Sendable {
     }
 
     /// The credential JSON of a `finish` (its `userHandle` made base64url, as DescopeKit sends it as
-    /// text) and its client data, whose origin names the relying party; the transaction must be the
-    /// challenge the client data answers.
-    private func credential(_ call: DescopeAPI.Call, assertion: Bool) throws -> ([UInt8], ClientData) {
-        let transaction = try call.required("transactionId")
+    /// text) and its client data, whose origin names the relying party; the client data must answer
+    /// `challenge` (by default the transaction id itself).
+    private func credential(
+        _ call: DescopeAPI.Call, assertion: Bool, challenge: String? = nil
+    ) throws -> ([UInt8], ClientData) {
+        let transaction = try challenge ?? call.required("transactionId")
         guard var wire = JSONValue(parsing: try call.required("response")), case .object(var credential) = wire else {
             throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "response must be a credential's JSON")
         }
@@ -129,5 +153,30 @@ struct DescopeWebAuthnRoutes: Sendable {
             DescopeAnswer(401, DescopeCode.invalidCredentials, "Invalid credentials", error.message)
         default: DescopeAnswer(400, DescopeCode.badRequest, "Passkey refused", error.message)
         }
+    }
+}
+
+/// A Descope passkey sign-up's transaction id: the challenge, then the new account's id, address and
+/// name (base64url), dot-separated. Nothing in it is secret; the challenge is bound to the id and
+/// address, so the finish cannot name others.
+struct SignUpTransaction: Equatable {
+    var challenge: String
+    var user: String
+    var email: String
+    var name: String
+
+    init(challenge: String, user: String, email: String, name: String) {
+        (self.challenge, self.user, self.email, self.name) = (challenge, user, email, name)
+    }
+
+    init?(id: String) {
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, let email = Base64URL.decode(parts[2]), let name = Base64URL.decode(parts[3]) else { return nil }
+        (challenge, user) = (parts[0], parts[1])
+        (self.email, self.name) = (String(decoding: email, as: UTF8.self), String(decoding: name, as: UTF8.self))
+    }
+
+    var id: String {
+        [challenge, user, Base64URL.encode(Array(email.utf8)), Base64URL.encode(Array(name.utf8))].joined(separator: ".")
     }
 }

@@ -32,7 +32,8 @@ public struct Application: Sendable {
         let accounts = Accounts(
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
-            secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules, clock: clock, logger: logger)
+            secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules,
+            passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
         let descopeProject =
@@ -119,6 +120,7 @@ public struct Application: Sendable {
         MailboxLive(env: env).register(on: &router)
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)
+        ConsolePasskeyPages(env: env).register(on: &router)
         AuditPages(env: env).register(on: &router)
         ConsoleUserList(env: env).register(on: &router)
         ConsoleBulkActions(env: env).register(on: &router)

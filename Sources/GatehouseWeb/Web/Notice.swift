@@ -44,6 +44,7 @@ enum Notice: String {
     case passwordResetSignIn = "password-reset-sign-in"
     case passwordResetSent = "password-reset-sent"
     case passwordChanged = "password-changed"
+    case firstPasswordSet = "first-password-set"
     case passkeyAdded = "passkey-added"
     case passkeyRenamed = "passkey-renamed"
     case passkeyDeleted = "passkey-deleted"
@@ -97,6 +98,8 @@ enum Notice: String {
         case .passwordResetSignIn: return "Your new password is set. Sign in with it to continue."
         case .passwordResetSent: return "A password reset email is on its way to the user."
         case .passwordChanged: return "Password changed. You're signed out everywhere else."
+        case .firstPasswordSet:
+            return "Password set: it signs you in as well as your passkeys. You're signed out everywhere else."
         case .passkeyAdded: return "Passkey created. Next time, sign in with it: no password, no code."
         case .passkeyRenamed: return "Passkey renamed."
         case .passkeyDeleted: return "Passkey deleted. It no longer signs you in here."

@@ -1,10 +1,11 @@
+import Foundation
 import Secrets
-import SystemCrypto
-import WebAuthn
+public import SystemCrypto
+public import WebAuthn
 
 /// A CBOR writer for the tests' own authenticator (the server only reads CBOR).
-enum CBORWriter {
-    static func encode(_ value: CBOR) -> [UInt8] {
+public enum CBORWriter {
+    public static func encode(_ value: CBOR) -> [UInt8] {
         switch value {
         case .unsigned(let n): head(0, n)
         case .negative(let n): head(1, n)
@@ -21,7 +22,7 @@ enum CBORWriter {
         }
     }
 
-    static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
         let m = major << 5
         switch argument {
         case 0..<24: return [m | UInt8(argument)]
@@ -32,24 +33,25 @@ enum CBORWriter {
         }
     }
 
-    static func bigEndian(_ value: UInt64, _ count: Int) -> [UInt8] {
+    public static func bigEndian(_ value: UInt64, _ count: Int) -> [UInt8] {
         (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 }
 
 /// A P-256 software authenticator: makes the bytes a browser would hand the page, so each test
-/// can change one thing and see it refused.
-struct SoftwareAuthenticator {
-    let key: P256.SigningKey
-    let credentialID: [UInt8] = Array(0..<16)
-    var rpID = "localhost"
-    var origin = "http://localhost:8080"
-    var flags: UInt8 = 0x05  // UP + UV
-    var signCount: UInt32 = 1
+/// can change one thing and see it refused (WebAuthnTests), and answers the client core's passkey
+/// ceremonies (ClientCoreTests).
+public struct SoftwareAuthenticator: Sendable {
+    public let key: P256.SigningKey
+    public let credentialID: [UInt8] = Array(0..<16)
+    public var rpID = "localhost"
+    public var origin = "http://localhost:8080"
+    public var flags: UInt8 = 0x05  // UP + UV
+    public var signCount: UInt32 = 1
 
-    init() throws { key = try P256.SigningKey() }
+    public init() throws { key = try P256.SigningKey() }
 
-    var coseKey: [UInt8] {
+    public var coseKey: [UInt8] {
         CBORWriter.encode(
             .map([
                 (CBOR(1), CBOR(2)), (CBOR(3), CBOR(-7)), (CBOR(-1), CBOR(1)),
@@ -57,13 +59,13 @@ struct SoftwareAuthenticator {
             ]))
     }
 
-    func clientData(type: String, challenge: [UInt8], origin: String? = nil, crossOrigin: Bool = false) -> [UInt8] {
+    public func clientData(type: String, challenge: [UInt8], origin: String? = nil, crossOrigin: Bool = false) -> [UInt8] {
         Array(
             #"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin ?? self.origin)","crossOrigin":\#(crossOrigin)}"#
                 .utf8)
     }
 
-    func authenticatorData(attested: Bool, flags: UInt8? = nil, signCount: UInt32? = nil) -> [UInt8] {
+    public func authenticatorData(attested: Bool, flags: UInt8? = nil, signCount: UInt32? = nil) -> [UInt8] {
         var data = SHA256.digest(Array(rpID.utf8))
         data.append((flags ?? self.flags) | (attested ? 0x40 : 0))
         data += CBORWriter.bigEndian(UInt64(signCount ?? self.signCount), 4)
@@ -74,7 +76,7 @@ struct SoftwareAuthenticator {
     }
 
     /// An attestation object: `none`, or `packed` self-attestation signed by the credential key.
-    func attestationObject(authData: [UInt8], clientData: [UInt8], format: String = "none") throws -> [UInt8] {
+    public func attestationObject(authData: [UInt8], clientData: [UInt8], format: String = "none") throws -> [UInt8] {
         var statement = CBOR.map([])
         if format == "packed" {
             let signature = try derSignature(authData + SHA256.digest(clientData))
@@ -84,14 +86,41 @@ struct SoftwareAuthenticator {
             .map([(.text("fmt"), .text(format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authData))]))
     }
 
-    func derSignature(_ message: [UInt8]) throws -> [UInt8] {
+    /// `create()`'s answer to `challenge` as `RegistrationResponseJSON` text (`none` attestation).
+    public func registrationJSON(challenge: [UInt8]) throws -> String {
+        let clientData = clientData(type: "webauthn.create", challenge: challenge)
+        let attestation = try attestationObject(authData: authenticatorData(attested: true), clientData: clientData)
+        return try credentialJSON([
+            "clientDataJSON": Base64URL.encode(clientData), "attestationObject": Base64URL.encode(attestation),
+            "transports": ["internal"]
+        ])
+    }
+
+    /// `get()`'s answer to `challenge` as `AuthenticationResponseJSON` text, with `userHandle` as
+    /// given (DescopeKit sends the account id as text).
+    public func assertionJSON(challenge: [UInt8], userHandle: String, signCount: UInt32) throws -> String {
+        let clientData = clientData(type: "webauthn.get", challenge: challenge)
+        let authData = authenticatorData(attested: false, signCount: signCount)
+        return try credentialJSON([
+            "clientDataJSON": Base64URL.encode(clientData), "authenticatorData": Base64URL.encode(authData),
+            "signature": Base64URL.encode(try derSignature(authData + SHA256.digest(clientData))), "userHandle": userHandle
+        ])
+    }
+
+    private func credentialJSON(_ response: [String: Any]) throws -> String {
+        let id = Base64URL.encode(credentialID)
+        let credential: [String: Any] = ["id": id, "rawId": id, "type": "public-key", "response": response]
+        return String(decoding: try JSONSerialization.data(withJSONObject: credential), as: UTF8.self)
+    }
+
+    public func derSignature(_ message: [UInt8]) throws -> [UInt8] {
         let raw = try key.signature(for: message)
         return derECDSA(r: Array(raw[0..<32]), s: Array(raw[32..<64]))
     }
 }
 
 /// r‖s as ASN.1 `SEQUENCE { INTEGER r, INTEGER s }`, as WebAuthn carries ES256 signatures.
-func derECDSA(r: [UInt8], s: [UInt8]) -> [UInt8] {
+public func derECDSA(r: [UInt8], s: [UInt8]) -> [UInt8] {
     func integer(_ bytes: [UInt8]) -> [UInt8] {
         var trimmed = Array(bytes.drop { $0 == 0 })
         if trimmed.first.map({ $0 >= 0x80 }) ?? true { trimmed.insert(0, at: 0) }
@@ -101,7 +130,7 @@ func derECDSA(r: [UInt8], s: [UInt8]) -> [UInt8] {
     return [0x30, UInt8(body.count)] + body
 }
 
-func hex(_ text: String) -> [UInt8] {
+public func hex(_ text: String) -> [UInt8] {
     let digits = Array(text.utf8)
     return stride(from: 0, to: digits.count, by: 2).map {
         UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0

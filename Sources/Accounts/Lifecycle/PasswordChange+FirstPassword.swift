@@ -1,0 +1,32 @@
+import AuthCore
+import Foundation
+import HTTPServer
+
+/// A first password for an account that has none (signed up with a passkey, or through a
+/// provider): the security page's form then asks no current password, as there is none to check.
+extension PasswordChange {
+    /// Whether the account has a password (the form asks for it). True where Gatehouse cannot tell
+    /// (a remote backend keeps the accounts): the form asks, as it always did.
+    public func hasPassword(_ signedIn: SignedIn) async throws -> Bool {
+        guard let record = try await env.database.user(id: signedIn.user.id) else { return true }
+        return record.passwordHash != nil
+    }
+
+    /// Sets the first password on the strength of the session, never through an impersonation, and
+    /// only while the account has none (else `.invalidCredentials`: the current one must be given).
+    /// The backend checks it against the password rule (`.validation`) and ends every session of
+    /// the account, as any new credential does; the person goes on in a fresh browser session,
+    /// opened here for the caller to start (`BrowserSessions.start`).
+    public func setFirst(_ new: String, of signedIn: SignedIn, request: Request) async throws -> AuthSession {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        guard try await !hasPassword(signedIn) else { throw AuthError.invalidCredentials }
+        _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
+        // Gatehouse's sessions of the account end too, whatever the backend ended of its own.
+        try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
+        let session = try await env.pageBackend.admin.openSession(for: signedIn.user.id)
+        await env.audit.recordOwnAct(
+            .passwordChanged, of: signedIn, request: request,
+            data: AuditTrail.data(["first_password": .bool(true)], via: via))
+        return session
+    }
+}
