@@ -109,7 +109,9 @@ struct PasskeyPages: Sendable {
             guard !outcome.requireEmailVerification, let session = outcome.session else {
                 return try .json(["redirect": URLQuery.path("/auth/verify", [("email", outcome.user.email)])])
             }
-            var response = try Response.json(["redirect": "/account?notice=\(Notice.welcome.rawValue)"])
+            var response = try Response.json([
+                "redirect": AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.welcome.rawValue)")
+            ])
             try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
             env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
             return response
