@@ -27,9 +27,12 @@ SWIFT_TEST_MEMORY_BUDGET_MIB ?= 1024
 deps:
 	@scripts/apt-install $(BUILD_PACKAGES)
 
+# axe-playwright-python brings axe-core 4.12 for test_accessibility.py; only the script it ships is
+# used (through Selenium), so it is installed without its Playwright dependency.
 test-deps: deps
 	@scripts/apt-install $(TEST_PACKAGES)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-deps 'axe-playwright-python==0.1.8'
 	$(PY312_ENV) $(PYTHON312) -m pip install --quiet --disable-pip-version-check 'oidc-provider-mock==0.4.*'
 
 build: deps

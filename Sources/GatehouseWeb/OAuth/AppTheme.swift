@@ -2,7 +2,8 @@ import Foundation
 
 /// An app's accent colour turned into the hosted page's colours, each kept readable (WCAG 2.2 AA:
 /// 4.5:1 for text): black or white text on the accent, whichever contrasts more, and links in the
-/// accent's hue darkened (light theme) or lightened (dark theme) until they reach 4.5:1 on the card.
+/// accent's hue darkened (light theme) or lightened (dark theme) until they reach 4.5:1 on the card
+/// and on its footer.
 struct AppTheme: Equatable {
     /// `#rrggbb`, lower case, as every colour here.
     let accent: String
@@ -13,9 +14,10 @@ struct AppTheme: Equatable {
     /// Links on the light card, and on the dark one.
     let linkLight, linkDark: String
 
-    /// The card's background in each theme (`--surface` in gatehouse.css).
-    static let lightSurface = RGB(red: 1, green: 1, blue: 1)
-    static let darkSurface = RGB(red: 0x15 / 255, green: 0x18 / 255, blue: 0x22 / 255)
+    /// The card footer's background in each theme (`--surface-2` in gatehouse.css), where links
+    /// contrast least: darker than the light card (`#ffffff`), lighter than the dark one (`#151822`).
+    static let lightSurface = RGB(red: 0xf8 / 255, green: 0xf9 / 255, blue: 0xfb / 255)
+    static let darkSurface = RGB(red: 0x1b / 255, green: 0x1f / 255, blue: 0x2b / 255)
     static let minimumContrast = 4.5
 
     init?(accent hex: String) {

@@ -1,0 +1,111 @@
+"""Issue 25: axe-core (4.12, a current release) finds no WCAG 2.x A/AA violation on the main pages, in
+the light and the dark scheme: the account pages a person sees, an app's branded hosted page, and
+the console. axe-core is the script PyPI's `axe-playwright-python` ships (installed with `--no-deps`
+by the Makefile: only the script is used, injected through Selenium)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+
+from conftest import unique_email
+from test_browser_flow import PASSWORD, browser, field, submit_form_of, type_into, wait_for_path  # noqa: F401
+from test_console_browser import console_sign_in
+
+STAFF_EMAIL = "a11y-staff@example.com"
+STAFF_PASSWORD = "quiet-otter-staff-1"
+CALLBACK = "http://127.0.0.1:9/notes/callback"
+CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+
+def axe_script() -> str:
+    """The bundled axe.min.js, found without importing the package (which imports Playwright)."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec and spec.submodule_search_locations, "pip install --no-deps axe-playwright-python (make test-deps)"
+    script = Path(next(iter(spec.submodule_search_locations))) / "axe.min.js"
+    text = script.read_text()
+    assert text.startswith("/*! axe v4."), text[:40]
+    return text
+
+
+def violations(driver, script: str) -> list[str]:
+    """axe-core's WCAG 2.0/2.1/2.2 A and AA violations on the page shown, one line each."""
+    driver.execute_script(script)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}, resultTypes: ['violations']})"
+        ".then(r => done(JSON.stringify(r.violations))).catch(e => done(JSON.stringify([{id: 'axe-error', "
+        "help: String(e), nodes: []}])));")
+    return [f"{v['id']}: {v['help']} — " + "; ".join(n.get("target", [""])[0] for n in v["nodes"][:3])
+            for v in json.loads(result)]
+
+
+def scheme(driver, dark: bool) -> None:
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server, binary, tmp_path):
+    db = tmp_path / "a11y.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    server = start_server(db_path=db, verification="none")
+    base = server.url
+    request = urllib.request.Request(
+        base + "/_/api/apps", method="POST",
+        data=json.dumps({"id": "notes", "name": "Notes", "callbackURLs": [CALLBACK],
+                         "accentColor": "#0f766e", "termsURL": "https://notes.example/terms",
+                         "privacyURL": "https://notes.example/privacy"}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": "Bearer " + server.superuser_token()})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+    app_page = "/auth/sign-in?" + urllib.parse.urlencode(
+        {"redirect": CALLBACK, "client_type": "web", "code_challenge": CHALLENGE, "code_challenge_method": "S256"})
+
+    driver = browser
+    script = axe_script()
+    found: dict[str, list[str]] = {}
+
+    def check(path: str) -> None:
+        for dark in (False, True):
+            scheme(driver, dark)
+            driver.get(base + path)
+            problems = violations(driver, script)
+            if problems:
+                found[f"{path} ({'dark' if dark else 'light'})"] = problems
+
+    # A person's pages, signed out and then signed in.
+    email = unique_email("a11y")
+    for path in ("/auth/sign-in", "/auth/sign-up", "/auth/forgot-password",
+                 "/auth/verify?" + urllib.parse.urlencode({"email": email}), app_page):
+        check(path)
+    driver.get(base + "/auth/sign-up")
+    type_into(field(driver, "email"), email)
+    type_into(field(driver, "name"), "Ada Access")
+    password = field(driver, "password")
+    type_into(password, PASSWORD)
+    submit_form_of(driver, password)
+    wait_for_path(driver, "/account")
+    for path in ("/account", "/account/linked", "/account/sessions", "/account/security"):
+        check(path)
+
+    # The console.
+    driver.delete_all_cookies()
+    check("/_/")
+    console_sign_in(driver, base, STAFF_EMAIL, STAFF_PASSWORD)
+    wait_for_path(driver, "/_/users")
+    user = driver.find_element(By.CSS_SELECTOR, "a.cx-usercell__email").get_attribute("href")
+    for path in ("/_/users", urllib.parse.urlsplit(user).path, "/_/audit", "/_/providers",
+                 "/_/providers/apps/notes/edit", "/_/mailbox", "/_/test-users", "/_/security"):
+        check(path)
+
+    assert not found, "axe-core violations:\n" + "\n".join(
+        f"{page}: {problem}" for page, problems in found.items() for problem in problems)
