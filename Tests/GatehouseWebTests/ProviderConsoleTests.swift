@@ -124,6 +124,47 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Issue 25, item 8: a provider is edited in place. Its name stays whatever the form says, a blank
+    /// secret keeps the sealed one, and a bad change comes back with the typed values.
+    @Test func aProviderIsEditedInPlaceKeepingItsNameAndSecret() async throws {
+        let (gatehouse, staff) = try await setUp()
+        _ = try await staff.post("/_/providers", provider("acme", secret: "s3cret-never-shown"), follow: true)
+        #expect(try await gatehouse.database.provider(named: "acme")?.clientSecretSealed != nil)
+        let list = try await staff.get("/_/providers")
+        #expect(list.text.contains(#"href="/_/providers/acme/edit""#))
+        let form = try await staff.get("/_/providers/acme/edit")
+        #expect(form.status == 200)
+        #expect(form.text.contains(#"value="console-client""#))
+        #expect(form.text.contains(#"value="acme" readonly"#))
+        #expect(!form.text.contains("s3cret-never-shown"))
+
+        let change =
+            provider("evil", mode: "live", clientId: "new-client").map {
+                $0.0 == "issuer" ? ($0.0, "https://sso.acme.example") : $0
+            }
+            + [("displayName", "Acme SSO")]
+        let saved = try await staff.post("/_/providers/acme/edit", change, follow: true)
+        #expect(saved.text.contains("Provider saved."))
+        let stored = try #require(try await gatehouse.database.provider(named: "acme"))
+        #expect(stored.clientId == "new-client")
+        #expect(stored.mode == "live")
+        #expect(stored.displayName == "Acme SSO")
+        #expect(stored.issuer == "https://sso.acme.example")
+        #expect(stored.clientSecretSealed != nil, "a blank secret keeps the stored one")
+        #expect(try await gatehouse.database.provider(named: "evil") == nil)
+        let event = try #require(
+            try await gatehouse.database.auditEvents(subject: nil, limit: 50).first { $0.type == "provider.updated" })
+        #expect(event.actor != nil)
+
+        let bad = try await staff.post("/_/providers/acme/edit", provider("acme", mode: "live", clientId: "typed-client"))
+        #expect(bad.status == 422)
+        #expect(bad.text.contains("An OIDC provider needs an issuer"))
+        #expect(bad.text.contains(#"value="typed-client""#), "the typed values come back")
+        #expect(try await gatehouse.database.provider(named: "acme")?.clientId == "new-client")
+        #expect(try await staff.get("/_/providers/nobody/edit").status == 404)
+        await gatehouse.stop()
+    }
+
     @Test func aLegacyAppIsMarkedUnsafeAndDeletesWithItsId() async throws {
         let (gatehouse, staff) = try await setUp()
         let added = try await staff.post(

@@ -60,6 +60,7 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case providerCreated = "provider.created"
     case providerDeleted = "provider.deleted"
     case providerModeChanged = "provider.mode_changed"
+    case providerUpdated = "provider.updated"
     case sessionRevoked = "session.revoked"
     case sessionsSignedOut = "sessions.signed_out"
     case signInCodeRequested = "sign_in.code_requested"

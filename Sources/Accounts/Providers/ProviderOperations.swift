@@ -34,6 +34,29 @@ public struct ProviderOperations: Sendable {
         return true
     }
 
+    /// Saves a checked change to a provider of that name; a change without a client secret (or JWKS
+    /// URL) keeps the stored one (the console never shows a secret again). False when there is none.
+    public func update(_ configuration: ProviderConfiguration) async throws -> Bool {
+        guard let stored = try await provider(named: configuration.name) else { return false }
+        var changed = configuration
+        if changed.clientSecret == nil { changed.clientSecret = stored.clientSecret }
+        // The console has no field for it: one set through the JSON API stays.
+        if changed.jwksURL == nil { changed.jwksURL = stored.jwksURL }
+        try await registry.save(changed)
+        await audit(
+            .providerUpdated,
+            [
+                "provider": .string(changed.name), "mode": .string(changed.mode.rawValue),
+                "secretChanged": .bool(configuration.clientSecret != nil)
+            ])
+        return true
+    }
+
+    /// The configured provider of this name, if any.
+    public func provider(named name: String) async throws -> ProviderConfiguration? {
+        try await registry.provider(named: name)
+    }
+
     /// Removes a provider; false when there is none.
     public func deleteProvider(_ name: String) async throws -> Bool {
         guard try await env.database.deleteProvider(name: name) else { return false }

@@ -13,7 +13,7 @@ struct AppConsolePage: Sendable {
     func register(on router: inout Router) {
         router.consolePage(.get, "/_/providers/apps/:id/edit", env) { visit, staff in
             let id = try visit.parameters.require("id")
-            guard let app = try await operations(staff, visit).app(id: id) else {
+            guard let app = try await feature.consoleOperations(staff, visit).app(id: id) else {
                 throw ConsoleError.notFound("No app with the id \(id).")
             }
             return page(visit, staff, form: AppForm(app), errors: FormErrors())
@@ -30,15 +30,10 @@ struct AppConsolePage: Sendable {
         var errors = FormErrors()
         for (field, problem) in body.problems(id: id).sorted(by: { $0.key < $1.key }) { errors.add(field, problem) }
         guard errors.isEmpty else { return page(visit, staff, form: form, errors: errors, status: 422) }
-        guard try await operations(staff, visit).update(body.record(id: id, at: env.clock())) else {
+        guard try await feature.consoleOperations(staff, visit).update(body.record(id: id, at: env.clock())) else {
             throw ConsoleError.notFound("No app with the id \(id).")
         }
         return .redirect(to: "/_/providers?notice=\(Notice.appUpdated.rawValue)")
-    }
-
-    private func operations(_ staff: Staff, _ visit: Visit) -> ProviderOperations {
-        ProviderOperations(
-            env: feature.env.accounts, registry: feature.registry, staff: staff, request: visit.request, via: "console")
     }
 
     private func page(_ visit: Visit, _ staff: Staff, form: AppForm, errors: FormErrors, status: Int = 200) -> Response {

@@ -119,6 +119,7 @@ enum AuditWording {
         case .providerCreated: "Provider added"
         case .providerDeleted: "Provider removed"
         case .providerModeChanged: "Provider mode changed"
+        case .providerUpdated: "Provider changed"
         case .sessionRevoked: "Session signed out"
         case .sessionsSignedOut: "Signed out of other sessions"
         case .signInCodeRequested: "Sign-in code requested"

@@ -25,7 +25,7 @@ struct ProviderConsolePage: Sendable {
                 return try await page(
                     visit, staff, rowError: .init(row: "provider:" + name, message: "Use live or test."), status: 422)
             }
-            guard try await operations(staff, visit).setMode(mode, of: name) else {
+            guard try await feature.consoleOperations(staff, visit).setMode(mode, of: name) else {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
             return .redirect(to: "/_/providers?notice=\(Notice.providerModeChanged.rawValue)")
@@ -39,7 +39,7 @@ struct ProviderConsolePage: Sendable {
                         row: "provider:" + name,
                         message: "Type the provider's name exactly to confirm."), status: 422)
             }
-            guard try await operations(staff, visit).deleteProvider(name) else {
+            guard try await feature.consoleOperations(staff, visit).deleteProvider(name) else {
                 throw ConsoleError.notFound("No provider called \(name).")
             }
             return .redirect(to: "/_/providers?notice=\(Notice.providerDeleted.rawValue)")
@@ -54,7 +54,7 @@ struct ProviderConsolePage: Sendable {
                         row: "app:" + id,
                         message: "Type the app's id exactly to confirm."), status: 422)
             }
-            guard try await operations(staff, visit).deleteApp(id) else {
+            guard try await feature.consoleOperations(staff, visit).deleteApp(id) else {
                 throw ConsoleError.notFound("No app with the id \(id).")
             }
             return .redirect(to: "/_/providers?notice=\(Notice.appDeleted.rawValue)")
@@ -68,11 +68,11 @@ struct ProviderConsolePage: Sendable {
             return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
         }
         // The JSON API replaces a provider of the same name; here an "Add" never overwrites one.
-        if try await operations(staff, visit).hasProvider(named: configuration.name) {
+        if try await feature.consoleOperations(staff, visit).hasProvider(named: configuration.name) {
             errors.add("name", "There is already a provider called \(configuration.name). Delete it first to replace it.")
             return try await page(visit, staff, providerForm: form, providerErrors: errors, status: 422)
         }
-        try await operations(staff, visit).save(configuration)
+        try await feature.consoleOperations(staff, visit).save(configuration)
         return .redirect(to: "/_/providers?notice=\(Notice.providerCreated.rawValue)")
     }
 
@@ -84,17 +84,12 @@ struct ProviderConsolePage: Sendable {
         for field in ["id", "name", "callbackURLs"] {
             if let problem = body.problems(id: id)[field] { errors.add(field, problem) }
         }
-        if errors.isEmpty, try await operations(staff, visit).hasApp(id: id) {
+        if errors.isEmpty, try await feature.consoleOperations(staff, visit).hasApp(id: id) {
             errors.add("id", "There is already an app with the id \(id).")
         }
         guard errors.isEmpty else { return try await page(visit, staff, appForm: form, appErrors: errors, status: 422) }
-        try await operations(staff, visit).register(body.record(id: id, at: env.clock()))
+        try await feature.consoleOperations(staff, visit).register(body.record(id: id, at: env.clock()))
         return .redirect(to: "/_/providers?notice=\(Notice.appCreated.rawValue)")
-    }
-
-    private func operations(_ staff: Staff, _ visit: Visit) -> ProviderOperations {
-        ProviderOperations(
-            env: feature.env.accounts, registry: feature.registry, staff: staff, request: visit.request, via: "console")
     }
 
     /// A problem with one row's form (mode switch or delete), shown on that row.
@@ -108,7 +103,7 @@ struct ProviderConsolePage: Sendable {
         providerErrors: FormErrors = FormErrors(), appForm: AppForm = AppForm(),
         appErrors: FormErrors = FormErrors(), rowError: RowError? = nil, status: Int = 200
     ) async throws -> Response {
-        let settings = operations(staff, visit)
+        let settings = feature.consoleOperations(staff, visit)
         let providers = try await settings.providers()
         let apps = try await settings.apps()
         var page: [String: Any] = [
@@ -153,7 +148,7 @@ struct ProviderConsolePage: Sendable {
             "name": provider.name, "label": provider.label, "type": provider.type == .oidc ? "OIDC" : "OAuth 2.0",
             "live": provider.mode == .live, "otherMode": provider.mode == .live ? "test" : "live",
             "hasSecret": provider.clientSecret?.isEmpty == false,
-            "modeURL": base + "/mode", "deleteURL": base + "/delete",
+            "modeURL": base + "/mode", "deleteURL": base + "/delete", "editURL": base + "/edit",
             "endpoints": filled.issuer ?? [filled.authorizationURL, filled.tokenURL].compactMap { $0 }.joined(separator: "\n")
         ]
         row["clientId"] = provider.clientId.isEmpty ? nil : provider.clientId

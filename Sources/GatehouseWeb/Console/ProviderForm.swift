@@ -14,6 +14,20 @@ struct ProviderForm {
 
     init() {}
 
+    /// A configured provider, to edit (without its secret).
+    init(_ provider: ProviderConfiguration) {
+        name = provider.name
+        type = provider.type.rawValue
+        mode = provider.mode.rawValue
+        displayName = provider.displayName ?? ""
+        issuer = provider.issuer ?? ""
+        authorizationURL = provider.authorizationURL ?? ""
+        tokenURL = provider.tokenURL ?? ""
+        userInfoURL = provider.userInfoURL ?? ""
+        clientId = provider.clientId
+        scopes = provider.scopes.joined(separator: " ")
+    }
+
     init(_ form: Parameters) throws(RequestError) {
         func text(_ key: String) throws(RequestError) -> String {
             (try form.single(key) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -112,6 +112,7 @@ public struct Application: Sendable {
             ProviderAdminAPI(feature: oauthFeature).register(on: &router)
             ProviderConsolePage(feature: oauthFeature).register(on: &router)
             AppConsolePage(feature: oauthFeature).register(on: &router)
+            ProviderEditPage(feature: oauthFeature).register(on: &router)
             InsForgeOAuthRoutes(feature: oauthFeature, api: insForge).register(on: &router)
             DescopeOAuthRoutes(feature: oauthFeature, api: descope).register(on: &router)
         }

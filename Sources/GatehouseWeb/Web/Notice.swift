@@ -24,6 +24,7 @@ enum Notice: String {
     case unlinked
     case providerCreated = "provider-created"
     case providerModeChanged = "provider-mode-changed"
+    case providerUpdated = "provider-updated"
     case providerDeleted = "provider-deleted"
     case appCreated = "app-created"
     case appDeleted = "app-deleted"
@@ -75,6 +76,7 @@ enum Notice: String {
         case .unlinked: return "The provider was unlinked from your account."
         case .providerCreated: return "Provider added."
         case .providerModeChanged: return "Provider mode changed."
+        case .providerUpdated: return "Provider saved."
         case .providerDeleted: return "Provider deleted."
         case .appCreated: return "App registered."
         case .appDeleted: return "App deleted."

@@ -28,6 +28,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleTestUsers = "console-test-users"
     case consoleProviders = "console-providers"
     case consoleApp = "console-app"
+    case consoleProvider = "console-provider"
     case accountSecurity = "account-security"
     case mfa
     case consoleSecurity = "console-security"
