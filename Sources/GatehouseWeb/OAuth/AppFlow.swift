@@ -30,7 +30,7 @@ struct AppFlow: Sendable {
     func sealed(_ ticket: Ticket) -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        let payload = Self.base64URL((try? encoder.encode(ticket)) ?? Data())
+        let payload = Base64URL.encode(Array((try? encoder.encode(ticket)) ?? Data()))
         return payload + "." + seal(payload)
     }
 
@@ -39,11 +39,11 @@ struct AppFlow: Sendable {
         guard let value, let dot = value.lastIndex(of: ".") else { return nil }
         let payload = String(value[..<dot])
         guard KeyedHash.constantTimeEquals(seal(payload), String(value[value.index(after: dot)...])),
-            let data = Self.data(base64URL: payload)
+            let bytes = Base64URL.decode(payload)
         else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard let ticket = try? decoder.decode(Ticket.self, from: data),
+        guard let ticket = try? decoder.decode(Ticket.self, from: Data(bytes)),
             ticket.started <= now.addingTimeInterval(60), now.timeIntervalSince(ticket.started) < Self.lifetime
         else { return nil }
         return ticket
@@ -73,16 +73,5 @@ struct AppFlow: Sendable {
     private static func cookie(_ value: String, maxAge: Int, secure: Bool) -> Cookie {
         // Lax, so a mailed link opened in this browser (a top-level GET) still carries it.
         Cookie(name: cookieName, value: value, path: "/auth", maxAge: maxAge, httpOnly: true, secure: secure, sameSite: .lax)
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func data(base64URL text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }
