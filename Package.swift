@@ -13,8 +13,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
     ],
     targets: [
         // C system libraries; each is imported by exactly one Swift module.
@@ -108,17 +107,13 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
             ]),
-        // The SMTP mail catcher (`serve --smtp`): SwiftNIO on the socket side, a pure SMTP state machine
-        // and MIME parser inside; delivers through ServerSeam's `Mailer`.
+        // The SMTP mail catcher (`serve --smtp`): a pure SMTP state machine and MIME parser inside, a
+        // thread per connection over POSIX sockets outside; delivers through ServerSeam's `Mailer`. Not
+        // SwiftNIO: it cost 80-100 s of CPU in a clean debug build for one small listener
+        // (docs/ARCHITECTURE.md, "Dependencies").
         .target(
             name: "MailCatcher",
-            dependencies: [
-                "ServerSeam", "HeaderParameters",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log")
-            ]),
+            dependencies: ["ServerSeam", "HeaderParameters", .product(name: "Logging", package: "swift-log")]),
         // The untrusted-input parsers as fuzz harnesses; `gatehouse-fuzz` runs them under libFuzzer
         // when built with -DFUZZING (`make fuzz`), and the corpus is replayed by FuzzHarnessTests.
         .target(name: "FuzzHarnesses", dependencies: ["HTTPServer", "MailCatcher", "AuthCore", "PocketBaseFilter", "WebAuthn"]),
@@ -167,7 +162,6 @@ let package = Package(
             name: "MailCatcherTests",
             dependencies: [
                 "MailCatcher", "AuthCore", "Secrets", "Store", "HTTPTestClient", "TestScope",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MailCatcher
-import NIOCore
 import Secrets
 import Store
 import TestScope
@@ -15,7 +14,7 @@ final class CatcherHarness: Stoppable {
     let catcher: MailCatcher
     var port: Int { catcher.port }
 
-    init(limits: SMTPLimits = SMTPLimits(), idleTimeout: TimeAmount = .seconds(30)) async throws {
+    init(limits: SMTPLimits = SMTPLimits(), idleTimeout: Duration = .seconds(30)) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
