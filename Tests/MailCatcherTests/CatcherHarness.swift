@@ -5,7 +5,8 @@ import Secrets
 import Store
 import TestScope
 
-/// A started `MailCatcher` on 127.0.0.1 (port 0) that stores into a real SQLite file in a temp dir.
+/// A started `MailCatcher` on `host` (127.0.0.1 unless told), port 0, that stores into a real SQLite
+/// file in a temp dir.
 final class CatcherHarness: Stoppable {
     let directory: URL
     let database: AppDatabase
@@ -14,7 +15,7 @@ final class CatcherHarness: Stoppable {
     let catcher: MailCatcher
     var port: Int { catcher.port }
 
-    init(limits: SMTPLimits = SMTPLimits(), idleTimeout: Duration = .seconds(30)) async throws {
+    init(host: String = "127.0.0.1", limits: SMTPLimits = SMTPLimits(), idleTimeout: Duration = .seconds(30)) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
@@ -22,7 +23,7 @@ final class CatcherHarness: Stoppable {
         logger.logLevel = .warning
         mailbox = try MailboxMailer(database: database, keyedHash: KeyedHash(key: database.secretKey(named: "keyed-hash")))
         catcher = MailCatcher(
-            host: "127.0.0.1", port: 0, mailer: mailbox, logger: logger,
+            host: host, port: 0, mailer: mailbox, logger: logger,
             limits: limits, idleTimeout: idleTimeout)
         try await catcher.start()
         try stopsWithTest()
