@@ -88,14 +88,15 @@ def submit_form_of(driver, element: WebElement) -> None:
 
 def is_detached(element: WebElement) -> bool:
     """True once the page holding `element` is gone. Chromium reports a node caught mid-navigation
-    either as stale or as "does not belong to the document"; both mean the old page has left."""
+    as stale, as "does not belong to the document", or (when the navigation goes to another site and
+    so another renderer) as a command "aborted by navigation"; all mean the old page has left."""
     try:
         element.is_enabled()
         return False
     except StaleElementReferenceException:
         return True
     except WebDriverException as error:
-        if "does not belong to the document" in str(error):
+        if "does not belong to the document" in str(error) or "aborted by navigation" in str(error):
             return True
         raise
 
