@@ -357,7 +357,9 @@ def start_server(binary, tmp_path, request):
 # Chromium's headless shell (Debian's chromium-headless-shell, the same build as chromium): the
 # same Blink and V8 without the browser's own windows, toolbar and tab strip, which `chromium
 # --headless=new` still lays out and paints. The suite's Chromium time fell from ~176 to ~127 CPU-s.
-CHROMIUM = "/usr/bin/chromium-headless-shell"
+# The binary itself, not /usr/bin's launcher: that one runs it without `exec`, so chromedriver's
+# quit ended only the launcher and every test process left a browser running behind it.
+CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 20  # seconds; sign-up and sign-in each cost one argon2id hash (~80 ms), so this is generous
 WINDOW = {"width": 1280, "height": 900}
