@@ -94,7 +94,18 @@ public final class MailCatcher: Sendable {
                 continue
             }
             guard let client = next else { return }
-            guard connections.admit(client) else { continue }
+            switch connections.admit(client, limit: limits.maxConnections) {
+            case .admitted:
+                break
+            case .full:
+                // One short try at the reply, never a wait: the accept loop serves no one.
+                client.tryWrite(SMTPReply(421, "\(hostname) Too many connections, try again later").wire)
+                connections.turnAway(client)
+                continue
+            case .closing:
+                connections.turnAway(client)
+                continue
+            }
             Self.startThread(named: "smtp-connection") { [self] in
                 serve(client)
                 connections.release(client)

@@ -8,11 +8,17 @@ public struct SMTPLimits: Sendable, Equatable {
     public var maxCommandBytes: Int
     /// Failed commands in a row before the connection is closed with `421`.
     public var maxErrors: Int
+    /// Clients connected at once; the next one gets `421` and is closed (each client holds a thread).
+    public var maxConnections: Int
 
-    public init(maxMessageBytes: Int = 10 << 20, maxRecipients: Int = 100, maxCommandBytes: Int = 4096, maxErrors: Int = 20) {
+    public init(
+        maxMessageBytes: Int = 10 << 20, maxRecipients: Int = 100, maxCommandBytes: Int = 4096, maxErrors: Int = 20,
+        maxConnections: Int = 128
+    ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxRecipients = maxRecipients
         self.maxCommandBytes = maxCommandBytes
         self.maxErrors = maxErrors
+        self.maxConnections = maxConnections
     }
 }

@@ -38,6 +38,35 @@ import Testing
         await harness.stop()
     }
 
+    @Test func aClientOverTheConnectionLimitGets421AndASlotFreesWhenOneLeaves() async throws {
+        let harness = try await CatcherHarness(limits: SMTPLimits(maxConnections: 2))
+        let script =
+            Self.rawClient + """
+                import time
+                port = int(sys.argv[1])
+                first, second = connect(port), connect(port)
+                codes = [reply(first[1]), reply(second[1])]
+                third = connect(port)
+                codes += [reply(third[1]), repr(third[1].read())]
+                first[0].sendall(b'QUIT\\r\\n')
+                codes.append(reply(first[1]))
+                first[0].close()
+                deadline = time.monotonic() + 10
+                while True:
+                    s, f = connect(port)
+                    code = reply(f)
+                    if code == '220' or time.monotonic() > deadline:
+                        break
+                    s.close()
+                    time.sleep(0.05)
+                codes.append(code)
+                print(' '.join(codes))
+                """
+        let output = try await PythonScript.run(script, arguments: [String(harness.port)])
+        #expect(output == "220 220 421 b'' 221 220\n")
+        await harness.stop()
+    }
+
     @Test func linesOverOneMebibyteGet500OrFailTheMessageAndTheConnectionGoesOn() async throws {
         let harness = try await CatcherHarness()
         let script =

@@ -31,6 +31,12 @@ struct ClientSocket: Sendable {
         }
     }
 
+    /// Sends what the socket takes at once of `text` and never waits (a reply to a client turned
+    /// away; a fresh socket's buffer takes a short line whole).
+    func tryWrite(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
     /// Makes `call` (one recv or send) move bytes: again after a signal, and after `poll` says the
     /// socket is ready when it would block; throws `timedOut` when it stayed unready for `timeout`.
     private func transfer(

@@ -21,18 +21,30 @@ final class OpenConnections: Sendable {
         state.withLock { $0.threads += 1 }
     }
 
-    /// Counts in a client about to get its own thread, which calls `release(_:)` at its end; false
-    /// once `closeAll()` has begun, and the socket is then closed unserved.
-    func admit(_ client: ClientSocket) -> Bool {
+    /// Whether a new client gets a thread of its own.
+    enum Admission {
+        case admitted
+        /// `limit` clients are already connected.
+        case full
+        /// `closeAll()` has begun.
+        case closing
+    }
+
+    /// Counts in a client about to get its own thread, which calls `release(_:)` at its end, while
+    /// fewer than `limit` are connected. A client not admitted is the caller's to answer and `turnAway`.
+    func admit(_ client: ClientSocket, limit: Int) -> Admission {
         state.withLock { state in
-            guard !state.closing else {
-                close(client.descriptor)
-                return false
-            }
+            guard !state.closing else { return .closing }
+            guard state.sockets.count < limit else { return .full }
             state.sockets.insert(client.descriptor)
             state.threads += 1
-            return true
+            return .admitted
         }
+    }
+
+    /// Closes a client that was not admitted (it never reached `sockets`, so no cut can race it).
+    func turnAway(_ client: ClientSocket) {
+        close(client.descriptor)
     }
 
     /// The client's thread is done with it: closes its socket and ends the thread's count.
