@@ -6,9 +6,8 @@
 PYTHON ?= python3
 # Libraries Gatehouse links against.
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev libssl-dev libzxcvbn-dev
-# What the browser tests drive (Chromium's headless shell, through chromium-driver, which brings
-# chromium), and the reference argon2 the Swift tests check Gatehouse's against.
-TEST_PACKAGES := chromium-headless-shell chromium-driver sqlite3 libargon2-dev
+# What the browser tests drive, and the reference argon2 the Swift tests check Gatehouse's against.
+TEST_PACKAGES := chromium chromium-driver sqlite3 libargon2-dev
 # What the benchmarks drive.
 BENCH_PACKAGES := wrk
 # oidc-provider-mock 0.4 (the OIDC provider the Swift tests start) needs Python >= 3.12; under pyenv

@@ -1,6 +1,5 @@
 """Fixtures for Gatehouse's end-to-end tests: the real `gatehouse` binary on an ephemeral loopback
-port with a temporary SQLite file, driven over HTTP (urllib) or through a real browser (selenium):
-one headless Chromium per test process, handed to each test as if new (`browser`).
+port with a temporary SQLite file, driven over HTTP (urllib) or through a real browser (selenium).
 
 Only the standard library, pytest and selenium are used. The binary comes from $GATEHOUSE_BIN
 (the Makefile points it at .build/debug/gatehouse); screenshots go to <repo>/artifacts/screenshots/.
@@ -29,10 +28,6 @@ from pathlib import Path
 
 import pytest
 from pocketbase import PocketBase
-from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.remote.command import Command
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
@@ -302,12 +297,6 @@ def pytest_runtest_makereport(item, call):
     setattr(item, "rep_" + report.when, report)
 
 
-def body_failed(request) -> bool:
-    """Whether the test body (not its setup) of the requesting test failed; for fixtures' teardown."""
-    report = getattr(request.node, "rep_call", None)
-    return report is not None and report.failed
-
-
 @pytest.fixture(scope="session")
 def binary() -> Path:
     return gatehouse_binary()
@@ -333,7 +322,7 @@ def start_server(binary, tmp_path, request):
 
     yield start
 
-    failed = body_failed(request)
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
     problems = []
     for server in started:
         was_running = server.running
@@ -350,130 +339,6 @@ def start_server(binary, tmp_path, request):
             print(server.log_tail(80))
     if problems:
         pytest.fail("\n\n".join(problems), pytrace=False)
-
-
-# -- the browser ----------------------------------------------------------------------------------
-
-# Chromium's headless shell (Debian's chromium-headless-shell, the same build as chromium): the
-# same Blink and V8 without the browser's own windows, toolbar and tab strip, which `chromium
-# --headless=new` still lays out and paints. The suite's Chromium time fell from ~176 to ~127 CPU-s.
-# The binary itself, not /usr/bin's launcher: that one runs it without `exec`, so chromedriver's
-# quit ended only the launcher and every test process left a browser running behind it.
-CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT = 20  # seconds; sign-up and sign-in each cost one argon2id hash (~80 ms), so this is generous
-WINDOW = {"width": 1280, "height": 900}
-# WebDriver's timeouts in ms (script: WebDriver's default). Set through the raw command because
-# selenium's `driver.timeouts = Timeouts(...)` leaves out zeros, so a test's implicit wait would stay.
-BROWSER_TIMEOUTS = {"implicit": 0, "pageLoad": WAIT * 1000, "script": 30_000}
-
-
-def launch_chromium() -> webdriver.Chrome:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not Path(path).exists():
-            pytest.fail(f"{path} is missing: install the Debian packages chromium-headless-shell and "
-                        "chromium-driver (`make test-deps`).", pytrace=False)
-    options = webdriver.ChromeOptions()
-    for argument in ("--no-sandbox", "--disable-gpu", f"--window-size={WINDOW['width']},{WINDOW['height']}",
-                     "--disable-dev-shm-usage", "--lang=en-US"):
-        options.add_argument(argument)
-    options.binary_location = CHROMIUM  # with an explicit driver too, selenium-manager never downloads
-    options.add_experimental_option("prefs", {
-        "credentials_enable_service": False,
-        "profile.password_manager_enabled": False,
-        "profile.password_manager_leak_detection": False,
-    })
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute(Command.SET_TIMEOUTS, BROWSER_TIMEOUTS)
-    return driver
-
-
-def web_origin(url: str) -> str | None:
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
-
-
-def reset_browser(driver: webdriver.Chrome) -> None:
-    """Leaves `driver` as a new browser would be: one window of WINDOW's size on about:blank, no
-    cookies (they are per host, not per port: every loopback server shares one jar), no storage or
-    HTTP cache for the origins its windows visited, and the WebDriver timeouts launch_chromium set.
-    A new tab replaces every old tab and window, so what CDP set on a tab (Emulation.* overrides such
-    as device metrics or emulated media, WebAuthn virtual authenticators and their credentials), its
-    session storage, history and frames go with it. (A tab, not a window: a new headless window cost
-    about 0.9 CPU-s against 0.5-0.7 for a tab, nearly a new Chromium's ~1 s.) Raises if the browser
-    does not answer."""
-    try:
-        driver.switch_to.alert.dismiss()  # a dialog left open would refuse the commands below
-    except NoAlertPresentException:
-        pass
-    old = driver.window_handles
-    origins: set[str] = set()
-    for handle in old:
-        driver.switch_to.window(handle)
-        history = driver.execute_cdp_cmd("Page.getNavigationHistory", {})["entries"]
-        origins.update(filter(None, (web_origin(entry["url"]) for entry in history)))
-    driver.switch_to.new_window("tab")
-    fresh = driver.current_window_handle
-    for handle in old:
-        driver.switch_to.window(handle)
-        driver.close()
-    driver.switch_to.window(fresh)
-    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
-    for origin in sorted(origins):
-        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
-    driver.execute_cdp_cmd("Browser.resetPermissions", {})
-    if driver.get_window_size() != WINDOW:
-        driver.set_window_size(WINDOW["width"], WINDOW["height"])
-    driver.execute(Command.SET_TIMEOUTS, BROWSER_TIMEOUTS)
-
-
-class ChromiumSession:
-    """The one Chromium of this test process (each xdist worker has its own), launched when a test
-    first asks for a browser. A browser that did not come back clean, or from a failed test, is
-    quit, and the next test gets a newly launched one."""
-
-    def __init__(self):
-        self.driver: webdriver.Chrome | None = None
-
-    def take(self) -> webdriver.Chrome:
-        if self.driver is None:
-            self.driver = launch_chromium()
-        return self.driver
-
-    def give_back(self, test_failed: bool) -> None:
-        if self.driver is None:
-            return
-        if not test_failed:
-            try:
-                reset_browser(self.driver)
-                return
-            except Exception as error:  # noqa: BLE001 - any failure means the browser is not fit to reuse
-                print(f"browser not reusable after the test ({type(error).__name__}: {error}); launching a new one")
-        self.quit()
-
-    def quit(self) -> None:
-        driver, self.driver = self.driver, None
-        if driver is not None:
-            try:
-                driver.quit()
-            except Exception as error:  # noqa: BLE001 - a dead browser or driver cannot be quit more
-                print(f"quitting the browser failed: {type(error).__name__}: {error}")
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    session = ChromiumSession()
-    yield session
-    session.quit()
-
-
-@pytest.fixture
-def browser(chromium, request) -> webdriver.Chrome:
-    """A headless Chromium as if just launched: 1280 x 900, about:blank, no cookies or storage, no
-    emulation or virtual authenticators (reset_browser, after the previous test)."""
-    yield chromium.take()
-    chromium.give_back(test_failed=body_failed(request))
 
 
 @pytest.fixture

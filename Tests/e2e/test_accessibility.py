@@ -15,7 +15,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 from conftest import unique_email
-from test_browser_flow import PASSWORD, field, submit_form_of, type_into, wait_for_path
+from test_browser_flow import PASSWORD, browser, field, submit_form_of, type_into, wait_for_path  # noqa: F401
 from test_console_browser import console_sign_in
 
 STAFF_EMAIL = "a11y-staff@example.com"

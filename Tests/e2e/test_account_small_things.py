@@ -7,8 +7,8 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from conftest import unique_email
-from test_browser_flow import (
-    field, screenshot, sign_up_and_verify_in_browser, submit_form_of, type_into, wait_for_path, wait_for_text,
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
+    browser, field, screenshot, sign_up_and_verify_in_browser, submit_form_of, type_into, wait_for_path, wait_for_text,
 )
 
 

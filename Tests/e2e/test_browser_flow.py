@@ -12,13 +12,44 @@ import math
 import urllib.parse
 from pathlib import Path
 
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import PASSWORD, WAIT, latest_code, read_mailbox, unique_email
+from conftest import PASSWORD, latest_code, read_mailbox, unique_email
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 20  # seconds; sign-up and sign-in each cost one argon2id hash (~80 ms), so this is generous
+
+
+@pytest.fixture
+def browser():
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists():
+            pytest.fail(f"{path} is missing: install the Debian packages chromium and chromium-driver "
+                        "(`make test-deps`).", pytrace=False)
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                     "--disable-dev-shm-usage", "--lang=en-US"):
+        options.add_argument(argument)
+    options.binary_location = CHROMIUM  # with an explicit driver too, selenium-manager never downloads
+    options.add_experimental_option("prefs", {
+        "credentials_enable_service": False,
+        "profile.password_manager_enabled": False,
+        "profile.password_manager_leak_detection": False,
+    })
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -57,15 +88,14 @@ def submit_form_of(driver, element: WebElement) -> None:
 
 def is_detached(element: WebElement) -> bool:
     """True once the page holding `element` is gone. Chromium reports a node caught mid-navigation
-    as stale, as "does not belong to the document", or (when the navigation goes to another site and
-    so another renderer) as a command "aborted by navigation"; all mean the old page has left."""
+    either as stale or as "does not belong to the document"; both mean the old page has left."""
     try:
         element.is_enabled()
         return False
     except StaleElementReferenceException:
         return True
     except WebDriverException as error:
-        if "does not belong to the document" in str(error) or "aborted by navigation" in str(error):
+        if "does not belong to the document" in str(error):
             return True
         raise
 

@@ -9,8 +9,8 @@ from selenium.webdriver.common.by import By
 
 from conftest import Browserless
 
-from test_browser_flow import (
-    field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
+    browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
 )
 
 STAFF_EMAIL = "staff@example.com"

@@ -11,7 +11,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from test_browser_flow import screenshot, wait_for_path, wait_for_text
+from test_browser_flow import browser, screenshot, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
 
 STAFF_EMAIL = "support.lead@example-company.com"

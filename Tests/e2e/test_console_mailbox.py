@@ -10,7 +10,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from test_browser_flow import wait, wait_for_text
+from test_browser_flow import browser, wait, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
 from test_console_users_list import staff_server
 

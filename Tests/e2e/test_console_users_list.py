@@ -12,7 +12,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from test_browser_flow import wait, wait_for_path, wait_for_text
+from test_browser_flow import browser, wait, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
 from test_console_layout import overflowing_tables
 

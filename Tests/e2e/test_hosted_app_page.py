@@ -26,7 +26,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import PASSWORD, http_get, latest_code, read_mailbox, unique_email
-from test_browser_flow import (field, is_detached, page_text, sign_up_and_verify_in_browser,
+from test_browser_flow import (browser, field, is_detached, page_text, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
 from test_passkeys_browser import add_authenticator, create_passkey, credentials, turn_on_totp
 

@@ -18,8 +18,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import PASSWORD, Browserless, read_mailbox, unique_email
-from test_browser_flow import (
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture, used by name
     WAIT,
+    browser,
     cookie_value,
     field,
     page_text,

@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import PASSWORD, latest_code, unique_email
-from test_browser_flow import (field, page_text, path_of, screenshot, sign_up_and_verify_in_browser,
+from test_browser_flow import (browser, field, page_text, path_of, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
 
 

@@ -14,8 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import unique_email
-from test_browser_flow import (
-    field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
+    browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
 )
 
 WEAK = ["password", "12345678"]

@@ -11,8 +11,8 @@ import urllib.request
 from selenium.webdriver.common.by import By
 
 from conftest import unique_email
-from test_browser_flow import (
-    field, page_text, screenshot, type_into, wait, wait_for_path, wait_for_text,
+from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
+    browser, field, page_text, screenshot, type_into, wait, wait_for_path, wait_for_text,
 )
 from selenium.webdriver.support import expected_conditions as EC
 
