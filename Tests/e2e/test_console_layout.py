@@ -1,7 +1,11 @@
 """Issue 25, item 2: the console's tables fit a 1280 x 800 laptop screen. Measured in headless
 Chromium with the viewport set to exactly that size: no table scrolls sideways inside its card
 (`scrollWidth` vs `clientWidth`), the users list shows at least 12 rows, and a user's sessions keep
-their status and Revoke button in view. Long addresses are what used to push them out."""
+their status and Revoke button in view. Long addresses are what used to push them out.
+
+The list's dates are as wide as the clock makes them ("26 Nov 2026, 10:08 PM" is wider than
+"6 Nov 2026, 9:08 AM"), so before measuring, every date cell is given the widest text the list's
+format can produce, and the table must fit whatever the time of day."""
 
 from __future__ import annotations
 
@@ -27,6 +31,25 @@ def overflowing_tables(driver) -> list[list]:
         "return [...document.querySelectorAll('.cx-table-scroll')].filter(e => e.scrollWidth > e.clientWidth)"
         ".map(e => [e.scrollWidth, e.clientWidth, [...e.querySelectorAll('thead th')]"
         ".map(t => t.innerText + ' ' + Math.round(t.getBoundingClientRect().width)).join(', ')])")
+
+
+# Every date the users list can show, "28 May 2026, 12:58 PM" and the like: the widest in the page's
+# own font goes into every date cell (the width of a month's name and of AM/PM is the font's).
+WIDEST_DATES = """
+const cells = [...document.querySelectorAll('.cx-table--users td.cx-num')];
+const probe = document.createElement('span');
+cells[0].appendChild(probe);
+let widest = '', most = 0;
+for (const month of ['Jan','Feb','Mar','Apr','May','Jun','Jul','Aug','Sep','Oct','Nov','Dec'])
+  for (const period of ['AM', 'PM']) {
+    probe.textContent = `28 ${month} 2026, 12:58\u202f${period}`;
+    const width = probe.getBoundingClientRect().width;
+    if (width > most) { most = width; widest = probe.textContent; }
+  }
+probe.remove();
+cells.forEach(cell => { cell.textContent = widest; });
+return [cells.length, widest];
+"""
 
 
 def sign_in_over_insforge(url: str, email: str, password: str) -> None:
@@ -58,7 +81,9 @@ def test_console_tables_fit_a_1280_by_800_laptop(browser, start_server, binary, 
 
     driver.get(server.url + "/_/users")
     wait_for_text(driver, "customer.support.test+40@")
-    assert overflowing_tables(driver) == []
+    cells, widest = driver.execute_script(WIDEST_DATES)
+    assert cells >= 2 * 12, f"{cells} date cells: the users list lost its Created / Last sign-in columns"
+    assert overflowing_tables(driver) == [], f"with every date as wide as {widest!r}"
     visible = driver.execute_script(
         "return [...document.querySelectorAll('tbody tr')]"
         ".filter(r => r.getBoundingClientRect().bottom <= window.innerHeight).length")
