@@ -52,6 +52,13 @@ return [cells.length, widest];
 """
 
 
+def widen_dates(driver) -> str:
+    """Gives every date cell of the users list on screen the widest date text; returns that text."""
+    cells, widest = driver.execute_script(WIDEST_DATES)
+    assert cells >= 2 * 12, f"{cells} date cells: the users list lost its Created / Last sign-in columns"
+    return widest
+
+
 def sign_in_over_insforge(url: str, email: str, password: str) -> None:
     request = urllib.request.Request(
         url + "/api/auth/sessions?client_type=mobile", method="POST",
@@ -81,8 +88,7 @@ def test_console_tables_fit_a_1280_by_800_laptop(browser, start_server, binary, 
 
     driver.get(server.url + "/_/users")
     wait_for_text(driver, "customer.support.test+40@")
-    cells, widest = driver.execute_script(WIDEST_DATES)
-    assert cells >= 2 * 12, f"{cells} date cells: the users list lost its Created / Last sign-in columns"
+    widest = widen_dates(driver)
     assert overflowing_tables(driver) == [], f"with every date as wide as {widest!r}"
     visible = driver.execute_script(
         "return [...document.querySelectorAll('tbody tr')]"

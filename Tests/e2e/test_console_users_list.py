@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import Select
 
 from test_browser_flow import browser, wait, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
-from test_console_layout import overflowing_tables
+from test_console_layout import overflowing_tables, widen_dates
 
 STAFF_EMAIL = "list.lead@example.com"
 STAFF_PASSWORD = "staff password 1"
@@ -73,7 +73,8 @@ def test_pages_sort_exact_match_and_bulk_disable(browser, start_server, binary, 
     # Numbered pages and the total; the page is kept in the URL.
     driver.get(server.url + "/_/users")
     wait_for_text(driver, f"1–50 of {COUNT}")
-    assert overflowing_tables(driver) == [], "the list scrolls sideways at 1280 x 800"
+    widest = widen_dates(driver)
+    assert overflowing_tables(driver) == [], f"the list scrolls sideways at 1280 x 800 with dates like {widest!r}"
     visible = driver.execute_script(
         "return [...document.querySelectorAll('tbody tr')]"
         ".filter(r => r.getBoundingClientRect().bottom <= window.innerHeight).length")
