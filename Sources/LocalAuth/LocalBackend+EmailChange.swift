@@ -5,8 +5,7 @@ import Store
 
 extension LocalBackend {
     public func requestEmailChange(newEmail: String, password: String?, session: AuthSession) async throws {
-        let user = try await user(for: session)
-        try await accounts.requestEmailChange(userID: user.id, newEmail: newEmail, password: password)
+        try await accounts.requestEmailChange(userID: try await userID(for: session), newEmail: newEmail, password: password)
     }
 
     /// The confirmation asks for the account's password, as PocketBase's does: a request may come
@@ -26,8 +25,8 @@ extension LocalBackend {
 
 extension LocalBackend: SessionProvenEmailChanges {
     public func requestEmailChange(newEmail: String, session: AuthSession, confirmedBy proof: MailedProof) async throws {
-        let user = try await user(for: session)
-        try await accounts.requestEmailChange(userID: user.id, newEmail: newEmail, password: nil, provenBy: proof)
+        try await accounts.requestEmailChange(
+            userID: try await userID(for: session), newEmail: newEmail, password: nil, provenBy: proof)
     }
 
     public func awaitsEmailChangeCode(email: String) async throws -> Bool {

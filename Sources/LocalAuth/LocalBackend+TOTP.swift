@@ -17,7 +17,7 @@ extension LocalBackend {
     }
 
     public func totpStatus(session: AuthSession) async throws -> TOTPStatus {
-        try await accounts.totpStatus(try await user(for: session).id)
+        try await accounts.totpStatus(try await userID(for: session))
     }
 
     public func beginTOTPEnrollment(session: AuthSession) async throws -> TOTPEnrollment {
@@ -25,17 +25,17 @@ extension LocalBackend {
     }
 
     public func confirmTOTPEnrollment(code: String, session: AuthSession) async throws -> [String] {
-        try await accounts.confirmTOTPEnrollment(try await user(for: session).id, code: code)
+        try await accounts.confirmTOTPEnrollment(try await userID(for: session), code: code)
     }
 
     /// Accounts without a password (provider-only) confirm with a current authenticator code.
     public func disableTOTP(password: String, session: AuthSession) async throws {
-        try await accounts.disableTOTP(try await user(for: session).id, password: password)
+        try await accounts.disableTOTP(try await userID(for: session), password: password)
     }
 
     /// Accounts without a password (provider-only) confirm with a current authenticator code.
     public func regenerateRecoveryCodes(password: String, session: AuthSession) async throws -> [String] {
-        try await accounts.regenerateRecoveryCodes(try await user(for: session).id, password: password)
+        try await accounts.regenerateRecoveryCodes(try await userID(for: session), password: password)
     }
 
     public func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> AuthSession {

@@ -114,8 +114,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     }
 
     public func setProfile(_ patch: [String: JSONValue], session: AuthSession) async throws -> User {
-        let user = try await user(for: session)
-        return try await accounts.setProfile(userID: user.id, patch: patch)
+        try await accounts.setProfile(userID: try await userID(for: session), patch: patch)
     }
 
     public func refresh(_ session: AuthSession) async throws -> AuthSession {
@@ -165,7 +164,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     }
 
     public func link(_ identity: ExternalIdentity, session: AuthSession) async throws -> ExternalAuth {
-        try await accounts.link(identity, to: try await user(for: session).id)
+        try await accounts.link(identity, to: try await userID(for: session))
     }
 
     // MARK: Sessions
@@ -193,10 +192,19 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
 
     /// The account behind a live access token; anything else is `.sessionExpired`.
     func user(for session: AuthSession) async throws -> User {
-        guard let (_, user) = try await database.activeSessionWithUser(tokenHash: accessHash(session.accessToken), now: clock()),
+        guard let user = try await database.activeSessionUser(tokenHash: accessHash(session.accessToken), now: clock()),
             !user.disabled
         else { throw AuthError.sessionExpired }
         return user.user
+    }
+
+    /// `user(for:)`'s check, for calls that need only who is calling: the account is not read.
+    func userID(for session: AuthSession) async throws -> UserID {
+        guard
+            let (id, disabled) = try await database.activeSessionUserID(tokenHash: accessHash(session.accessToken), now: clock()),
+            !disabled
+        else { throw AuthError.sessionExpired }
+        return id
     }
 
     /// The live session row behind an access token; anything else is `.sessionExpired`.
@@ -207,8 +215,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     }
 
     private func requireOwner(_ userID: UserID, _ session: AuthSession) async throws {
-        let user = try await user(for: session)
-        guard user.id == userID else {
+        guard try await self.userID(for: session) == userID else {
             throw AuthError.server(status: 403, code: "forbidden", message: "Only the account's owner can do this.")
         }
     }

@@ -50,22 +50,35 @@ extension AppDatabase {
           AND last_used_at > ?3
         """
 
-    /// `activeSessionSQL` with the session's account (`SELECT s.*, u.*`).
-    private static let activeSessionWithUserSQL =
-        "SELECT s.*, u.* FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+    /// `activeSessionSQL`'s account.
+    private static let activeSessionUserSQL =
+        "SELECT u.* FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+
+    /// `activeSessionSQL`'s account id and disabled flag.
+    private static let activeSessionUserIDSQL =
+        "SELECT u.id, u.disabled FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
     static func activeSessionArguments(_ tokenHash: String, _ now: Date, _ idleTimeout: TimeInterval?) -> [HotArgument] {
         [.text(tokenHash), .date(now), .date(idleTimeout.map { now.addingTimeInterval(-$0) } ?? StoredDate.earliest)]
     }
 
-    /// A live session and its account, in one statement (the embedded backend's every
-    /// authenticated call).
-    public func activeSessionWithUser(tokenHash: String, now: Date) async throws -> (SessionRecord, UserRecord)? {
+    /// The account behind a live session, in one statement (the embedded backend's every
+    /// authenticated call that needs the whole account).
+    public func activeSessionUser(tokenHash: String, now: Date) async throws -> UserRecord? {
         try hotReads.read { connection in
             try connection.first(
-                Self.activeSessionWithUserSQL, Self.activeSessionArguments(tokenHash, now, nil)
-            ) { row in (try SessionRecord(columns: row), try UserRecord(columns: row.joined)) }
+                Self.activeSessionUserSQL, Self.activeSessionArguments(tokenHash, now, nil), UserRecord.init)
+        }
+    }
+
+    /// The id of the account behind a live session and whether it is disabled: what a check of
+    /// who is calling needs, without decoding the account (its profile is JSON).
+    public func activeSessionUserID(tokenHash: String, now: Date) async throws -> (id: UserID, disabled: Bool)? {
+        try hotReads.read { connection in
+            try connection.first(Self.activeSessionUserIDSQL, Self.activeSessionArguments(tokenHash, now, nil)) { row in
+                (UserID(try row.string("id")), try row.bool("disabled"))
+            }
         }
     }
 

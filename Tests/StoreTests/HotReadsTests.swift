@@ -84,23 +84,30 @@ import Testing
         #expect(hot == (try await grdbSession("t")))
     }
 
-    @Test func aSessionAndItsAccountReadInOneStatementKeepTheirOwnColumns() async throws {
+    @Test func theAccountBehindALiveSessionIsReadInOneStatement() async throws {
         let user = try await test.database.insertUser(
             UserRecord(
                 id: alice, email: "alice@example.com", passwordHash: nil, verified: true,
                 profile: Profile(["name": .string("Alice")]), createdAt: now.addingTimeInterval(-86_400.25),
                 updatedAt: now.addingTimeInterval(-3_600.5)),
             verificationToken: nil)
-        let session = try await test.database.createSession(
-            newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
-        // `id`, `created_at` and `updated_at` are in both tables: each record gets its own.
-        let read = try #require(try await test.database.activeSessionWithUser(tokenHash: "t", now: now))
-        #expect(read.0 == session)
-        #expect(read.1 == user)
+        _ = try await test.database.createSession(newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        // `id`, `created_at` and `updated_at` are in both tables: the account's own are read.
+        #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now) == user)
+        let id = try #require(try await test.database.activeSessionUserID(tokenHash: "t", now: now))
+        #expect(id.id == alice && !id.disabled)
+        try await test.database.pool.write { db in
+            try db.execute(sql: "UPDATE users SET disabled = 1 WHERE id = ?", arguments: [alice.rawValue])
+        }
+        #expect(try await test.database.activeSessionUserID(tokenHash: "t", now: now)?.disabled == true)
+        // Past its end the session has no account.
+        #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now.addingTimeInterval(3600)) == nil)
+        #expect(try await test.database.activeSessionUserID(tokenHash: "t", now: now.addingTimeInterval(3600)) == nil)
         try await test.database.pool.write { db in
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [alice.rawValue])
         }
-        #expect(try await test.database.activeSessionWithUser(tokenHash: "t", now: now) == nil)
+        #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now) == nil)
+        #expect(try await test.database.activeSessionUserID(tokenHash: "t", now: now) == nil)
     }
 
     @Test func concurrentReadersEachGetAConnection() async throws {
