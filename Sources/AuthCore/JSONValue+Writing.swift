@@ -67,7 +67,7 @@ extension JSONValue {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Copies runs that need no escape in one piece (ids, emails and tokens are one run).
-    private static func write(string: String, to output: inout [UInt8]) {
+    static func write(string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -99,4 +99,54 @@ extension JSONValue {
         }
     }
 
+}
+
+/// A JSON object written field by field, keys given in UTF-8 order (checked in debug builds): the
+/// bytes `JSONValue.object` writes for the same fields, without a dictionary to build, hash and
+/// sort. For answers with many fixed keys built on every request (Descope's user and `JWTResponse`).
+public struct JSONObjectWriter {
+    private var output: [UInt8]
+    private var previousKey: String?
+
+    public init(capacity: Int = 256) {
+        output = []
+        output.reserveCapacity(capacity)
+        output.append(UInt8(ascii: "{"))
+    }
+
+    /// Continues writing into `output` (a nested object).
+    private init(continuing output: [UInt8]) {
+        self.output = output
+        self.output.append(UInt8(ascii: "{"))
+    }
+
+    public mutating func field(_ key: String, _ value: JSONValue) {
+        self.key(key)
+        value.write(to: &output)
+    }
+
+    /// A field whose value is an object `write` fills in.
+    public mutating func field(_ key: String, object write: (inout JSONObjectWriter) -> Void) {
+        self.key(key)
+        var nested = JSONObjectWriter(continuing: output)
+        output = []
+        write(&nested)
+        output = nested.finished()
+    }
+
+    /// The object's JSON text (UTF-8).
+    public consuming func finished() -> [UInt8] {
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    private mutating func key(_ key: String) {
+        if let previousKey {
+            assert(previousKey.utf8.lexicographicallyPrecedes(key.utf8), "JSON keys out of order: \(previousKey), \(key)")
+            output.append(UInt8(ascii: ","))
+        }
+        previousKey = key
+        JSONValue.write(string: key, to: &output)
+        output.append(UInt8(ascii: ":"))
+    }
 }

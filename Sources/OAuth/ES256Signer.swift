@@ -9,6 +9,8 @@ public struct ES256Signer: Sendable {
     private let key: P256.SigningKey
     /// RFC 7638 thumbprint of the public key, so a new key gets a new `kid`, after `keyIDPrefix`.
     public let keyID: String
+    /// The encoded JOSE header of a token without extra header fields: the same for every one.
+    private let plainHeader: String
 
     /// From the 32 raw bytes of a private scalar (as kept in the `secrets` table). `keyIDPrefix`
     /// starts the `kid` (SuperTokens' SDKs tell a dynamic key, `d-`, from a static one, `s-`).
@@ -17,6 +19,7 @@ public struct ES256Signer: Sendable {
         let jwk = JSONWebKey(p256: key.publicKey, kid: "")
         let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}"#
         keyID = keyIDPrefix + Base64URL.encode(SHA256.digest(thumbprint.utf8))
+        plainHeader = Self.header(keyID: keyID, extra: [:])
     }
 
     public var jwks: JSONWebKeySet { JSONWebKeySet(keys: [JSONWebKey(p256: key.publicKey, kid: keyID)]) }
@@ -25,10 +28,15 @@ public struct ES256Signer: Sendable {
     public func sign(_ claims: [String: JSONValue], header extra: [String: JSONValue] = [:]) throws -> String {
         // `JSONValue`'s own writer, byte for byte `JSONEncoder`'s with sorted keys, at a fraction of
         // its cost (it was most of a Descope `refresh`).
-        let header = extra.merging(["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]) { _, own in own }
-        let input =
-            Base64URL.encode(JSONValue.object(header).serialized) + "." + Base64URL.encode(JSONValue.object(claims).serialized)
+        let header = extra.isEmpty ? plainHeader : Self.header(keyID: keyID, extra: extra)
+        let input = header + "." + Base64URL.encode(JSONValue.object(claims).serialized)
         return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
+    }
+
+    /// The encoded JOSE header: `extra`'s fields beside `alg`, `kid` and `typ`, which win.
+    private static func header(keyID: String, extra: [String: JSONValue]) -> String {
+        let fields = extra.merging(["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("JWT")]) { _, own in own }
+        return Base64URL.encode(JSONValue.object(fields).serialized)
     }
 
     /// The claims of a token this signer made, when the signature holds; nil otherwise (no claim checks).

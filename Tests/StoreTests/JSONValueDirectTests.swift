@@ -31,6 +31,25 @@ import Testing
         #expect(JSONValue(parsing: text) == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
     }
 
+    /// Fields written one by one in key order come out as the same fields in an `.object`.
+    @Test func anObjectWrittenFieldByFieldIsTheObjectsJSON() {
+        var writer = JSONObjectWriter()
+        writer.field("A", .number(2))
+        writer.field("controls", .string("\u{1}\n\"\\"))
+        writer.field("empty") { _ in }
+        writer.field("nested") { nested in
+            nested.field("deep", .array([.object(["x": .bool(true)])]))
+            nested.field("z", .null)
+        }
+        writer.field("é", .number(1))
+        let object: JSONValue = .object([
+            "é": .number(1), "A": .number(2), "controls": .string("\u{1}\n\"\\"), "empty": .object([:]),
+            "nested": .object(["z": .null, "deep": .array([.object(["x": .bool(true)])])])
+        ])
+        #expect(String(decoding: writer.finished(), as: UTF8.self) == String(decoding: object.serialized, as: UTF8.self))
+        #expect(JSONObjectWriter().finished() == Array("{}".utf8))
+    }
+
     @Test func readsEscapesWhitespaceAndSurrogatePairs() {
         #expect(
             JSONValue(parsing: #" { "a" : [ 1 , "\u00e9\ud83d\ude00\/\"" ] } "#) == .object(["a": .array([.number(1), "é😀/\""])]))

@@ -7,7 +7,10 @@ import HTTPServer
 /// (DescopeKit, the Python `descope` package) point their base URL at Gatehouse unchanged. A thin
 /// adapter: every act is the owner's the pages use (budgets, audit, sessions included), under
 /// this way in's policy (`WayInPolicy.descopeAPI`), and every answer has Descope's shape.
-struct DescopeAPI: Sendable {
+///
+/// A class: every route's handler holds it, and copying the struct's environment into each call
+/// cost a `refresh` more than its session-row reads.
+final class DescopeAPI: Sendable {
     /// Names this way in in the audit data.
     static let via = "descope-api"
 
@@ -15,12 +18,18 @@ struct DescopeAPI: Sendable {
     let project: DescopeProject
     let tokens: DescopeTokens
 
+    init(env: PageEnvironment, project: DescopeProject, tokens: DescopeTokens) {
+        self.env = env
+        self.project = project
+        self.tokens = tokens
+    }
+
     func register(on router: inout Router) {
         router.on(.get, "/v2/keys/:project") { _, parameters in
-            guard project.knows(try parameters.require("project")) else {
+            guard self.project.knows(try parameters.require("project")) else {
                 return DescopeError.response(404, DescopeCode.invalidRequest, "Unknown project", "No such project id")
             }
-            return try .json(tokens.keys)
+            return try .json(self.tokens.keys)
         }
         DescopeSessionRoutes(api: self).register(on: &router)
         DescopePasswordRoutes(api: self).register(on: &router)
@@ -76,7 +85,7 @@ struct DescopeAPI: Sendable {
                 let refreshJwt = fromHeader ?? request.cookies[DescopeCookies.refresh].flatMap { $0.isEmpty ? nil : $0 }
                 let body = method == .get ? [:] : try Self.object(request)
                 return try await handler(
-                    Call(request: request, project: project, refreshJwt: refreshJwt, body: body, started: env.clock()))
+                    Call(request: request, project: project, refreshJwt: refreshJwt, body: body, started: self.env.clock()))
             } catch let error as AuthError {
                 return DescopeError.response(for: error)
             } catch let answer as DescopeAnswer {
@@ -130,7 +139,7 @@ struct DescopeAPI: Sendable {
             raw: JWTResponse(
                 sessionJwt: session, refreshJwt: inCookies ? "" : refresh, cookieMaxAge: maxAge, cookieExpiration: expiresAt,
                 user: user, firstSeen: firstSeen
-            ).json.serialized)
+            ).serialized)
         if inCookies {
             cookies.set(
                 session: session, sessionMaxAge: min(Int(tokens.sessionLifetime), maxAge), refresh: refresh,

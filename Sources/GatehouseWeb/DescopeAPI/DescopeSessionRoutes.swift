@@ -21,7 +21,7 @@ struct DescopeSessionRoutes: Sendable {
         }
         api.on(&router, .get, "/v1/auth/me") { call in
             let holder = try await api.holder(call)
-            return .json(raw: try await user(of: holder.signedIn, password: holder.amr.contains("pwd")).json.serialized)
+            return .json(raw: try await user(of: holder.signedIn, password: holder.amr.contains("pwd")).serialized)
         }
         api.on(&router, .post, "/v1/auth/me/tenants") { call in
             _ = try await api.holder(call)

@@ -3,30 +3,59 @@ import Foundation
 
 /// An account as Descope's API writes it (DescopeKit's `UserResponse`, which requires every key
 /// but the names, addresses, picture and custom attributes). Gatehouse has no phones, roles,
-/// tenants, SSO or passkeys: those are empty, as for a Descope user without them. Built as a
-/// `JSONValue` and written directly: every sign-in, `refresh` and `me` answers one, and
-/// `JSONEncoder` cost more than the rest of a `refresh`.
+/// tenants, SSO or passkeys: those are empty, as for a Descope user without them. Written
+/// directly, field by field in key order: every sign-in, `refresh` and `me` answers one, and
+/// `JSONEncoder`, then a sorted dictionary, cost more than the rest of a `refresh`.
 struct DescopeUser {
-    let json: JSONValue
+    let user: User
+    /// Whether the account has a password, as far as this answer knows (this session began with
+    /// one): Gatehouse's seam does not say.
+    let password: Bool
+    let totp: Bool
+    let providers: [String]
 
-    /// `password`: whether the account has a password, as far as this answer knows (this session
-    /// began with one): Gatehouse's seam does not say.
     init(_ user: User, password: Bool = false, totp: Bool = false, providers: [String] = []) {
-        var fields: [String: JSONValue] = [
-            "userId": .string(user.id.rawValue), "loginIds": .array([.string(user.email)]),
-            "status": .string(user.disabled ? "disabled" : "enabled"),
-            "createdTime": .number(Double(Int(user.createdAt.timeIntervalSince1970))), "email": .string(user.email),
-            "verifiedEmail": .bool(user.emailVerified), "phone": "", "verifiedPhone": .bool(false), "roleNames": .array([]),
-            "userTenants": .array([]), "ssoAppIds": .array([]), "webauthn": .bool(false), "password": .bool(password),
-            "TOTP": .bool(totp),
-            "OAuth": .object(Dictionary(providers.map { ($0, JSONValue.bool(true)) }, uniquingKeysWith: { first, _ in first })),
-            "SAML": .bool(false), "SCIM": .bool(false), "test": .bool(false),
-            // The profile's fields beyond the name and picture.
-            "customAttributes": .object(user.profile.fields.filter { $0.key != "name" && $0.key != "avatar_url" })
-        ]
-        if let name = user.profile.name { fields["name"] = .string(name) }
-        if let picture = user.profile.avatarURL { fields["picture"] = .string(picture) }
-        json = .object(fields)
+        self.user = user
+        self.password = password
+        self.totp = totp
+        self.providers = providers
+    }
+
+    /// The user as a JSON object on its own (`me`).
+    var serialized: [UInt8] {
+        var writer = JSONObjectWriter(capacity: 512)
+        write(to: &writer)
+        return writer.finished()
+    }
+
+    /// The user's fields, in UTF-8 key order (capitals first).
+    func write(to object: inout JSONObjectWriter) {
+        object.field("OAuth") { linked in
+            for provider in Set(providers).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                linked.field(provider, .bool(true))
+            }
+        }
+        object.field("SAML", .bool(false))
+        object.field("SCIM", .bool(false))
+        object.field("TOTP", .bool(totp))
+        object.field("createdTime", .number(Double(Int(user.createdAt.timeIntervalSince1970))))
+        // The profile's fields beyond the name and picture.
+        object.field("customAttributes", .object(user.profile.fields.filter { $0.key != "name" && $0.key != "avatar_url" }))
+        object.field("email", .string(user.email))
+        object.field("loginIds", .array([.string(user.email)]))
+        if let name = user.profile.name { object.field("name", .string(name)) }
+        object.field("password", .bool(password))
+        object.field("phone", "")
+        if let picture = user.profile.avatarURL { object.field("picture", .string(picture)) }
+        object.field("roleNames", .array([]))
+        object.field("ssoAppIds", .array([]))
+        object.field("status", .string(user.disabled ? "disabled" : "enabled"))
+        object.field("test", .bool(false))
+        object.field("userId", .string(user.id.rawValue))
+        object.field("userTenants", .array([]))
+        object.field("verifiedEmail", .bool(user.emailVerified))
+        object.field("verifiedPhone", .bool(false))
+        object.field("webauthn", .bool(false))
     }
 }
 
@@ -41,12 +70,18 @@ struct JWTResponse {
     var user: DescopeUser
     var firstSeen: Bool
 
-    var json: JSONValue {
-        .object([
-            "sessionJwt": .string(sessionJwt), "refreshJwt": .string(refreshJwt), "cookieDomain": "", "cookiePath": "/",
-            "cookieMaxAge": .number(Double(cookieMaxAge)), "cookieExpiration": .number(Double(cookieExpiration)),
-            "user": user.json, "firstSeen": .bool(firstSeen)
-        ])
+    /// The answer's JSON, fields in key order.
+    var serialized: [UInt8] {
+        var object = JSONObjectWriter(capacity: 2048)
+        object.field("cookieDomain", "")
+        object.field("cookieExpiration", .number(Double(cookieExpiration)))
+        object.field("cookieMaxAge", .number(Double(cookieMaxAge)))
+        object.field("cookiePath", "/")
+        object.field("firstSeen", .bool(firstSeen))
+        object.field("refreshJwt", .string(refreshJwt))
+        object.field("sessionJwt", .string(sessionJwt))
+        object.field("user") { user.write(to: &$0) }
+        return object.finished()
     }
 }
 
