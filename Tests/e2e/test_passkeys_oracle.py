@@ -368,3 +368,40 @@ def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
     status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",
                                 {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
     assert status == 200 and body["user"]["userId"] == signed_up["user"]["userId"], body
+
+
+def test_passkey_starts_are_budgeted_per_address(start_server):
+    """Every passkey start stores a challenge, so one address gets 60 in 5 minutes over the pages, the
+    console and Descope's API together (README "Defaults and limits"); the next is refused with 429 and
+    Retry-After through each of them, for a known address and an unknown one alike, and stores nothing."""
+    server = start_server(extra_args=["--descope-project-id", DESCOPE_PROJECT])
+    site = server.url.replace("127.0.0.1", "localhost")
+    _, email = signed_up(site)
+    visitor = Browserless(site)
+    for index in range(20):
+        sign_in_options(visitor, email if index % 2 else unique_email("nobody"))
+        status, options = call(visitor, "/auth/sign-up", "/auth/sign-up/passkey/options",
+                               {"email": unique_email("new"), "name": "Pat"})
+        assert status == 200, options
+        status, _, body = visitor.form_post("/_/", "/_/passkey/options", {})
+        assert status == 200, body
+    stored = subprocess.run(["sqlite3", str(server.db_path), "SELECT count(*) FROM passkey_challenges"],
+                            capture_output=True, text=True, timeout=30)
+    assert stored.returncode == 0, stored.stderr
+
+    for page, path, fields in [("/auth/sign-in", "/auth/passkey/options", {"email": email}),
+                               ("/auth/sign-in", "/auth/passkey/options", {"email": unique_email("nobody")}),
+                               ("/auth/sign-up", "/auth/sign-up/passkey/options", {"email": unique_email("new")}),
+                               ("/_/", "/_/passkey/options", {})]:
+        status, headers, body = visitor.form_post(page, path, fields)
+        answer = json.loads(body)
+        assert status == 429 and answer["error"] == "rate_limited" and "Try again in" in answer["message"], (path, body)
+        assert int(headers["Retry-After"]) > 0, path
+    for login_id in (email, unique_email("nobody")):
+        status, body = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": login_id, "origin": site})
+        assert status == 429 and body["errorCode"] == "E130429", body
+    status, body = descope_call(site, "/v1/auth/webauthn/signup/start", {"loginId": unique_email("new"), "origin": site})
+    assert status == 429 and body["errorCode"] == "E130429", body
+    after = subprocess.run(["sqlite3", str(server.db_path), "SELECT count(*) FROM passkey_challenges"],
+                           capture_output=True, text=True, timeout=30)
+    assert after.stdout == stored.stdout, "a refused start stored a challenge"

@@ -26,6 +26,10 @@ public enum Budget: Sendable, Equatable {
     case secondSteps(ip: String)
     /// Password sign-in tries from one IP address, people's and superusers' counted apart.
     case signInTries(ip: String, Door)
+    /// Passkey sign-ins and sign-ups begun from one IP address without a session (each stores a
+    /// challenge, so an unthrottled caller could fill the table): the pages', the console's and
+    /// Descope's options counted together.
+    case passkeyStarts(ip: String)
     /// Tries at one superuser's pending second step (the console form's nonce, or the superuser
     /// for `/_/api/auth`).
     case staffSecondSteps(String)
@@ -58,6 +62,8 @@ public enum Budget: Sendable, Equatable {
         case .resetMailsTo: Rule(limit: 3, window: 15 * 60)
         case .signInMailsPerHourTo: Rule(limit: 10, window: 3600)
         case .codeChecks, .secondSteps, .signInTries: Rule(limit: 30, window: 5 * 60)
+        // Every sign-in page a passkey-capable browser opens asks once (autofill).
+        case .passkeyStarts: Rule(limit: 60, window: 5 * 60)
         case .staffSecondSteps: Rule(limit: TOTPRules.triesPerStep, window: TOTPRules.stepLifetime)
         case .staffWrongSecondSteps: Rule(limit: TOTPRules.wrongStepsPerAccount, window: TOTPRules.failureWindow)
         }
@@ -67,7 +73,7 @@ public enum Budget: Sendable, Equatable {
     /// every front-end may answer 429. An address's budget is taken for every address, known or not.
     public var countsSource: Bool {
         switch self {
-        case .signUps, .mails, .codeChecks, .secondSteps, .signInTries: true
+        case .signUps, .mails, .codeChecks, .secondSteps, .signInTries, .passkeyStarts: true
         case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo, .staffSecondSteps,
             .staffWrongSecondSteps:
             false
@@ -88,6 +94,7 @@ public enum Budget: Sendable, Equatable {
         case .secondSteps(let ip): "mfa:\(ip)"
         case .signInTries(let ip, .people): "sign-in:\(ip)"
         case .signInTries(let ip, .staff): "console-sign-in:\(ip)"
+        case .passkeyStarts(let ip): "passkey-start:\(ip)"
         case .staffSecondSteps(let step): "console-mfa:\(step)"
         case .staffWrongSecondSteps(let id): "console-mfa-wrong:\(id)"
         }

@@ -20,8 +20,11 @@ extension Passkeys {
 
     /// Options for `create()` for a new account at `email`. Nothing is checked about the address
     /// yet (a taken one gets options alike), so the answer tells nothing about who has an account.
-    public func signUpOptions(email: String, name: String?, rp: RelyingParty, rpName: String) async throws -> SignUpStart {
+    public func signUpOptions(email: String, name: String?, rp: RelyingParty, rpName: String, request: Request) async throws
+        -> SignUpStart
+    {
         try requireAvailable()
+        try await spendStart(request)
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
         let id = UserID(SecureRandom.userID())

@@ -84,10 +84,12 @@ public struct Passkeys: Sendable {
     /// addresses have accounts (passkeys are discoverable, so the authenticator finds its own).
     /// `requiringPasskeys`: an API whose contract says "this account has none" (Descope's `E067010`)
     /// is refused with `.noPasskeys` both for an address with no passkeys and for one with no account.
-    public func signInOptions(email: String?, rp: RelyingParty, requiringPasskeys: Bool = false) async throws
-        -> RequestOptions
+    /// Each call spends the source's `passkeyStarts`, known address or not.
+    public func signInOptions(email: String?, rp: RelyingParty, requiringPasskeys: Bool = false, request: Request)
+        async throws -> RequestOptions
     {
         try requireAvailable()
+        try await spendStart(request)
         let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let email, !email.isEmpty else {
             return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: nil), allow: [])
@@ -190,6 +192,14 @@ public struct Passkeys: Sendable {
             hash: challengeHash(challenge, binding: binding), purpose: ceremony, userID: user,
             expiresAt: now.addingTimeInterval(env.passkeyChallengeLifetime), now: now)
         return challenge
+    }
+
+    /// Takes one of the source's passkey starts (`Budget.passkeyStarts`) before a ceremony without
+    /// a session begins; `.rateLimited` when none are left.
+    func spendStart(_ request: Request) async throws(PasskeyError) {
+        if let refusal = await env.budgets.take(.passkeyStarts(ip: request.remoteAddress)) {
+            throw .rateLimited(retryAfter: refusal.retryAfter)
+        }
     }
 
     /// Spends the challenge `clientDataJSON` answers.

@@ -85,8 +85,9 @@ public struct StaffPasskeys: Sendable {
 
     /// Options for `get()` on the console's sign-in page: no email asked, no credentials listed
     /// (the authenticator offers the superuser's own).
-    public func signInOptions(rp: RelyingParty) async throws -> RequestOptions {
-        RequestOptions(
+    public func signInOptions(rp: RelyingParty, request: Request) async throws -> RequestOptions {
+        try await ceremonies.spendStart(request)
+        return RequestOptions(
             rp: rp, challenge: try await ceremonies.issueChallenge(.authenticate, for: nil, binding: Self.signInBinding),
             allow: [])
     }

@@ -19,7 +19,10 @@ struct PasskeyPages: Sendable {
         router.page(.post, "/auth/passkey/options", env) { visit in
             guard let rp = relyingParty(visit) else { return Self.hostRefused }
             do {
-                return try .json(["publicKey": try await passkeys.signInOptions(email: try visit.form.single("email"), rp: rp)])
+                return try .json([
+                    "publicKey": try await passkeys.signInOptions(
+                        email: try visit.form.single("email"), rp: rp, request: visit.request)
+                ])
             } catch let error as PasskeyError {
                 return Self.error(error)
             }
@@ -31,7 +34,7 @@ struct PasskeyPages: Sendable {
                 return try .json(
                     try await passkeys.signUpOptions(
                         email: try visit.field("email"), name: try visit.form.single("name"), rp: rp,
-                        rpName: RelyingParty.displayName))
+                        rpName: RelyingParty.displayName, request: visit.request))
             } catch let error as PasskeyError {
                 return Self.error(error)
             }

@@ -17,7 +17,11 @@ struct ConsolePasskeyPages: Sendable {
     func register(on router: inout Router) {
         router.page(.post, "/_/passkey/options", env) { visit in
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
-            return try .json(["publicKey": try await passkeys.signInOptions(rp: rp)])
+            do {
+                return try .json(["publicKey": try await passkeys.signInOptions(rp: rp, request: visit.request)])
+            } catch let error as PasskeyError {
+                return PasskeyPages.error(error)
+            }
         }
         router.page(.post, "/_/passkey/sign-in", env, signIn)
         router.consolePage(.post, "/_/security/passkeys/options", env) { visit, staff in

@@ -30,7 +30,8 @@ struct DescopeWebAuthnRoutes: Sendable {
             api.on(&router, .post, "/v1/auth/webauthn/\(ceremony)/start") { call in
                 let rp = try relyingParty(origin: try call.required("origin"), call: call)
                 let options = try await refusingInDescopeShape {
-                    try await passkeys.signInOptions(email: try call.loginID(), rp: rp, requiringPasskeys: true)
+                    try await passkeys.signInOptions(
+                        email: try call.loginID(), rp: rp, requiringPasskeys: true, request: call.request)
                 }
                 return try start(options.challenge, options: ["publicKey": options], create: false)
             }
@@ -41,7 +42,8 @@ struct DescopeWebAuthnRoutes: Sendable {
             var name = ""
             if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue ?? "" }
             var start = try await refusingInDescopeShape {
-                try await passkeys.signUpOptions(email: email, name: name, rp: rp, rpName: RelyingParty.displayName)
+                try await passkeys.signUpOptions(
+                    email: email, name: name, rp: rp, rpName: RelyingParty.displayName, request: call.request)
             }
             start.publicKey.user.id = start.user
             let transaction = SignUpTransaction(challenge: start.publicKey.challenge, user: start.user, email: email, name: name)
