@@ -51,12 +51,15 @@ extension AppDatabase {
         """
 
     /// `activeSessionSQL`'s account.
-    private static let activeSessionUserSQL =
-        "SELECT u.* FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+    private static let activeSessionUserSQL = activeSessionAccount("u.*")
 
     /// `activeSessionSQL`'s account id and disabled flag.
-    private static let activeSessionUserIDSQL =
-        "SELECT u.id, u.disabled FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+    private static let activeSessionUserIDSQL = activeSessionAccount("u.id, u.disabled")
+
+    /// `columns` of the account (`u`) behind `activeSessionSQL`'s session.
+    private static func activeSessionAccount(_ columns: String) -> String {
+        "SELECT \(columns) FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+    }
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
     static func activeSessionArguments(_ tokenHash: String, _ now: Date, _ idleTimeout: TimeInterval?) -> [HotArgument] {

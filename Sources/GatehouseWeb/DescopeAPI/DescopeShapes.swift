@@ -30,11 +30,7 @@ struct DescopeUser {
 
     /// The user's fields, in UTF-8 key order (capitals first).
     func write(to object: inout JSONObjectWriter) {
-        object.field("OAuth") { linked in
-            for provider in Set(providers).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                linked.field(provider, .bool(true))
-            }
-        }
+        object.field("OAuth", .object(Dictionary(providers.map { ($0, .bool(true)) }, uniquingKeysWith: { first, _ in first })))
         object.field("SAML", .bool(false))
         object.field("SCIM", .bool(false))
         object.field("TOTP", .bool(totp))
