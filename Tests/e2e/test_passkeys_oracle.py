@@ -370,18 +370,20 @@ def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
     assert status == 200 and body["user"]["userId"] == signed_up["user"]["userId"], body
 
 
+def stored_challenges(db) -> str:
+    """How many ceremony challenges the server's file holds, read by the sqlite3 shell."""
+    counted = subprocess.run(["sqlite3", str(db), "SELECT count(*) FROM passkey_challenges"],
+                             capture_output=True, text=True, timeout=30)
+    assert counted.returncode == 0, counted.stderr
+    return counted.stdout
+
+
 def test_passkey_starts_are_budgeted_per_address(start_server):
     """Every passkey start stores a challenge, so one address gets 60 in 5 minutes over the pages, the
     console and Descope's API together (README "Defaults and limits"); the next is refused with 429 and
     Retry-After through each of them, for a known address and an unknown one alike, and stores nothing."""
     server = start_server(extra_args=["--descope-project-id", DESCOPE_PROJECT])
     site = server.url.replace("127.0.0.1", "localhost")
-
-    def challenges() -> str:
-        counted = subprocess.run(["sqlite3", str(server.db_path), "SELECT count(*) FROM passkey_challenges"],
-                                 capture_output=True, text=True, timeout=30)
-        assert counted.returncode == 0, counted.stderr
-        return counted.stdout
 
     _, email = signed_up(site)
     visitor = Browserless(site)
@@ -392,7 +394,7 @@ def test_passkey_starts_are_budgeted_per_address(start_server):
         assert status == 200, options
         status, _, body = visitor.form_post("/_/", "/_/passkey/options", {})
         assert status == 200, body
-    stored = challenges()
+    stored = stored_challenges(server.db_path)
 
     for page, path, fields in [("/auth/sign-in", "/auth/passkey/options", {"email": email}),
                                ("/auth/sign-in", "/auth/passkey/options", {"email": unique_email("nobody")}),
@@ -407,4 +409,44 @@ def test_passkey_starts_are_budgeted_per_address(start_server):
         assert status == 429 and body["errorCode"] == "E130429", body
     status, body = descope_call(site, "/v1/auth/webauthn/signup/start", {"loginId": unique_email("new"), "origin": site})
     assert status == 429 and body["errorCode"] == "E130429", body
-    assert challenges() == stored, "a refused start stored a challenge"
+    assert stored_challenges(server.db_path) == stored, "a refused start stored a challenge"
+
+
+def test_adding_a_passkey_spends_the_same_starts(start_server, binary, tmp_path):
+    """Asking for options to add a passkey stores a challenge too: a signed-in person (pages, Descope's
+    `webauthn/update/start`) and a superuser (console) spend the address's 60 starts like a sign-in, so
+    a session is no licence to fill the table; the 61st start of any kind is refused and stores nothing."""
+    db = tmp_path / "budget.sqlite"
+    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
+                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    server = start_server(db_path=db, extra_args=["--descope-project-id", DESCOPE_PROJECT])
+    site = server.url.replace("127.0.0.1", "localhost")
+    owner, _ = signed_up(site)
+    staff = Browserless(site)
+    status, _, _ = staff.form_post("/_/", "/_/", {"email": STAFF_EMAIL, "password": STAFF_PASSWORD})
+    assert status == 303, f"console sign-in answered {status}"
+    descope_email = unique_email("descope-adder")
+    status, up = descope_call(site, "/v1/auth/password/signup", {"loginId": descope_email, "password": PASSWORD})
+    assert status == 200, up
+    add_on_descope = {"loginId": descope_email, "origin": site}
+
+    for _ in range(20):
+        status, options = call(owner, "/account/security", "/account/security/passkeys/options", {})
+        assert status == 200, options
+        status, options = call(staff, "/_/security", "/_/security/passkeys/options", {})
+        assert status == 200, options
+        status, start = descope_call(site, "/v1/auth/webauthn/update/start", add_on_descope, up["refreshJwt"])
+        assert status == 200, start
+    stored = stored_challenges(db)
+
+    for client, page, path in [(owner, "/account/security", "/account/security/passkeys/options"),
+                               (staff, "/_/security", "/_/security/passkeys/options"),
+                               (Browserless(site), "/auth/sign-in", "/auth/passkey/options")]:
+        status, headers, body = client.form_post(page, path, {})
+        answer = json.loads(body)
+        assert status == 429 and answer["error"] == "rate_limited" and "Try again in" in answer["message"], (path, body)
+        assert int(headers["Retry-After"]) > 0, path
+    status, body = descope_call(site, "/v1/auth/webauthn/update/start", add_on_descope, up["refreshJwt"])
+    assert status == 429 and body["errorCode"] == "E130429", body
+    assert stored_challenges(db) == stored, "a refused start stored a challenge"

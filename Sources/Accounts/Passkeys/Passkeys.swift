@@ -28,10 +28,14 @@ public struct Passkeys: Sendable {
     // MARK: Registration
 
     /// Options for `create()`: a fresh challenge bound to the signed-in account, the account's
-    /// current credentials excluded.
-    public func registrationOptions(for signedIn: SignedIn, rp: RelyingParty, rpName: String) async throws -> CreationOptions {
+    /// current credentials excluded. Each call spends the source's `passkeyStarts`, as a sign-in's
+    /// does: a session is no licence to store challenges without end.
+    public func registrationOptions(
+        for signedIn: SignedIn, rp: RelyingParty, rpName: String, request: Request
+    ) async throws -> CreationOptions {
         try refuseImpersonation(signedIn)
         try requireAvailable()
+        try await spendStart(request)
         let user = signedIn.user
         let challenge = try await issueChallenge(.register, for: user.id)
         let existing = try await env.database.passkeys(of: user.id)
@@ -194,8 +198,8 @@ public struct Passkeys: Sendable {
         return challenge
     }
 
-    /// Takes one of the source's passkey starts (`Budget.passkeyStarts`) before a ceremony without
-    /// a session begins; `.rateLimited` when none are left.
+    /// Takes one of the source's passkey starts (`Budget.passkeyStarts`) before a ceremony stores
+    /// its challenge; `.rateLimited` when none are left.
     func spendStart(_ request: Request) async throws(PasskeyError) {
         if let refusal = await env.budgets.take(.passkeyStarts(ip: request.remoteAddress)) {
             throw .rateLimited(retryAfter: refusal.retryAfter)

@@ -32,10 +32,12 @@ public struct StaffPasskeys: Sendable {
         try await env.database.passkeys(of: .superuser(superuser.id))
     }
 
-    /// Options for `create()`: a fresh challenge bound to the superuser, their passkeys excluded.
-    public func registrationOptions(for superuser: SuperuserRecord, rp: RelyingParty, rpName: String) async throws
-        -> CreationOptions
-    {
+    /// Options for `create()`: a fresh challenge bound to the superuser, their passkeys excluded;
+    /// one of the source's passkey starts, as a person's.
+    public func registrationOptions(
+        for superuser: SuperuserRecord, rp: RelyingParty, rpName: String, request: Request
+    ) async throws -> CreationOptions {
+        try await ceremonies.spendStart(request)
         let challenge = try await ceremonies.issueChallenge(.register, for: nil, binding: Self.registrationBinding(superuser))
         return CreationOptions(
             rp: rp, rpName: rpName, userHandle: PasskeyOwner.superuser(superuser.id).userHandle, userName: superuser.email,

@@ -44,7 +44,8 @@ struct PasskeyPages: Sendable {
             guard let signedIn = visit.signedIn else { return Self.signedOut }
             guard let rp = relyingParty(visit) else { return Self.hostRefused }
             do {
-                let options = try await passkeys.registrationOptions(for: signedIn, rp: rp, rpName: RelyingParty.displayName)
+                let options = try await passkeys.registrationOptions(
+                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: visit.request)
                 return try .json(["publicKey": options])
             } catch let error as PasskeyError {
                 return Self.error(error)

@@ -26,8 +26,13 @@ struct ConsolePasskeyPages: Sendable {
         router.page(.post, "/_/passkey/sign-in", env, signIn)
         router.consolePage(.post, "/_/security/passkeys/options", env) { visit, staff in
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
-            let options = try await passkeys.registrationOptions(for: staff.superuser, rp: rp, rpName: RelyingParty.displayName)
-            return try .json(["publicKey": options])
+            do {
+                let options = try await passkeys.registrationOptions(
+                    for: staff.superuser, rp: rp, rpName: RelyingParty.displayName, request: visit.request)
+                return try .json(["publicKey": options])
+            } catch let error as PasskeyError {
+                return PasskeyPages.error(error)
+            }
         }
         router.consolePage(.post, "/_/security/passkeys", env) { visit, staff in
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }

@@ -76,7 +76,8 @@ struct DescopeWebAuthnRoutes: Sendable {
             try api.requireOwnLoginID(call, signedIn)
             let rp = try relyingParty(origin: try call.required("origin"), call: call)
             var options = try await refusingInDescopeShape {
-                try await passkeys.registrationOptions(for: signedIn, rp: rp, rpName: RelyingParty.displayName)
+                try await passkeys.registrationOptions(
+                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: call.request)
             }
             options.user.id = signedIn.user.id.rawValue
             return try start(options.challenge, options: ["publicKey": options], create: true)
