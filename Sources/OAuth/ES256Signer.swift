@@ -28,9 +28,26 @@ public struct ES256Signer: Sendable {
     public func sign(_ claims: [String: JSONValue], header extra: [String: JSONValue] = [:]) throws -> String {
         // `JSONValue`'s own writer, byte for byte `JSONEncoder`'s with sorted keys, at a fraction of
         // its cost (it was most of a Descope `refresh`).
-        let header = extra.isEmpty ? plainHeader : Self.header(keyID: keyID, extra: extra)
-        let input = header + "." + Base64URL.encode(JSONValue.object(claims).serialized)
-        return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
+        try sign(
+            payload: JSONValue.object(claims).serialized,
+            header: extra.isEmpty ? plainHeader : Self.header(keyID: keyID, extra: extra))
+    }
+
+    /// A token whose claims are already JSON text (`payload`, e.g. from `JSONObjectWriter`, for a
+    /// token made on every call), under the plain header.
+    public func sign(payload: [UInt8]) throws -> String {
+        try sign(payload: payload, header: plainHeader)
+    }
+
+    private func sign(payload: [UInt8], header: String) throws -> String {
+        var token = Array(header.utf8)
+        token.reserveCapacity(token.count + 1 + (payload.count * 4 + 2) / 3 + 1 + 86)
+        token.append(UInt8(ascii: "."))
+        Base64URL.encode(payload, appendingTo: &token)
+        let signature = try key.signature(for: token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.encode(signature, appendingTo: &token)
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// The encoded JOSE header: `extra`'s fields beside `alg`, `kid` and `typ`, which win.

@@ -26,12 +26,12 @@ public struct DescopeProject: Sendable, Equatable {
         guard let value = request.bearerToken else {
             throw DescopeAnswer(401, DescopeCode.invalidRequest, "Unauthorized", "Send Authorization: Bearer <projectId>")
         }
-        let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let project = String(parts[0])
+        let colon = value.utf8.firstIndex(of: UInt8(ascii: ":"))
+        let project = String(value[..<(colon ?? value.endIndex)])
         guard knows(project) else {
             throw DescopeAnswer(401, DescopeCode.invalidRequest, "Unauthorized", "Unknown project id")
         }
-        let jwt = parts.count == 2 ? String(parts[1]) : ""
-        return (project, jwt.isEmpty ? nil : jwt)
+        guard let colon, value.index(after: colon) < value.endIndex else { return (project, nil) }
+        return (project, String(value[value.index(after: colon)...]))
     }
 }

@@ -40,21 +40,20 @@ struct DescopeTokens: Sendable {
         let sid = try await sessions.open(session, request: request, lifetime: refreshLifetime)
         let now = Int(env.clock().timeIntervalSince1970)
         let expires = now + Int(refreshLifetime)
-        var claims = baseClaims(user: session.user.id.rawValue, project: project, amr: amr, now: now, expires: expires)
-        claims["drn"] = "DSR"
-        claims["sid"] = .string(sid)
+        let claims = Self.claims(
+            drn: "DSR", user: session.user.id.rawValue, project: project, amr: amr, now: now, expires: expires, sid: sid)
         return Issued(
             sessionJwt: try sessionJwt(user: session.user.id.rawValue, project: project, amr: amr, refreshExpiresAt: expires),
-            refreshJwt: try signer.sign(claims), refreshExpiresAt: expires)
+            refreshJwt: try signer.sign(payload: claims), refreshExpiresAt: expires)
     }
 
     /// A new session JWT for the holder of a live refresh JWT; never outlives the refresh JWT.
     func sessionJwt(user: String, project: String, amr: [String], refreshExpiresAt: Int) throws -> String {
         let now = Int(env.clock().timeIntervalSince1970)
-        var claims = baseClaims(
-            user: user, project: project, amr: amr, now: now, expires: min(now + Int(sessionLifetime), refreshExpiresAt))
-        claims["drn"] = "DS"
-        return try signer.sign(claims)
+        return try signer.sign(
+            payload: Self.claims(
+                drn: "DS", user: user, project: project, amr: amr, now: now,
+                expires: min(now + Int(sessionLifetime), refreshExpiresAt)))
     }
 
     /// A refresh JWT checked: this server's signature, `project` as its issuer, not expired, a
@@ -102,10 +101,22 @@ struct DescopeTokens: Sendable {
     /// The public key that checks every JWT above.
     var keys: JSONWebKeySet { signer.jwks }
 
-    private func baseClaims(user: String, project: String, amr: [String], now: Int, expires: Int) -> [String: JSONValue] {
-        [
-            "sub": .string(user), "iss": .string(project), "iat": .number(Double(now)), "exp": .number(Double(expires)),
-            "amr": .array(amr.map(JSONValue.string)), "roles": .array([]), "permissions": .array([]), "tenants": .object([:])
-        ]
+    /// A session (`drn` "DS") or refresh ("DSR", with the session row's `sid`) JWT's claims as JSON,
+    /// written field by field in key order (a refresh signs one per call).
+    private static func claims(
+        drn: String, user: String, project: String, amr: [String], now: Int, expires: Int, sid: String? = nil
+    ) -> [UInt8] {
+        var claims = JSONObjectWriter()
+        claims.field("amr", .array(amr.map(JSONValue.string)))
+        claims.field("drn", .string(drn))
+        claims.field("exp", .number(Double(expires)))
+        claims.field("iat", .number(Double(now)))
+        claims.field("iss", .string(project))
+        claims.field("permissions", .array([]))
+        claims.field("roles", .array([]))
+        if let sid { claims.field("sid", .string(sid)) }
+        claims.field("sub", .string(user))
+        claims.field("tenants", .object([:]))
+        return claims.finished()
     }
 }
