@@ -22,8 +22,8 @@ extension LocalAccounts {
     }
 
     func totpStatus(_ userID: UserID) async throws -> TOTPStatus {
-        guard try await totpEnabled(userID) else { return TOTPStatus(enabled: false, recoveryCodesLeft: 0) }
-        return TOTPStatus(enabled: true, recoveryCodesLeft: try await database.recoveryCodesLeft(userID: userID))
+        guard let status = try await database.totpStatus(userID: userID) else { throw AuthError.userNotFound }
+        return status
     }
 
     /// The key waiting for its first code: the pending one while it is fresh, else a new one.

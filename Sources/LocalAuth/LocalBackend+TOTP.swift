@@ -17,7 +17,7 @@ extension LocalBackend {
     }
 
     public func totpStatus(session: AuthSession) async throws -> TOTPStatus {
-        try await accounts.totpStatus(try await userID(for: session))
+        try owner(of: await database.activeSessionTOTPStatus(tokenHash: accessHash(session.accessToken), now: clock())).value
     }
 
     public func beginTOTPEnrollment(session: AuthSession) async throws -> TOTPEnrollment {
@@ -45,8 +45,7 @@ extension LocalBackend {
 
 extension LocalAdminAPI {
     func totpStatus(of id: UserID) async throws -> TOTPStatus {
-        _ = try await accounts.user(id)
-        return try await accounts.totpStatus(id)
+        try await accounts.totpStatus(id)
     }
 
     func resetTOTP(of id: UserID) async throws {

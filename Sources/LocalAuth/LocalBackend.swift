@@ -148,8 +148,10 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     }
 
     public func externalAuths(userID: UserID, session: AuthSession) async throws -> [ExternalAuth] {
-        try await requireOwner(userID, session)
-        return try await database.externalAuths(userID: userID)
+        let links = try owner(
+            of: await database.activeSessionExternalAuths(tokenHash: accessHash(session.accessToken), now: clock()))
+        guard links.userID == userID else { throw Self.notTheOwner }
+        return links.value
     }
 
     public func unlinkExternalAuth(userID: UserID, provider: String, session: AuthSession) async throws {
@@ -200,11 +202,14 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
 
     /// `user(for:)`'s check, for calls that need only who is calling: the account is not read.
     func userID(for session: AuthSession) async throws -> UserID {
-        guard
-            let (id, disabled) = try await database.activeSessionUserID(tokenHash: accessHash(session.accessToken), now: clock()),
-            !disabled
-        else { throw AuthError.sessionExpired }
-        return id
+        try owner(of: await database.activeSessionUserID(tokenHash: accessHash(session.accessToken), now: clock())).userID
+    }
+
+    /// What a read for a signed-in call found, when its session is live and its account enabled;
+    /// `.sessionExpired` otherwise.
+    func owner<Value>(of found: SessionOwned<Value>?) throws -> SessionOwned<Value> {
+        guard let found, !found.disabled else { throw AuthError.sessionExpired }
+        return found
     }
 
     /// The live session row behind an access token; anything else is `.sessionExpired`.
@@ -215,10 +220,11 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     }
 
     private func requireOwner(_ userID: UserID, _ session: AuthSession) async throws {
-        guard try await self.userID(for: session) == userID else {
-            throw AuthError.server(status: 403, code: "forbidden", message: "Only the account's owner can do this.")
-        }
+        guard try await self.userID(for: session) == userID else { throw Self.notTheOwner }
     }
+
+    private static let notTheOwner = AuthError.server(
+        status: 403, code: "forbidden", message: "Only the account's owner can do this.")
 
     func accessHash(_ token: String) -> String { SessionKind.backend.tokenHash(token, with: accounts.keyedHash) }
     private func refreshHash(_ token: String) -> String { SessionKind.backend.refreshTokenHash(token, with: accounts.keyedHash) }

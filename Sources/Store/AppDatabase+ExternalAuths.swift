@@ -19,6 +19,24 @@ extension AppDatabase {
         }
     }
 
+    /// The linked identities of the account behind a live session, oldest first, read in the
+    /// statement that checks the session (account pages and Descope's `me` list them every call).
+    public func activeSessionExternalAuths(tokenHash: String, now: Date) async throws -> SessionOwned<[ExternalAuth]>? {
+        let rows = try hotReads.read { connection in
+            try connection.rows(
+                Self.activeSessionAccount(
+                    "\(SessionOwned<Void>.columns), e.id, e.user_id, e.provider, e.subject, e.created_at",
+                    joining: "LEFT JOIN external_auths e ON e.user_id = u.id ORDER BY e.id"),
+                Self.activeSessionArguments(tokenHash, now, nil)
+            ) { row in
+                // An account without links is one row whose link columns are NULL.
+                try SessionOwned(row, try row.optionalInt64("id") == nil ? nil : try Self.externalAuth(row))
+            }
+        }
+        guard let first = rows.first else { return nil }
+        return SessionOwned(userID: first.userID, disabled: first.disabled, value: rows.compactMap(\.value))
+    }
+
     /// The linked identities of each of these users in one read (a page of the console's list).
     public func externalAuths(userIDs: [UserID]) async throws -> [UserID: [ExternalAuth]] {
         guard !userIDs.isEmpty else { return [:] }

@@ -54,11 +54,12 @@ extension AppDatabase {
     private static let activeSessionUserSQL = activeSessionAccount("u.*")
 
     /// `activeSessionSQL`'s account id and disabled flag.
-    private static let activeSessionUserIDSQL = activeSessionAccount("u.id, u.disabled")
+    private static let activeSessionUserIDSQL = activeSessionAccount(SessionOwned<Void>.columns)
 
-    /// `columns` of the account (`u`) behind `activeSessionSQL`'s session.
-    private static func activeSessionAccount(_ columns: String) -> String {
-        "SELECT \(columns) FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id"
+    /// `columns` of the account (`u`) behind `activeSessionSQL`'s session, and of the tables
+    /// `joining` adds to it.
+    static func activeSessionAccount(_ columns: String, joining: String = "") -> String {
+        "SELECT \(columns) FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id \(joining)"
     }
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).
@@ -77,10 +78,10 @@ extension AppDatabase {
 
     /// The id of the account behind a live session and whether it is disabled: what a check of
     /// who is calling needs, without decoding the account (its profile is JSON).
-    public func activeSessionUserID(tokenHash: String, now: Date) async throws -> (id: UserID, disabled: Bool)? {
+    public func activeSessionUserID(tokenHash: String, now: Date) async throws -> SessionOwned<Void>? {
         try hotReads.read { connection in
             try connection.first(Self.activeSessionUserIDSQL, Self.activeSessionArguments(tokenHash, now, nil)) { row in
-                (UserID(try row.string("id")), try row.bool("disabled"))
+                try SessionOwned(row, ())
             }
         }
     }

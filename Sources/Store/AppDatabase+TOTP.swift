@@ -145,12 +145,40 @@ extension AppDatabase {
         }
     }
 
-    public func recoveryCodesLeft(userID: UserID) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL",
-                arguments: [userID.rawValue]) ?? 0
+    /// Whether the account's authenticator app is on, and its unused recovery codes (none counted
+    /// while it is off), in one statement; nil for an unknown account.
+    public func totpStatus(userID: UserID) async throws -> TOTPStatus? {
+        try hotReads.read { connection in
+            try connection.first(
+                "SELECT \(Self.totpStatusColumns) FROM users u \(Self.totpStatusJoin) WHERE u.id = ?",
+                [.text(userID.rawValue)], Self.totpStatus)
         }
+    }
+
+    /// The authenticator-app status of the account behind a live session, read in the statement that
+    /// checks the session (the embedded backend's `totpStatus`, which account pages and Descope's
+    /// `me` ask for on every call).
+    public func activeSessionTOTPStatus(tokenHash: String, now: Date) async throws -> SessionOwned<TOTPStatus>? {
+        try hotReads.read { connection in
+            try connection.first(
+                Self.activeSessionAccount(
+                    "\(SessionOwned<Void>.columns), \(Self.totpStatusColumns)", joining: Self.totpStatusJoin),
+                Self.activeSessionArguments(tokenHash, now, nil)
+            ) { row in try SessionOwned(row, try Self.totpStatus(row)) }
+        }
+    }
+
+    /// `totpStatus`'s columns over the account `u` and `totpStatusJoin`'s `t`.
+    private static let totpStatusColumns = """
+        COALESCE(t.enabled, 0) AS totp_enabled,
+        CASE WHEN t.enabled THEN
+          (SELECT COUNT(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)
+        ELSE 0 END AS recovery_codes_left
+        """
+    private static let totpStatusJoin = "LEFT JOIN totp_credentials t ON t.user_id = u.id"
+
+    private static func totpStatus(_ row: some ColumnValues) throws -> TOTPStatus {
+        TOTPStatus(enabled: try row.bool("totp_enabled"), recoveryCodesLeft: Int(try row.int64("recovery_codes_left")))
     }
 
     // MARK: Challenges

@@ -154,8 +154,8 @@ import TwoFactor
         }
         #expect(recoveryWins == 1)
         #expect(
-            try await h.database.recoveryCodesLeft(userID: try #require(try await h.database.user(email: "ann@example.com")).id)
-                == 9)
+            try await h.database.totpStatus(userID: try #require(try await h.database.user(email: "ann@example.com")).id)
+                == TOTPStatus(enabled: true, recoveryCodesLeft: 9))
     }
 
     @Test func turningOffNeedsThePasswordAndThenSignInNeedsNoCode() async throws {

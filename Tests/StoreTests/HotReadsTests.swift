@@ -95,7 +95,7 @@ import Testing
         // `id`, `created_at` and `updated_at` are in both tables: the account's own are read.
         #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now) == user)
         let id = try #require(try await test.database.activeSessionUserID(tokenHash: "t", now: now))
-        #expect(id.id == alice && !id.disabled)
+        #expect(id.userID == alice && !id.disabled)
         try await test.database.pool.write { db in
             try db.execute(sql: "UPDATE users SET disabled = 1 WHERE id = ?", arguments: [alice.rawValue])
         }
@@ -108,6 +108,59 @@ import Testing
         }
         #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now) == nil)
         #expect(try await test.database.activeSessionUserID(tokenHash: "t", now: now) == nil)
+    }
+
+    @Test func aSignedInCallsOwnRowsAreReadWithItsSessionCheck() async throws {
+        _ = try await test.database.insertUser(
+            UserRecord(
+                id: alice, email: "alice@example.com", passwordHash: nil, verified: true, profile: Profile([:]),
+                createdAt: now, updatedAt: now),
+            verificationToken: nil)
+        _ = try await test.database.createSession(newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
+        let database = test.database
+
+        // No authenticator app and no links: the owner still answers, with nothing beside it.
+        var totp = try #require(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now))
+        #expect(totp.userID == alice && !totp.disabled && totp.value == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
+        var links = try #require(try await database.activeSessionExternalAuths(tokenHash: "t", now: now))
+        #expect(links.userID == alice && links.value.isEmpty)
+
+        // A key waiting for its first code is not on, and its codes are not counted.
+        #expect(try await database.setPendingTOTPSecret(userID: alice, sealed: [1, 2, 3], at: now))
+        totp = try #require(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now))
+        #expect(totp.value == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "UPDATE totp_credentials SET enabled = 1, secret_sealed = X'01' WHERE user_id = ?",
+                arguments: [alice.rawValue])
+            for (index, used) in [nil, nil, now.storedText].enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO recovery_codes (user_id, code_hash, created_at, used_at) VALUES (?, ?, ?, ?)",
+                    arguments: [alice.rawValue, String(repeating: "\(index)", count: 64), now.storedText, used])
+            }
+            for provider in ["github", "acme"] {
+                try db.execute(
+                    sql: "INSERT INTO external_auths (user_id, provider, subject, created_at) VALUES (?, ?, ?, ?)",
+                    arguments: [alice.rawValue, provider, "sub-\(provider)", now.storedText])
+            }
+        }
+        totp = try #require(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now))
+        #expect(totp.value == TOTPStatus(enabled: true, recoveryCodesLeft: 2))
+        #expect(try await database.totpStatus(userID: alice) == totp.value)
+        links = try #require(try await database.activeSessionExternalAuths(tokenHash: "t", now: now))
+        #expect(links.value.map(\.provider) == ["github", "acme"])
+        #expect(links.value == (try await database.externalAuths(userID: alice)))
+
+        // Disabled: said, so the caller refuses. Past its end, or unknown: nothing.
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE users SET disabled = 1 WHERE id = ?", arguments: [alice.rawValue])
+        }
+        #expect(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now)?.disabled == true)
+        #expect(try await database.activeSessionExternalAuths(tokenHash: "t", now: now)?.disabled == true)
+        #expect(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now.addingTimeInterval(3600)) == nil)
+        #expect(try await database.activeSessionExternalAuths(tokenHash: "t", now: now.addingTimeInterval(3600)) == nil)
+        #expect(try await database.activeSessionExternalAuths(tokenHash: "other", now: now) == nil)
+        #expect(try await database.totpStatus(userID: UserID("nobody000000000")) == nil)
     }
 
     @Test func concurrentReadersEachGetAConnection() async throws {
