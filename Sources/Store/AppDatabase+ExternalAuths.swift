@@ -26,7 +26,7 @@ extension AppDatabase {
             try connection.rows(
                 Self.activeSessionAccount(
                     "\(SessionOwned<Void>.columns), e.id, e.user_id, e.provider, e.subject, e.created_at",
-                    joining: "LEFT JOIN external_auths e ON e.user_id = u.id ORDER BY e.id"),
+                    joining: "LEFT JOIN external_auths e ON e.user_id = u.id") + " ORDER BY e.id",
                 Self.activeSessionArguments(tokenHash, now, nil)
             ) { row in
                 // An account without links is one row whose link columns are NULL.
