@@ -194,10 +194,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
 
     /// The account behind a live access token; anything else is `.sessionExpired`.
     func user(for session: AuthSession) async throws -> User {
-        guard let user = try await database.activeSessionUser(tokenHash: accessHash(session.accessToken), now: clock()),
-            !user.disabled
-        else { throw AuthError.sessionExpired }
-        return user.user
+        try owner(of: await database.activeSessionUser(tokenHash: accessHash(session.accessToken), now: clock())).value.user
     }
 
     /// `user(for:)`'s check, for calls that need only who is calling: the account is not read.

@@ -51,7 +51,7 @@ extension AppDatabase {
         """
 
     /// `activeSessionSQL`'s account.
-    private static let activeSessionUserSQL = activeSessionAccount("u.*")
+    private static let activeSessionUserSQL = activeSessionAccount("\(SessionOwned<Void>.columns), u.*")
 
     /// `activeSessionSQL`'s account id and disabled flag.
     private static let activeSessionUserIDSQL = activeSessionAccount(SessionOwned<Void>.columns)
@@ -69,10 +69,11 @@ extension AppDatabase {
 
     /// The account behind a live session, in one statement (the embedded backend's every
     /// authenticated call that needs the whole account).
-    public func activeSessionUser(tokenHash: String, now: Date) async throws -> UserRecord? {
+    public func activeSessionUser(tokenHash: String, now: Date) async throws -> SessionOwned<UserRecord>? {
         try hotReads.read { connection in
-            try connection.first(
-                Self.activeSessionUserSQL, Self.activeSessionArguments(tokenHash, now, nil), UserRecord.init)
+            try connection.first(Self.activeSessionUserSQL, Self.activeSessionArguments(tokenHash, now, nil)) { row in
+                try SessionOwned(row, try UserRecord(columns: row))
+            }
         }
     }
 

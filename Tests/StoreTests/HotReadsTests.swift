@@ -93,7 +93,7 @@ import Testing
             verificationToken: nil)
         _ = try await test.database.createSession(newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))
         // `id`, `created_at` and `updated_at` are in both tables: the account's own are read.
-        #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now) == user)
+        #expect(try await test.database.activeSessionUser(tokenHash: "t", now: now)?.value == user)
         let id = try #require(try await test.database.activeSessionUserID(tokenHash: "t", now: now))
         #expect(id.userID == alice && !id.disabled)
         try await test.database.pool.write { db in
