@@ -41,6 +41,7 @@ public struct ES256Signer: Sendable {
 
     private func sign(payload: [UInt8], header: String) throws -> String {
         var token = Array(header.utf8)
+        // ".", the claims in base64url, ".", and the 64-byte `r ‖ s` signature's 86 characters.
         token.reserveCapacity(token.count + 1 + (payload.count * 4 + 2) / 3 + 1 + 86)
         token.append(UInt8(ascii: "."))
         Base64URL.encode(payload, appendingTo: &token)

@@ -12,7 +12,8 @@ extension AppDatabase {
     }
 
     public func externalAuths(userID: UserID) async throws -> [ExternalAuth] {
-        // Every account page and API `me` lists the linked providers: read on the calling thread.
+        // The console's user page lists them (a signed-in person's own come with the session check,
+        // `activeSessionExternalAuths`): read on the calling thread.
         try hotReads.read { connection in
             try connection.rows(
                 "SELECT * FROM external_auths WHERE user_id = ? ORDER BY id", [.text(userID.rawValue)], Self.externalAuth)
@@ -25,7 +26,7 @@ extension AppDatabase {
         let rows = try hotReads.read { connection in
             try connection.rows(
                 Self.activeSessionAccount(
-                    "\(SessionOwned<Void>.columns), e.id, e.user_id, e.provider, e.subject, e.created_at",
+                    adding: "e.id, e.user_id, e.provider, e.subject, e.created_at",
                     joining: "LEFT JOIN external_auths e ON e.user_id = u.id") + " ORDER BY e.id",
                 Self.activeSessionArguments(tokenHash, now, nil)
             ) { row in

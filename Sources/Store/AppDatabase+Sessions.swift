@@ -51,15 +51,16 @@ extension AppDatabase {
         """
 
     /// `activeSessionSQL`'s account.
-    private static let activeSessionUserSQL = activeSessionAccount("\(SessionOwned<Void>.columns), u.*")
+    private static let activeSessionUserSQL = activeSessionAccount(adding: "u.*")
 
     /// `activeSessionSQL`'s account id and disabled flag.
-    private static let activeSessionUserIDSQL = activeSessionAccount(SessionOwned<Void>.columns)
+    private static let activeSessionUserIDSQL = activeSessionAccount()
 
-    /// `columns` of the account (`u`) behind `activeSessionSQL`'s session, and of the tables
-    /// `joining` adds to it.
-    static func activeSessionAccount(_ columns: String, joining: String = "") -> String {
-        "SELECT \(columns) FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id \(joining)"
+    /// The owner of `activeSessionSQL`'s session as `SessionOwned` reads it (the account `u`'s id and
+    /// disabled flag), and `columns` of `u` and of the tables `joining` adds.
+    static func activeSessionAccount(adding columns: String = "", joining: String = "") -> String {
+        let selected = columns.isEmpty ? SessionOwned<Void>.columns : "\(SessionOwned<Void>.columns), \(columns)"
+        return "SELECT \(selected) FROM (\(activeSessionSQL)) s JOIN users u ON u.id = s.user_id \(joining)"
     }
 
     /// The token hash, `now`, and the idle rule's earliest last use (any, without one).

@@ -66,7 +66,7 @@ extension AppDatabase {
     // MARK: Keys
 
     public func totpCredential(userID: UserID) async throws -> TOTPCredential? {
-        // Every account page and API `me` asks whether the authenticator is on: read on the calling thread.
+        // Every sign-in asks whether the authenticator is on: read on the calling thread.
         try hotReads.read { connection in
             try connection.first(
                 "SELECT * FROM totp_credentials WHERE user_id = ?", [.text(userID.rawValue)], Self.credential)
@@ -161,8 +161,7 @@ extension AppDatabase {
     public func activeSessionTOTPStatus(tokenHash: String, now: Date) async throws -> SessionOwned<TOTPStatus>? {
         try hotReads.read { connection in
             try connection.first(
-                Self.activeSessionAccount(
-                    "\(SessionOwned<Void>.columns), \(Self.totpStatusColumns)", joining: Self.totpStatusJoin),
+                Self.activeSessionAccount(adding: Self.totpStatusColumns, joining: Self.totpStatusJoin),
                 Self.activeSessionArguments(tokenHash, now, nil)
             ) { row in try SessionOwned(row, try Self.totpStatus(row)) }
         }

@@ -12,8 +12,8 @@ public struct SessionOwned<Value: Sendable>: Sendable {
         (self.userID, self.disabled, self.value) = (userID, disabled, value)
     }
 
-    /// The account's id and disabled flag as `activeSessionAccount` selects them (named apart from
-    /// the joined tables' `id`).
+    /// The account's id and disabled flag as `activeSessionAccount` selects them for every such
+    /// read (named apart from the joined tables' `id`).
     static var columns: String { "u.id AS owner_id, u.disabled AS owner_disabled" }
 
     init(_ row: some ColumnValues, _ value: Value) throws {

@@ -26,9 +26,9 @@ public enum Budget: Sendable, Equatable {
     case secondSteps(ip: String)
     /// Password sign-in tries from one IP address, people's and superusers' counted apart.
     case signInTries(ip: String, Door)
-    /// Passkey sign-ins and sign-ups begun from one IP address without a session (each stores a
-    /// challenge, so an unthrottled caller could fill the table): the pages', the console's and
-    /// Descope's options counted together.
+    /// Passkey ceremonies begun from one IP address — sign-ins, sign-ups and passkeys added, with a
+    /// session or without (each stores a challenge, so an unthrottled caller could fill the table):
+    /// the pages', the console's and Descope's options counted together.
     case passkeyStarts(ip: String)
     /// Tries at one superuser's pending second step (the console form's nonce, or the superuser
     /// for `/_/api/auth`).
