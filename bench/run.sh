@@ -422,7 +422,7 @@ for round in $(seq 1 "$DESCOPE_ROUNDS"); do
   refresh_window pb "$((round + 1))"
 done
 side_rps() { python3 -c "print(f'{${SIDE_REQUESTS[$1]} / max(0.001, ${SIDE_SECONDS[$1]}):.1f}')"; }
-GH_REFRESH_AROUND_RPS="$(side_rps pb)"
+GH_REFRESH_ROUNDS_RPS="$(side_rps pb)"
 DS_REFRESH_RPS="$(side_rps refresh)"
 DS_ME_RPS="$(side_rps me)"
 GH_TOTAL="$(curl -s -H "Authorization: $GH_PB_SUPER" "$GH/api/collections/users/records?perPage=1" | json_field totalItems)"
@@ -654,8 +654,8 @@ echo
     IFS=: read -r key route rps <<<"$pair"
     printf '%s\tDescope %s ÷ static (%s) vs PB-API auth-refresh ÷ static (%s)\t%s\t>=\t0.8\t×\n' "$key" "$route" \
       "$(python3 -c "print(f'{$rps / max(0.001, $STATIC_RPS):.3f}')")" \
-      "$(python3 -c "print(f'{$GH_REFRESH_AROUND_RPS / max(0.001, $STATIC_RPS):.3f}')")" \
-      "$(python3 -c "print(f'{$rps / max(0.001, $GH_REFRESH_AROUND_RPS):.3f}')")"
+      "$(python3 -c "print(f'{$GH_REFRESH_ROUNDS_RPS / max(0.001, $STATIC_RPS):.3f}')")" \
+      "$(python3 -c "print(f'{$rps / max(0.001, $GH_REFRESH_ROUNDS_RPS):.3f}')")"
   done
   printf 'st_verify\tSuperTokens recipe/session/verify (checkDatabase) ÷ static file\t%s\t>=\t0.30\t×\n' \
     "$(python3 -c "print(f'{$ST_VERIFY_RPS / max(0.001, $STATIC_RPS):.3f}')")"
