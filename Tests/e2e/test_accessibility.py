@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from conftest import unique_email
+from conftest import create_superuser, unique_email
 from test_browser_flow import PASSWORD, browser, field, submit_form_of, type_into, wait_for_path  # noqa: F401
 from test_console_browser import console_sign_in
 
@@ -54,9 +53,7 @@ def scheme(driver, dark: bool) -> None:
 
 def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server, binary, tmp_path):
     db = tmp_path / "a11y.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     server = start_server(db_path=db, verification="none")
     base = server.url
     request = urllib.request.Request(

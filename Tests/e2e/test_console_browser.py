@@ -3,11 +3,10 @@ the site as that user, stops, revokes the user's sessions and deletes the batch 
 
 from __future__ import annotations
 
-import subprocess
 
 from selenium.webdriver.common.by import By
 
-from conftest import Browserless
+from conftest import Browserless, create_superuser
 
 from test_browser_flow import (  # noqa: F401 - `browser` is a fixture
     browser, field, screenshot, submit_form_of, type_into, wait_for_path, wait_for_text,
@@ -38,9 +37,7 @@ def console_sign_in(driver, url: str, email: str, password: str) -> None:
 
 def test_console_seed_edit_impersonate_revoke_and_bulk_delete(browser, start_server, binary, tmp_path, screenshots_dir):
     db = tmp_path / "console.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     server = start_server(db_path=db)
     driver = browser
     console_sign_in(driver, server.url, STAFF_EMAIL, STAFF_PASSWORD)

@@ -15,6 +15,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
+from conftest import create_superuser
 from test_browser_flow import browser, screenshot, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
 
@@ -70,9 +71,7 @@ def sign_in_over_insforge(url: str, email: str, password: str) -> None:
 
 def test_console_tables_fit_a_1280_by_800_laptop(browser, start_server, binary, tmp_path, screenshots_dir):
     db = tmp_path / "layout.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     seeded = subprocess.run([str(binary), "users", "seed", "40", "--pattern", LONG, "--password", "shared password 1",
                              "--verified", "--tag", "laptop", "--db", str(db)], capture_output=True, text=True, timeout=60)
     assert seeded.returncode == 0, seeded.stderr

@@ -12,6 +12,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from conftest import create_superuser
 from test_browser_flow import browser, wait, wait_for_path, wait_for_text  # noqa: F401 - `browser` is a fixture
 from test_console_browser import console_sign_in
 from test_console_layout import overflowing_tables, widen_dates
@@ -25,9 +26,7 @@ COUNT = 430
 def staff_server(binary, tmp_path, start_server, email: str, password: str, seed: int = 0):
     """A server on a new file with one superuser and `seed` verified users `test+N@example.com`."""
     db = tmp_path / "console.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", email, "--password-stdin", "--db", str(db)],
-                             input=password + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, email, password)
     if seed:
         seeded = subprocess.run([str(binary), "users", "seed", str(seed), "--pattern", PATTERN, "--password",
                                  "shared password 1", "--verified", "--db", str(db)],

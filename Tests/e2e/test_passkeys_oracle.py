@@ -25,7 +25,7 @@ from fido2.cose import ES256, RS256
 from fido2.utils import websafe_decode, websafe_encode
 from fido2.webauthn import (AttestationObject, AttestedCredentialData, AuthenticatorData, CollectedClientData)
 
-from conftest import PASSWORD, Browserless, latest_code, read_mailbox, unique_email
+from conftest import PASSWORD, Browserless, create_superuser, latest_code, read_mailbox, unique_email
 
 UP, UV, AT = AuthenticatorData.FLAG.UP, AuthenticatorData.FLAG.UV, AuthenticatorData.FLAG.AT
 
@@ -263,9 +263,7 @@ STAFF_EMAIL, STAFF_PASSWORD = "staff@example.com", "staff password 1"
 
 def test_console_lists_a_users_passkey_and_deletes_it(start_server, binary, tmp_path):
     db = tmp_path / "console.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     site = start_server(db_path=db).url.replace("127.0.0.1", "localhost")
     owner, email = signed_up(site)
     authenticator = SoftwareAuthenticator()
@@ -417,9 +415,7 @@ def test_adding_a_passkey_spends_the_same_starts(start_server, binary, tmp_path)
     `webauthn/update/start`) and a superuser (console) spend the address's 60 starts like a sign-in, so
     a session is no licence to fill the table; the 61st start of any kind is refused and stores nothing."""
     db = tmp_path / "budget.sqlite"
-    created = subprocess.run([str(binary), "superuser", "create", STAFF_EMAIL, "--password-stdin", "--db", str(db)],
-                             input=STAFF_PASSWORD + "\n", capture_output=True, text=True, timeout=60)
-    assert created.returncode == 0, created.stderr
+    create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     server = start_server(db_path=db, extra_args=["--descope-project-id", DESCOPE_PROJECT])
     site = server.url.replace("127.0.0.1", "localhost")
     owner, _ = signed_up(site)
