@@ -130,15 +130,17 @@ final class DescopeAPI: Sendable {
     }
 
     /// Both JWTs in the body, or — `--descope-token-cookies` — as the `DS` and `DSR` cookies with the
-    /// body's `refreshJwt` empty (the SDKs then read the cookie).
-    func jwtResponse(session: String, refresh: String, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
+    /// body's `refreshJwt` empty (the SDKs then read the cookie). A nil `refresh` is `refresh`'s
+    /// answer: the refresh JWT is not rotated, and Descope answers one there only when it rotates
+    /// (every SDK keeps the one it sent), so neither the body nor a cookie carries it.
+    func jwtResponse(session: String, refresh: String?, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
         let now = Int(env.clock().timeIntervalSince1970)
         let maxAge = max(expiresAt - now, 0)
         let inCookies = env.configuration.descopeTokenCookies
         var response = Response.json(
             raw: JWTResponse(
-                sessionJwt: session, refreshJwt: inCookies ? "" : refresh, cookieMaxAge: maxAge, cookieExpiration: expiresAt,
-                user: user, firstSeen: firstSeen
+                sessionJwt: session, refreshJwt: inCookies ? refresh.map { _ in "" } : refresh, cookieMaxAge: maxAge,
+                cookieExpiration: expiresAt, user: user, firstSeen: firstSeen
             ).serialized)
         if inCookies {
             cookies.set(

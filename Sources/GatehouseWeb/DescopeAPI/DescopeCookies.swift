@@ -10,9 +10,10 @@ struct DescopeCookies: Sendable {
 
     let secure: Bool
 
-    func set(session: String, sessionMaxAge: Int, refresh: String, refreshMaxAge: Int, on response: inout Response) {
+    /// `DS`, and `DSR` when the answer hands out a refresh JWT (a `refresh` leaves the cookie as it is).
+    func set(session: String, sessionMaxAge: Int, refresh: String?, refreshMaxAge: Int, on response: inout Response) {
         response.setCookie(cookie(Self.session, session, maxAge: sessionMaxAge))
-        response.setCookie(cookie(Self.refresh, refresh, maxAge: refreshMaxAge))
+        if let refresh { response.setCookie(cookie(Self.refresh, refresh, maxAge: refreshMaxAge)) }
     }
 
     /// Both cookies deleted (sign-out).

@@ -10,12 +10,13 @@ struct DescopeSessionRoutes: Sendable {
 
     func register(on router: inout Router) {
         api.on(&router, .post, "/v1/auth/refresh") { call in
+            // A new session JWT; the refresh JWT is not rotated, so it is not answered (`jwtResponse`).
             let holder = try await api.holder(call)
             let user = holder.signedIn.user
             return try api.jwtResponse(
                 session: try api.tokens.sessionJwt(
                     user: user.id.rawValue, project: call.project, amr: holder.amr, refreshExpiresAt: holder.expiresAt),
-                refresh: call.refreshJwt ?? "", expiresAt: holder.expiresAt,
+                refresh: nil, expiresAt: holder.expiresAt,
                 user: DescopeUser(user, password: holder.amr.contains("pwd"), totp: holder.amr.contains("totp")),
                 firstSeen: false)
         }

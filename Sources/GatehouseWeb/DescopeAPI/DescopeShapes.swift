@@ -56,11 +56,12 @@ struct DescopeUser {
 }
 
 /// Descope's `JWTResponse`: both JWTs in the body (the SDKs read the `DS`/`DSR` cookies only when
-/// these are empty), the user, and `firstSeen`, which DescopeKit requires on every answer, refresh
+/// these are empty; `refreshJwt` is left out, as Descope's `omitempty` does, where the answer hands
+/// out none), the user, and `firstSeen`, which DescopeKit requires on every answer, refresh
 /// included. The cookie fields tell a web app how to keep the JWTs.
 struct JWTResponse {
     var sessionJwt: String
-    var refreshJwt: String
+    var refreshJwt: String?
     var cookieMaxAge: Int
     var cookieExpiration: Int
     var user: DescopeUser
@@ -74,7 +75,7 @@ struct JWTResponse {
         object.field("cookieMaxAge", .number(Double(cookieMaxAge)))
         object.field("cookiePath", "/")
         object.field("firstSeen", .bool(firstSeen))
-        object.field("refreshJwt", .string(refreshJwt))
+        if let refreshJwt { object.field("refreshJwt", .string(refreshJwt)) }
         object.field("sessionJwt", .string(sessionJwt))
         object.field("user") { user.write(to: &$0) }
         return object.finished()
