@@ -106,7 +106,10 @@ extension JSONValue {
 /// sort. For answers with many fixed keys built on every request (Descope's user and `JWTResponse`).
 public struct JSONObjectWriter {
     private var output: [UInt8]
-    private var previousKey: String?
+    private var hasFields = false
+    #if DEBUG
+        private var previousKey: String?
+    #endif
 
     public init(capacity: Int = 256) {
         output = []
@@ -141,11 +144,14 @@ public struct JSONObjectWriter {
     }
 
     private mutating func key(_ key: String) {
-        if let previousKey {
-            assert(previousKey.utf8.lexicographicallyPrecedes(key.utf8), "JSON keys out of order: \(previousKey), \(key)")
-            output.append(UInt8(ascii: ","))
-        }
-        previousKey = key
+        #if DEBUG
+            if let previousKey {
+                assert(previousKey.utf8.lexicographicallyPrecedes(key.utf8), "JSON keys out of order: \(previousKey), \(key)")
+            }
+            previousKey = key
+        #endif
+        if hasFields { output.append(UInt8(ascii: ",")) }
+        hasFields = true
         JSONValue.write(string: key, to: &output)
         output.append(UInt8(ascii: ":"))
     }

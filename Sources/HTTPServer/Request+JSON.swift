@@ -3,9 +3,7 @@ import Foundation
 extension Request {
     /// Decodes a JSON body; the `Content-Type` must be `application/json` or `…+json`.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(RequestError) -> T {
-        guard let mediaType, mediaType == "application/json" || mediaType.hasSuffix("+json") else {
-            throw .unsupportedMediaType
-        }
+        guard declaresJSON else { throw .unsupportedMediaType }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(JSONDates.decode)
         do {

@@ -61,10 +61,18 @@ public struct Request: Sendable {
     }
 
     /// The media type of the body (`Content-Type` without parameters), lowercased. Read by every API
-    /// call with a body, so trimmed on the bytes (`trimmingBlanks`) rather than by Foundation.
+    /// call with a body, so trimmed on the bytes (`trimmingBlanks`) rather than by Foundation, and
+    /// lowercased only when it has capitals (SDKs send `application/json`).
     public var mediaType: String? {
         guard let contentType = headers["Content-Type"] else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        return Self.trimmingBlanks(type).lowercased()
+        let type = Self.trimmingBlanks(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let hasCapitals = type.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        return hasCapitals ? type.lowercased() : String(type)
+    }
+
+    /// Whether the body is declared JSON: `application/json` or a `…+json` type (RFC 6839).
+    public var declaresJSON: Bool {
+        guard let mediaType else { return false }
+        return mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 }

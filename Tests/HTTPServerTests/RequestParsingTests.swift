@@ -132,6 +132,23 @@ struct RequestParsingTests {
         #expect(throws: RequestError.invalidJSON("missing field email")) { try missing.decodeJSON(Login.self) }
     }
 
+    /// The media type is read without parameters or blanks, in lower case; JSON is `application/json`
+    /// or any `…+json` type, whatever the letter case.
+    @Test(arguments: [
+        ("application/json", "application/json", true),
+        (" Application/JSON ; charset=UTF-8", "application/json", true),
+        ("application/vnd.api+JSON", "application/vnd.api+json", true),
+        ("text/plain", "text/plain", false),
+        ("application/jsonp", "application/jsonp", false),
+        ("multipart/form-data; boundary=X", "multipart/form-data", false)
+    ])
+    func mediaTypeIsLowercasedWithoutParameters(header: String, type: String, json: Bool) throws {
+        let request = try Request(method: .post, target: "/", headers: ["Content-Type": header], body: Array("{}".utf8))
+        #expect(request.mediaType == type)
+        #expect(request.declaresJSON == json)
+        #expect(try Request(method: .post, target: "/", body: Array("{}".utf8)).declaresJSON == false)
+    }
+
     @Test func headersAreCaseInsensitiveAndOrdered() {
         var headers = HTTPHeaders()
         headers.add("Set-Cookie", "a=1")

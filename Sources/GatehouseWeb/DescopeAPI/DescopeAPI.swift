@@ -161,7 +161,7 @@ final class DescopeAPI: Sendable {
     /// measurable share of `refresh`, whose body is `{}`.
     static func object(_ request: Request) throws(DescopeAnswer) -> [String: JSONValue] {
         if request.body.isEmpty { return [:] }
-        guard let type = request.mediaType, type == "application/json" || type.hasSuffix("+json") else {
+        guard request.declaresJSON else {
             throw DescopeAnswer(415, DescopeCode.badRequest, "Request failed", "Unsupported content type.")
         }
         guard case .object(let fields)? = JSONValue(parsing: String(decoding: request.body, as: UTF8.self)) else {
