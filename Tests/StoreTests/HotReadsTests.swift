@@ -72,6 +72,26 @@ import Testing
         #expect(try await test.database.activeSession(tokenHash: "t", now: now) == nil)
     }
 
+    /// A row named by its id (SuperTokens' session handle) reads whatever its state, with the
+    /// credential kept beside it, as GRDB reads the row; a revocation shows at once, and the
+    /// credential is gone with it (a trigger wipes it).
+    @Test func aSessionByIDIsReadInAnyStateWithItsCredential() async throws {
+        let kept = try await test.database.createSession(newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(60)))
+        let bare = try await test.database.createSession(newSession("u", createdAt: now, expiresAt: now.addingTimeInterval(60)))
+        try await test.database.saveCredential("sealed", sessionID: kept.id)
+        let read = try #require(try await test.database.sessionWithCredential(id: kept.id))
+        let grdbRead = try await grdbSession("t")
+        #expect(read.0 == grdbRead && read.1 == "sealed")
+        let withoutCredential = try #require(try await test.database.sessionWithCredential(id: bare.id))
+        #expect(withoutCredential.1 == nil)
+        try await test.database.revokeSession(id: kept.id, at: now)
+        let revoked = try #require(try await test.database.sessionWithCredential(id: kept.id))
+        let grdbRevoked = try await grdbSession("t")
+        #expect(revoked.0.revokedAt == now && revoked.0 == grdbRevoked && revoked.1 == nil)
+        let unknown = try await test.database.sessionWithCredential(id: bare.id + 100)
+        #expect(unknown == nil)
+    }
+
     @Test func aDateInAnotherSQLiteFormatStillReads() async throws {
         _ = try await test.database.createSession(
             newSession("t", createdAt: now, expiresAt: now.addingTimeInterval(3600)))

@@ -114,9 +114,11 @@ struct SuperTokensCore: Sendable {
         }
     }
 
-    /// The JSON body as an object; the core's 400 for anything else.
+    /// The JSON body as an object; the core's 400 for anything else. Read by `JSONValue`'s own
+    /// reader: `JSONDecoder` was a tenth of `session/verify`, the call an SDK makes most.
     static func body(_ request: Request) throws -> [String: JSONValue] {
-        guard case .object(let object) = try request.decodeJSON(JSONValue.self) else {
+        guard request.declaresJSON else { throw RequestError.unsupportedMediaType }
+        guard case .object(let object)? = JSONValue(parsing: String(decoding: request.body, as: UTF8.self)) else {
             throw CoreAnswer(400, "Invalid Json Input")
         }
         return object
@@ -158,7 +160,8 @@ struct SuperTokensCore: Sendable {
 
     /// A business outcome: HTTP 200 with `status` and the fields the SDK reads.
     static func status(_ status: String, _ fields: [String: JSONValue] = [:]) throws -> Response {
-        try .json(fields.merging(["status": .string(status)]) { _, own in own })
+        // `JSONValue`'s writer: `JSONEncoder`'s bytes (sorted keys), without its generic containers.
+        .json(raw: JSONValue.object(fields.merging(["status": .string(status)]) { _, own in own }).serialized)
     }
 }
 
