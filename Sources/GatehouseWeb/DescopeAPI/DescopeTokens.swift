@@ -12,18 +12,38 @@ import OAuth
 /// Both carry Descope's claims: `sub`, `iss` (the project id), `iat`, `exp`, `amr`, and empty
 /// `roles`, `permissions` and `tenants` (Gatehouse has none).
 ///
-/// The refresh JWT is not rotated: `refresh` answers the same one. Descope's SDKs would take a new
-/// one, but the Python SDK's Flask helper keeps only the new session JWT, so a rotated refresh JWT
-/// would sign its apps out at their next refresh.
+/// The refresh JWT is not rotated: `refresh` answers a new session JWT and no refresh JWT, as
+/// Descope does for a project without rotation. Descope's SDKs would take a new one, but the Python
+/// SDK's Flask helper keeps only the new session JWT, so a rotated refresh JWT would sign its apps
+/// out at their next refresh.
 struct DescopeTokens: Sendable {
     let env: PageEnvironment
     let signer: ES256Signer
     let sessionLifetime: TimeInterval
     let refreshLifetime: TimeInterval
-    /// Refresh JWTs whose signature held, by their exact text (checking a P-256 signature was most
-    /// of a signed-in call's work). A pure function of the text: every call still checks the expiry,
-    /// the project and the session row.
-    private let verified = BoundedMemo<String, [String: JSONValue]>(capacity: 4096)
+    /// Refresh JWTs whose signature held, by their exact text, with their claims read (checking a
+    /// P-256 signature was most of a signed-in call's work). A pure function of the text: every
+    /// call still checks the expiry, the project and the session row.
+    private let verified = BoundedMemo<String, RefreshClaims>(capacity: 4096)
+
+    /// What a refresh JWT (`drn: "DSR"`) this server signed says.
+    private struct RefreshClaims: Sendable {
+        var project: String
+        var user: String
+        var sid: String
+        var expiresAt: Int
+        var amr: [String]
+
+        init?(_ claims: [String: JSONValue]?) {
+            guard let claims, claims["drn"]?.stringValue == "DSR", let project = claims["iss"]?.stringValue,
+                let user = claims["sub"]?.stringValue, let sid = claims["sid"]?.stringValue,
+                case .number(let exp)? = claims["exp"]
+            else { return nil }
+            var amr: [String] = []
+            if case .array(let values)? = claims["amr"] { amr = values.compactMap(\.stringValue) }
+            (self.project, self.user, self.sid, self.expiresAt, self.amr) = (project, user, sid, Int(exp), amr)
+        }
+    }
 
     var sessions: AppSessions { AppSessions(env: env.accounts, kind: .descopeAPI) }
 
@@ -67,16 +87,11 @@ struct DescopeTokens: Sendable {
     /// The live session behind `refreshJwt`; nil for anything else (another project's token, a
     /// session JWT, an expired, tampered or revoked one).
     func holder(of refreshJwt: String, project: String) async -> Holder? {
-        guard let claims = verified.value(for: refreshJwt, make: { signer.claims(of: refreshJwt) }),
-            claims["iss"]?.stringValue == project,
-            claims["drn"]?.stringValue == "DSR", case .number(let exp)? = claims["exp"],
-            Int(exp) > Int(env.clock().timeIntervalSince1970),
-            let sid = claims["sid"]?.stringValue, let signedIn = await sessions.current(token: sid),
-            signedIn.user.id.rawValue == claims["sub"]?.stringValue
+        guard let claims = verified.value(for: refreshJwt, make: { RefreshClaims(signer.claims(of: refreshJwt)) }),
+            claims.project == project, claims.expiresAt > Int(env.clock().timeIntervalSince1970),
+            let signedIn = await sessions.current(token: claims.sid), signedIn.user.id.rawValue == claims.user
         else { return nil }
-        var amr: [String] = []
-        if case .array(let values)? = claims["amr"] { amr = values.compactMap(\.stringValue) }
-        return Holder(signedIn: signedIn, amr: amr, expiresAt: Int(exp))
+        return Holder(signedIn: signedIn, amr: claims.amr, expiresAt: claims.expiresAt)
     }
 
     /// A native sign-in's state (`oauth/native/start` → `finish`): the nonce it gave the app, signed
