@@ -2,9 +2,13 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Inserts or replaces a provider by name, keeping its first `created_at`.
-    public func saveProvider(_ record: ProviderRecord) async throws {
+    /// Inserts or replaces a provider by name, keeping its first `created_at`; true when it was new.
+    @discardableResult
+    public func saveProvider(_ record: ProviderRecord) async throws -> Bool {
         try await pool.write { db in
+            let existed =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM oauth_providers WHERE name = ?)", arguments: [record.name]) ?? false
             try db.execute(
                 sql: """
                     INSERT INTO oauth_providers (name, type, mode, display_name, issuer, authorization_url, token_url,
@@ -23,6 +27,7 @@ extension AppDatabase {
                     record.clientId, record.clientSecretSealed, record.scopes,
                     record.createdAt.storedText, record.updatedAt.storedText
                 ])
+            return !existed
         }
     }
 

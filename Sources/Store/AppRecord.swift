@@ -89,9 +89,14 @@ public struct AppCodeRecord: Sendable, Equatable, Codable, FetchableRecord {
 }
 
 extension AppDatabase {
-    public func saveApp(_ app: AppRecord) async throws {
+    /// Inserts an app, or replaces the one with its id keeping its first `created_at`; true when it was new.
+    @discardableResult
+    public func saveApp(_ app: AppRecord) async throws -> Bool {
         let urls = String(decoding: try JSONEncoder().encode(app.callbackURLs), as: UTF8.self)
-        try await pool.write { db in
+        return try await pool.write { db in
+            let existed =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM oauth_apps WHERE id = ?)", arguments: [app.id]) ?? false
             try db.execute(
                 sql: """
                     INSERT INTO oauth_apps (id, name, callback_urls, legacy_callback, logo_url, accent_color, terms_url,
@@ -105,6 +110,7 @@ extension AppDatabase {
                     app.id, app.name, urls, app.legacyCallback, app.logoURL, app.accentColor, app.termsURL, app.privacyURL,
                     app.createdAt.storedText, app.updatedAt.storedText
                 ])
+            return !existed
         }
     }
 

@@ -96,7 +96,8 @@ import Testing
 
         // The app's callback is unregistered while a sign-in is under way: no code goes there.
         let pending = try await signedInFromTheAppPage()
-        try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes app", "callbackURLs": ["notesapp://other"]])
+        try await gatehouse.admin(
+            "/_/api/apps", ["id": "notes", "name": "Notes app", "callbackURLs": ["notesapp://other"]], expect: 200)
         let refused = try await pending.get("/auth/app/return", follow: false)
         #expect(refused.status == 400 && refused.text.contains("not registered"))
         #expect(!refused.text.contains("insforge_code"))

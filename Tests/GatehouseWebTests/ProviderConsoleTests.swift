@@ -223,4 +223,27 @@ import Testing
         #expect(types.contains("provider.deleted"))
         await gatehouse.stop()
     }
+
+    /// A second `POST` with the same app id or provider name replaces it: 200, audited as an
+    /// update (not a second creation), the app's creation time kept.
+    @Test func postingAnExistingOneReplacesItAndIsAuditedAsAnUpdate() async throws {
+        let gatehouse = try await OAuthGatehouse()
+        try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes", "callbackURLs": ["notesapp://cb"]])
+        let created = try #require(try await gatehouse.database.app(id: "notes")).createdAt
+        try await Task.sleep(for: .milliseconds(20))
+        try await gatehouse.admin(
+            "/_/api/apps", ["id": "notes", "name": "Notes 2", "callbackURLs": ["notesapp://cb2"]], expect: 200)
+        let replaced = try #require(try await gatehouse.database.app(id: "notes"))
+        #expect(replaced.name == "Notes 2" && replaced.callbackURLs == ["notesapp://cb2"] && replaced.createdAt == created)
+
+        let provider: [String: Any] = ["name": "corp", "type": "oidc", "mode": "test", "clientId": "one"]
+        try await gatehouse.admin("/_/api/providers", provider)
+        try await gatehouse.admin("/_/api/providers", provider.merging(["clientId": "two"]) { _, new in new }, expect: 200)
+        #expect(try await gatehouse.database.provider(named: "corp")?.clientId == "two")
+
+        let types = try await gatehouse.auditTypes()
+        #expect(types.filter { $0 == "app.created" }.count == 1 && types.filter { $0 == "app.updated" }.count == 1)
+        #expect(types.filter { $0 == "provider.created" }.count == 1 && types.filter { $0 == "provider.updated" }.count == 1)
+        await gatehouse.stop()
+    }
 }

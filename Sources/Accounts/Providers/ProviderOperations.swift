@@ -20,10 +20,15 @@ public struct ProviderOperations: Sendable {
         (self.staff, self.request, self.via) = (staff, request, via)
     }
 
-    /// Saves a checked configuration (replacing one of the same name).
-    public func save(_ configuration: ProviderConfiguration) async throws {
-        try await registry.save(configuration)
-        await audit(.providerCreated, ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
+    /// Saves a checked configuration, replacing one of the same name: audited as created or as
+    /// updated, whichever it was. True when it was new.
+    @discardableResult
+    public func save(_ configuration: ProviderConfiguration) async throws -> Bool {
+        let created = try await registry.save(configuration)
+        await audit(
+            created ? .providerCreated : .providerUpdated,
+            ["provider": .string(configuration.name), "mode": .string(configuration.mode.rawValue)])
+        return created
     }
 
     /// Switches a provider between live and the built-in test provider; false when there is none.
@@ -64,10 +69,13 @@ public struct ProviderOperations: Sendable {
         return true
     }
 
-    /// Registers a checked app.
-    public func register(_ app: AppRecord) async throws {
-        try await env.database.saveApp(app)
-        await audit(.appCreated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
+    /// Registers a checked app, replacing the one with its id (whose creation time stays): audited
+    /// as created or as updated, whichever it was. True when it was new.
+    @discardableResult
+    public func register(_ app: AppRecord) async throws -> Bool {
+        let created = try await env.database.saveApp(app)
+        await audit(created ? .appCreated : .appUpdated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
+        return created
     }
 
     /// Saves a checked change to a registered app (its id and creation time stay); false when there is none.

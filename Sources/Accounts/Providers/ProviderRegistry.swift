@@ -16,10 +16,11 @@ public struct ProviderRegistry: Sendable {
         self.clock = clock
     }
 
-    /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite.
-    public func save(_ configuration: ProviderConfiguration) async throws {
+    /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite. True when it was new.
+    @discardableResult
+    public func save(_ configuration: ProviderConfiguration) async throws -> Bool {
         let now = clock()
-        try await database.saveProvider(
+        return try await database.saveProvider(
             ProviderRecord(
                 name: configuration.name, type: configuration.type.rawValue, mode: configuration.mode.rawValue,
                 displayName: configuration.displayName, issuer: configuration.issuer,
@@ -41,8 +42,9 @@ public struct ProviderRegistry: Sendable {
     /// The registered apps.
     public func apps() async throws -> [AppRecord] { try await database.apps() }
 
-    /// Stores (or replaces) a checked app.
-    public func saveApp(_ app: AppRecord) async throws { try await database.saveApp(app) }
+    /// Stores (or replaces) a checked app; true when it was new.
+    @discardableResult
+    public func saveApp(_ app: AppRecord) async throws -> Bool { try await database.saveApp(app) }
 
     private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
         ProviderConfiguration(

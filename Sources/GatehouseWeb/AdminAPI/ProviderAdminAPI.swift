@@ -16,8 +16,10 @@ struct ProviderAdminAPI: Sendable {
             let configuration = try request.decodeJSON(ProviderBody.self).configuration
             let problems = configuration.problems()
             guard problems.isEmpty else { return try Self.invalid(problems) }
-            try await operations(staff, request).save(configuration)
-            return try .json(ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false), status: 201)
+            let created = try await operations(staff, request).save(configuration)
+            return try .json(
+                ProviderSummary(configuration, hasSecret: configuration.clientSecret?.isEmpty == false),
+                status: created ? 201 : 200)
         }
         router.adminAPI(.get, "/_/api/providers", feature.env) { request, _, staff in
             try .json(
@@ -46,8 +48,8 @@ struct ProviderAdminAPI: Sendable {
             let problems = body.problems(id: id)
             guard problems.isEmpty else { return try Self.invalid(problems) }
             let app = body.record(id: id, at: feature.env.clock())
-            try await operations(staff, request).register(app)
-            return try .json(AppSummary(app), status: 201)
+            let created = try await operations(staff, request).register(app)
+            return try .json(AppSummary(app), status: created ? 201 : 200)
         }
         router.adminAPI(.get, "/_/api/apps", feature.env) { request, _, staff in
             try .json(try await operations(staff, request).apps().map(AppSummary.init))
