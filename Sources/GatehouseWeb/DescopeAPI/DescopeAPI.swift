@@ -137,10 +137,12 @@ final class DescopeAPI: Sendable {
         let now = Int(env.clock().timeIntervalSince1970)
         let maxAge = max(expiresAt - now, 0)
         let inCookies = env.configuration.descopeTokenCookies
+        // A refresh JWT handed out in the `DSR` cookie leaves the body's field empty.
+        let bodyRefresh = inCookies ? refresh.map { _ in "" } : refresh
         var response = Response.json(
             raw: JWTResponse(
-                sessionJwt: session, refreshJwt: inCookies ? refresh.map { _ in "" } : refresh, cookieMaxAge: maxAge,
-                cookieExpiration: expiresAt, user: user, firstSeen: firstSeen
+                sessionJwt: session, refreshJwt: bodyRefresh, cookieMaxAge: maxAge, cookieExpiration: expiresAt, user: user,
+                firstSeen: firstSeen
             ).serialized)
         if inCookies {
             cookies.set(
