@@ -291,10 +291,12 @@ def test_console_lists_a_users_passkey_and_deletes_it(start_server, binary, tmp_
 DESCOPE_PROJECT = "P2descopeGatehousePasskey01"
 
 
-def descope_call(site: str, path: str, body: dict, refresh_jwt: str | None = None) -> tuple[int, dict]:
+def descope_call(site: str, path: str, body: dict | None, refresh_jwt: str | None = None,
+                 method: str = "POST") -> tuple[int, dict]:
     """One raw call as DescopeKit makes it: the project (and refresh JWT) in the bearer."""
     auth = DESCOPE_PROJECT + (f":{refresh_jwt}" if refresh_jwt else "")
-    request = urllib.request.Request(site + path, data=json.dumps(body).encode(), method="POST",
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(site + path, data=data, method=method,
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {auth}"})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -334,6 +336,11 @@ def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
                                      {"transactionId": start["transactionId"], "response": json.dumps(assertion)})
     assert status == 200 and signed_in["sessionJwt"] and signed_in["refreshJwt"], signed_in
     assert signed_in["user"]["userId"] == up["user"]["userId"] and signed_in["firstSeen"] is False
+    # The session began with a passkey, so its answers say the account has one; the password
+    # session's answers did not know.
+    assert signed_in["user"]["webauthn"] is True and up["user"]["webauthn"] is False, (signed_in["user"], up["user"])
+    status, me = descope_call(site, "/v1/auth/me", None, signed_in["refreshJwt"], method="GET")
+    assert status == 200 and me["webauthn"] is True and me["password"] is False, me
 
     # The same answer again is a replay; another origin is refused at start.
     status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",
@@ -360,7 +367,7 @@ def test_descope_webauthn_routes_with_descopekits_shapes(start_server):
     status, signed_up = descope_call(site, "/v1/auth/webauthn/signup/finish",
                                      {"transactionId": start["transactionId"], "response": json.dumps(credential)})
     assert status == 200 and signed_up["firstSeen"] is True and signed_up["user"]["email"] == new_email, signed_up
-    assert signed_up["user"]["password"] is False, signed_up["user"]
+    assert signed_up["user"]["password"] is False and signed_up["user"]["webauthn"] is True, signed_up["user"]
     status, start = descope_call(site, "/v1/auth/webauthn/signin/start", {"loginId": new_email, "origin": site})
     assertion = newcomer.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
     status, body = descope_call(site, "/v1/auth/webauthn/signin/finish",

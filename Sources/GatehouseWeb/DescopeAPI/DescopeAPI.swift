@@ -120,12 +120,12 @@ final class DescopeAPI: Sendable {
     /// is the account's first sign-in: nil works it out — the account was made during this call (a
     /// code or link for a new address).
     func signedIn(
-        _ session: AuthSession, amr: [String], call: Call, password: Bool = false, firstSeen: Bool? = nil
+        _ session: AuthSession, amr: [String], call: Call, firstSeen: Bool? = nil
     ) async throws -> Response {
         let issued = try await tokens.issue(for: session, project: call.project, amr: amr, request: call.request)
         return try jwtResponse(
             session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
-            user: DescopeUser(session.user, password: password, totp: amr.contains("totp")),
+            user: DescopeUser(session.user, amr: amr),
             firstSeen: firstSeen ?? (Self.milliseconds(session.user.createdAt) >= Self.milliseconds(call.started)))
     }
 

@@ -17,7 +17,7 @@ struct DescopePasswordRoutes: Sendable {
             let outcome = try await SignUp(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
                 SignUpRequest(email: email, password: password, name: name), for: .browserSession, request: call.request)
             guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
-            return try await api.signedIn(session, amr: ["pwd"], call: call, password: true, firstSeen: true)
+            return try await api.signedIn(session, amr: ["pwd"], call: call, firstSeen: true)
         }
         api.on(&router, .post, "/v1/auth/password/signin") { call in
             let (email, password) = (try call.loginID(), try call.required("password"))
@@ -55,7 +55,7 @@ struct DescopePasswordRoutes: Sendable {
         switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
             email: email, password: password, request: call.request)
         {
-        case .session(let session): return try await api.signedIn(session, amr: ["pwd"], call: call, password: true)
+        case .session(let session): return try await api.signedIn(session, amr: ["pwd"], call: call)
         case .secondStep(let challenge): try await api.secondStep(challenge, email: email)
         }
     }
@@ -80,7 +80,7 @@ struct DescopePasswordRoutes: Sendable {
         case .changed(let renewed, _):
             return try api.jwtResponse(
                 session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
-                user: DescopeUser(renewed.user, password: true), firstSeen: false)
+                user: DescopeUser(renewed.user, amr: ["pwd"]), firstSeen: false)
         case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
         case .refused: throw AuthError.invalidCredentials
         }

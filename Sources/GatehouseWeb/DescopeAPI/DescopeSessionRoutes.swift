@@ -17,12 +17,12 @@ struct DescopeSessionRoutes: Sendable {
                 session: try api.tokens.sessionJwt(
                     user: user.id.rawValue, project: call.project, amr: holder.amr, refreshExpiresAt: holder.expiresAt),
                 refresh: nil, expiresAt: holder.expiresAt,
-                user: DescopeUser(user, password: holder.amr.contains("pwd"), totp: holder.amr.contains("totp")),
+                user: DescopeUser(user, amr: holder.amr),
                 firstSeen: false)
         }
         api.on(&router, .get, "/v1/auth/me") { call in
             let holder = try await api.holder(call)
-            return .json(raw: try await user(of: holder.signedIn, password: holder.amr.contains("pwd")).serialized)
+            return .json(raw: try await user(of: holder.signedIn, amr: holder.amr).serialized)
         }
         api.on(&router, .post, "/v1/auth/me/tenants") { call in
             _ = try await api.holder(call)
@@ -58,10 +58,10 @@ struct DescopeSessionRoutes: Sendable {
 
     /// The account as `me` answers it, with its authenticator app and linked providers (two short
     /// reads, one after the other: child tasks would cost more than the reads).
-    private func user(of signedIn: SignedIn, password: Bool) async throws -> DescopeUser {
+    private func user(of signedIn: SignedIn, amr: [String]) async throws -> DescopeUser {
         let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
         let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
-        return DescopeUser(signedIn.user, password: password, totp: totp ?? false, providers: (links ?? []).map(\.provider))
+        return DescopeUser(signedIn.user, amr: amr, totp: totp ?? false, providers: (links ?? []).map(\.provider))
     }
 }
 

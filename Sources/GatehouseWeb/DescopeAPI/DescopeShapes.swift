@@ -8,16 +8,20 @@ import Foundation
 /// `JSONEncoder`, then a sorted dictionary, cost more than the rest of a `refresh`.
 struct DescopeUser {
     let user: User
-    /// Whether the account has a password, as far as this answer knows (this session began with
-    /// one): Gatehouse's seam does not say.
+    /// Whether the account has a password and passkeys, as far as this answer knows: the session
+    /// began with one (its `amr` has `pwd`, `webauthn`). Gatehouse's seam does not say.
     let password: Bool
+    let webauthn: Bool
     let totp: Bool
     let providers: [String]
 
-    init(_ user: User, password: Bool = false, totp: Bool = false, providers: [String] = []) {
+    /// The account as a session that began with `amr` knows it; `totp` where the answer read the
+    /// authenticator app's state (else: the session's second step was one).
+    init(_ user: User, amr: [String], totp: Bool? = nil, providers: [String] = []) {
         self.user = user
-        self.password = password
-        self.totp = totp
+        self.password = amr.contains("pwd")
+        self.webauthn = amr.contains("webauthn")
+        self.totp = totp ?? amr.contains("totp")
         self.providers = providers
     }
 
@@ -51,7 +55,7 @@ struct DescopeUser {
         object.field("userTenants", .array([]))
         object.field("verifiedEmail", .bool(user.emailVerified))
         object.field("verifiedPhone", .bool(false))
-        object.field("webauthn", .bool(false))
+        object.field("webauthn", .bool(webauthn))
     }
 }
 
