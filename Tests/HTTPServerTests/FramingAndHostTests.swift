@@ -35,7 +35,8 @@ struct FramingAndHostTests {
     }
 
     @Test(arguments: [
-        "Content-Length: 5\r\nContent-Length: 6", "Content-Length: 5, 6", "Content-Length: +5", "Content-Length: 0x5"
+        "Content-Length: 5\r\nContent-Length: 6", "Content-Length: 5, 6", "Content-Length: +5", "Content-Length: 0x5",
+        "Content-Length: 5\u{A0}", "Content-Length: 5,\u{2003}5"
     ])
     func conflictingOrMalformedLengthsAre400(headers: String) async throws {
         let calls = Counter()
