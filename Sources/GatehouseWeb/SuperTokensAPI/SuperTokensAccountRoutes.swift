@@ -18,9 +18,9 @@ struct SuperTokensAccountRoutes: Sendable {
         core.on(&router, .get, "/users/by-accountinfo", tenantScoped: true, byAccountInfo)
         core.on(&router, .get, "/user/id") { request, _ in
             guard let user = try await user(try SuperTokensCore.query(request, "userId")) else {
-                return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
+                return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
             }
-            return try SuperTokensCore.status("OK", ["user": SuperTokensUser(user: user).json])
+            return SuperTokensCore.status("OK", ["user": SuperTokensUser(user: user).json])
         }
         core.on(&router, .post, "/recipe/user/password/reset/token", tenantScoped: true, resetToken)
         core.on(&router, .post, "/recipe/user/password/reset/token/consume", tenantScoped: true, consumeResetToken)
@@ -31,7 +31,7 @@ struct SuperTokensAccountRoutes: Sendable {
             let user = try await user(try SuperTokensCore.query(request, "userId"))
             let email = try SuperTokensCore.query(request, "email")
             let verified = user.map { $0.emailVerified && Self.same($0.email, email) } ?? false
-            return try SuperTokensCore.status("OK", ["isVerified": .bool(verified)])
+            return SuperTokensCore.status("OK", ["isVerified": .bool(verified)])
         }
     }
 
@@ -47,7 +47,7 @@ struct SuperTokensAccountRoutes: Sendable {
                 for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
         } catch AuthError.emailExists {
             await signUp.refusedExistingAddress(email, request: request)
-            return try SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
+            return SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
         }
         return try Self.signedIn(user)
     }
@@ -65,30 +65,30 @@ struct SuperTokensAccountRoutes: Sendable {
             return try Self.signedIn(user)
         } catch AuthError.mfaRequired(let challenge) {
             guard let user = try await core.accounts(email: email).first else {
-                return try SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
+                return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
             }
             try await core.awaitSecondStep(challenge, of: user)
             return try Self.signedIn(user)
         } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
-            return try SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
+            return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
         }
     }
 
     /// The accounts with this address (the only account info Gatehouse keeps).
     private func byAccountInfo(_ request: Request, _: [String: JSONValue]) async throws -> Response {
         guard let email = try request.query.single("email")?.trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
-        else { return try SuperTokensCore.status("OK", ["users": .array([])]) }
+        else { return SuperTokensCore.status("OK", ["users": .array([])]) }
         let users = try await core.accounts(email: email)
-        return try SuperTokensCore.status("OK", ["users": .array(users.map { SuperTokensUser(user: $0).json })])
+        return SuperTokensCore.status("OK", ["users": .array(users.map { SuperTokensUser(user: $0).json })])
     }
 
     private func resetToken(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let userID = try SuperTokensCore.text(body, "userId")
         do {
             let token = try await core.acts.passwordResetToken(for: UserID(userID), request: request)
-            return try SuperTokensCore.status("OK", ["token": .string(token)])
+            return SuperTokensCore.status("OK", ["token": .string(token)])
         } catch AuthError.userNotFound {
-            return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
+            return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
         }
     }
 
@@ -108,13 +108,13 @@ struct SuperTokensAccountRoutes: Sendable {
         let password = try SuperTokensCore.optionalText(body, "password")
         do {
             _ = try await core.acts.update(UserID(userID), email: email, password: password, request: request)
-            return try SuperTokensCore.status("OK")
+            return SuperTokensCore.status("OK")
         } catch AuthError.userNotFound {
-            return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
+            return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
         } catch AuthError.emailExists {
-            return try SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
+            return SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
         } catch AuthError.validation(let fields) where password != nil {
-            return try SuperTokensCore.status(
+            return SuperTokensCore.status(
                 "PASSWORD_POLICY_VIOLATED_ERROR", ["failureReason": .string(fields.map(\.message).joined(separator: " "))])
         }
     }
@@ -124,12 +124,12 @@ struct SuperTokensAccountRoutes: Sendable {
         _ = try SuperTokensCore.text(body, "email")
         do {
             guard let token = try await core.acts.verificationToken(for: UserID(userID), request: request) else {
-                return try SuperTokensCore.status("EMAIL_ALREADY_VERIFIED_ERROR")
+                return SuperTokensCore.status("EMAIL_ALREADY_VERIFIED_ERROR")
             }
-            return try SuperTokensCore.status("OK", ["token": .string(token)])
+            return SuperTokensCore.status("OK", ["token": .string(token)])
         } catch AuthError.userNotFound {
             // The core mints tokens for any user id; Gatehouse's are its accounts'.
-            return try SuperTokensCore.status("EMAIL_ALREADY_VERIFIED_ERROR")
+            return SuperTokensCore.status("EMAIL_ALREADY_VERIFIED_ERROR")
         }
     }
 
@@ -148,10 +148,10 @@ struct SuperTokensAccountRoutes: Sendable {
     ) async throws -> Response {
         let token = try SuperTokensCore.text(body, "token")
         do {
-            guard let user = try await spend(token) else { return try SuperTokensCore.status(invalid) }
-            return try SuperTokensCore.status("OK", ["userId": .string(user.id.rawValue), "email": .string(user.email)])
+            guard let user = try await spend(token) else { return SuperTokensCore.status(invalid) }
+            return SuperTokensCore.status("OK", ["userId": .string(user.id.rawValue), "email": .string(user.email)])
         } catch AuthError.invalidCode, AuthError.codeExpired {
-            return try SuperTokensCore.status(invalid)
+            return SuperTokensCore.status(invalid)
         }
     }
 
@@ -165,7 +165,7 @@ struct SuperTokensAccountRoutes: Sendable {
 
     /// Sign-up's and sign-in's answer.
     private static func signedIn(_ user: User) throws -> Response {
-        try SuperTokensCore.status(
+        SuperTokensCore.status(
             "OK", ["user": SuperTokensUser(user: user).json, "recipeUserId": .string(user.id.rawValue)])
     }
 

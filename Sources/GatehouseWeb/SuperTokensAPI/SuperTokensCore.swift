@@ -159,7 +159,7 @@ struct SuperTokensCore: Sendable {
     }
 
     /// A business outcome: HTTP 200 with `status` and the fields the SDK reads.
-    static func status(_ status: String, _ fields: [String: JSONValue] = [:]) throws -> Response {
+    static func status(_ status: String, _ fields: [String: JSONValue] = [:]) -> Response {
         // `JSONValue`'s writer: `JSONEncoder`'s bytes (sorted keys), without its generic containers.
         .json(raw: JSONValue.object(fields.merging(["status": .string(status)]) { _, own in own }).serialized)
     }

@@ -13,10 +13,10 @@ struct SuperTokensMetadataRoutes: Sendable {
             let id = UserID(try SuperTokensCore.query(request, "userId"))
             do {
                 let user = try await UserDirectory(env: core.env.accounts).user(id)
-                return try SuperTokensCore.status("OK", ["metadata": .object(user.profile.fields)])
+                return SuperTokensCore.status("OK", ["metadata": .object(user.profile.fields)])
             } catch AuthError.userNotFound {
                 // The core keeps metadata for any id; an id with no Gatehouse account has none.
-                return try SuperTokensCore.status("OK", ["metadata": .object([:])])
+                return SuperTokensCore.status("OK", ["metadata": .object([:])])
             }
         }
         core.on(&router, .put, "/recipe/user/metadata") { request, body in
@@ -25,13 +25,13 @@ struct SuperTokensMetadataRoutes: Sendable {
                 throw CoreAnswer(400, "Field name 'metadataUpdate' is invalid in JSON input")
             }
             let user = try await update(id, patch, request)
-            return try SuperTokensCore.status("OK", ["metadata": .object(user.profile.fields)])
+            return SuperTokensCore.status("OK", ["metadata": .object(user.profile.fields)])
         }
         core.on(&router, .post, "/recipe/user/metadata/remove") { request, body in
             let id = UserID(try SuperTokensCore.text(body, "userId"))
             let keys = (try? await UserDirectory(env: core.env.accounts).user(id))?.profile.fields.keys ?? [:].keys
             if !keys.isEmpty { _ = try await update(id, Dictionary(uniqueKeysWithValues: keys.map { ($0, .null) }), request) }
-            return try SuperTokensCore.status("OK")
+            return SuperTokensCore.status("OK")
         }
     }
 

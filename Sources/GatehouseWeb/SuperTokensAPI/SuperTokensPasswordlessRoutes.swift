@@ -23,10 +23,10 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     /// A new device for `email`, or (`deviceId`) a new code and link for a device.
     private func createCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         if let deviceID = try SuperTokensCore.optionalText(body, "deviceId") {
-            guard let device = await devices.device(id: deviceID) else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
+            guard let device = await devices.device(id: deviceID) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
             let secrets = try await core.acts.signInSecrets(email: device.email, policy: .superTokensCore, request: request)
             guard let moved = await devices.moved(deviceID, to: code(secrets)) else {
-                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+                return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             return try answer(moved, secrets)
         }
@@ -52,7 +52,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     }
 
     private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) throws -> Response {
-        try SuperTokensCore.status(
+        SuperTokensCore.status(
             "OK",
             [
                 "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.code.codeID),
@@ -69,15 +69,15 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         } else {
             device = await devices.device(preAuthSessionID: try SuperTokensCore.query(request, "preAuthSessionId"))
         }
-        guard let device else { return try SuperTokensCore.status("OK", ["devices": .array([])]) }
-        return try SuperTokensCore.status("OK", ["devices": .array([Self.describe(device, withCodes: true)])])
+        guard let device else { return SuperTokensCore.status("OK", ["devices": .array([])]) }
+        return SuperTokensCore.status("OK", ["devices": .array([Self.describe(device, withCodes: true)])])
     }
 
     /// Spends the device's code (`deviceId` + `userInputCode`) or its link (`linkCode`).
     private func consume(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
         guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
-            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            return SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
         let session: AuthSession?
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
@@ -86,11 +86,11 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             {
             case .signedIn(let opened): session = opened
             case .secondStepRequired(let challenge): session = try await awaitSecondStep(challenge, device)
-            case .openedElsewhere, .refused: return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            case .openedElsewhere, .refused: return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
         } else {
             guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
-                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+                return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             let code = try SuperTokensCore.text(body, "userInputCode")
             switch try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
@@ -110,8 +110,8 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             }
         }
         await devices.remove(device.deviceID)
-        guard let user = await handOver(session, device) else { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
-        return try SuperTokensCore.status(
+        guard let user = await handOver(session, device) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
+        return SuperTokensCore.status(
             "OK",
             [
                 "createdNewUser": .bool(!device.accountExisted),
@@ -125,15 +125,15 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     private func check(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
         guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
-            return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+            return SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
         let checked: AppBackendActs.SignInCheck
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
             checked = try await core.acts.checkSignInLink(token: link, email: device.email, request: request)
-            if checked == .wrong || checked == .expired { return try SuperTokensCore.status("RESTART_FLOW_ERROR") }
+            if checked == .wrong || checked == .expired { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
         } else {
             guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
-                return try SuperTokensCore.status("RESTART_FLOW_ERROR")
+                return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             checked = try await core.acts.checkSignInCode(
                 otpID: device.code.otpID, code: try SuperTokensCore.text(body, "userInputCode"), email: device.email,
@@ -141,7 +141,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         }
         switch checked {
         case .right:
-            return try SuperTokensCore.status("OK", ["consumedDevice": Self.describe(device, withCodes: false)])
+            return SuperTokensCore.status("OK", ["consumedDevice": Self.describe(device, withCodes: false)])
         case .wrong:
             return try Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
         case .expired:
@@ -166,7 +166,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     }
 
     private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) throws -> Response {
-        try SuperTokensCore.status(
+        SuperTokensCore.status(
             status,
             [
                 "failedCodeInputAttemptCount": .number(Double(failed)),

@@ -16,7 +16,7 @@ struct SuperTokensSessionInfoRoutes: Sendable {
             guard let signedIn = await sessions.current(handle: handle) else { return try Self.unauthorised() }
             let data = await core.sessionData.data(handle)
             let userID = JSONValue.string(signedIn.user.id.rawValue)
-            return try SuperTokensCore.status(
+            return SuperTokensCore.status(
                 "OK",
                 [
                     "sessionHandle": .string(handle), "userId": userID, "recipeUserId": userID, "tenantId": "public",
@@ -27,7 +27,7 @@ struct SuperTokensSessionInfoRoutes: Sendable {
         }
         core.on(&router, .get, "/recipe/session/user", tenantScoped: true) { request, _ in
             let handles = try await sessions.handles(of: UserID(try SuperTokensCore.query(request, "userId")))
-            return try SuperTokensCore.status("OK", ["sessionHandles": .array(handles.map(JSONValue.string))])
+            return SuperTokensCore.status("OK", ["sessionHandles": .array(handles.map(JSONValue.string))])
         }
         core.on(&router, .put, "/recipe/session/data") { _, body in
             try await update(body, key: "userDataInDatabase") { handle, data in
@@ -51,11 +51,11 @@ struct SuperTokensSessionInfoRoutes: Sendable {
         }
         guard await sessions.current(handle: handle) != nil else { return try Self.unauthorised() }
         await set(handle, data)
-        return try SuperTokensCore.status("OK")
+        return SuperTokensCore.status("OK")
     }
 
     private static func unauthorised() throws -> Response {
-        try SuperTokensCore.status("UNAUTHORISED", ["message": "Session does not exist."])
+        SuperTokensCore.status("UNAUTHORISED", ["message": "Session does not exist."])
     }
 
     private static func milliseconds(_ date: Date) -> JSONValue {

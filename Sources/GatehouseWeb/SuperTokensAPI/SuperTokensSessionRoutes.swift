@@ -30,7 +30,7 @@ struct SuperTokensSessionRoutes: Sendable {
                 UserID(userID), request: request, lifetime: tokens.accessLifetime, via: SuperTokensCore.via)
         } catch AuthError.userNotFound, AuthError.invalidCredentials {
             // The core opens sessions for ids it does not know; Gatehouse's sessions are its accounts'.
-            return try SuperTokensCore.status("UNAUTHORISED", ["message": "No such user, or the account is disabled"])
+            return SuperTokensCore.status("UNAUTHORISED", ["message": "No such user, or the account is disabled"])
         }
         await core.sessionData.set(opened.handle, inJWT: userData, inDatabase: try Self.object(body, "userDataInDatabase"))
         let refresh = tokens.sealRefresh(.init(h: opened.handle, r: opened.refreshToken, d: userData))
@@ -67,18 +67,18 @@ struct SuperTokensSessionRoutes: Sendable {
         let promote = claims["parentRefreshTokenHash1"] != nil
         let checkDatabase = try SuperTokensCore.flag(body, "checkDatabase")
         guard promote || checkDatabase else {
-            return try SuperTokensCore.status("OK", ["session": .object(session)])
+            return SuperTokensCore.status("OK", ["session": .object(session)])
         }
         guard await tokens.sessions.current(handle: handle) != nil else {
-            return try SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
+            return SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
         }
-        guard promote else { return try SuperTokensCore.status("OK", ["session": .object(session)]) }
+        guard promote else { return SuperTokensCore.status("OK", ["session": .object(session)]) }
         // The token minted by a refresh, used for the first time: the same session without the parent's hash.
         var promoted = claims
         promoted["parentRefreshTokenHash1"] = nil
         let reissued = try tokens.sign(promoted, dynamic: tokens.isDynamic(token))
         session["expiryTime"] = .number(Double(reissued.expiry))
-        return try SuperTokensCore.status(
+        return SuperTokensCore.status(
             "OK",
             [
                 "session": .object(session),
@@ -96,14 +96,14 @@ struct SuperTokensSessionRoutes: Sendable {
         let dynamic = try SuperTokensCore.flag(body, "useDynamicSigningKey", default: true)
         let antiCsrf = try SuperTokensCore.flag(body, "enableAntiCsrf") ? SecureRandom.token() : nil
         guard let parts = tokens.openRefresh(presented) else {
-            return try SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found"])
+            return SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found"])
         }
         switch try await tokens.sessions.rotate(
             refreshToken: parts.r, lifetime: tokens.accessLifetime, familyLifetime: SuperTokensTokens.refreshLifetime)
         {
         case .rotated(let token, let newRefresh):
             guard let signedIn = await tokens.sessions.current(token: token) else {
-                return try SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
+                return SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
             }
             let userID = signedIn.user.id.rawValue
             // The payload `PUT /recipe/jwt/data` or a regeneration set, else the one the token carries.
@@ -120,11 +120,11 @@ struct SuperTokensSessionRoutes: Sendable {
         case .reused:
             core.env.logger.warning("a rotated SuperTokens refresh token was presented again; its session is revoked")
             let userID = await tokens.sessions.owner(ofHandle: parts.h)?.rawValue ?? ""
-            return try SuperTokensCore.status(
+            return SuperTokensCore.status(
                 "TOKEN_THEFT_DETECTED",
                 ["session": .object(["handle": .string(parts.h), "userId": .string(userID), "recipeUserId": .string(userID)])])
         case .refused:
-            return try SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found or expired"])
+            return SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found or expired"])
         }
     }
 
@@ -141,7 +141,7 @@ struct SuperTokensSessionRoutes: Sendable {
             let userID = try SuperTokensCore.text(body, "userId")
             revoked = try await tokens.sessions.signOutEverywhere(UserID(userID), request: request, via: SuperTokensCore.via)
         }
-        return try SuperTokensCore.status("OK", ["sessionHandlesRevoked": .array(revoked.map(JSONValue.string))])
+        return SuperTokensCore.status("OK", ["sessionHandlesRevoked": .array(revoked.map(JSONValue.string))])
     }
 
     /// The same session's access token with new app claims (the SDK's claims change, e.g. `st-ev`
@@ -152,13 +152,13 @@ struct SuperTokensSessionRoutes: Sendable {
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
             let userID = claims["sub"]?.stringValue, case .number(let exp)? = claims["exp"],
             await tokens.sessions.current(handle: handle) != nil
-        else { return try SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"]) }
+        else { return SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"]) }
         var updated = claims.filter { SuperTokensTokens.protectedClaims.contains($0.key) }
         updated.merge(userData.filter { !SuperTokensTokens.protectedClaims.contains($0.key) }) { own, _ in own }
         await core.sessionData.set(handle, inJWT: userData)
         // The same session, refresh hash and expiry: only the app's claims change.
         let reissued = try tokens.sign(updated, dynamic: tokens.isDynamic(token), expiry: Date(timeIntervalSince1970: exp))
-        return try SuperTokensCore.status(
+        return SuperTokensCore.status(
             "OK",
             [
                 "session": .object([
@@ -173,7 +173,7 @@ struct SuperTokensSessionRoutes: Sendable {
     }
 
     private static func tryRefresh(_ message: String) throws -> Response {
-        try SuperTokensCore.status("TRY_REFRESH_TOKEN", ["message": .string(message)])
+        SuperTokensCore.status("TRY_REFRESH_TOKEN", ["message": .string(message)])
     }
 
     /// An optional object field (`{}` when absent); the core's 400 for another type.

@@ -21,9 +21,9 @@ struct SuperTokensTOTPRoutes: Sendable {
         core.on(&router, .get, "/recipe/totp/device/list") { request, _ in
             let userID = try SuperTokensCore.query(request, "userId")
             guard let device = try await device(of: userID) else {
-                return try SuperTokensCore.status("OK", ["devices": .array([])])
+                return SuperTokensCore.status("OK", ["devices": .array([])])
             }
-            return try SuperTokensCore.status("OK", ["devices": .array([Self.describe(device)])])
+            return SuperTokensCore.status("OK", ["devices": .array([Self.describe(device)])])
         }
         core.on(&router, .post, "/recipe/totp/device/remove", removeDevice)
         core.on(&router, .post, "/recipe/totp/device/verify", tenantScoped: true, verifyDevice)
@@ -80,7 +80,7 @@ struct SuperTokensTOTPRoutes: Sendable {
                 400, "Gatehouse's authenticator codes are 30-second steps checked one step either side: send skew 1, period 30")
         }
         if let existing = try await device(of: userID), existing.verified {
-            return try SuperTokensCore.status("DEVICE_ALREADY_EXISTS_ERROR")
+            return SuperTokensCore.status("DEVICE_ALREADY_EXISTS_ERROR")
         }
         let enrollment: TOTPEnrollment
         do {
@@ -90,23 +90,23 @@ struct SuperTokensTOTPRoutes: Sendable {
         }
         let deviceName = name ?? SuperTokensAuthenticators.defaultName
         await authenticators.handedOut(userID, name: deviceName, at: accounts.clock())
-        return try SuperTokensCore.status("OK", ["deviceName": .string(deviceName), "secret": .string(enrollment.secret)])
+        return SuperTokensCore.status("OK", ["deviceName": .string(deviceName), "secret": .string(enrollment.secret)])
     }
 
     private func renameDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let (userID, device) = try await device(body, named: "existingDeviceName")
         let new = try Self.nonEmpty(body, "newDeviceName")
-        guard device != nil else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
+        guard device != nil else { return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
         await authenticators.renamed(userID, to: new)
-        return try SuperTokensCore.status("OK")
+        return SuperTokensCore.status("OK")
     }
 
     private func removeDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let (userID, device) = try await device(body, named: "deviceName")
-        guard device != nil else { return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)]) }
+        guard device != nil else { return SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)]) }
         try await AuthenticatorApp(env: accounts).remove(for: UserID(userID), via: SuperTokensCore.via, request: request)
         await authenticators.forget(userID)
-        return try SuperTokensCore.status("OK", ["didDeviceExist": .bool(true)])
+        return SuperTokensCore.status("OK", ["didDeviceExist": .bool(true)])
     }
 
     /// The first code of a handed-out key turns the authenticator on; a device already on answers
@@ -114,8 +114,8 @@ struct SuperTokensTOTPRoutes: Sendable {
     private func verifyDevice(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let (userID, found) = try await device(body, named: "deviceName")
         let code = try SuperTokensCore.text(body, "totp")
-        guard let device = found else { return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
-        if device.verified { return try SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(true)]) }
+        guard let device = found else { return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
+        if device.verified { return SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(true)]) }
         do {
             try await AuthenticatorApp(env: accounts).confirmEnrollment(
                 code: code, for: UserID(userID), via: SuperTokensCore.via, request: request)
@@ -123,12 +123,12 @@ struct SuperTokensTOTPRoutes: Sendable {
             return try invalid(failed: await authenticators.failed(userID))
         } catch AuthError.codeExpired {
             await authenticators.forget(userID)
-            return try SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
+            return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
         } catch AuthError.rateLimited(let wait) {
             return try limitReached(retryAfter: wait)
         }
         await authenticators.confirmed(userID)
-        return try SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
+        return SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
     }
 
     /// A code for the second step of the account's latest sign-in (five minutes, five tries, as on
@@ -139,14 +139,14 @@ struct SuperTokensTOTPRoutes: Sendable {
         let code = try SuperTokensCore.text(body, "totp")
         guard let device = try await device(of: userID), device.verified,
             let user = try? await UserDirectory(env: accounts).user(UserID(userID))
-        else { return try SuperTokensCore.status("UNKNOWN_USER_ID_ERROR") }
+        else { return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR") }
         switch try await SecondStepSignIn(env: accounts, via: SuperTokensCore.via).attempt(
             email: user.email, factor: .totp(code: code), request: request)
         {
         case .completed(let session):
             _ = await core.acts.handOver(session)
             await authenticators.resetFailures(userID)
-            return try SuperTokensCore.status("OK")
+            return SuperTokensCore.status("OK")
         case .wrongCode, .wrongMethod:
             return try invalid(failed: await authenticators.failed(userID))
         case .expired:
@@ -157,7 +157,7 @@ struct SuperTokensTOTPRoutes: Sendable {
     }
 
     private func invalid(failed: Int) throws -> Response {
-        try SuperTokensCore.status(
+        SuperTokensCore.status(
             "INVALID_TOTP_ERROR",
             [
                 "currentNumberOfFailedAttempts": .number(Double(min(failed, TOTPRules.triesPerStep))),
@@ -166,7 +166,7 @@ struct SuperTokensTOTPRoutes: Sendable {
     }
 
     private func limitReached(retryAfter: Int) throws -> Response {
-        try SuperTokensCore.status(
+        SuperTokensCore.status(
             "LIMIT_REACHED_ERROR",
             [
                 "retryAfterMs": .number(Double(retryAfter * 1000)),
