@@ -75,7 +75,7 @@ struct ConsoleSecurityPages: Sendable {
         return env.renderer.page(
             .consoleSecurity,
             visit.consoleContext(
-                title: "Two-step sign-in", staff: staff, nav: .users, backendName: env.configuration.backendDescription,
+                title: "Two-step sign-in", staff: staff, nav: .ownSecurity, backendName: env.configuration.backendDescription,
                 page.merging(errors.context) { $1 }), status: status)
     }
 }

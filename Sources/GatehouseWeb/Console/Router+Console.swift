@@ -62,14 +62,15 @@ extension Visit {
                 "superuser": ["email": staff.superuser.email],
                 "nav": [
                     "users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .auditLog, "mailbox": nav == .mailbox,
-                    "providers": nav == .providers
+                    "providers": nav == .providers, "ownSecurity": nav == .ownSecurity
                 ],
                 "backendName": backendName
             ].merging(page) { $1 })
     }
 }
 
-/// The console's navigation items.
+/// Where a console page sits: one of the navigation's sections, or the signed-in superuser's own
+/// two-step sign-in and passkeys (the link under their address), which is none of them.
 enum ConsoleNav {
-    case users, testUsers, auditLog, mailbox, providers
+    case users, testUsers, auditLog, mailbox, providers, ownSecurity
 }
