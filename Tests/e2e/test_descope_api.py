@@ -418,6 +418,8 @@ def test_bad_input_answers_descopes_shape(client, server):
     cases = [
         ("malformed JSON", "POST", "/v1/auth/password/signin", b"{not json", PROJECT, 400, "E011001"),
         ("JSON not an object", "POST", "/v1/auth/password/signin", b"[1]", PROJECT, 400, "E011001"),
+        ("a byte that is not UTF-8", "POST", "/v1/auth/password/signup",
+         b'{"loginId": "utf8@example.com", "password": "pass\xffword-123"}', PROJECT, 400, "E011001"),
         ("missing loginId", "POST", "/v1/auth/password/signin", {"password": "x"}, PROJECT, 400, "E011002"),
         ("loginId not a string", "POST", "/v1/auth/otp/signin/email", {"loginId": 7}, PROJECT, 400, "E011004"),
         ("loginId not an address", "POST", "/v1/auth/otp/signup-in/email", {"loginId": "ada"}, PROJECT, 400, "E011004"),

@@ -465,6 +465,8 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
          (400, "cdi-version 2.9 not supported")),
         (("POST", "/public/recipe/signup", b"{", {}), (400, None)),
         (("POST", "/public/recipe/signup", b"[]", {}), (400, "Invalid Json Input")),
+        (("POST", "/public/recipe/signup", b'{"email": "utf8@example.com", "password": "pass\xffword-123"}', {}),
+         (400, "Invalid Json Input")),
         (("POST", "/public/recipe/signup", {"email": email}, {}), (400, "Field name 'password' is invalid in JSON input")),
         (("POST", "/public/recipe/signup", {"email": 5, "password": PASSWORD}, {}),
          (400, "Field name 'email' is invalid in JSON input")),

@@ -166,7 +166,7 @@ final class DescopeAPI: Sendable {
         guard request.declaresJSON else {
             throw DescopeAnswer(415, DescopeCode.badRequest, "Request failed", "Unsupported content type.")
         }
-        guard case .object(let fields)? = JSONValue(parsing: String(decoding: request.body, as: UTF8.self)) else {
+        guard case .object(let fields)? = request.jsonValue else {
             throw DescopeAnswer(400, DescopeCode.badRequest, "Bad request", "The body must be a JSON object")
         }
         return fields

@@ -114,11 +114,10 @@ struct SuperTokensCore: Sendable {
         }
     }
 
-    /// The JSON body as an object; the core's 400 for anything else. Read by `JSONValue`'s own
-    /// reader: `JSONDecoder` was a tenth of `session/verify`, the call an SDK makes most.
+    /// The JSON body as an object; the core's 400 for anything else.
     static func body(_ request: Request) throws -> [String: JSONValue] {
         guard request.declaresJSON else { throw RequestError.unsupportedMediaType }
-        guard case .object(let object)? = JSONValue(parsing: String(decoding: request.body, as: UTF8.self)) else {
+        guard case .object(let object)? = request.jsonValue else {
             throw CoreAnswer(400, "Invalid Json Input")
         }
         return object
