@@ -49,7 +49,7 @@ struct SuperTokensAccountRoutes: Sendable {
             await signUp.refusedExistingAddress(email, request: request)
             return SuperTokensCore.status("EMAIL_ALREADY_EXISTS_ERROR")
         }
-        return try Self.signedIn(user)
+        return Self.signedIn(user)
     }
 
     /// A password checked; the app opens the session next (`POST /recipe/session`). For an account
@@ -62,13 +62,13 @@ struct SuperTokensAccountRoutes: Sendable {
             let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
                 .checkedUser(
                     email: email, password: password, request: request)
-            return try Self.signedIn(user)
+            return Self.signedIn(user)
         } catch AuthError.mfaRequired(let challenge) {
             guard let user = try await core.accounts(email: email).first else {
                 return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
             }
             try await core.awaitSecondStep(challenge, of: user)
-            return try Self.signedIn(user)
+            return Self.signedIn(user)
         } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
             return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
         }
@@ -164,7 +164,7 @@ struct SuperTokensAccountRoutes: Sendable {
     }
 
     /// Sign-up's and sign-in's answer.
-    private static func signedIn(_ user: User) throws -> Response {
+    private static func signedIn(_ user: User) -> Response {
         SuperTokensCore.status(
             "OK", ["user": SuperTokensUser(user: user).json, "recipeUserId": .string(user.id.rawValue)])
     }

@@ -28,7 +28,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             guard let moved = await devices.moved(deviceID, to: code(secrets)) else {
                 return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
-            return try answer(moved, secrets)
+            return answer(moved, secrets)
         }
         if body["phoneNumber"] != nil, body["email"] == nil {
             throw CoreAnswer(400, "Gatehouse signs in by email only: send email")
@@ -41,7 +41,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: existed,
             code: code(secrets))
         await devices.add(device)
-        return try answer(device, secrets)
+        return answer(device, secrets)
     }
 
     /// The device's record of a code the backend issued now.
@@ -51,7 +51,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             lifetime: secrets.lifetime, maximumAttempts: secrets.maximumAttempts)
     }
 
-    private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) throws -> Response {
+    private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) -> Response {
         SuperTokensCore.status(
             "OK",
             [
@@ -99,10 +99,10 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             case .signedIn(let opened):
                 session = opened
             case .wrongCode:
-                return try Self.codeRefused(
+                return Self.codeRefused(
                     "INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
             case .expired:
-                return try Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
+                return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
             case .throttled(let retryAfter):
                 throw AuthError.rateLimited(retryAfter: retryAfter)
             case .secondStepRequired(let challenge):
@@ -143,9 +143,9 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         case .right:
             return SuperTokensCore.status("OK", ["consumedDevice": Self.describe(device, withCodes: false)])
         case .wrong:
-            return try Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
+            return Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
         case .expired:
-            return try Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
+            return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
         case .throttled(let retryAfter):
             throw AuthError.rateLimited(retryAfter: retryAfter)
         }
@@ -165,7 +165,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         return await core.acts.handOver(session)
     }
 
-    private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) throws -> Response {
+    private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) -> Response {
         SuperTokensCore.status(
             status,
             [

@@ -13,7 +13,7 @@ struct SuperTokensSessionInfoRoutes: Sendable {
     func register(on router: inout Router) {
         core.on(&router, .get, "/recipe/session") { request, _ in
             let handle = try SuperTokensCore.query(request, "sessionHandle")
-            guard let signedIn = await sessions.current(handle: handle) else { return try Self.unauthorised() }
+            guard let signedIn = await sessions.current(handle: handle) else { return Self.unauthorised() }
             let data = await core.sessionData.data(handle)
             let userID = JSONValue.string(signedIn.user.id.rawValue)
             return SuperTokensCore.status(
@@ -49,12 +49,12 @@ struct SuperTokensSessionInfoRoutes: Sendable {
         guard case .object(let data)? = body[key] else {
             throw CoreAnswer(400, "Field name '\(key)' is invalid in JSON input")
         }
-        guard await sessions.current(handle: handle) != nil else { return try Self.unauthorised() }
+        guard await sessions.current(handle: handle) != nil else { return Self.unauthorised() }
         await set(handle, data)
         return SuperTokensCore.status("OK")
     }
 
-    private static func unauthorised() throws -> Response {
+    private static func unauthorised() -> Response {
         SuperTokensCore.status("UNAUTHORISED", ["message": "Session does not exist."])
     }
 

@@ -51,13 +51,13 @@ struct SuperTokensSessionRoutes: Sendable {
         let token = try SuperTokensCore.text(body, "accessToken")
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
             let userID = claims["sub"]?.stringValue, case .number(let exp)? = claims["exp"]
-        else { return try Self.tryRefresh("The access token is not this core's, or it was altered") }
+        else { return Self.tryRefresh("The access token is not this core's, or it was altered") }
         guard exp > core.env.accounts.clock().timeIntervalSince1970 else {
-            return try Self.tryRefresh("The access token expired")
+            return Self.tryRefresh("The access token expired")
         }
         if try SuperTokensCore.flag(body, "doAntiCsrfCheck"), try SuperTokensCore.flag(body, "enableAntiCsrf") {
             guard let sent = try SuperTokensCore.optionalText(body, "antiCsrfToken"), sent == claims["antiCsrfToken"]?.stringValue
-            else { return try Self.tryRefresh("anti-csrf check failed") }
+            else { return Self.tryRefresh("anti-csrf check failed") }
         }
         let userData = SuperTokensTokens.userData(of: claims)
         var session: [String: JSONValue] = [
@@ -172,7 +172,7 @@ struct SuperTokensSessionRoutes: Sendable {
             ])
     }
 
-    private static func tryRefresh(_ message: String) throws -> Response {
+    private static func tryRefresh(_ message: String) -> Response {
         SuperTokensCore.status("TRY_REFRESH_TOKEN", ["message": .string(message)])
     }
 

@@ -120,12 +120,12 @@ struct SuperTokensTOTPRoutes: Sendable {
             try await AuthenticatorApp(env: accounts).confirmEnrollment(
                 code: code, for: UserID(userID), via: SuperTokensCore.via, request: request)
         } catch AuthError.invalidCode {
-            return try invalid(failed: await authenticators.failed(userID))
+            return invalid(failed: await authenticators.failed(userID))
         } catch AuthError.codeExpired {
             await authenticators.forget(userID)
             return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
         } catch AuthError.rateLimited(let wait) {
-            return try limitReached(retryAfter: wait)
+            return limitReached(retryAfter: wait)
         }
         await authenticators.confirmed(userID)
         return SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
@@ -148,15 +148,15 @@ struct SuperTokensTOTPRoutes: Sendable {
             await authenticators.resetFailures(userID)
             return SuperTokensCore.status("OK")
         case .wrongCode, .wrongMethod:
-            return try invalid(failed: await authenticators.failed(userID))
+            return invalid(failed: await authenticators.failed(userID))
         case .expired:
-            return try invalid(failed: TOTPRules.triesPerStep)
+            return invalid(failed: TOTPRules.triesPerStep)
         case .throttled(let wait):
-            return try limitReached(retryAfter: wait)
+            return limitReached(retryAfter: wait)
         }
     }
 
-    private func invalid(failed: Int) throws -> Response {
+    private func invalid(failed: Int) -> Response {
         SuperTokensCore.status(
             "INVALID_TOTP_ERROR",
             [
@@ -165,7 +165,7 @@ struct SuperTokensTOTPRoutes: Sendable {
             ])
     }
 
-    private func limitReached(retryAfter: Int) throws -> Response {
+    private func limitReached(retryAfter: Int) -> Response {
         SuperTokensCore.status(
             "LIMIT_REACHED_ERROR",
             [
