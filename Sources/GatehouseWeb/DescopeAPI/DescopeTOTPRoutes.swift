@@ -54,7 +54,6 @@ struct DescopeTOTPRoutes: Sendable {
         return try api.jwtResponse(
             session: try api.tokens.sessionJwt(
                 user: user.id.rawValue, project: call.project, amr: amr, refreshExpiresAt: holder.expiresAt),
-            refresh: call.refreshJwt ?? "", expiresAt: holder.expiresAt, user: DescopeUser(user, amr: amr, totp: true),
-            firstSeen: false)
+            refresh: call.refreshJwt ?? "", expiresAt: holder.expiresAt, user: DescopeUser(user, amr: amr), firstSeen: false)
     }
 }
