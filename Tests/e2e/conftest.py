@@ -284,12 +284,12 @@ def pocketbase_client(url: str) -> PocketBase:
     return PocketBase(url, timeout=30)
 
 
-
 def create_superuser(binary, db, email: str, password: str) -> None:
     """`gatehouse superuser create EMAIL --password-stdin --db DB`, as an operator runs it before `serve`."""
     created = subprocess.run([str(binary), "superuser", "create", email, "--password-stdin", "--db", str(db)],
                              input=password + "\n", capture_output=True, text=True, timeout=60)
     assert created.returncode == 0, created.stderr
+
 
 def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{os.getpid()}-{time.monotonic_ns()}@example.com"
