@@ -4,8 +4,9 @@
 #               under a memory budget and the browser and SDK suites (scripts/test)
 
 PYTHON ?= python3
-# Libraries Gatehouse links against.
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev libssl-dev libzxcvbn-dev
+# Libraries Gatehouse links against (libcurl: the release binary's static Foundation links it by name).
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsodium-dev libcrypt-dev libsqlite3-dev libqrencode-dev libssl-dev libzxcvbn-dev \
+	libcurl4-openssl-dev
 # What the browser tests drive, and the reference argon2 the Swift tests check Gatehouse's against.
 TEST_PACKAGES := chromium chromium-driver sqlite3 libargon2-dev
 # What the benchmarks drive.
@@ -38,8 +39,12 @@ test-deps: deps
 build: deps
 	swift build
 
+# The release binary carries the Swift runtime and Foundation inside it (--static-swift-stdlib): it
+# runs on a Debian machine without the Swift toolchain, idles ~5 MiB smaller (no relocated copies of
+# the runtime's shared libraries) and answers ~10 % more requests a second (session 22, make bench).
+# Debug builds stay dynamic: they link faster, and the tests build them.
 release: deps
-	swift build -c release --product gatehouse
+	swift build -c release --product gatehouse --static-swift-stdlib
 
 run: release
 	.build/release/gatehouse serve --host 127.0.0.1 --port 8080 --db gatehouse.sqlite
