@@ -6,12 +6,16 @@ import Store
 
 /// Administration of the embedded accounts. It trusts its in-process caller (the console checks
 /// who is a superuser); impersonation sessions name the admin API as their impersonator.
-struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration {
+struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration, TaggedUserLists {
     let api: LocalBackend
     var accounts: LocalAccounts { api.accounts }
 
     func listUsers(_ query: UserQuery) async throws -> UserPage {
         try await accounts.database.listUsers(query)
+    }
+
+    func listUsers(_ query: UserQuery, taggedWith tag: String) async throws -> UserPage {
+        try await accounts.database.listUsers(query, taggedWith: tag)
     }
 
     func user(_ id: UserID) async throws -> User {

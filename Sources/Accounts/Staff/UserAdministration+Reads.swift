@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 import Store
 
 /// What support staff read about accounts, for the console's users list and user page and the
@@ -17,10 +18,13 @@ extension UserAdministration {
         try await api.admin.user(id)
     }
 
-    /// One page of accounts; with a `tag`, only the accounts that carry it.
+    /// One page of accounts; with a `tag`, only the accounts that carry it: the embedded store reads
+    /// the tags itself, any other backend is named the tagged accounts.
     public func users(_ query: UserQuery, taggedWith tag: String?) async throws -> UserPage {
+        guard let tag else { return try await api.admin.listUsers(query) }
+        if let lists = api.admin as? any TaggedUserLists { return try await lists.listUsers(query, taggedWith: tag) }
         var query = query
-        if let tag { query.ids = try await env.database.userIDs(taggedWith: tag) }
+        query.ids = try await env.database.userIDs(taggedWith: tag)
         return try await api.admin.listUsers(query)
     }
 
