@@ -1,5 +1,7 @@
+import AuthCore
 import Foundation
 import HTTPTestClient
+import Store
 import TestScope
 import Testing
 
@@ -104,6 +106,56 @@ import Testing
         #expect(refused.status == 403)
         #expect(try await signIn(gatehouse).1 == 303)
         #expect(try await signIn(gatehouse, password: "staff-chose-this").1 == 401)
+        await gatehouse.stop()
+    }
+
+    /// A sign-in by mailed code, in a new browser.
+    private func codeSignIn(_ gatehouse: TestGatehouse, _ address: String) async throws -> Browser {
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-in")
+        let asked = try await browser.post("/auth/sign-in/code", [("email", address)])
+        let location = try #require(asked.header("Location"))
+        let otp = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "otp" }?.value)
+        let code = try await gatehouse.latestCode(for: address)
+        let done = try await browser.post("/auth/sign-in/code/verify", [("otp", otp), ("code", code), ("email", address)])
+        #expect(done.header("Location") == "/account")
+        return browser
+    }
+
+    /// A session is the only proof behind a first password, so it must be a recent sign-in: one
+    /// left open (or taken) for longer asks for a new sign-in instead of giving itself a password.
+    @Test func aFirstPasswordNeedsARecentSignIn() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let address = "no-password@example.com"
+        let now = gatehouse.clock.now
+        _ = try await gatehouse.database.insertUser(
+            UserRecord(
+                id: UserID("nopassword"), email: address, passwordHash: nil, verified: true, profile: Profile(),
+                createdAt: now, updatedAt: now),
+            verificationToken: nil)
+        let stale = try await codeSignIn(gatehouse, address)
+        gatehouse.clock.advance(16 * 60)
+        let page = try await stale.get("/account/security")
+        #expect(page.text.contains("Set a password"))
+        #expect(page.text.contains("data-sign-in-again"), "the page asks for a new sign-in")
+        #expect(!page.text.contains(#"action="/account/security/password""#), "in place of the form")
+        // Posting anyway (a script, an old tab) is refused by the owner, and nothing is set.
+        let refused = try await stale.post("/account/security/password", [("new_password", "thief-chose-this-1")])
+        #expect(refused.status == 403)
+        #expect(refused.text.contains("sign in again first"))
+        #expect(try await gatehouse.database.user(email: address)?.passwordHash == nil)
+        #expect(try await stale.get("/account", follow: false).status == 200, "still signed in")
+
+        // "Sign in again" signs out and comes back to the form through the sign-in page.
+        let out = try await stale.post(
+            "/auth/sign-out", [("redirect", "/auth/sign-in?redirect=%2Faccount%2Fsecurity&email=no-password%40example.com")])
+        #expect(out.header("Location") == "/auth/sign-in?redirect=%2Faccount%2Fsecurity&email=no-password%40example.com")
+        let fresh = try await codeSignIn(gatehouse, address)
+        let form = try await fresh.get("/account/security")
+        #expect(form.text.contains(#"action="/account/security/password""#) && !form.text.contains("data-sign-in-again"))
+        let set = try await fresh.post("/account/security/password", [("new_password", "owner-chose-this-1")])
+        #expect(set.header("Location") == "/account/security?notice=first-password-set")
+        #expect(try await gatehouse.database.user(email: address)?.passwordHash != nil)
         await gatehouse.stop()
     }
 

@@ -4,7 +4,18 @@ import HTTPServer
 
 /// A first password for an account that has none (signed up with a passkey, or through a
 /// provider): the security page's form then asks no current password, as there is none to check.
+/// The session is the only proof, so it must be a recent sign-in (`recentSignIn`): a session left
+/// open on a shared machine, or taken, must not give itself a way in that outlives it.
 extension PasswordChange {
+    /// How long after signing in a session may set a first password on its own word.
+    public static let recentSignIn: TimeInterval = 15 * 60
+
+    /// Whether `signedIn` began too long ago to set a first password: the person signs in again
+    /// first (`setFirst` refuses with `FreshSignInRequired`).
+    public func needsFreshSignIn(_ signedIn: SignedIn) -> Bool {
+        env.clock().timeIntervalSince(signedIn.session.createdAt) > Self.recentSignIn
+    }
+
     /// Whether the account has a password (the form asks for it). True where Gatehouse cannot tell
     /// (a remote backend keeps the accounts): the form asks, as it always did.
     public func hasPassword(_ signedIn: SignedIn) async throws -> Bool {
@@ -12,14 +23,16 @@ extension PasswordChange {
         return record.passwordHash != nil
     }
 
-    /// Sets the first password on the strength of the session, never through an impersonation, and
-    /// only while the account has none (else `.invalidCredentials`: the current one must be given).
+    /// Sets the first password on the strength of the session, never through an impersonation, only
+    /// while the account has none (else `.invalidCredentials`: the current one must be given), and
+    /// only in a recent sign-in (else `FreshSignInRequired`).
     /// The backend checks it against the password rule (`.validation`) and ends every session of
     /// the account, as any new credential does; the person goes on in a fresh browser session,
     /// opened here for the caller to start (`BrowserSessions.start`).
     public func setFirst(_ new: String, of signedIn: SignedIn, request: Request) async throws -> AuthSession {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         guard try await !hasPassword(signedIn) else { throw AuthError.invalidCredentials }
+        guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired() }
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         // Gatehouse's sessions of the account end too, whatever the backend ended of its own.
         try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
@@ -28,5 +41,15 @@ extension PasswordChange {
             .passwordChanged, of: signedIn, request: request,
             data: AuditTrail.data(["first_password": .bool(true)], via: via))
         return session
+    }
+}
+
+/// A first password asked for in a session that began more than `PasswordChange.recentSignIn` ago.
+public struct FreshSignInRequired: HTTPResponseError {
+    public init() {}
+
+    public var status: Int { 403 }
+    public var message: String {
+        "To set a password, sign in again first: you signed in more than \(Int(PasswordChange.recentSignIn / 60)) minutes ago."
     }
 }

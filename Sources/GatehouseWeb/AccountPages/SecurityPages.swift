@@ -43,7 +43,17 @@ struct SecurityPages: Sendable {
         page["passwordRules"] = env.accounts.passwordRules.summary
         if env.capabilities.contains(.passwordChange) {
             page["passwordChange"] = true
-            page["firstPassword"] = try await !PasswordChange(env: env.accounts).hasPassword(signedIn)
+            let change = PasswordChange(env: env.accounts)
+            let firstPassword = try await !change.hasPassword(signedIn)
+            page["firstPassword"] = firstPassword
+            if firstPassword, change.needsFreshSignIn(signedIn) {
+                // Signing out comes back to this page's form through the sign-in page.
+                page["signInAgain"] = [
+                    "message": FreshSignInRequired().message,
+                    "redirect": URLQuery.path(
+                        "/auth/sign-in", [("redirect", "/account/security"), ("email", signedIn.user.email)])
+                ]
+            }
         } else {
             page["passwordChangeUnavailable"] = AuthError.notSupported(.passwordChange).pageMessage
         }
@@ -93,6 +103,9 @@ struct SecurityPages: Sendable {
         } catch AuthError.validation(let fields) {
             errors.add(fields.map { FieldError(field: "new_password", message: $0.message) })
             return try await render(visit, signedIn, errors: errors, status: 422)
+        } catch is FreshSignInRequired {
+            // The page says why, with the way to sign in again, in place of the form.
+            return try await render(visit, signedIn, errors: errors, status: 403)
         } catch AuthError.sessionExpired {
             return signInFirst(visit)
         } catch let error as AuthError {
