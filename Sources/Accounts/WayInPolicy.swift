@@ -18,20 +18,28 @@ public struct WayInPolicy: Sendable, Equatable {
     /// when the change is requested nor when the code or link mailed to the new address confirms it.
     /// The pages (and the PocketBase API) confirm every change with the account's password.
     public let emailChangeProvenBySession: Bool
+    /// A passkey is added to an account only in a recent sign-in (`RecentSignIn`), as on the pages.
+    /// Descope's `webauthn/update` takes its refresh JWT, of any age, as the proof.
+    public let newPasskeysNeedRecentSignIn: Bool
 
-    init(sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false) {
+    init(
+        sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
+        newPasskeysNeedRecentSignIn: Bool = true
+    ) {
         self.sessionsBeforeVerification = sessionsBeforeVerification
         self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
         self.emailChangeProvenBySession = emailChangeProvenBySession
+        self.newPasskeysNeedRecentSignIn = newPasskeysNeedRecentSignIn
     }
 
     /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
     public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)
     /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), OTP or
-    /// magic-link `signup`/`signup-in` create the account, and `update/email` takes the refresh JWT
-    /// as the proof (the code or link to the new address confirms it).
+    /// magic-link `signup`/`signup-in` create the account, `update/email` takes the refresh JWT as
+    /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`.
     public static let descopeAPI = WayInPolicy(
-        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true)
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true,
+        newPasskeysNeedRecentSignIn: false)
     /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
     /// (the app's email-verification recipe decides), passwordless `signinup` creates the account.
     public static let superTokensCore = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)

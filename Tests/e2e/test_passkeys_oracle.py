@@ -453,3 +453,37 @@ def test_adding_a_passkey_spends_the_same_starts(start_server, binary, tmp_path)
     status, body = descope_call(site, "/v1/auth/webauthn/update/start", add_on_descope, up["refreshJwt"])
     assert status == 429 and body["errorCode"] == "E130429", body
     assert stored_challenges(db) == stored, "a refused start stored a challenge"
+
+
+def test_adding_a_passkey_needs_a_recent_sign_in_on_the_pages(start_server, tmp_path):
+    """A session is the only proof behind a new passkey, so on the pages it must be a recent sign-in
+    (15 minutes): a browser left signed in, or a taken cookie, cannot give itself a way in that outlives
+    it. Descope's `webauthn/update` takes its refresh JWT of any age as the proof, as Descope does."""
+    db = tmp_path / "fresh.sqlite"
+    server = start_server(db_path=db, extra_args=["--descope-project-id", DESCOPE_PROJECT])
+    site = server.url.replace("127.0.0.1", "localhost")
+    owner, _ = signed_up(site)
+    descope_email = unique_email("descope-aged")
+    status, up = descope_call(site, "/v1/auth/password/signup", {"loginId": descope_email, "password": PASSWORD})
+    assert status == 200, up
+    status, options = call(owner, "/account/security", "/account/security/passkeys/options", {})
+    assert status == 200, "a fresh sign-in adds a passkey"
+
+    aged = subprocess.run(["sqlite3", str(db), "UPDATE sessions SET created_at = strftime('%Y-%m-%d %H:%M:%f', 'now', '-20 minutes')"],
+                          capture_output=True, text=True, timeout=30)
+    assert aged.returncode == 0, aged.stderr
+    status, _, page = owner.get("/account/security")
+    assert status == 200 and "To add a passkey, sign in again first" in page and "data-passkey-create" not in page
+    status, answer = call(owner, "/account/security", "/account/security/passkeys/options", {})
+    assert status == 403 and answer["error"] == "fresh_sign_in_required", answer
+    # Finishing with a credential made for the fresh options is refused too, and nothing is stored.
+    credential = SoftwareAuthenticator().create(options["publicKey"], site)
+    status, answer = call(owner, "/account/security", "/account/security/passkeys",
+                          {"credential": json.dumps(credential), "name": "Late key"})
+    assert status == 403 and answer["error"] == "fresh_sign_in_required", answer
+    stored = subprocess.run(["sqlite3", str(db), "SELECT count(*) FROM passkeys"], capture_output=True, text=True, timeout=30)
+    assert stored.stdout.strip() == "0", stored.stdout
+
+    status, start = descope_call(site, "/v1/auth/webauthn/update/start", {"loginId": descope_email, "origin": site},
+                                 up["refreshJwt"])
+    assert status == 200 and "transactionId" in start, start

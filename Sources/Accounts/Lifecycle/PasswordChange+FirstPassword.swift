@@ -4,16 +4,12 @@ import HTTPServer
 
 /// A first password for an account that has none (signed up with a passkey, or through a
 /// provider): the security page's form then asks no current password, as there is none to check.
-/// The session is the only proof, so it must be a recent sign-in (`recentSignIn`): a session left
-/// open on a shared machine, or taken, must not give itself a way in that outlives it.
+/// The session is the only proof, so it must be a recent sign-in (`RecentSignIn`).
 extension PasswordChange {
-    /// How long after signing in a session may set a first password on its own word.
-    public static let recentSignIn: TimeInterval = 15 * 60
-
     /// Whether `signedIn` began too long ago to set a first password: the person signs in again
     /// first (`setFirst` refuses with `FreshSignInRequired`).
     public func needsFreshSignIn(_ signedIn: SignedIn) -> Bool {
-        env.clock().timeIntervalSince(signedIn.session.createdAt) > Self.recentSignIn
+        RecentSignIn.isStale(signedIn, now: env.clock())
     }
 
     /// Whether the account has a password (the form asks for it). True where Gatehouse cannot tell
@@ -32,7 +28,7 @@ extension PasswordChange {
     public func setFirst(_ new: String, of signedIn: SignedIn, request: Request) async throws -> AuthSession {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         guard try await !hasPassword(signedIn) else { throw AuthError.invalidCredentials }
-        guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired() }
+        guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired(.setPassword) }
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         // Gatehouse's sessions of the account end too, whatever the backend ended of its own.
         try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
@@ -41,15 +37,5 @@ extension PasswordChange {
             .passwordChanged, of: signedIn, request: request,
             data: AuditTrail.data(["first_password": .bool(true)], via: via))
         return session
-    }
-}
-
-/// A first password asked for in a session that began more than `PasswordChange.recentSignIn` ago.
-public struct FreshSignInRequired: HTTPResponseError {
-    public init() {}
-
-    public var status: Int { 403 }
-    public var message: String {
-        "To set a password, sign in again first: you signed in more than \(Int(PasswordChange.recentSignIn / 60)) minutes ago."
     }
 }

@@ -29,12 +29,14 @@ public struct Passkeys: Sendable {
 
     /// Options for `create()`: a fresh challenge bound to the signed-in account, the account's
     /// current credentials excluded. Each call spends the source's `passkeyStarts`, as a sign-in's
-    /// does: a session is no licence to store challenges without end.
+    /// does: a session is no licence to store challenges without end. Under `policy`, only in a
+    /// recent sign-in (`FreshSignInRequired` otherwise).
     public func registrationOptions(
-        for signedIn: SignedIn, rp: RelyingParty, rpName: String, request: Request
+        for signedIn: SignedIn, rp: RelyingParty, rpName: String, request: Request, policy: WayInPolicy
     ) async throws -> CreationOptions {
         try refuseImpersonation(signedIn)
         try requireAvailable()
+        try requireRecentSignIn(signedIn, policy)
         try await spendStart(request)
         let user = signedIn.user
         let challenge = try await issueChallenge(.register, for: user.id)
@@ -46,12 +48,13 @@ public struct Passkeys: Sendable {
     }
 
     /// Checks `create()`'s answer (`RegistrationResponseJSON`) and stores the passkey under `name`
-    /// (a default one when nil or blank).
+    /// (a default one when nil or blank); under `policy`, only in a recent sign-in.
     public func register(
-        _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request
+        _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request, policy: WayInPolicy
     ) async throws -> PasskeyRecord {
         try refuseImpersonation(signedIn)
         try requireAvailable()
+        try requireRecentSignIn(signedIn, policy)
         do {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
@@ -237,6 +240,15 @@ public struct Passkeys: Sendable {
 
     private func refuseImpersonation(_ signedIn: SignedIn) throws {
         if signedIn.session.impersonator != nil { throw ImpersonationRefusal.credentialChange }
+    }
+
+    /// Whether adding a passkey in `signedIn` must wait for a new sign-in under `policy`.
+    public func needsFreshSignIn(_ signedIn: SignedIn, policy: WayInPolicy) -> Bool {
+        policy.newPasskeysNeedRecentSignIn && RecentSignIn.isStale(signedIn, now: env.clock())
+    }
+
+    private func requireRecentSignIn(_ signedIn: SignedIn, _ policy: WayInPolicy) throws {
+        if needsFreshSignIn(signedIn, policy: policy) { throw FreshSignInRequired(.addPasskey) }
     }
 
     /// A name trimmed to 1…64 characters; `fallback` stands in for a blank one.

@@ -45,10 +45,12 @@ struct PasskeyPages: Sendable {
             guard let rp = relyingParty(visit) else { return Self.hostRefused }
             do {
                 let options = try await passkeys.registrationOptions(
-                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: visit.request)
+                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: visit.request, policy: .serverDefaults)
                 return try .json(["publicKey": options])
             } catch let error as PasskeyError {
                 return Self.error(error)
+            } catch let refusal as FreshSignInRequired {
+                return Self.refusal("fresh_sign_in_required", refusal.message, status: refusal.status)
             }
         }
         router.page(.post, "/account/security/passkeys", env) { visit in
@@ -57,9 +59,11 @@ struct PasskeyPages: Sendable {
             do {
                 _ = try await passkeys.register(
                     Array(try visit.field("credential").utf8), name: try visit.form.single("name"), for: signedIn, rp: rp,
-                    request: visit.request)
+                    request: visit.request, policy: .serverDefaults)
             } catch let error as PasskeyError {
                 return Self.error(error)
+            } catch let refusal as FreshSignInRequired {
+                return Self.refusal("fresh_sign_in_required", refusal.message, status: refusal.status)
             }
             return try .json(["redirect": "/account/security?notice=\(Notice.passkeyAdded.rawValue)"])
         }
@@ -134,9 +138,11 @@ struct PasskeyPages: Sendable {
         }
     }
 
-    /// Whether the signed-in person could have passkeys here and has none yet.
+    /// Whether the signed-in person could add a passkey here now (a recent sign-in) and has none yet.
     func hasNone(_ visit: Visit) async throws -> Bool {
-        guard passkeys.available, let signedIn = visit.signedIn else { return false }
+        guard passkeys.available, let signedIn = visit.signedIn,
+            !passkeys.needsFreshSignIn(signedIn, policy: .serverDefaults)
+        else { return false }
         return try await passkeys.list(of: signedIn).isEmpty
     }
 
@@ -146,6 +152,8 @@ struct PasskeyPages: Sendable {
         let list = try await passkeys.list(of: signedIn)
         return [
             "supported": true, "impersonating": signedIn.session.impersonator != nil,
+            "signInAgain": passkeys.needsFreshSignIn(signedIn, policy: .serverDefaults)
+                ? SecurityPages.signInAgain(.addPasskey, signedIn) : [:],
             "items": list.map { passkey in
                 [
                     "id": String(passkey.id), "name": passkey.name, "created": DisplayDate.dayAndMinute(passkey.createdAt),

@@ -46,19 +46,21 @@ struct SecurityPages: Sendable {
             let change = PasswordChange(env: env.accounts)
             let firstPassword = try await !change.hasPassword(signedIn)
             page["firstPassword"] = firstPassword
-            if firstPassword, change.needsFreshSignIn(signedIn) {
-                // Signing out comes back to this page's form through the sign-in page.
-                page["signInAgain"] = [
-                    "message": FreshSignInRequired().message,
-                    "redirect": URLQuery.path(
-                        "/auth/sign-in", [("redirect", "/account/security"), ("email", signedIn.user.email)])
-                ]
-            }
+            if firstPassword, change.needsFreshSignIn(signedIn) { page["signInAgain"] = Self.signInAgain(.setPassword, signedIn) }
         } else {
             page["passwordChangeUnavailable"] = AuthError.notSupported(.passwordChange).pageMessage
         }
         return env.renderer.page(
             .accountSecurity, visit.context(title: "Security", page.merging(errors.context) { $1 }), status: status)
+    }
+
+    /// Why `act` waits for a new sign-in, and where "Sign in again" goes: signing out comes back to
+    /// this page through the sign-in page, the address filled in.
+    static func signInAgain(_ act: FreshSignInRequired.Act, _ signedIn: SignedIn) -> [String: String] {
+        [
+            "message": FreshSignInRequired(act).message,
+            "redirect": URLQuery.path("/auth/sign-in", [("redirect", "/account/security"), ("email", signedIn.user.email)])
+        ]
     }
 
     /// Checks the current password (throttled like sign-in, sharing its counts), sets the new one,

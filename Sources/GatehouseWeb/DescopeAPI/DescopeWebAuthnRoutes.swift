@@ -77,7 +77,7 @@ struct DescopeWebAuthnRoutes: Sendable {
             let rp = try relyingParty(origin: try call.required("origin"), call: call)
             var options = try await refusingInDescopeShape {
                 try await passkeys.registrationOptions(
-                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: call.request)
+                    for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: call.request, policy: .descopeAPI)
             }
             options.user.id = signedIn.user.id.rawValue
             return try start(options.challenge, options: ["publicKey": options], create: true)
@@ -87,7 +87,7 @@ struct DescopeWebAuthnRoutes: Sendable {
             let (json, clientData) = try credential(call, assertion: false)
             let rp = try relyingParty(origin: clientData.origin, call: call)
             _ = try await refusingInDescopeShape {
-                try await passkeys.register(json, name: nil, for: signedIn, rp: rp, request: call.request)
+                try await passkeys.register(json, name: nil, for: signedIn, rp: rp, request: call.request, policy: .descopeAPI)
             }
             return .json(raw: "{}")
         }
