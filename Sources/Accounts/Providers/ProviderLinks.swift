@@ -17,8 +17,17 @@ public struct ProviderLinks: Sendable {
         try await env.backend.externalAuths(userID: signedIn.user.id, session: signedIn.backendSession)
     }
 
-    /// Links `identity` to the signed-in account; the backend's refusal, or nil when linked.
+    /// Whether linking a provider in `signedIn` must wait for a new sign-in (`RecentSignIn`).
+    public func needsFreshSignIn(_ signedIn: SignedIn) -> Bool {
+        RecentSignIn.isStale(signedIn, now: env.clock())
+    }
+
+    /// Links `identity` to the signed-in account; the backend's refusal, or nil when linked. A link
+    /// is a way in given on the session's word: never through an impersonation, and only in a
+    /// recent sign-in (`FreshSignInRequired`).
     public func link(_ identity: ExternalIdentity, to signedIn: SignedIn, request: Request) async throws -> ExternalAuthError? {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired(.linkProvider) }
         let user = signedIn.user.id.rawValue
         do {
             _ = try await env.backend.link(identity, session: signedIn.backendSession)

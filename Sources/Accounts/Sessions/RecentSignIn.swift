@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 
 /// Acts that give an account a lasting way in on a session's word alone — a first password, a new
-/// passkey — need that session to be a recent sign-in: a browser left signed in, or a taken cookie,
+/// passkey, a linked provider — need that session to be a recent sign-in: a browser left signed in, or a taken cookie,
 /// must not give itself a way in that outlives the session. The person signs in again instead.
 public enum RecentSignIn {
     /// How long after signing in a session may add a way in on its own word.
@@ -19,6 +19,7 @@ public struct FreshSignInRequired: HTTPResponseError {
     public enum Act: Sendable {
         case setPassword
         case addPasskey
+        case linkProvider
     }
 
     public let act: Act
@@ -31,6 +32,7 @@ public struct FreshSignInRequired: HTTPResponseError {
             switch act {
             case .setPassword: "set a password"
             case .addPasskey: "add a passkey"
+            case .linkProvider: "link a provider"
             }
         return "To \(what), sign in again first: you signed in more than \(Int(RecentSignIn.window / 60)) minutes ago."
     }

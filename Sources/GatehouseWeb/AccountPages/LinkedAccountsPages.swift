@@ -49,6 +49,9 @@ struct LinkedAccountsPages: Sendable {
             rows.append(["name": link.provider, "displayName": link.provider, "linked": true, "providerId": link.providerID])
         }
         var page: [String: Any] = ["providers": rows, "supported": feature.backendSignsInWithProviders]
+        if ProviderLinks(env: env.accounts, via: nil).needsFreshSignIn(signedIn) {
+            page["signInAgain"] = SecurityPages.signInAgain(.linkProvider, signedIn, page: "/account/linked")
+        }
         if let error { page["errors"] = ["form": error] }
         return env.renderer.page(.linked, visit.context(title: "Linked accounts", page), status: status)
     }

@@ -55,11 +55,13 @@ struct SecurityPages: Sendable {
     }
 
     /// Why `act` waits for a new sign-in, and where "Sign in again" goes: signing out comes back to
-    /// this page through the sign-in page, the address filled in.
-    static func signInAgain(_ act: FreshSignInRequired.Act, _ signedIn: SignedIn) -> [String: String] {
+    /// `page` through the sign-in page, the address filled in.
+    static func signInAgain(
+        _ act: FreshSignInRequired.Act, _ signedIn: SignedIn, page: String = "/account/security"
+    ) -> [String: String] {
         [
             "message": FreshSignInRequired(act).message,
-            "redirect": URLQuery.path("/auth/sign-in", [("redirect", "/account/security"), ("email", signedIn.user.email)])
+            "redirect": URLQuery.path("/auth/sign-in", [("redirect", page), ("email", signedIn.user.email)])
         ]
     }
 

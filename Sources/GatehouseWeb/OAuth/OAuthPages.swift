@@ -36,6 +36,10 @@ struct OAuthPages: Sendable {
         if linking, visit.user == nil {
             return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
         }
+        // Not sent to the provider for a link the callback would refuse (`ProviderLinks.link`).
+        if linking, let signedIn = visit.signedIn, ProviderLinks(env: env.accounts, via: nil).needsFreshSignIn(signedIn) {
+            return refuse(403, "Sign in again first", FreshSignInRequired(.linkProvider).message)
+        }
         var appRequest: AppSignInRequest?
         if !linking, AppSignInRequest.isAppRequest(visit.request.query) {
             do { appRequest = try await AppSignInRequest.parse(visit.request.query, registry: feature.registry) } catch let
@@ -192,8 +196,13 @@ struct OAuthPages: Sendable {
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration
     ) async throws -> Response {
         guard let signedIn = visit.signedIn else { return .redirect(to: "/auth/sign-in") }
-        if let error = try await ProviderLinks(env: env.accounts, via: nil).link(identity, to: signedIn, request: visit.request) {
-            return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
+        let links = ProviderLinks(env: env.accounts, via: nil)
+        do {
+            if let error = try await links.link(identity, to: signedIn, request: visit.request) {
+                return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
+            }
+        } catch let refusal as FreshSignInRequired {
+            return refuse(refusal.status, "Sign in again first", refusal.message)
         }
         return .redirect(to: "/account/linked?notice=linked")
     }
