@@ -2,8 +2,9 @@ import Foundation
 import HTTPServer
 
 /// Acts that give an account a lasting way in on a session's word alone — a first password, a new
-/// passkey, a linked provider — need that session to be a recent sign-in: a browser left signed in, or a taken cookie,
-/// must not give itself a way in that outlives the session. The person signs in again instead.
+/// passkey, a linked provider — need that session to be a recent sign-in: a browser left signed in,
+/// or a taken cookie, must not give itself a way in that outlives the session. The person signs in
+/// again instead.
 public enum RecentSignIn {
     /// How long after signing in a session may add a way in on its own word.
     public static let window: TimeInterval = 15 * 60
