@@ -46,8 +46,15 @@ public struct PasswordStrength: Sendable, Equatable {
     /// A word for the meter.
     public var label: String { ["Very weak", "Weak", "Fair", "Strong", "Very strong"][score] }
 
-    /// An address gives its local part and domain words; a name its words.
+    /// How much of one user input counts: an address is at most 254 characters, a name 100. zxcvbn
+    /// checks every part of the password against every user word, so without a bound a megabyte of
+    /// "name" sent to the strength meter (which anyone may ask) cost most of a second.
+    static let userInputLimit = 256
+
+    /// An address gives its local part and domain words; a name its words (within `userInputLimit`).
     private static func words(_ input: String) -> [String] {
-        input.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { $0.count >= 3 }
+        input.prefix(userInputLimit).lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter {
+            $0.count >= 3
+        }
     }
 }

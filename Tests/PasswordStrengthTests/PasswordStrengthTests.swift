@@ -33,6 +33,17 @@ import Testing
         #expect(known.guessesLog10 < alone.guessesLog10)
     }
 
+    /// A user input counts up to its first 256 characters, as much as any real address or name has:
+    /// the strength meter is anyone's to ask, and zxcvbn checks the password against every user word.
+    @Test func aUserInputCountsOnlyAsFarAsARealAddressOrNameGoes() {
+        let password = "quizzicalotter"
+        let alone = PasswordStrength.estimate(password)
+        let within = PasswordStrength.estimate(password, userInputs: [String(repeating: "a", count: 240) + " quizzicalotter"])
+        #expect(within.guessesLog10 < alone.guessesLog10, "a word within the bound is one an attacker tries first")
+        let beyond = PasswordStrength.estimate(password, userInputs: [String(repeating: "a", count: 260) + " quizzicalotter"])
+        #expect(beyond.guessesLog10 == alone.guessesLog10, "past it, the input is not read")
+    }
+
     @Test func scoresFollowZxcvbnThresholds() {
         #expect(PasswordStrength.estimate("password").label == "Very weak")
         #expect(PasswordStrength.estimate("correct horse battery staple").label == "Very strong")
