@@ -112,6 +112,16 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     func signInAtTestChooser(
         _ browser: Browser, provider: String, subject: String, email: String, verified: Bool = true, link: Bool = false
     ) async throws -> TestResponse {
+        let callback = try await chooseAtTestChooser(
+            browser, provider: provider, subject: subject, email: email, verified: verified, link: link)
+        return try await browser.get(callback, follow: false)
+    }
+
+    /// `signInAtTestChooser` up to the provider's answer: the callback's path and query, not yet
+    /// followed (a test can let time pass between the provider and the callback).
+    func chooseAtTestChooser(
+        _ browser: Browser, provider: String, subject: String, email: String, verified: Bool = true, link: Bool = false
+    ) async throws -> String {
         let toProvider = try await browser.get("/auth/oauth/\(provider)" + (link ? "?link=1" : ""), follow: false)
         guard let chooserPath = toProvider.header("Location") else {
             throw TestFailure("start answered \(toProvider.status): \(toProvider.text.prefix(300))")
@@ -130,7 +140,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         guard let callback = chosen.header("Location") else {
             throw TestFailure("chooser answered \(chosen.status): \(chosen.text.prefix(300))")
         }
-        return try await browser.get(pathAndQuery(callback), follow: false)
+        return pathAndQuery(callback)
     }
 }
 

@@ -17,17 +17,10 @@ import Testing
         // A flow started while the sign-in was recent (14:50 in), finished after the window (15:10 in,
         // well within the provider's code and the flow's own lifetimes): the callback refuses.
         gatehouse.clock.advance(14 * 60 + 50)
-        let started = try await owner.get("/auth/oauth/acme?link=1", follow: false)
-        let chooserPath = try #require(started.header("Location"))
-        _ = try await owner.get(chooserPath)
-        var fields: [(String, String)] = []
-        for name in ["response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method"] {
-            fields.append((name, try #require(queryItem(name, in: "http://x" + chooserPath))))
-        }
-        fields += [("action", "add"), ("email", "owner@example.com"), ("name", "Mallory"), ("subject", "late")]
-        let chosen = try await owner.post("/_/test-idp/acme/authorize", fields)
+        let callback = try await gatehouse.chooseAtTestChooser(
+            owner, provider: "acme", subject: "late", email: "owner@example.com", link: true)
         gatehouse.clock.advance(20)
-        let late = try await owner.get(pathAndQuery(try #require(chosen.header("Location"))), follow: false)
+        let late = try await owner.get(callback, follow: false)
         #expect(late.status == 403 && late.text.contains("To link a provider, sign in again first"), "\(late.status)")
         #expect(try await gatehouse.database.externalAuths(userID: ownerID).isEmpty)
 

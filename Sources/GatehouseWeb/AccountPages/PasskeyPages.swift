@@ -50,7 +50,7 @@ struct PasskeyPages: Sendable {
             } catch let error as PasskeyError {
                 return Self.error(error)
             } catch let refusal as FreshSignInRequired {
-                return Self.refusal("fresh_sign_in_required", refusal.message, status: refusal.status)
+                return Self.error(refusal)
             }
         }
         router.page(.post, "/account/security/passkeys", env) { visit in
@@ -63,7 +63,7 @@ struct PasskeyPages: Sendable {
             } catch let error as PasskeyError {
                 return Self.error(error)
             } catch let refusal as FreshSignInRequired {
-                return Self.refusal("fresh_sign_in_required", refusal.message, status: refusal.status)
+                return Self.error(refusal)
             }
             return try .json(["redirect": "/account/security?notice=\(Notice.passkeyAdded.rawValue)"])
         }
@@ -173,6 +173,11 @@ struct PasskeyPages: Sendable {
         let response = refusal(error.reason, error.message, status: error.status)
         guard case .rateLimited(let wait) = error else { return response }
         return response.retrying(after: wait)
+    }
+
+    /// A passkey asked for in a session too old to add one (`RecentSignIn`), in the same shape.
+    static func error(_ refusal: FreshSignInRequired) -> Response {
+        Self.refusal("fresh_sign_in_required", refusal.message, status: refusal.status)
     }
 
     private static func refusal(_ code: String, _ message: String, status: Int) -> Response {

@@ -38,7 +38,7 @@ struct OAuthPages: Sendable {
         }
         // Not sent to the provider for a link the callback would refuse (`ProviderLinks.link`).
         if linking, let signedIn = visit.signedIn, ProviderLinks(env: env.accounts, via: nil).needsFreshSignIn(signedIn) {
-            return refuse(403, "Sign in again first", FreshSignInRequired(.linkProvider).message)
+            return refuse(FreshSignInRequired(.linkProvider))
         }
         var appRequest: AppSignInRequest?
         if !linking, AppSignInRequest.isAppRequest(visit.request.query) {
@@ -202,13 +202,18 @@ struct OAuthPages: Sendable {
                 return refuse(409, "Linking \(provider.label) was refused", Self.message(error, provider: provider))
             }
         } catch let refusal as FreshSignInRequired {
-            return refuse(refusal.status, "Sign in again first", refusal.message)
+            return refuse(refusal)
         }
         return .redirect(to: "/account/linked?notice=linked")
     }
 
     private func refuse(_ status: Int, _ heading: String, _ message: String) -> Response {
         env.renderer.errorPage(status: status, heading: heading, message: message)
+    }
+
+    /// A link asked for, or finished, in a session too old to add a way in (`RecentSignIn`).
+    private func refuse(_ refusal: FreshSignInRequired) -> Response {
+        refuse(refusal.status, "Sign in again first", refusal.message)
     }
 
     static func message(_ error: ExternalAuthError, provider: ProviderConfiguration) -> String {
