@@ -129,6 +129,14 @@
     var meter = meterBox.querySelector("meter");
     var text = meterBox.querySelector("[data-strength-text]");
     if (!input || !meter || !text || !window.fetch) return;
+    // The box keeps its place from the start, an empty bar until there is a verdict: appearing
+    // under the field would push the submit button down just as someone (or a test) clicks it.
+    function idle() {
+      meter.value = 0;
+      meterBox.classList.add("strength--idle");
+    }
+    meterBox.hidden = false;
+    idle();
     var form = input.form;
     var timer = null;
     var asked = 0;
@@ -138,7 +146,7 @@
     }
     function ask() {
       var password = input.value;
-      if (!password) { meterBox.hidden = true; return; }
+      if (!password) { asked += 1; idle(); return; } // and a verdict still on its way is dropped
       var ticket = ++asked;
       fetch("/auth/password-strength", {
         method: "POST",
@@ -147,11 +155,11 @@
         body: JSON.stringify({ password: password, email: field("email"), name: field("name") })
       }).then(function (reply) { return reply.ok ? reply.json() : null; }).then(function (answer) {
         if (!answer || ticket !== asked) return;
-        meterBox.hidden = false;
+        meterBox.classList.remove("strength--idle");
         meter.value = answer.score + 1; // a sliver even at 0, so the bar is seen
         meterBox.classList.toggle("strength--refused", !answer.acceptable);
         text.textContent = answer.acceptable ? "Strength: " + answer.label : answer.message;
-      }).catch(function () { meterBox.hidden = true; });
+      }).catch(idle);
     }
     input.addEventListener("input", function () {
       clearTimeout(timer);

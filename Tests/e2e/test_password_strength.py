@@ -85,3 +85,19 @@ def test_the_sign_up_page_warns_while_typing_and_refuses_on_submit(browser, serv
     WebDriverWait(driver, 10).until(lambda d: meter_text.text == "Strength: Very strong")
     submit_form_of(driver, password)
     wait_for_path(driver, "/auth/verify")
+
+
+def test_the_verdict_appearing_moves_nothing_below_the_field(browser, server):
+    """The meter's place is kept from the start: a verdict arriving a moment after typing stops must
+    not push the submit button down under a pointer about to click it (a click landing where the
+    button was is lost)."""
+    driver = browser
+    driver.get(server.url + "/auth/sign-up")
+    button = driver.find_element(By.CSS_SELECTOR, "form button[type=submit]")
+    before = button.rect["y"]
+    password = field(driver, "password")
+    meter_text = driver.find_element(By.CSS_SELECTOR, "[data-strength-for=password] [data-strength-text]")
+    for typed, verdict in (("12345678", "guess"), ("a brand new passphrase", "Strength: Very strong")):
+        type_into(password, typed)
+        WebDriverWait(driver, 10).until(lambda d: verdict in meter_text.text)
+        assert button.rect["y"] == before, f"the button moved when {meter_text.text!r} appeared"
