@@ -64,6 +64,35 @@ extension AppDatabase {
         }
     }
 
+    /// Replaces the live console session `id` with a new one under `tokenHash`, begun `now` and
+    /// ending when the old one would have, in one transaction. False (and nothing written) when
+    /// the old session is no longer live.
+    public func renewConsoleSession(
+        id: Int64, tokenHash: String, userAgent: String?, ip: String?, at now: Date
+    ) async throws -> Bool {
+        try await pool.write { db in
+            guard
+                let old = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT superuser_id, expires_at FROM sessions
+                        WHERE id = ? AND superuser_id IS NOT NULL AND revoked_at IS NULL AND expires_at > ?
+                        """, arguments: [id, now.storedText])
+            else { return false }
+            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?", arguments: [now.storedText, id])
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    tokenHash, old["superuser_id"] as String, userAgent, ip, now.storedText, now.storedText,
+                    old["expires_at"] as String
+                ])
+            return true
+        }
+    }
+
     /// The live console session for `tokenHash`: not revoked, not expired, and used within
     /// `idleTimeout`. Touch and revoke it with `touchSession(id:at:)` and `revokeSession(id:at:)`.
     public func activeConsoleSession(tokenHash: String, now: Date, idleTimeout: TimeInterval) async throws

@@ -29,6 +29,8 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case consolePasskeyAdded = "console.passkey.added"
     case consolePasskeyAddFailed = "console.passkey.add_failed"
     case consolePasskeyDeleted = "console.passkey.deleted"
+    case consoleReauthenticated = "console.reauthenticated"
+    case consoleReauthenticationFailed = "console.reauthentication_failed"
     case consoleRecoveryCodesRegenerated = "console.totp.recovery_codes_regenerated"
     case consoleSignInCompleted = "console.sign_in.completed"
     case consoleSignInFailed = "console.sign_in.failed"

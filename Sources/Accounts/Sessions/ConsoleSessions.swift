@@ -87,6 +87,19 @@ public struct ConsoleSessions: Sendable {
         return session
     }
 
+    /// A new token for `staff`'s session, begun now and ending when the old one would have; the
+    /// old token stops working (`StaffRecentSignIn.confirm`). Nil when the session ended meanwhile.
+    func renew(_ staff: Staff, request: Request) async throws -> String? {
+        let token = SecureRandom.token()
+        guard
+            try await database.renewConsoleSession(
+                id: staff.session.id, tokenHash: SessionKind.console.tokenHash(token, with: hasher),
+                userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
+                at: clock())
+        else { return nil }
+        return token
+    }
+
     /// Ends `staff`'s console session, recorded as `console.sign_out`.
     public func signOut(_ staff: Staff, request: Request) async throws {
         try await database.revokeSession(id: staff.session.id, at: clock())

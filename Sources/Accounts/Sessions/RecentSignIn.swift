@@ -11,21 +11,33 @@ public enum RecentSignIn {
 
     /// Whether `signedIn` began longer than `window` before `now`.
     public static func isStale(_ signedIn: SignedIn, now: Date) -> Bool {
-        now.timeIntervalSince(signedIn.session.createdAt) > window
+        isStale(begun: signedIn.session.createdAt, now: now)
+    }
+
+    /// Whether a session begun at `begun` is older than `window` at `now`.
+    static func isStale(begun: Date, now: Date) -> Bool {
+        now.timeIntervalSince(begun) > window
     }
 }
 
 /// An act that adds a way in, asked for in a session older than `RecentSignIn.window`.
+/// On the console the superuser confirms their password in place instead (`StaffRecentSignIn`).
 public struct FreshSignInRequired: HTTPResponseError {
     public enum Act: Sendable {
         case setPassword
         case addPasskey
         case linkProvider
+        case addAuthenticatorApp
     }
 
     public let act: Act
+    /// Asked on the console, where the remedy is the password again rather than a new sign-in.
+    public let onConsole: Bool
 
-    public init(_ act: Act) { self.act = act }
+    public init(_ act: Act, onConsole: Bool = false) {
+        self.act = act
+        self.onConsole = onConsole
+    }
 
     public var status: Int { 403 }
     public var message: String {
@@ -34,7 +46,9 @@ public struct FreshSignInRequired: HTTPResponseError {
             case .setPassword: "set a password"
             case .addPasskey: "add a passkey"
             case .linkProvider: "link a provider"
+            case .addAuthenticatorApp: "set up an authenticator app"
             }
-        return "To \(what), sign in again first: you signed in more than \(Int(RecentSignIn.window / 60)) minutes ago."
+        let remedy = onConsole ? "confirm your password" : "sign in again"
+        return "To \(what), \(remedy) first: you signed in more than \(Int(RecentSignIn.window / 60)) minutes ago."
     }
 }

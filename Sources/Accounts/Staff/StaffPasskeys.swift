@@ -33,10 +33,13 @@ public struct StaffPasskeys: Sendable {
     }
 
     /// Options for `create()`: a fresh challenge bound to the superuser, their passkeys excluded;
-    /// one of the source's passkey starts, as a person's.
+    /// one of the source's passkey starts, as a person's. Only in a recent console sign-in
+    /// (`StaffRecentSignIn`).
     public func registrationOptions(
-        for superuser: SuperuserRecord, rp: RelyingParty, rpName: String, request: Request
+        for staff: Staff, rp: RelyingParty, rpName: String, request: Request
     ) async throws -> CreationOptions {
+        try StaffRecentSignIn.require(.addPasskey, staff, now: env.clock())
+        let superuser = staff.superuser
         try await ceremonies.spendStart(request)
         let challenge = try await ceremonies.issueChallenge(.register, for: nil, binding: Self.registrationBinding(superuser))
         return CreationOptions(
@@ -46,10 +49,13 @@ public struct StaffPasskeys: Sendable {
     }
 
     /// Checks `create()`'s answer and stores the passkey under `name` (a default one when blank);
-    /// one of the source's code checks, as a person's registration.
+    /// one of the source's code checks, as a person's registration. Only in a recent console
+    /// sign-in, as the options.
     public func register(
-        _ json: [UInt8], name: String?, for superuser: SuperuserRecord, rp: RelyingParty, request: Request
+        _ json: [UInt8], name: String?, for staff: Staff, rp: RelyingParty, request: Request
     ) async throws -> PasskeyRecord {
+        try StaffRecentSignIn.require(.addPasskey, staff, now: env.clock())
+        let superuser = staff.superuser
         do {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)

@@ -179,9 +179,12 @@ extension StaffSignIn {
     }
 
     /// The key shown for enrolment: the pending one while it is fresh
-    /// (`TOTPRules.pendingEnrollmentLifetime`), else a new one kept pending.
-    public func beginEnrollment(_ superuser: SuperuserRecord) async throws -> TOTPSecret {
+    /// (`TOTPRules.pendingEnrollmentLifetime`), else a new one kept pending. Only in a recent
+    /// console sign-in (`StaffRecentSignIn`).
+    public func beginEnrollment(_ staff: Staff) async throws -> TOTPSecret {
         let now = clock()
+        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: now)
+        let superuser = staff.superuser
         if let pending = try await freshPendingKey(superuser, now: now), let secret = try? openSecret(pending) {
             return secret
         }
@@ -192,9 +195,11 @@ extension StaffSignIn {
 
     /// Turns TOTP on with a first right code for the fresh pending key, audited as
     /// `console.totp.enabled`. Returns the recovery codes, shown once; nil when the code was wrong
-    /// or the key expired.
-    public func confirmEnrollment(_ superuser: SuperuserRecord, code: String, request: Request) async throws -> [String]? {
+    /// or the key expired. Only in a recent console sign-in, as the start.
+    public func confirmEnrollment(_ staff: Staff, code: String, request: Request) async throws -> [String]? {
         let now = clock()
+        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: now)
+        let superuser = staff.superuser
         guard let pending = try await freshPendingKey(superuser, now: now),
             let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
         else { return nil }
@@ -213,7 +218,7 @@ extension StaffSignIn {
     public func regenerateRecoveryCodes(_ superuser: SuperuserRecord, password: String, request: Request) async throws
         -> [String]?
     {
-        guard try await reauthenticate(superuser, password: password, request: request) else { return nil }
+        guard try await reauthenticate(superuser, password: password, request: request) == nil else { return nil }
         let codes = RecoveryCodes.generate()
         guard
             try await database.replaceSuperuserRecoveryCodes(
@@ -226,14 +231,17 @@ extension StaffSignIn {
     /// Turns it off after the password again (throttled like the console sign-in), audited as
     /// `console.totp.disabled`; the key and the recovery codes go.
     public func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
-        guard try await reauthenticate(superuser, password: password, request: request) else { return false }
+        guard try await reauthenticate(superuser, password: password, request: request) == nil else { return false }
         try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
         await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
         return true
     }
 
-    /// The password again, as one admitted try (`Budgets.withPasswordTry`, as people's re-checks).
-    private func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
+    /// The password again, as one admitted try (`Budgets.withPasswordTry`, as people's re-checks):
+    /// nil when it was right, else why not.
+    func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async throws
+        -> PasswordRefusal?
+    {
         let result = try await budgets.withPasswordTry(
             .staffReauthentication, email: superuser.email, password: password, ip: request.remoteAddress
         ) {
@@ -241,7 +249,7 @@ extension StaffSignIn {
                 throw AuthError.invalidCredentials
             }
         }
-        return result.refusal == nil
+        return result.refusal
     }
 
     /// The pending key while it is younger than `TOTPRules.pendingEnrollmentLifetime`.

@@ -89,6 +89,8 @@ enum AuditWording {
         case .consolePasskeyAddFailed: "Staff passkey creation refused"
         case .consolePasskeyDeleted: "Staff passkey deleted"
         case .consoleRecoveryCodesRegenerated: "Staff recovery codes regenerated"
+        case .consoleReauthenticated: "Confirmed their password on the console"
+        case .consoleReauthenticationFailed: "Console password confirmation refused"
         case .consoleSignInCompleted: "Signed in to the console"
         case .consoleSignInFailed: "Console sign-in refused"
         case .consoleSignOut: "Signed out of the console"

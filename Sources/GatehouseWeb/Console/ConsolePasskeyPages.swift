@@ -28,20 +28,24 @@ struct ConsolePasskeyPages: Sendable {
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
             do {
                 let options = try await passkeys.registrationOptions(
-                    for: staff.superuser, rp: rp, rpName: RelyingParty.displayName, request: visit.request)
+                    for: staff, rp: rp, rpName: RelyingParty.displayName, request: visit.request)
                 return try .json(["publicKey": options])
             } catch let error as PasskeyError {
                 return PasskeyPages.error(error)
+            } catch let refusal as FreshSignInRequired {
+                return PasskeyPages.error(refusal)
             }
         }
         router.consolePage(.post, "/_/security/passkeys", env) { visit, staff in
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
             do {
                 _ = try await passkeys.register(
-                    Array(try visit.field("credential").utf8), name: try visit.form.single("name"), for: staff.superuser,
+                    Array(try visit.field("credential").utf8), name: try visit.form.single("name"), for: staff,
                     rp: rp, request: visit.request)
             } catch let error as PasskeyError {
                 return PasskeyPages.error(error)
+            } catch let refusal as FreshSignInRequired {
+                return PasskeyPages.error(refusal)
             }
             return try .json(["redirect": "/_/security?notice=\(Notice.passkeyAdded.rawValue)"])
         }

@@ -1,3 +1,5 @@
+import Accounts
+
 /// Messages shown after a redirect, named by a fixed code in `?notice=` so a link can never put
 /// arbitrary text on a Gatehouse page.
 enum Notice: String {
@@ -50,6 +52,7 @@ enum Notice: String {
     case passkeyRenamed = "passkey-renamed"
     case passkeyDeleted = "passkey-deleted"
     case userPasskeyDeleted = "user-passkey-deleted"
+    case consoleConfirmed = "console-confirmed"
 
     var message: String {
         switch self {
@@ -106,6 +109,9 @@ enum Notice: String {
         case .passkeyRenamed: return "Passkey renamed."
         case .passkeyDeleted: return "Passkey deleted. It no longer signs you in here."
         case .userPasskeyDeleted: return "Passkey deleted. The user can no longer sign in with it."
+        case .consoleConfirmed:
+            return "Password confirmed. You can add a passkey or an authenticator app for the next "
+                + "\(Int(RecentSignIn.window / 60)) minutes."
         }
     }
 }
