@@ -22,12 +22,18 @@ public struct ProviderLinks: Sendable {
         RecentSignIn.isStale(signedIn, now: env.clock())
     }
 
-    /// Links `identity` to the signed-in account; the backend's refusal, or nil when linked. A link
-    /// is a way in given on the session's word: never through an impersonation, and only in a
-    /// recent sign-in (`FreshSignInRequired`).
-    public func link(_ identity: ExternalIdentity, to signedIn: SignedIn, request: Request) async throws -> ExternalAuthError? {
+    /// Refuses a link `signedIn` may not make. A link is a way in given on the session's word:
+    /// never through an impersonation (`ImpersonationRefusal`), and only in a recent sign-in
+    /// (`FreshSignInRequired`). Asked before anyone is sent to the provider, and again by `link`.
+    public func checkMayLink(_ signedIn: SignedIn) throws {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired(.linkProvider) }
+    }
+
+    /// Links `identity` to the signed-in account (`checkMayLink` first); the backend's refusal, or
+    /// nil when linked.
+    public func link(_ identity: ExternalIdentity, to signedIn: SignedIn, request: Request) async throws -> ExternalAuthError? {
+        try checkMayLink(signedIn)
         let user = signedIn.user.id.rawValue
         do {
             _ = try await env.backend.link(identity, session: signedIn.backendSession)

@@ -23,7 +23,17 @@ struct OAuthPages: Sendable {
     private func start(_ visit: Visit) async throws -> Response {
         let name = try visit.parameters.require("provider")
         let linking = try visit.query("link") == "1"
-        if linking, visit.isImpersonating { throw ImpersonationRefusal.credentialChange }
+        if linking {
+            guard let signedIn = visit.signedIn else {
+                return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
+            }
+            // Not sent to the provider for a link the callback would refuse (`ProviderLinks.link`).
+            do {
+                try ProviderLinks(env: env.accounts, via: nil).checkMayLink(signedIn)
+            } catch let refusal as FreshSignInRequired {
+                return refuse(refusal)
+            }
+        }
         // Checked before anyone is sent to the provider: a flow the backend cannot finish must not start.
         guard feature.backendSignsInWithProviders else {
             return refuse(501, "Not supported", AuthError.notSupported(.externalSignIn).pageMessage)
@@ -32,13 +42,6 @@ struct OAuthPages: Sendable {
             provider.mode == .live || feature.settings.testProviderEnabled
         else {
             return refuse(404, "Unknown provider", "No sign-in provider called “\(name)” is configured.")
-        }
-        if linking, visit.user == nil {
-            return .redirect(to: URLQuery.path("/auth/sign-in", [("redirect", "/account/linked")]))
-        }
-        // Not sent to the provider for a link the callback would refuse (`ProviderLinks.link`).
-        if linking, let signedIn = visit.signedIn, ProviderLinks(env: env.accounts, via: nil).needsFreshSignIn(signedIn) {
-            return refuse(FreshSignInRequired(.linkProvider))
         }
         var appRequest: AppSignInRequest?
         if !linking, AppSignInRequest.isAppRequest(visit.request.query) {
