@@ -47,6 +47,36 @@ import Testing
         #expect(none.users.isEmpty && none.totalItems == 0)
     }
 
+    /// A common tag's page walks the sort's index probing each row; a rare one sorts the tagged rows
+    /// (`tagWalkIsShort`). Both ways give the same pages, totals and cursors, for every sort.
+    @Test(arguments: UserSort.allCases) func walkingTheSortsIndexAndSortingTheTagAgree(_ sort: UserSort) async throws {
+        let store = try await seeded()
+        for tag in ["trip", "other"] {
+            for page in 1...4 {
+                let query = UserQuery(page: page, perPage: 7, sort: sort)
+                let walked = try await store.database.listUsers(query, taggedWith: tag, tagWalkLimit: .max)
+                let sorted = try await store.database.listUsers(query, taggedWith: tag, tagWalkLimit: 0)
+                #expect(numbers(walked) == numbers(sorted), "\(tag) page \(page)")
+                #expect(walked.totalItems == sorted.totalItems && walked.nextCursor == sorted.nextCursor)
+                #expect(walked.users.count == min(7, max(0, (tag == "trip" ? 60 : 12) - (page - 1) * 7)))
+            }
+        }
+    }
+
+    @Test func aCommonTagWalksAndARareOneOrADeepPageSorts() async throws {
+        let store = try await seeded()
+        try await store.database.addTag("rare", to: [UserID("u007")], at: start)
+        let short = { (tag: String, reach: Double) in
+            try await store.database.pool.read { db in
+                try AppDatabase.tagWalkIsShort(tag, reach: reach, limit: 1000, db)
+            }
+        }
+        #expect(try await short("trip", 50), "60 of 120 tagged: a page of 50 reads ~100 rows")
+        #expect(try await !short("trip", 600), "page 12 would read ~1,200 rows")
+        #expect(try await !short("rare", 50), "1 of 120: ~6,000 rows")
+        #expect(try await !short("nobody", 50))
+    }
+
     @Test func theTagCombinesWithSearchFiltersAndSorts() async throws {
         let store = try await seeded()
         // t1…, t10… t19, t100… t119 hold "t1"; the tagged (even) ones among them.
