@@ -37,6 +37,42 @@ import Testing
         await gatehouse.stop()
     }
 
+    @Test func everyPageOnTheWayIsTheAppsUntilThePersonGoesOnWithoutIt() async throws {
+        let gatehouse = try await OAuthGatehouse()
+        try await gatehouse.admin(
+            "/_/api/apps",
+            [
+                "id": "notes", "name": "Notes app", "callbackURLs": [Self.callback], "accentColor": "#0f766e",
+                "logoURL": "http://localhost:5173/logo.png"
+            ])
+        let browser = gatehouse.browser()
+        let hosted = try await browser.get("/auth/sign-in?" + FormEncoding.encode(Self.appItems))
+        #expect(hosted.text.contains("app-branded") && !hosted.text.contains(#"class="site-header""#))
+        // Forgot password, verification, a second step: the app's colours and logo, not Gatehouse's header.
+        for path in ["/auth/forgot-password", "/auth/verify?email=someone%40example.com", "/auth/resend-verification"] {
+            let page = try await browser.get(path)
+            #expect(page.status == 200, "\(path)")
+            #expect(page.text.contains(#"<body class="page-default app-branded">"#), "\(path)")
+            #expect(page.text.contains(#"href="/auth/app-theme.css?accent=0f766e""#), "\(path)")
+            #expect(page.text.contains(#"src="http://localhost:5173/logo.png" alt="Notes app""#), "\(path)")
+            #expect(!page.text.contains(#"class="site-header""#), "\(path)")
+            let policy = try #require(page.header("Content-Security-Policy"))
+            #expect(policy.contains("img-src 'self' http://localhost:5173"), "the logo may load: \(policy)")
+            // Its way back to signing in keeps the app's request: a plain sign-in page would end the flow.
+            #expect(page.text.contains(#"href="/auth/sign-in?redirect=notesapp%3A%2F%2Fauth%2Fcallback&amp;client_type=mobile"#), "\(path)")
+        }
+        let verify = try await browser.get("/auth/verify?email=someone%40example.com")
+        #expect(verify.text.contains(#"href="/auth/sign-up?redirect=notesapp%3A%2F%2Fauth%2Fcallback&amp;"#), "Start over")
+        // A plain sign-in page ends the flow: Gatehouse's own pages again.
+        let plain = try await browser.get("/auth/sign-in")
+        #expect(!plain.text.contains("app-branded") && plain.text.contains(#"class="site-header""#))
+        let after = try await browser.get("/auth/forgot-password")
+        #expect(!after.text.contains("app-branded") && after.text.contains(#"class="site-header""#))
+        #expect(after.text.contains(#"href="/auth/sign-in""#))
+        #expect(after.header("Content-Security-Policy")?.contains("localhost:5173") != true)
+        await gatehouse.stop()
+    }
+
     @Test func signUpStartedOnTheAppsPageStaysTheAppsAndLandsOnTheReturn() async throws {
         let gatehouse = try await setUp()
         let browser = gatehouse.browser()

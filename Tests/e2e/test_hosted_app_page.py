@@ -269,6 +269,10 @@ def test_forgot_password_email_code_magic_link_and_second_step_end_at_the_app(br
     app = open_app_page(driver, base, app_server.callback)
     driver.find_element(By.LINK_TEXT, "Forgot password?").click()
     address = field(driver, "email")
+    # The pages on the way are the app's too: its accent on the button, and no Gatehouse header.
+    primary = driver.find_element(By.CSS_SELECTOR, "main button.btn-primary")
+    assert primary.value_of_css_property("background-color") == "rgba(15, 118, 110, 1)"
+    assert not driver.find_elements(By.CSS_SELECTOR, "header.site-header")
     type_into(address, email)
     before = len(read_mailbox(base, email))
     submit_form_of(driver, address)

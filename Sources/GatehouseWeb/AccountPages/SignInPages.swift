@@ -73,7 +73,8 @@ struct SignInPages: Sendable {
                 ] as [String: Any]
             }
         ]
-        if let record { context["brand"] = record.hostedPageContext }
+        // Only an app named in this request brands the page: a plain sign-in ends a pending flow.
+        context["brand"] = record?.hostedPageContext ?? false
         if app != nil, let signedIn = visit.signedIn {
             context["continueAs"] = [
                 "email": signedIn.user.email, "signOutRedirect": URLQuery.path("/auth/sign-in", appItems)

@@ -24,7 +24,7 @@ struct SignUpPages: Sendable {
                 oauth?.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
                 return response
             case .success(nil):
-                var response = await render(visit, email: "", name: "", errors: FormErrors())
+                var response = await render(visit, email: "", name: "", keepsAppFlow: false, errors: FormErrors())
                 // A plain sign-up: the person went on without the app they came from.
                 if AppFlow.isPending(visit.request) { AppFlow.forget(in: &response, secure: env.configuration.usesTLS) }
                 return response
@@ -33,20 +33,25 @@ struct SignUpPages: Sendable {
         router.page(.post, "/auth/sign-up", env, submit)
     }
 
-    /// The sign-up page; shown again with errors, it stays the app's page while an app flow is pending.
+    /// The sign-up page; shown again with errors, it stays the app's page while an app flow is pending
+    /// (`keepsAppFlow`: false for a plain sign-up, which ends the flow).
     private func render(
-        _ visit: Visit, email: String, name: String, app: AppSignInRequest? = nil, errors: FormErrors, status: Int = 200
+        _ visit: Visit, email: String, name: String, app: AppSignInRequest? = nil, keepsAppFlow: Bool = true,
+        errors: FormErrors, status: Int = 200
     ) async -> Response {
-        let app = app ?? oauth?.appFlow.opened(visit.request.cookies[AppFlow.cookieName], now: env.clock())?.request
         var context: [String: Any] = [
             "form": ["email": email, "name": name],
             "passwordRules": env.accounts.passwordRules.summary,
             "verificationMode": env.verificationMode.rawValue,
             "passkeys": env.capabilities.contains(.passkeys)
         ]
+        // The app's page: the one just asked for (its flow starts with this reply), else the pending one.
         if let app, let oauth, let record = try? await AppSignInRequest.registered(app, registry: oauth.registry) {
             context["brand"] = record.hostedPageContext
             context["signInURL"] = URLQuery.path("/auth/sign-in", app.queryItems)
+        } else if !keepsAppFlow {
+            context["brand"] = false
+            context["signInURL"] = "/auth/sign-in"
         }
         return env.renderer.page(
             .signUp, visit.context(title: "Create your account", context.merging(errors.context) { $1 }), status: status)

@@ -42,10 +42,12 @@ public struct Application: Sendable {
             : DescopeProject(ids: configuration.descopeProjectIDs)
         var configuration = configuration
         configuration.descopeProjectIDs = descopeProject.ids
+        let registry = oauth.map { ProviderRegistry(database: database, secretBox: $0.secretBox, clock: clock) }
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
-            csrf: CSRFGuard(hasher: hasher))
+            csrf: CSRFGuard(hasher: hasher),
+            appFlowBrands: registry.map { AppFlowBrands(appFlow: AppFlow(hasher: hasher), registry: $0, clock: clock) })
         let staticFiles = StaticFiles(root: configuration.publicDirectory)
         self.staticFiles = staticFiles
 
@@ -84,7 +86,7 @@ public struct Application: Sendable {
         let oauthFeature = try oauth.map { settings in
             OAuthFeature(
                 env: env, settings: settings,
-                registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
+                registry: registry ?? ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
                 client: ProviderClient(http: settings.http),
                 tokens: insForge.tokens,
                 hasher: hasher,

@@ -13,6 +13,8 @@ struct PageEnvironment: Sendable {
     let mailbox: MailboxMailer
     let renderer: TemplateRenderer
     let csrf: CSRFGuard
+    /// Finds the app a page belongs to while an app sign-in is pending; nil without OAuth.
+    var appFlowBrands: AppFlowBrands? = nil
 
     var sessions: BrowserSessions { accounts.sessions }
     var console: ConsoleSessions { accounts.console }

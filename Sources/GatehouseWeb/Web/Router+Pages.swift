@@ -27,8 +27,14 @@ extension Router {
                 request: request, parameters: parameters, form: form,
                 csrfToken: env.csrf.token(forSeed: seed),
                 signedIn: await env.sessions.current(request),
-                assetVersion: env.configuration.assetVersion)
+                assetVersion: env.configuration.assetVersion,
+                appBrand: await env.appFlowBrands?.brand(for: request))
             var response = try await handler(visit)
+            // The app's pages keep the app's policy (its logo's host, its callback), unless the
+            // page set its own.
+            if let policy = visit.appBrand?.contentSecurityPolicy, response.headers["Content-Security-Policy"] == nil {
+                response.headers.replaceOrAdd("Content-Security-Policy", policy)
+            }
             if existingSeed == nil, !response.setsCookie(named: CSRFGuard.cookieName) {
                 response.setCookie(env.csrf.cookie(seed: seed, secure: env.configuration.usesTLS))
             }

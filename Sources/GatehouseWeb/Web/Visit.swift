@@ -12,6 +12,8 @@ struct Visit: Sendable {
     let csrfToken: String
     let signedIn: SignedIn?
     let assetVersion: String
+    /// The app whose sign-in is pending in this browser, whose page this is (`AppFlowBrand`).
+    var appBrand: AppFlowBrand? = nil
 
     var user: User? { signedIn?.user }
 
@@ -44,6 +46,14 @@ struct Visit: Sendable {
         if let user, let actor = signedIn?.session.impersonator {
             layout("impersonation", ["subject": user.email, "actor": actor])
         }
+        // While an app's sign-in is pending, the page is the app's, and its links back to signing in
+        // or up keep the app's request (a plain sign-in or sign-up page ends the flow).
+        let appItems = appBrand?.request.queryItems ?? []
+        if let appBrand {
+            layout("brand", appBrand.app.hostedPageContext)
+        }
+        layout("signInURL", URLQuery.path("/auth/sign-in", appItems))
+        layout("signUpURL", URLQuery.path("/auth/sign-up", appItems))
         if let code = try? request.query.single("notice"), let notice = Notice(rawValue: code) {
             layout("notice", notice.message)
         }
