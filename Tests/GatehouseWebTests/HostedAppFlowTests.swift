@@ -59,7 +59,8 @@ import Testing
             let policy = try #require(page.header("Content-Security-Policy"))
             #expect(policy.contains("img-src 'self' http://localhost:5173"), "the logo may load: \(policy)")
             // Its way back to signing in keeps the app's request: a plain sign-in page would end the flow.
-            #expect(page.text.contains(#"href="/auth/sign-in?redirect=notesapp%3A%2F%2Fauth%2Fcallback&amp;client_type=mobile"#), "\(path)")
+            let back = #"href="/auth/sign-in?redirect=notesapp%3A%2F%2Fauth%2Fcallback&amp;client_type=mobile"#
+            #expect(page.text.contains(back), "\(path)")
         }
         let verify = try await browser.get("/auth/verify?email=someone%40example.com")
         #expect(verify.text.contains(#"href="/auth/sign-up?redirect=notesapp%3A%2F%2Fauth%2Fcallback&amp;"#), "Start over")
