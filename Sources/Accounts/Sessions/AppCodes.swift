@@ -25,6 +25,14 @@ public struct AppCodes: Sendable {
         case redeemed(AppCodeRecord)
     }
 
+    /// Refuses a hand-over from a browser that is already signed in when a superuser is viewing the
+    /// pages as the person (`ImpersonationRefusal.appSignIn`): the app's session would be an
+    /// ordinary refreshable one that outlives the impersonation and names no superuser. Asked before
+    /// the app's page offers "Continue as …", and again when it is taken.
+    public static func checkMayHandOver(_ signedIn: SignedIn) throws {
+        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.appSignIn }
+    }
+
     /// A new code for `user`, for the app `appID`'s `callbackURL`, living `lifetime`.
     public func issue(
         for user: User, appID: String, codeChallenge: String, clientType: String, callbackURL: String,

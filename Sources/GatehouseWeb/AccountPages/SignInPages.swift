@@ -27,8 +27,8 @@ struct SignInPages: Sendable {
                 return response
             }
             // The app's page; someone already signed in sees "Continue as …" on it (not while a
-            // superuser views the pages as them: `HostedSignIn.completion(continuing:)`).
-            if visit.isImpersonating { throw ImpersonationRefusal.appSignIn }
+            // superuser views the pages as them).
+            if let signedIn = visit.signedIn { try AppCodes.checkMayHandOver(signedIn) }
             var response = await render(
                 visit, email: try visit.query("email") ?? "", redirect: redirect, app: app, errors: FormErrors())
             oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)

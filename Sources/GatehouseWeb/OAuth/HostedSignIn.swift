@@ -36,9 +36,8 @@ struct HostedSignIn: Sendable {
         Response.redirect(to: try await completion(for: user, request: app, httpRequest: httpRequest))
     }
 
-    /// The same for a browser that is already signed in. An impersonation session is refused
-    /// (`ImpersonationRefusal.appSignIn`): the app's session would be an ordinary refreshable one
-    /// that outlives the impersonation and names no superuser.
+    /// The same for a browser that is already signed in (never an impersonation:
+    /// `AppCodes.checkMayHandOver`).
     func redirect(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
         -> Response
     {
@@ -49,7 +48,7 @@ struct HostedSignIn: Sendable {
     func completion(continuing signedIn: SignedIn, request app: AppSignInRequest, httpRequest: Request) async throws
         -> String
     {
-        guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.appSignIn }
+        try AppCodes.checkMayHandOver(signedIn)
         return try await completion(for: signedIn.user, request: app, httpRequest: httpRequest)
     }
 
