@@ -74,6 +74,26 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// A superuser viewing the pages as someone cannot take "Continue as …" on an app's page: the
+    /// app would get the person's own refreshable session, outliving the impersonation.
+    @Test func anImpersonationHandsNoAppASession() async throws {
+        let gatehouse = try await setUp()
+        try await gatehouse.signUp(gatehouse.browser(), email: "viewed@example.com")
+        let userID = try #require(try await gatehouse.database.user(email: "viewed@example.com")?.id)
+        let staff = try await gatehouse.staffBrowser()
+        _ = try await staff.get("/_/users/\(userID.rawValue)")
+        let opened = try await staff.post("/_/users/\(userID.rawValue)/impersonate", [("duration", "5"), ("mode", "browser")])
+        #expect(opened.header("Location") == "/account")
+
+        let page = try await staff.get("/auth/sign-in?" + FormEncoding.encode(Self.appItems))
+        #expect(page.status == 403 && page.text.contains("Stop impersonating first"))
+        #expect(!page.text.contains("Continue as"))
+        let taken = try await staff.post("/auth/app/continue", Self.appItems)
+        #expect(taken.status == 403 && taken.header("Location") == nil)
+        #expect(try await !gatehouse.auditTypes().contains("app.code_issued"))
+        await gatehouse.stop()
+    }
+
     @Test func signUpStartedOnTheAppsPageStaysTheAppsAndLandsOnTheReturn() async throws {
         let gatehouse = try await setUp()
         let browser = gatehouse.browser()
