@@ -56,12 +56,19 @@ struct DescopeSessionRoutes: Sendable {
         return response
     }
 
-    /// The account as `me` answers it, with its authenticator app and linked providers (two short
-    /// reads, one after the other: child tasks would cost more than the reads).
+    /// The account as `me` answers it: whether it has a password, passkeys and an authenticator
+    /// app, and its linked providers, however this session began (short reads, one after the
+    /// other: child tasks would cost more than the reads).
     private func user(of signedIn: SignedIn, amr: [String]) async throws -> DescopeUser {
-        let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
-        let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
-        return DescopeUser(signedIn.user, amr: amr, totp: totp ?? false, providers: (links ?? []).map(\.provider))
+        let accounts = api.env.accounts
+        let password = try? await PasswordChange(env: accounts).hasPassword(signedIn)
+        let passkeys =
+            accounts.capabilities.contains(.passkeys) ? try? await Passkeys(env: accounts).list(of: signedIn).isEmpty : true
+        let totp = try? await AuthenticatorApp(env: accounts).status(of: signedIn).enabled
+        let links = try? await ProviderLinks(env: accounts, via: DescopeAPI.via).own(signedIn)
+        return DescopeUser(
+            signedIn.user, amr: amr, password: password, webauthn: passkeys.map { !$0 }, totp: totp ?? false,
+            providers: (links ?? []).map(\.provider))
     }
 }
 
