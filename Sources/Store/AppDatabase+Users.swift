@@ -28,6 +28,20 @@ extension AppDatabase {
         try await pool.read { db in try UserRecord.fetchOne(db, key: id.rawValue) }
     }
 
+    /// Whether the account has a password and any passkey; nil when there is no such account. One
+    /// primary-key read and one index probe, on the calling thread (`HotReads`).
+    public func waysIn(userID: UserID) async throws -> (password: Bool, passkeys: Bool)? {
+        try hotReads.read { connection in
+            try connection.first(
+                """
+                SELECT password_hash IS NOT NULL AS password,
+                       EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS passkeys
+                FROM users u WHERE u.id = ?
+                """, [.text(userID.rawValue)]
+            ) { row in (try row.bool("password"), try row.bool("passkeys")) }
+        }
+    }
+
     /// The account for an address in any letter case or surrounding whitespace.
     public func user(email: String) async throws -> UserRecord? {
         let normalized = EmailAddress.normalize(email)

@@ -15,8 +15,7 @@ extension PasswordChange {
     /// Whether the account has a password (the form asks for it). True where Gatehouse cannot tell
     /// (a remote backend keeps the accounts): the form asks, as it always did.
     public func hasPassword(_ signedIn: SignedIn) async throws -> Bool {
-        guard let record = try await env.database.user(id: signedIn.user.id) else { return true }
-        return record.passwordHash != nil
+        try await AccountWaysIn.of(signedIn, in: env).password
     }
 
     /// Sets the first password on the strength of the session, never through an impersonation, only

@@ -61,13 +61,11 @@ struct DescopeSessionRoutes: Sendable {
     /// other: child tasks would cost more than the reads).
     private func user(of signedIn: SignedIn, amr: [String]) async throws -> DescopeUser {
         let accounts = api.env.accounts
-        let password = try? await PasswordChange(env: accounts).hasPassword(signedIn)
-        let passkeys =
-            accounts.capabilities.contains(.passkeys) ? try? await Passkeys(env: accounts).list(of: signedIn).isEmpty : true
+        let waysIn = try? await AccountWaysIn.of(signedIn, in: accounts)
         let totp = try? await AuthenticatorApp(env: accounts).status(of: signedIn).enabled
         let links = try? await ProviderLinks(env: accounts, via: DescopeAPI.via).own(signedIn)
         return DescopeUser(
-            signedIn.user, amr: amr, password: password, webauthn: passkeys.map { !$0 }, totp: totp ?? false,
+            signedIn.user, amr: amr, password: waysIn?.password, webauthn: waysIn?.passkeys, totp: totp ?? false,
             providers: (links ?? []).map(\.provider))
     }
 }
