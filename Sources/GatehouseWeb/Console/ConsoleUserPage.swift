@@ -238,8 +238,9 @@ struct ConsoleUserPage: Sendable {
             return row
         }
         page["sessionsEmpty"] = sessions.isEmpty
+        var links: [ExternalAuth] = []
         if capabilities.contains(.externalAuths) {
-            let links = (try? await administration.externalAuths(of: user)) ?? []
+            links = (try? await administration.externalAuths(of: user)) ?? []
             page["externalAuths"] = links.map { link in
                 [
                     "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),
@@ -262,13 +263,19 @@ struct ConsoleUserPage: Sendable {
         }
         if capabilities.contains(.passkeys) {
             let passkeys = try await administration.passkeys(of: user)
+            // Staff may delete a passkey that is the account's only way in (a lost device); the
+            // page says so first, and what is left to the person ("Forgot password?").
+            var onlyWayIn = false
+            if passkeys.count == 1, links.isEmpty {
+                onlyWayIn = !(try await AccountWaysIn.of(user.id, in: env.accounts).password)
+            }
             page["passkeysEmpty"] = passkeys.isEmpty
             page["passkeys"] = passkeys.map { passkey in
                 [
                     "name": passkey.name, "createdAt": DisplayDate.dateTime(passkey.createdAt),
                     "lastUsed": passkey.lastUsedAt.map(DisplayDate.dateTime) ?? "never",
                     "transports": passkey.transports.joined(separator: ", "), "synced": passkey.backedUp,
-                    "deleteURL": base + "/passkeys/\(passkey.id)/delete"
+                    "deleteURL": base + "/passkeys/\(passkey.id)/delete", "onlyWayIn": onlyWayIn
                 ] as [String: Any]
             }
         } else {
