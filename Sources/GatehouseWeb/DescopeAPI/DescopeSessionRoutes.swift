@@ -56,17 +56,15 @@ struct DescopeSessionRoutes: Sendable {
         return response
     }
 
-    /// The account as `me` answers it: whether it has a password, passkeys and an authenticator
-    /// app, and its linked providers, however this session began (short reads, one after the
-    /// other: child tasks would cost more than the reads).
+    /// The account as `me` answers it, with its authenticator app and linked providers (two short
+    /// reads, one after the other: child tasks would cost more than the reads). Whether it has a
+    /// password or passkeys is said from the session's `amr`, as on `refresh`: reading them too
+    /// cost ~10 % of `me` in `make bench`, whose goal for it (0.8 of PocketBase's auth-refresh)
+    /// has little room.
     private func user(of signedIn: SignedIn, amr: [String]) async throws -> DescopeUser {
-        let accounts = api.env.accounts
-        let waysIn = try? await AccountWaysIn.of(signedIn, in: accounts)
-        let totp = try? await AuthenticatorApp(env: accounts).status(of: signedIn).enabled
-        let links = try? await ProviderLinks(env: accounts, via: DescopeAPI.via).own(signedIn)
-        return DescopeUser(
-            signedIn.user, amr: amr, password: waysIn?.password, webauthn: waysIn?.passkeys, totp: totp ?? false,
-            providers: (links ?? []).map(\.provider))
+        let totp = try? await AuthenticatorApp(env: api.env.accounts).status(of: signedIn).enabled
+        let links = try? await ProviderLinks(env: api.env.accounts, via: DescopeAPI.via).own(signedIn)
+        return DescopeUser(signedIn.user, amr: amr, totp: totp ?? false, providers: (links ?? []).map(\.provider))
     }
 }
 

@@ -8,23 +8,19 @@ import Foundation
 /// `JSONEncoder`, then a sorted dictionary, cost more than the rest of a `refresh`.
 struct DescopeUser {
     let user: User
-    /// Whether the account has a password, passkeys and an authenticator app: read for `me`; on
-    /// the answers of a sign-in or `refresh`, as far as the session knows — it began with one (its
-    /// `amr` has `pwd`, `webauthn`, `totp`) — so those hot answers read nothing more.
+    /// Whether the account has a password and passkeys, as far as this answer knows: the session
+    /// began with one (its `amr` has `pwd`, `webauthn`). Reading them costs the hot answers a read.
     let password: Bool
     let webauthn: Bool
     let totp: Bool
     let providers: [String]
 
-    /// The account as a session that began with `amr` knows it, each flag overridden where the
-    /// answer read the account's state.
-    init(
-        _ user: User, amr: [String], password: Bool? = nil, webauthn: Bool? = nil, totp: Bool? = nil,
-        providers: [String] = []
-    ) {
+    /// The account as a session that began with `amr` knows it; `totp` where the answer read the
+    /// authenticator app's state (else: the session's second step was one).
+    init(_ user: User, amr: [String], totp: Bool? = nil, providers: [String] = []) {
         self.user = user
-        self.password = password ?? amr.contains("pwd")
-        self.webauthn = webauthn ?? amr.contains("webauthn")
+        self.password = amr.contains("pwd")
+        self.webauthn = amr.contains("webauthn")
         self.totp = totp ?? amr.contains("totp")
         self.providers = providers
     }
