@@ -28,17 +28,13 @@ extension AppDatabase {
         try await pool.read { db in try UserRecord.fetchOne(db, key: id.rawValue) }
     }
 
-    /// Whether the account has a password and any passkey; nil when there is no such account. One
-    /// primary-key read and one index probe, on the calling thread (`HotReads`).
-    public func waysIn(userID: UserID) async throws -> (password: Bool, passkeys: Bool)? {
+    /// Whether the account has a password; nil when there is no such account. One primary-key read
+    /// on the calling thread (`HotReads`).
+    public func hasPassword(userID: UserID) async throws -> Bool? {
         try hotReads.read { connection in
             try connection.first(
-                """
-                SELECT password_hash IS NOT NULL AS password,
-                       EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS passkeys
-                FROM users u WHERE u.id = ?
-                """, [.text(userID.rawValue)]
-            ) { row in (try row.bool("password"), try row.bool("passkeys")) }
+                "SELECT password_hash IS NOT NULL AS has_password FROM users WHERE id = ?", [.text(userID.rawValue)]
+            ) { row in try row.bool("has_password") }
         }
     }
 

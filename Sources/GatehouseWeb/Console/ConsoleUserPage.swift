@@ -267,7 +267,7 @@ struct ConsoleUserPage: Sendable {
             // page says so first, and what is left to the person ("Forgot password?").
             var onlyWayIn = false
             if passkeys.count == 1, links.isEmpty {
-                onlyWayIn = !(try await AccountWaysIn.of(user.id, in: env.accounts).password)
+                onlyWayIn = !(try await PasswordChange(env: env.accounts).hasPassword(of: user.id))
             }
             page["passkeysEmpty"] = passkeys.isEmpty
             page["passkeys"] = passkeys.map { passkey in
