@@ -89,26 +89,45 @@ extension AppDatabase {
     /// so two deletions at once cannot both pass the check.
     public func deleteOwnPasskey(id: Int64, of userID: UserID) async throws -> OwnPasskeyDeletion {
         try await pool.write { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT users.password_hash IS NOT NULL AS has_password,
-                        (SELECT count(*) FROM external_auths WHERE user_id = users.id) AS links,
-                        (SELECT count(*) FROM passkeys WHERE user_id = users.id) AS passkeys
-                    FROM users WHERE id = ?
-                    """, arguments: [userID.rawValue])
-            guard let row else { return .notFound }
-            let others: Bool = row["has_password"] || (row["links"] as Int64) > 0 || (row["passkeys"] as Int64) > 1
+            guard let waysIn = try Self.waysIn(of: userID, db) else { return .notFound }
             let owned =
                 try Bool.fetchOne(
                     db, sql: "SELECT 1 FROM passkeys WHERE id = ? AND user_id = ?", arguments: [id, userID.rawValue]) ?? false
             guard owned else { return .notFound }
-            guard others else { return .lastSignInMethod }
+            guard !waysIn.passkeyIsTheOnlyOne else { return .lastSignInMethod }
             let deleted = try Row.fetchOne(
                 db, sql: "DELETE FROM passkeys WHERE id = ? RETURNING *", arguments: [id]
             ).map(PasskeyRecord.init(row:))
             return deleted.map(OwnPasskeyDeletion.deleted) ?? .notFound
         }
+    }
+
+    /// Whether the account's passkey is its only way to sign in (`deleteOwnPasskey` refuses to delete
+    /// it), for the console, whose staff may delete it all the same. False without passkeys.
+    public func passkeyIsOnlyWayIn(of userID: UserID) async throws -> Bool {
+        try await pool.read { db in try Self.waysIn(of: userID, db)?.passkeyIsTheOnlyOne ?? false }
+    }
+
+    /// An account's ways to sign in, as the lock-out rule counts them.
+    private struct WaysIn {
+        var password: Bool
+        var links: Int64
+        var passkeys: Int64
+
+        /// It has one passkey and nothing else: no password, no linked provider.
+        var passkeyIsTheOnlyOne: Bool { passkeys == 1 && !password && links == 0 }
+    }
+
+    private static func waysIn(of userID: UserID, _ db: Database) throws -> WaysIn? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT users.password_hash IS NOT NULL AS has_password,
+                    (SELECT count(*) FROM external_auths WHERE user_id = users.id) AS links,
+                    (SELECT count(*) FROM passkeys WHERE user_id = users.id) AS passkeys
+                FROM users WHERE id = ?
+                """, arguments: [userID.rawValue]
+        ).map { row in WaysIn(password: row["has_password"], links: row["links"], passkeys: row["passkeys"]) }
     }
 
     /// What deleting one's own passkey came to.

@@ -15,12 +15,7 @@ extension PasswordChange {
     /// Whether the account has a password (the form asks for it). True where Gatehouse cannot tell
     /// (a remote backend keeps the accounts): the form asks, as it always did.
     public func hasPassword(_ signedIn: SignedIn) async throws -> Bool {
-        try await hasPassword(of: signedIn.user.id)
-    }
-
-    /// Any account's, as above (the console's user page: is a passkey the only way in).
-    public func hasPassword(of id: UserID) async throws -> Bool {
-        try await env.database.hasPassword(userID: id) ?? true
+        try await env.database.hasPassword(userID: signedIn.user.id) ?? true
     }
 
     /// Sets the first password on the strength of the session, never through an impersonation, only

@@ -8,6 +8,13 @@ extension UserAdministration {
         return try await env.database.passkeys(of: user.id)
     }
 
+    /// Whether the account's passkey is its only way to sign in (the rule that stops a person
+    /// deleting it), so the console can say so before staff do.
+    public func passkeyIsOnlyWayIn(of user: User) async throws -> Bool {
+        guard env.capabilities.contains(.passkeys) else { return false }
+        return try await env.database.passkeyIsOnlyWayIn(of: user.id)
+    }
+
     /// Deletes one of the account's passkeys (a lost or shared device), audited as
     /// `admin.user.passkey_deleted` with its name; false when the account has no such passkey.
     public func deletePasskey(_ id: Int64, of user: User) async throws -> Bool {

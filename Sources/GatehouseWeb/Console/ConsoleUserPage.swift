@@ -238,9 +238,8 @@ struct ConsoleUserPage: Sendable {
             return row
         }
         page["sessionsEmpty"] = sessions.isEmpty
-        var links: [ExternalAuth] = []
         if capabilities.contains(.externalAuths) {
-            links = (try? await administration.externalAuths(of: user)) ?? []
+            let links = (try? await administration.externalAuths(of: user)) ?? []
             page["externalAuths"] = links.map { link in
                 [
                     "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),
@@ -265,10 +264,7 @@ struct ConsoleUserPage: Sendable {
             let passkeys = try await administration.passkeys(of: user)
             // Staff may delete a passkey that is the account's only way in (a lost device); the
             // page says so first, and what is left to the person ("Forgot password?").
-            var onlyWayIn = false
-            if passkeys.count == 1, links.isEmpty {
-                onlyWayIn = !(try await PasswordChange(env: env.accounts).hasPassword(of: user.id))
-            }
+            let onlyWayIn = try await administration.passkeyIsOnlyWayIn(of: user)
             page["passkeysEmpty"] = passkeys.isEmpty
             page["passkeys"] = passkeys.map { passkey in
                 [
