@@ -42,12 +42,15 @@ public struct Application: Sendable {
             : DescopeProject(ids: configuration.descopeProjectIDs)
         var configuration = configuration
         configuration.descopeProjectIDs = descopeProject.ids
-        let registry = oauth.map { ProviderRegistry(database: database, secretBox: $0.secretBox, clock: clock) }
+        // Sign-in providers and apps, with the registry the pages (app branding) and the OAuth routes share.
+        let providers = oauth.map { settings in
+            (settings: settings, registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock))
+        }
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
             csrf: CSRFGuard(hasher: hasher),
-            appFlowBrands: registry.map { AppFlowBrands(appFlow: AppFlow(hasher: hasher), registry: $0, clock: clock) })
+            appFlowBrands: providers.map { AppFlowBrands(appFlow: AppFlow(hasher: hasher), registry: $0.registry, clock: clock) })
         let staticFiles = StaticFiles(root: configuration.publicDirectory)
         self.staticFiles = staticFiles
 
@@ -83,10 +86,9 @@ public struct Application: Sendable {
                 env: env, signer: try ES256Signer(rawPrivateKey: database.secretKey(named: "descope-api-signing")),
                 sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime))
         descope.register(on: &router)
-        let oauthFeature = try oauth.map { settings in
+        let oauthFeature = try providers.map { settings, registry in
             OAuthFeature(
-                env: env, settings: settings,
-                registry: registry ?? ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock),
+                env: env, settings: settings, registry: registry,
                 client: ProviderClient(http: settings.http),
                 tokens: insForge.tokens,
                 hasher: hasher,
