@@ -21,19 +21,44 @@ public struct WayInPolicy: Sendable, Equatable {
     /// A passkey is added to an account only in a recent sign-in (`RecentSignIn`), as on the pages.
     /// Descope's `webauthn/update` takes its refresh JWT, of any age, as the proof.
     public let newPasskeysNeedRecentSignIn: Bool
+    /// What becomes of a new account's verification mail where the account must verify first
+    /// (`SignUp`); an account that may hold a session at once is mailed nothing either way.
+    public let signUpMail: SignUpMail
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
-        newPasskeysNeedRecentSignIn: Bool = true
+        newPasskeysNeedRecentSignIn: Bool = true, signUpMail: SignUpMail = .startsCooldown
     ) {
         self.sessionsBeforeVerification = sessionsBeforeVerification
         self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
         self.emailChangeProvenBySession = emailChangeProvenBySession
         self.newPasskeysNeedRecentSignIn = newPasskeysNeedRecentSignIn
+        self.signUpMail = signUpMail
     }
 
-    /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
+    /// The sign-up's own verification mail, as each vendor sends it.
+    public enum SignUpMail: Sendable, Equatable {
+        /// Mailed at once, and the address's first verification mail: its cool-down
+        /// (`Budget.verificationMailsTo`) starts (the pages).
+        case startsCooldown
+        /// Mailed at once, outside the cool-down, which starts with the app's first explicit
+        /// request (InsForge: its SDK calls `send-verification` right after `signUp`).
+        case outsideCooldown
+        /// Not mailed: the app asks for it, and only its requests meet the cool-down (PocketBase's
+        /// `records` create mails nothing; the app calls `request-verification`).
+        case notSent
+    }
+
+    /// The pages: the server's flags decide.
     public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)
+    /// PocketBase's API: the server's flags, and a guest's `records` create mails nothing (as
+    /// PocketBase 0.40 does); the app's `request-verification` sends the first mail.
+    public static let pocketBaseAPI = WayInPolicy(
+        sessionsBeforeVerification: false, passwordlessCreatesAccounts: false, signUpMail: .notSent)
+    /// InsForge's API: the server's flags, and the sign-up's mail leaves the address's cool-down to
+    /// start with the first `send-verification` (as InsForge's per-email cool-down does).
+    public static let insForgeAPI = WayInPolicy(
+        sessionsBeforeVerification: false, passwordlessCreatesAccounts: false, signUpMail: .outsideCooldown)
     /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), OTP or
     /// magic-link `signup`/`signup-in` create the account, `update/email` takes the refresh JWT as
     /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`.

@@ -5,14 +5,15 @@ public struct SignUpRequest: Sendable, Equatable {
     public var email: String
     public var password: String
     public var name: String?
-    /// The caller confirms addresses with a link's token (PocketBase's SDKs): a backend that
-    /// verifies by code mails the link beside the code.
-    public var verificationMailWithLink: Bool
+    /// The app asks for the verification mail itself (PocketBase's SDKs call `request-verification`
+    /// after `create`): the account still waits for its address to be proven, but nothing is mailed
+    /// now. A backend whose own sign-up always mails (InsForge) mails anyway.
+    public var appAsksForVerificationMail: Bool
 
-    public init(email: String, password: String, name: String? = nil, verificationMailWithLink: Bool = false) {
+    public init(email: String, password: String, name: String? = nil, appAsksForVerificationMail: Bool = false) {
         self.email = email
         self.password = password
         self.name = name
-        self.verificationMailWithLink = verificationMailWithLink
+        self.appAsksForVerificationMail = appAsksForVerificationMail
     }
 }

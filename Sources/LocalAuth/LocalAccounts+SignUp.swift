@@ -8,6 +8,7 @@ extension LocalAccounts {
     /// the user and its verification token in one transaction and mails the code or link. Without
     /// `mailsVerification` (a way in whose app verifies addresses itself) the account is still
     /// unverified while addresses are verified, but nothing is mailed and nothing waits for it.
+    /// With `request.appAsksForVerificationMail` the account waits for its proof, unmailed.
     public func signUp(_ request: SignUpRequest, mailsVerification: Bool = true) async throws -> SignUpOutcome {
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
         let problems = signUpProblems(request, name: name)
@@ -15,7 +16,7 @@ extension LocalAccounts {
         let passwordHash = try await hasher.hash(request.password)
         return try await insertAccount(
             id: UserID(SecureRandom.userID()), email: request.email, name: name, passwordHash: passwordHash,
-            mailsVerification: mailsVerification, withLink: request.verificationMailWithLink)
+            mailsVerification: mailsVerification, mailsNow: !request.appAsksForVerificationMail)
     }
 
     /// An account with no password (a passkey is its credential), under `id`: the address and
@@ -30,12 +31,13 @@ extension LocalAccounts {
         }
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         return try await insertAccount(
-            id: id, email: email, name: name, passwordHash: nil, mailsVerification: mailsVerification, withLink: false)
+            id: id, email: email, name: name, passwordHash: nil, mailsVerification: mailsVerification, mailsNow: true)
     }
 
-    /// Writes the user and its verification token in one transaction and mails the code or link.
+    /// Writes the user and its verification token in one transaction and mails the code or link;
+    /// without `mailsNow` the account waits for a verification mail its app asks for later.
     private func insertAccount(
-        id userID: UserID, email: String, name: String?, passwordHash: String?, mailsVerification: Bool, withLink: Bool
+        id userID: UserID, email: String, name: String?, passwordHash: String?, mailsVerification: Bool, mailsNow: Bool
     ) async throws -> SignUpOutcome {
         let now = clock()
         let needsVerification = configuration.verification != .none
@@ -44,17 +46,15 @@ extension LocalAccounts {
         let record = UserRecord(
             id: userID, email: email, passwordHash: passwordHash,
             verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
-        let pending =
-            mailsVerification
-            ? pendingVerification(userID: userID, email: record.email, now: now, withLink: withLink)
-            : nil
+        let mailed = mailsVerification && mailsNow
+        let pending = mailed ? pendingVerification(userID: userID, email: record.email, now: now) : nil
 
         let user: UserRecord
         do {
             user = try await database.insertUser(record, verificationToken: pending?.token, twin: pending?.linkTwin)
         } catch AuthError.emailExists {
             // The owner hears of it; the caller decides what the person at the form is told.
-            if needsVerification && mailsVerification, let owner = try await database.user(email: email) {
+            if needsVerification && mailed, let owner = try await database.user(email: email) {
                 let mail = VerificationMail.signUpAttempt(
                     to: owner.email, signInURL: configuration.page("/auth/sign-in"))
                 await deliver(mail, userID: owner.id)

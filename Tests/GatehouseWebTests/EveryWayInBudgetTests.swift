@@ -96,13 +96,13 @@ import Testing
         let created = try await pocketBase(
             gatehouse, "records", ["email": email, "password": Self.password, "passwordConfirm": Self.password])
         #expect(created.status == 200, "\(created.text)")
-        #expect(try await gatehouse.mails(to: email).count == 1, "the sign-up mailed its code")
+        #expect(try await gatehouse.mails(to: email).isEmpty, "PocketBase's create mails nothing")
 
-        // Verification: the sign-up's mail started the address's minute.
+        // Verification: the app's first request mails and starts the address's minute.
         for _ in 0..<3 {
             #expect(try await pocketBase(gatehouse, "request-verification", ["email": email], from: "127.0.0.5").status == 204)
         }
-        #expect(try await gatehouse.mails(to: email).count == 1, "no verification mail within the minute")
+        #expect(try await gatehouse.mails(to: email).count == 1, "one verification mail within the minute")
         gatehouse.clock.advance(61)
         for _ in 0..<3 {
             #expect(try await pocketBase(gatehouse, "request-verification", ["email": email], from: "127.0.0.5").status == 204)
@@ -149,15 +149,15 @@ import Testing
         #expect(try await insForge(gatehouse, "/api/auth/users", ["email": email, "password": Self.password]).status == 200)
         #expect(try await gatehouse.mails(to: email).count == 1)
 
+        // The sign-up's own mail is outside the cool-down, which starts with the first send-verification.
+        #expect(
+            try await insForge(gatehouse, "/api/auth/email/send-verification", ["email": email], from: "127.0.0.5").status == 202)
         let tooSoon = try await insForge(gatehouse, "/api/auth/email/send-verification", ["email": email], from: "127.0.0.5")
-        expectInsForgeThrottled(tooSoon, "send-verification within the sign-up's minute")
+        expectInsForgeThrottled(tooSoon, "send-verification within the first one's minute")
         gatehouse.clock.advance(61)
         #expect(
             try await insForge(gatehouse, "/api/auth/email/send-verification", ["email": email], from: "127.0.0.5").status == 202)
-        expectInsForgeThrottled(
-            try await insForge(gatehouse, "/api/auth/email/send-verification", ["email": email], from: "127.0.0.5"),
-            "send-verification again")
-        #expect(try await gatehouse.mails(to: email).count == 2)
+        #expect(try await gatehouse.mails(to: email).count == 3)
 
         var resets: [Int] = []
         for _ in 0..<5 {
@@ -165,7 +165,7 @@ import Testing
                 try await insForge(gatehouse, "/api/auth/email/send-reset-password", ["email": email], from: "127.0.0.6").status)
         }
         #expect(resets == [202, 202, 202, 429, 429])
-        #expect(try await gatehouse.mails(to: email).count == 5, "three reset mails")
+        #expect(try await gatehouse.mails(to: email).count == 6, "three reset mails")
 
         var codes: [Int] = []
         for round in 0..<12 {
@@ -173,7 +173,7 @@ import Testing
             if round > 0 { gatehouse.clock.advance(61) }
         }
         #expect(codes == [202, 429] + Array(repeating: 202, count: 9) + [429], "one a minute, ten an hour")
-        #expect(try await gatehouse.mails(to: email).count == 15)
+        #expect(try await gatehouse.mails(to: email).count == 16)
 
         for index in 0..<20 {
             let asked = try await insForge(

@@ -150,8 +150,8 @@ import Testing
         await gatehouse.stop()
     }
     /// PocketBase's SDKs confirm an address with a token (`confirmVerification(token)`), so a server
-    /// verifying by code mails a link with the code when the PocketBase API signs up or asks again;
-    /// either one spends the other.
+    /// verifying by code mails a link with the code when the PocketBase API asks (its create mails
+    /// nothing, as PocketBase's); either one spends the other.
     @Test func requestVerificationMailsTheCodeWithALinkWhoseTokenConfirms() async throws {
         let gatehouse = try await TestGatehouse(verification: .code)
         let email = "sdk-app@example.com"
@@ -159,9 +159,7 @@ import Testing
             gatehouse, "POST", "/api/collections/users/records",
             json: ["email": email, "password": "quiet-otter-123", "passwordConfirm": "quiet-otter-123"])
         #expect(created.status == 200, "\(created.text)")
-        let signUpMail = try #require(try await gatehouse.mails(to: email).first)
-        #expect((signUpMail["code"] as? String)?.count == 6 && (signUpMail["link"] as? String)?.isEmpty == false)
-        gatehouse.clock.advance(61)  // past the address's one verification mail a minute
+        #expect(try await gatehouse.mails(to: email).isEmpty, "create mails nothing")
         let asked = try await call(gatehouse, "POST", "/api/collections/users/request-verification", json: ["email": email])
         #expect(asked.status == 204, "\(asked.text)")
         let mail = try #require(try await gatehouse.mails(to: email).first)

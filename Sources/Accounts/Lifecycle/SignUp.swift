@@ -6,8 +6,9 @@ import ServerSeam
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt
 /// counted, whatever its outcome), the seam call, the audit trail (`user.signed_up`, and
-/// `verification.sent` when the account must verify its address), and the start of the address's
-/// verification cool-down (the sign-up's own mail is its first verification mail).
+/// `verification.sent` when a verification mail went out), and the sign-up's own verification mail
+/// as the way in's vendor sends it (`WayInPolicy.signUpMail`): on the pages it is the address's
+/// first verification mail and starts its cool-down.
 public struct SignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
@@ -22,7 +23,9 @@ public struct SignUp: Sendable {
     /// The backend's outcome; throws `.rateLimited` when the source is over its budget and passes
     /// the backend's refusals on. `backend` is the seam as the front-end opens sessions with it.
     public func attempt(_ signUp: SignUpRequest, backend: any AuthAPI, request: Request) async throws -> SignUpOutcome {
-        try await accounted(email: signUp.email, method: nil, request: request) {
+        var signUp = signUp
+        signUp.appAsksForVerificationMail = policy.signUpMail == .notSent
+        return try await accounted(email: signUp.email, method: nil, request: request) { [signUp] in
             try await policy.applied(to: backend).signUp(signUp)
         }
     }
@@ -36,7 +39,8 @@ public struct SignUp: Sendable {
         }
     }
 
-    /// `create` under the source's sign-up budget, audited, the verification cool-down started.
+    /// `create` under the source's sign-up budget, audited, the verification cool-down started
+    /// where the policy says the sign-up's mail starts it.
     private func accounted(
         email: String, method: String?, request: Request, _ create: () async throws -> SignUpOutcome
     ) async throws -> SignUpOutcome {
@@ -53,8 +57,8 @@ public struct SignUp: Sendable {
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: AuditTrail.data(data, via: via))
-        if outcome.requireEmailVerification {
-            await env.budgets.take(.verificationMailsTo(user.email))
+        if outcome.requireEmailVerification, policy.signUpMail != .notSent {
+            if policy.signUpMail == .startsCooldown { await env.budgets.take(.verificationMailsTo(user.email)) }
             await env.audit.record(
                 .verificationSent, subject: user.id.rawValue, request: request,
                 data: AuditTrail.data(["mode": .string(env.verificationMode.rawValue)], via: via))
@@ -92,9 +96,10 @@ public struct SignUp: Sendable {
 
     /// A sign-up for an address that has an account, while addresses are verified: the front-end
     /// answers as for a new address (the backend mailed the owner about the try), so the address's
-    /// verification cool-down starts as a new account's would; recorded as refused.
+    /// verification cool-down starts where a new account's would (`WayInPolicy.signUpMail`), and
+    /// the next request for a mail reads alike for both; recorded as refused.
     public func refusedTakenAddress(_ email: String, request: Request) async {
-        await env.budgets.take(.verificationMailsTo(email))
+        if policy.signUpMail == .startsCooldown { await env.budgets.take(.verificationMailsTo(email)) }
         await env.audit.record(
             .signUpRefused, request: request,
             data: AuditTrail.data(["email": .string(email), "reason": "email_exists"], via: via))

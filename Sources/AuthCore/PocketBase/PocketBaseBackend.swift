@@ -93,7 +93,8 @@ public final class PocketBaseBackend: AuthAPI {
             let session = try await signIn(email: request.email, password: request.password)
             return SignUpOutcome(user: session.user, session: session, requireEmailVerification: false)
         }
-        try await resendVerificationEmail(email: request.email)
+        // PocketBase's create mails nothing; the pages ask for the mail here, an app asks itself.
+        if !request.appAsksForVerificationMail { try await resendVerificationEmail(email: request.email) }
         return SignUpOutcome(user: user, session: nil, requireEmailVerification: true)
     }
 

@@ -77,7 +77,7 @@ struct InsForgeAPI: Sendable {
         let client = try InsForgeDelivery.clientType(request)
         let outcome: SignUpOutcome
         do {
-            outcome = try await SignUp(env: env.accounts, via: "insforge-api").attempt(
+            outcome = try await SignUp(env: env.accounts, via: "insforge-api", policy: .insForgeAPI).attempt(
                 SignUpRequest(email: email, password: password, name: Self.text(body, "name")), for: .browserSession,
                 request: request)
         } catch AuthError.emailExists where env.verificationMode != .none {
@@ -99,7 +99,7 @@ struct InsForgeAPI: Sendable {
     /// nobody the address has an account — as the sign-up page answers (a departure from InsForge's
     /// 409, see the README).
     private func takenAddress(_ email: String, name: String?, request: Request) async throws -> Response {
-        await SignUp(env: env.accounts, via: "insforge-api").refusedTakenAddress(email, request: request)
+        await SignUp(env: env.accounts, via: "insforge-api", policy: .insForgeAPI).refusedTakenAddress(email, request: request)
         let now = env.clock()
         var profile = Profile()
         if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {

@@ -6,7 +6,8 @@ import OAuth
 import Store
 
 /// The InsForge API's provider routes, present when provider sign-in is: `GET
-/// /api/auth/oauth/{provider}` (→ `{authUrl}`), `POST /api/auth/oauth/exchange` (the one-time
+/// /api/auth/oauth/{provider}` and `GET /api/auth/oauth/custom/{key}` (→ `{authUrl}`, the same for
+/// any configured provider), `POST /api/auth/oauth/exchange` (the one-time
 /// `insforge_code` + PKCE verifier → session), and ID-token sign-in: `POST /api/auth/apple/native`
 /// and `POST /api/auth/id-token` (one path, `InsForgeIDTokenSignIn`).
 struct InsForgeOAuthRoutes: Sendable {
@@ -15,7 +16,18 @@ struct InsForgeOAuthRoutes: Sendable {
     var env: PageEnvironment { feature.env }
 
     func register(on router: inout Router) {
-        api.on(&router, .get, "/api/auth/oauth/:provider", authURL)
+        api.on(&router, .get, "/api/auth/oauth/:provider") { request, parameters in
+            try await authURL(request, provider: try parameters.require("provider"))
+        }
+        // The SDKs' `signInWithOAuthView(providerKey:)`: InsForge's custom providers are Gatehouse's
+        // configured ones, so the key names any of them; a key outside InsForge's rule is its 400.
+        api.on(&router, .get, "/api/auth/oauth/custom/:key") { request, parameters in
+            let key = try parameters.require("key")
+            guard key.wholeMatch(of: /[a-z0-9_-]{1,64}/) != nil else {
+                throw InsForgeAnswer(400, "INVALID_INPUT", "Invalid custom OAuth key")
+            }
+            return try await authURL(request, provider: key)
+        }
         api.on(&router, .post, "/api/auth/oauth/exchange", exchange)
         api.on(&router, .post, "/api/auth/apple/native", appleNative)
         api.on(&router, .post, "/api/auth/id-token", idToken)
@@ -24,8 +36,7 @@ struct InsForgeOAuthRoutes: Sendable {
     /// Where the app sends the person (`signInWithOAuthView`): Gatehouse's own provider start with the
     /// app's redirect and PKCE challenge, which checks the redirect against the app's registered
     /// callbacks, runs the provider flow, and returns to the app with `insforge_code`.
-    private func authURL(_ request: Request, _ parameters: PathParameters) async throws -> Response {
-        let name = try parameters.require("provider")
+    private func authURL(_ request: Request, provider name: String) async throws -> Response {
         guard feature.backendSignsInWithProviders else { throw AuthError.notSupported(.externalSignIn) }
         guard let provider = try await feature.registry.provider(named: name),
             provider.mode == .live || feature.settings.testProviderEnabled

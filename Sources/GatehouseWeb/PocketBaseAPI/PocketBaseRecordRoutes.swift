@@ -110,10 +110,10 @@ struct PocketBaseRecordRoutes: Sendable {
                 verified: body["verified"] == .bool(true), profile: extra, via: "pocketbase-api")
             return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: true))
         }
-        let created = try await SignUp(env: env.accounts, via: "pocketbase-api").attemptWithoutSession(
-            SignUpRequest(
-                email: email, password: password, name: PocketBaseAPI.text(body, "name"), verificationMailWithLink: true),
-            profile: extra, for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
+        // Mails nothing, as PocketBase's create: the app asks with `request-verification`.
+        let created = try await SignUp(env: env.accounts, via: "pocketbase-api", policy: .pocketBaseAPI).attemptWithoutSession(
+            SignUpRequest(email: email, password: password, name: PocketBaseAPI.text(body, "name")), profile: extra,
+            for: .app(userAgent: request.headers["User-Agent"], ip: request.remoteAddress), request: request)
         // A guest's new record leaves `email` out unless `emailVisibility` is on (PocketBase's rule).
         return try PocketBaseAPI.json(PocketBaseRecord.user(created, showEmail: false))
     }
