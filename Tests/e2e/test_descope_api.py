@@ -28,10 +28,10 @@ OTHER_PROJECT = "P2descopeGatehouseTest000002"
 PASSWORD = "first password 1"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("descope") / "gatehouse.sqlite"
-    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", f"{PROJECT},{OTHER_PROJECT}"])
+def started_server(tmp_path_factory, name: str, projects: str):
+    """A server with the default flags answering for `projects`, stopped after the module."""
+    db = tmp_path_factory.mktemp(name) / "gatehouse.sqlite"
+    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", projects])
     try:
         yield started.start()
     finally:
@@ -39,8 +39,25 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from started_server(tmp_path_factory, "descope", f"{PROJECT},{OTHER_PROJECT}")
+
+
+@pytest.fixture(scope="module")
 def client(server) -> DescopeClient:
     return DescopeClient(project_id=PROJECT, base_url=server.url)
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory):
+    """A second server for the flows that end at an app (links, passkeys, TOTP-only accounts): the
+    source's budgets (30 code checks per 5 minutes from 127.0.0.1) then hold for each half."""
+    yield from started_server(tmp_path_factory, "descope-app", PROJECT)
+
+
+@pytest.fixture(scope="module")
+def app_client(app_server) -> DescopeClient:
+    return DescopeClient(project_id=PROJECT, base_url=app_server.url)
 
 
 def call(server, method: str, path: str, body: bytes | dict | None = None, auth: str | None = PROJECT,
@@ -201,6 +218,67 @@ def test_magic_link_sign_up_or_in(client, server):
     assert spent.value.status_code == 401
 
 
+APP_URL = "http://localhost:8765/app/callback"
+
+
+def app_token(server, to: str) -> str:
+    """The `t` of the newest mail's link to `to`, which opens the app's address."""
+    link = wait_for_mail(server, to)["link"]
+    assert link.startswith(APP_URL + "?t="), link
+    return urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["t"][0]
+
+
+def test_magic_link_sign_up_opens_the_app_and_keeps_the_name(app_client, app_server):
+    email = unique_email("link-app")
+    app_client.magiclink.sign_up(DeliveryMethod.EMAIL, email, APP_URL, {"name": "Grace Hopper", "givenName": "Grace"})
+    signed_up = app_client.magiclink.verify(app_token(app_server, email))
+    assert signed_up["user"]["email"] == email and signed_up["firstSeen"] is True
+    assert signed_up["user"]["name"] == "Grace Hopper" and signed_up["user"]["givenName"] == "Grace"
+
+
+def test_enchanted_link_opens_the_app(app_client, app_server):
+    email, up = signed_up(app_client)
+    started = app_client.enchantedlink.sign_in(email, APP_URL)
+    app_client.enchantedlink.verify(app_token(app_server, email))
+    assert app_client.enchantedlink.get_session(started["pendingRef"])["userId"] == up["userId"]
+
+
+def test_reset_mails_a_link_to_the_app_whose_session_sets_the_password_once(app_client, app_server):
+    email, up = signed_up(app_client)
+    assert app_client.password.send_reset(email, APP_URL)["maskedEmail"] == email[0] + "***@example.com"
+    token = app_token(app_server, email)
+    signed_in = app_client.magiclink.verify(token)
+    assert signed_in["userId"] == up["userId"]
+    with pytest.raises(AuthException) as spent:
+        app_client.magiclink.verify(token)
+    assert spent.value.status_code == 401
+    refresh = signed_in["refreshSessionToken"]["jwt"]
+    app_client.password.update(email, "new password 4", refresh)
+    with pytest.raises(AuthException) as again:
+        app_client.password.update(email, "newer password 5", refresh)
+    assert again.value.status_code == 401
+    assert app_client.password.sign_in(email, "new password 4")["userId"] == up["userId"]
+
+
+def test_a_link_to_an_address_not_allowed_is_refused_and_mails_nothing(app_client, app_server):
+    email, up = signed_up(app_client)
+    new = unique_email("not-moved")
+    sends = [lambda: app_client.magiclink.sign_in(DeliveryMethod.EMAIL, email, "https://evil.example/cb"),
+             lambda: app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, "http://localhost.evil.example/cb"),
+             lambda: app_client.enchantedlink.sign_in(email, "http://127.0.0.1.evil.example:8765/cb"),
+             lambda: app_client.password.send_reset(email, "https://evil.example/reset")]
+    for send in sends:
+        with pytest.raises(AuthException) as refused:
+            send()
+        assert refused.value.status_code == 400 and error_body(refused.value)["errorCode"] == "E011004"
+    status, body = call(app_server, "POST", "/v1/auth/magiclink/update/email",
+                        {"loginId": email, "email": new, "redirectUrl": "myapp://done"},
+                        auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
+    assert (status, body["errorCode"]) == (400, "E011004")
+    time.sleep(0.3)
+    assert read_mailbox(app_server.url, email) == [] and read_mailbox(app_server.url, new) == []
+
+
 def wait_for_mail(server, to: str, timeout: float = 10) -> dict:
     """The newest mail to `to`, waiting (bounded) for it."""
     deadline = time.monotonic() + timeout
@@ -241,11 +319,10 @@ def test_magiclink_update_email_in_descopekits_shape(client, server):
     email, up = signed_up(client)
     new = unique_email("linked")
     status, body = call(server, "POST", "/v1/auth/magiclink/update/email", {
-        "loginId": email, "email": new, "redirectUrl": "myapp://done", "addToLoginIDs": False,
+        "loginId": email, "email": new, "redirectUrl": APP_URL, "addToLoginIDs": False,
         "onMergeUseExisting": False}, auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
     assert (status, body) == (200, {"maskedEmail": new[0] + "***@example.com"})
-    link = urllib.parse.urlparse(wait_for_mail(server, new)["link"])
-    moved = client.magiclink.verify(urllib.parse.parse_qs(link.query)["t"][0])
+    moved = client.magiclink.verify(app_token(server, new))
     assert moved["userId"] == up["userId"] and moved["user"]["email"] == new
     # Another account's address, or one's own, is no move: a taken one answers alike and mails no link.
     other, other_up = signed_up(client)
@@ -281,7 +358,8 @@ def test_a_change_asked_on_the_pages_still_needs_the_password(client, server):
 
 def test_enchanted_link_opened_in_a_browser_signs_the_polling_app_in_once(client, server):
     email = unique_email("enchanted")
-    started = client.enchantedlink.sign_up_or_in(email, "http://127.0.0.1:9/done")
+    # No URI: the link opens Gatehouse's own page.
+    started = client.enchantedlink.sign_up_or_in(email, "")
     assert started["linkId"] == "1" and started["maskedEmail"] == email[0] + "***@example.com"
     ref = started["pendingRef"]
     status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": ref})
@@ -311,9 +389,9 @@ def test_enchanted_link_opened_in_a_browser_signs_the_polling_app_in_once(client
 def test_enchanted_link_verified_by_the_app_in_descopekits_shape(client, server):
     email, up = signed_up(client)
     status, started = call(server, "POST", "/v1/auth/enchantedlink/signin/email",
-                           {"loginId": email, "redirectUrl": "myapp://done", "loginOptions": {}})
+                           {"loginId": email, "redirectUrl": APP_URL, "loginOptions": {}})
     assert status == 200 and set(started) == {"linkId", "pendingRef", "maskedEmail"}
-    token = urllib.parse.parse_qs(urllib.parse.urlparse(wait_for_mail(server, email)["link"]).query)["t"][0]
+    token = app_token(server, email)
     with pytest.raises(AuthException) as wrong:
         client.enchantedlink.verify("not-the-token-" + "x" * 30)
     assert error_body(wrong.value)["errorCode"] == "E061102"
@@ -323,7 +401,7 @@ def test_enchanted_link_verified_by_the_app_in_descopekits_shape(client, server)
     assert body["sessionJwt"].count(".") == 2 and body["refreshJwt"].count(".") == 2
     # Sign-in only: an unknown address gets the same answer and no mail.
     stranger = unique_email("enchanted-nobody")
-    assert client.enchantedlink.sign_in(stranger, "myapp://done")["maskedEmail"] == stranger[0] + "***@example.com"
+    assert client.enchantedlink.sign_in(stranger, APP_URL)["maskedEmail"] == stranger[0] + "***@example.com"
     time.sleep(0.3)
     assert read_mailbox(server.url, stranger) == []
 
@@ -359,6 +437,10 @@ def test_totp_added_then_asked_at_sign_in(client):
     confirmed = client.totp.sign_in_code(email, totp.at(time.time() - 30), LoginOptions(mfa=True), refresh)
     assert "totp" in confirmed["sessionToken"]["amr"] and client.me(refresh)["TOTP"] is True
 
+    # The password comes first: the authenticator alone does not sign this account in.
+    with pytest.raises(AuthException) as alone:
+        client.totp.sign_in_code(email, totp.now())
+    assert error_body(alone.value)["errorCode"] == "E061102"
     with pytest.raises(AuthException) as asked:
         client.password.sign_in(email, PASSWORD)
     assert asked.value.status_code == 403 and error_body(asked.value)["errorCode"] == "E011003"
@@ -367,9 +449,68 @@ def test_totp_added_then_asked_at_sign_in(client):
     with pytest.raises(AuthException) as spent:
         client.totp.sign_in_code(email, totp.now())
     assert error_body(spent.value)["errorCode"] == "E061102"
-    with pytest.raises(AuthException) as alone:
-        client.totp.sign_up(unique_email("totp-only"))
-    assert alone.value.status_code == 501
+
+
+def test_totp_sign_up_then_the_authenticator_alone_signs_in(app_client):
+    email = unique_email("totp-only")
+    key = app_client.totp.sign_up(email, {"name": "Tia Totp"})
+    assert key["provisioningURL"].startswith("otpauth://totp/") and email.split("@")[0] in key["provisioningURL"]
+    assert base64.b64decode(key["image"])[:8] == b"\x89PNG\r\n\x1a\n"
+    totp = pyotp.TOTP(key["key"])
+    with pytest.raises(AuthException) as wrong:
+        app_client.totp.sign_in_code(email, "000000" if totp.now() != "000000" else "111111")
+    assert error_body(wrong.value)["errorCode"] == "E061102"
+    signed_in = app_client.totp.sign_in_code(email, totp.now())
+    assert signed_in["user"]["email"] == email and signed_in["user"]["name"] == "Tia Totp"
+    assert signed_in["user"]["password"] is False and app_client.me(signed_in["refreshSessionToken"]["jwt"])["TOTP"] is True
+    # The next step's code signs in again; a spent one does not.
+    with pytest.raises(AuthException) as spent:
+        app_client.totp.sign_in_code(email, totp.now())
+    assert error_body(spent.value)["errorCode"] == "E061102"
+    assert app_client.totp.sign_in_code(email, totp.at(time.time() + 30))["userId"] == signed_in["userId"]
+    with pytest.raises(AuthException) as taken:
+        app_client.totp.sign_up(email)
+    assert error_body(taken.value)["errorCode"] == "E063003"
+
+
+def test_passkeys_through_the_python_sdk(app_server):
+    from test_passkeys_oracle import SoftwareAuthenticator
+
+    site = app_server.url.replace("127.0.0.1", "localhost")
+    sdk = DescopeClient(project_id=PROJECT, base_url=site)
+    email = unique_email("passkey-sdk")
+    start = sdk.webauthn.sign_up_start(email, site, {"name": "Pia Passkey"})
+    first = SoftwareAuthenticator()
+    credential = first.create(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    up = sdk.webauthn.sign_up_finish(start["transactionId"], json.dumps(credential))
+    assert up["user"]["email"] == email and up["user"]["name"] == "Pia Passkey" and up["user"]["webauthn"] is True
+    # A second passkey: update_finish sends no refresh JWT, its transaction is update_start's.
+    start = sdk.webauthn.update_start(email, up["refreshSessionToken"]["jwt"], site)
+    second = SoftwareAuthenticator()
+    credential = second.create(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    assert sdk.webauthn.update_finish(start["transactionId"], json.dumps(credential)) is None
+    with pytest.raises(AuthException) as replayed:
+        sdk.webauthn.update_finish(start["transactionId"], json.dumps(credential))
+    assert replayed.value.status_code == 400
+    start = sdk.webauthn.sign_in_start(email, site)
+    assertion = second.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    assert sdk.webauthn.sign_in_finish(start["transactionId"], json.dumps(assertion))["userId"] == up["userId"]
+    # The origin must be the page's, exactly: another port or scheme is refused.
+    port = urllib.parse.urlparse(site).port
+    for origin in (f"http://localhost:{port + 1}", f"https://localhost:{port}"):
+        with pytest.raises(AuthException) as refused:
+            sdk.webauthn.sign_in_start(email, origin)
+        assert error_body(refused.value)["errorCode"] == "E011004", origin
+        with pytest.raises(AuthException) as refused:
+            sdk.webauthn.sign_up_start(unique_email("passkey-origin"), origin)
+        assert error_body(refused.value)["errorCode"] == "E011004", origin
+
+
+def test_select_tenant_answers_descopes_tenant_error(app_client):
+    _, up = signed_up(app_client)
+    with pytest.raises(AuthException) as refused:
+        app_client.select_tenant("T2tenant", up["refreshSessionToken"]["jwt"])
+    assert refused.value.status_code == 400 and error_body(refused.value)["errorCode"] == "E011004"
 
 
 def test_keys_and_token_shapes(client, server):

@@ -27,11 +27,13 @@ public struct SignUp: Sendable {
         }
     }
 
-    /// A passkey's account, with no password, under the id the passkey's user handle names; the
-    /// same budget, audit and verification rules as a password sign-up, its session (when the
-    /// address need not be verified first) opened for a browser.
-    func attemptWithoutPassword(id: UserID, email: String, name: String?, request: Request) async throws -> SignUpOutcome {
-        try await accounted(email: email, method: "passkey", request: request) {
+    /// A passkey's (or, `method` "totp", an authenticator app's) account, with no password, under
+    /// the id the passkey's user handle names; the same budget, audit and verification rules as a
+    /// password sign-up, its session (when the address need not be verified first) opened for a browser.
+    func attemptWithoutPassword(
+        id: UserID, email: String, name: String?, method: String = "passkey", request: Request
+    ) async throws -> SignUpOutcome {
+        try await accounted(email: email, method: method, request: request) {
             try await policy.applied(to: env.pageBackend).signUpWithoutPassword(id: id, email: email, name: name)
         }
     }

@@ -63,12 +63,17 @@ struct DescopeOAuthRoutes: Sendable {
             let nonce = SecureRandom.token()
             return try .json(
                 NativeStart(
-                    clientId: clientID, stateId: try api.tokens.nativeState(nonce: nonce, project: call.project), nonce: nonce,
+                    clientId: clientID,
+                    stateId: try api.tokens.state(Self.nativeState, ["nonce": .string(nonce)], project: call.project),
+                    nonce: nonce,
                     implicit: true))
         }
         api.on(&router, .post, "/v1/auth/oauth/native/finish") { call in
             try Self.requireApple(call)
-            guard let nonce = api.tokens.nonce(ofNativeState: try call.required("stateId"), project: call.project) else {
+            guard
+                let nonce = api.tokens.state(Self.nativeState, try call.required("stateId"), project: call.project)?["nonce"]?
+                    .stringValue
+            else {
                 throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "stateId is unknown or out of date")
             }
             let token = try call.required("idToken")
@@ -86,6 +91,9 @@ struct DescopeOAuthRoutes: Sendable {
             }
         }
     }
+
+    /// The `drn` of a native sign-in's state (the nonce it gave the app).
+    private static let nativeState = "native-state"
 
     private static let appleNotConfigured = DescopeAnswer(
         400, DescopeCode.invalidArguments, "Invalid arguments", "Sign in with Apple needs --apple-audience BUNDLE_ID")
