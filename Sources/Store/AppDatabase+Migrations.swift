@@ -132,6 +132,7 @@ extension AppDatabase {
         registerUserListSortMigrations(&migrator)
         registerAppBrandingMigrations(&migrator)
         registerSignUpProfileMigrations(&migrator)
+        registerKeptVerifierMigrations(&migrator)
         return migrator
     }
 }

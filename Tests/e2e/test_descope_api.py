@@ -716,6 +716,10 @@ def test_oauth_through_the_test_provider(client, server):
     assert error_body(unregistered.value)["errorCode"] == "E011004"
 
     started = client.oauth.start("acme", callback)
+    # Each flow is bound to a verifier of its own, kept by the server (Descope's exchange sends none).
+    challenges = [urllib.parse.parse_qs(urllib.parse.urlparse(flow["url"]).query)["code_challenge"][0]
+                  for flow in (started, client.oauth.start("acme", callback))]
+    assert challenges[0] != challenges[1]
     walker = Browserless(server.url)
     location, chose = started["url"], False
     for _ in range(6):  # Gatehouse's provider start, the test provider's page and its hand-back, the callback.
