@@ -28,10 +28,10 @@ OTHER_PROJECT = "P2descopeGatehouseTest000002"
 PASSWORD = "first password 1"
 
 
-def started_server(tmp_path_factory, name: str, projects: str):
-    """A server with the default flags answering for `projects`, stopped after the module."""
+def started_server(tmp_path_factory, name: str, projects: str, *flags: str):
+    """A server with the default flags (and `flags`) answering for `projects`, stopped after the module."""
     db = tmp_path_factory.mktemp(name) / "gatehouse.sqlite"
-    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", projects])
+    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", projects, *flags])
     try:
         yield started.start()
     finally:
@@ -52,7 +52,7 @@ def client(server) -> DescopeClient:
 def app_server(tmp_path_factory):
     """A second server for the flows that end at an app (links, passkeys, TOTP-only accounts): the
     source's budgets (30 code checks per 5 minutes from 127.0.0.1) then hold for each half."""
-    yield from started_server(tmp_path_factory, "descope-app", PROJECT)
+    yield from started_server(tmp_path_factory, "descope-app", PROJECT, "--descope-redirect-origin", LISTED_ORIGIN)
 
 
 @pytest.fixture(scope="module")
@@ -219,6 +219,7 @@ def test_magic_link_sign_up_or_in(client, server):
 
 
 APP_URL = "http://localhost:8765/app/callback"
+LISTED_ORIGIN = "https://app.example:8443"
 
 
 def app_token(server, to: str) -> str:
@@ -277,6 +278,26 @@ def test_a_link_to_an_address_not_allowed_is_refused_and_mails_nothing(app_clien
     assert (status, body["errorCode"]) == (400, "E011004")
     time.sleep(0.3)
     assert read_mailbox(app_server.url, email) == [] and read_mailbox(app_server.url, new) == []
+
+
+def test_links_open_a_listed_origin_or_a_registered_callback(app_client, app_server):
+    # --descope-redirect-origin: any address on that origin, exactly (another port is another origin).
+    email = unique_email("listed")
+    app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, LISTED_ORIGIN + "/descope/done")
+    assert wait_for_mail(app_server, email)["link"].startswith(LISTED_ORIGIN + "/descope/done?t=")
+    with pytest.raises(AuthException) as other_port:
+        app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, unique_email("listed"), "https://app.example/descope/done")
+    assert error_body(other_port.value)["errorCode"] == "E011004"
+    # A callback registered for an app (the console's apps), exactly as registered.
+    callback = "myapp://descope/callback"
+    admin_post(app_server, "/_/api/apps", {"name": "Descope links", "callbackURLs": [callback]},
+               app_server.superuser_token())
+    email = unique_email("registered")
+    app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, callback)
+    assert wait_for_mail(app_server, email)["link"].startswith(callback + "?t=")
+    with pytest.raises(AuthException) as unregistered:
+        app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, unique_email("registered"), callback + "/other")
+    assert error_body(unregistered.value)["errorCode"] == "E011004"
 
 
 def wait_for_mail(server, to: str, timeout: float = 10) -> dict:
