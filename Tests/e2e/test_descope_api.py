@@ -87,13 +87,14 @@ def jwt_part(token: str, index: int) -> dict:
 
 def signed_up(client: DescopeClient, name: str = "Ada Lovelace") -> tuple[str, dict]:
     email = unique_email("descope")
-    return email, client.password.sign_up(email, PASSWORD, {"name": name})
+    return email, client.password.sign_up(email, PASSWORD, {"name": name, "givenName": name.split()[0]})
 
 
 def test_password_journey_through_the_sdk(client, server):
     email, up = signed_up(client)
     # JWTs at once, the address still to verify — whatever --verification says.
     assert up["user"]["verifiedEmail"] is False and up["user"]["name"] == "Ada Lovelace"
+    assert up["user"]["givenName"] == "Ada" and "givenName" not in up["user"]["customAttributes"]
     assert up["firstSeen"] is True and up["projectId"] == PROJECT
     user_id = up["userId"]
 
@@ -474,7 +475,7 @@ def test_totp_added_then_asked_at_sign_in(client):
 
 def test_totp_sign_up_then_the_authenticator_alone_signs_in(app_client):
     email = unique_email("totp-only")
-    key = app_client.totp.sign_up(email, {"name": "Tia Totp"})
+    key = app_client.totp.sign_up(email, {"name": "Tia Totp", "familyName": "Totp"})
     assert key["provisioningURL"].startswith("otpauth://totp/") and email.split("@")[0] in key["provisioningURL"]
     assert base64.b64decode(key["image"])[:8] == b"\x89PNG\r\n\x1a\n"
     totp = pyotp.TOTP(key["key"])
@@ -483,6 +484,7 @@ def test_totp_sign_up_then_the_authenticator_alone_signs_in(app_client):
     assert error_body(wrong.value)["errorCode"] == "E061102"
     signed_in = app_client.totp.sign_in_code(email, totp.now())
     assert signed_in["user"]["email"] == email and signed_in["user"]["name"] == "Tia Totp"
+    assert signed_in["user"]["familyName"] == "Totp"
     assert signed_in["user"]["password"] is False and app_client.me(signed_in["refreshSessionToken"]["jwt"])["TOTP"] is True
     # The next step's code signs in again; a spent one does not.
     with pytest.raises(AuthException) as spent:

@@ -17,13 +17,17 @@ public struct AuthenticatorAppSignIn: Sendable {
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
-    /// A new account at `email` and its authenticator key, waiting for the first code. Under
-    /// `policy` the account may hold a session at once (`.emailNotVerified` otherwise); the session
-    /// the key was asked with ends here: the first code signs in.
-    public func signUp(email: String, name: String?, policy: WayInPolicy, request: Request) async throws -> TOTPEnrollment {
+    /// A new account at `email` (named in `profile`, with any other fields there) and its
+    /// authenticator key, waiting for the first code. Under `policy` the account may hold a session
+    /// at once (`.emailNotVerified` otherwise); the session the key was asked with ends here: the
+    /// first code signs in.
+    public func signUp(
+        email: String, profile: [String: JSONValue], policy: WayInPolicy, request: Request
+    ) async throws -> TOTPEnrollment {
         guard env.backend is any AuthenticatorOnlyAccounts else { throw AuthError.notSupported(.totp) }
         let outcome = try await SignUp(env: env, via: via, policy: policy).attemptWithoutPassword(
-            id: UserID(SecureRandom.userID()), email: email, name: name, method: "totp", request: request)
+            id: UserID(SecureRandom.userID()), email: email, name: profile["name"]?.stringValue,
+            profile: profile.filter { $0.key != "name" }, method: "totp", request: request)
         guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
         let enrollment = try await env.backend.beginTOTPEnrollment(session: session)
         try await env.backend.signOut(session)

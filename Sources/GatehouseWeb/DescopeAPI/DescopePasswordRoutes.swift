@@ -13,9 +13,10 @@ struct DescopePasswordRoutes: Sendable {
     func register(on router: inout Router) {
         api.on(&router, .post, "/v1/auth/password/signup") { call in
             let (email, password) = (try call.loginID(), try call.required("password"))
+            let user = call.userProfile()
             let outcome = try await SignUp(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
-                SignUpRequest(email: email, password: password, name: call.userName()), for: .browserSession,
-                request: call.request)
+                SignUpRequest(email: email, password: password, name: user["name"]?.stringValue),
+                profile: user.filter { $0.key != "name" }, for: .browserSession, request: call.request)
             guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
             return try await api.signedIn(session, amr: ["pwd"], call: call, firstSeen: true)
         }

@@ -18,7 +18,7 @@ struct DescopeTOTPRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/totp/signup") { call in
             let email = try call.loginID()
             let enrollment = try await AuthenticatorAppSignIn(env: accounts, via: DescopeAPI.via).signUp(
-                email: email, name: call.userName(), policy: .descopeAPI, request: call.request)
+                email: email, profile: call.userProfile(), policy: .descopeAPI, request: call.request)
             return try key(enrollment)
         }
         api.on(&router, .post, "/v1/auth/totp/update") { call in
