@@ -86,6 +86,7 @@ extension AppDatabase {
                 user.verified = true
                 user.passwordHash = nil
                 user.updatedAt = now
+                try Self.endUnprovenAuthenticator(db, userID: user.id, at: now)
             }
             try Self.endUnvouchedLinks(db, userID: user.id, at: now)
             return .signedIn(user, created: created)

@@ -496,6 +496,22 @@ def test_totp_sign_up_then_the_authenticator_alone_signs_in(app_client):
     assert error_body(taken.value)["errorCode"] == "E063003"
 
 
+def test_an_authenticator_signed_up_with_someone_elses_address_ends_when_the_owner_proves_it(app_client, app_server):
+    victim = unique_email("pre-hijacked")
+    attacker = pyotp.TOTP(app_client.totp.sign_up(victim)["key"])
+    held = app_client.totp.sign_in_code(victim, attacker.now())["refreshSessionToken"]["jwt"]
+    # The address's owner signs in with a mailed code: no second step of the attacker's, who is out.
+    app_client.otp.sign_in(DeliveryMethod.EMAIL, victim)
+    owner = app_client.otp.verify_code(DeliveryMethod.EMAIL, victim, latest_code(app_server.url, victim))
+    assert owner["user"]["verifiedEmail"] is True and owner["user"]["TOTP"] is False
+    with pytest.raises(AuthException) as ended:
+        app_client.me(held)
+    assert ended.value.status_code == 401
+    with pytest.raises(AuthException) as refused:
+        app_client.totp.sign_in_code(victim, attacker.at(time.time() + 30))
+    assert error_body(refused.value)["errorCode"] == "E061102"
+
+
 def test_passkeys_through_the_python_sdk(app_server):
     from test_passkeys_oracle import SoftwareAuthenticator
 
