@@ -39,7 +39,7 @@ extension LocalAccounts {
         } else {
             let (token, mail) = emailChangeProof(proof, userID: userID, email: user.email, newEmail: newEmail, now: now)
             try await database.insertEmailChange(token, newEmail: newEmail, provenBySession: proof != nil)
-            logger.info("email change requested", metadata: ["user": "\(userID)", "proof": "\(proof?.rawValue ?? "password")"])
+            logger.info("email change requested", metadata: ["user": "\(userID)", "proof": "\(proof?.name ?? "password")"])
             await deliver(mail, userID: userID)
         }
         await deliver(EmailChangeMail.notice(to: user.email, newAddress: newEmail), userID: userID)
@@ -117,9 +117,14 @@ extension LocalAccounts {
         let token = VerificationTokenRecord(
             userID: userID, purpose: .changeEmail, kind: .link, secretHash: keyedHash.hex(secret),
             expiresAt: expiresAt, createdAt: now)
-        // A session-proven link also carries its secret as `t`, where Descope's apps read it.
-        let query = proof == .link ? "t=\(secret)&token=\(secret)" : "token=\(secret)"
-        let link = configuration.page("/auth/confirm-email?\(query)")
+        // A session-proven link also carries its secret as `t`, where Descope's apps read it; it
+        // opens the app's address where the app named one.
+        let link: String
+        switch proof {
+        case .link(let appURL?): link = LinkOpening.app(appURL).address(token: secret, page: configuration.page)
+        case .link(nil): link = configuration.page("/auth/confirm-email?t=\(secret)&token=\(secret)")
+        case .code, nil: link = configuration.page("/auth/confirm-email?token=\(secret)")
+        }
         return (token, EmailChangeMail.confirmation(link, to: newEmail, lifetime: configuration.linkLifetime))
     }
 }

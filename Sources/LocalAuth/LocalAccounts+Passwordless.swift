@@ -12,8 +12,9 @@ extension LocalAccounts {
     /// address gets a row and an id, so the answer and the work are the same for all; only an
     /// enabled account — or, with `allowSignUp`, an address with no account — gets the mail. The
     /// resend cool-down is the web layer's (per address whether or not an account exists).
-    public func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String {
-        let issued = try await issueEmailOTP(email: email, allowSignUp: allowSignUp)
+    /// `signUpProfile`: what the account a right code creates gets (Descope's sign-up `user`).
+    public func requestEmailOTP(email: String, allowSignUp: Bool, signUpProfile: Profile? = nil) async throws -> String {
+        let issued = try await issueEmailOTP(email: email, allowSignUp: allowSignUp, signUpProfile: signUpProfile)
         if let recipient = issued.recipient {
             await deliverPasswordless(
                 PasswordlessMail.code(issued.code, to: recipient.email, lifetime: configuration.codeLifetime), recipient.id)
@@ -23,7 +24,7 @@ extension LocalAccounts {
 
     /// Stores a sign-in code for `email` (any address: see `requestEmailOTP`); its id, the code,
     /// and who may be mailed it.
-    func issueEmailOTP(email: String, allowSignUp: Bool) async throws
+    func issueEmailOTP(email: String, allowSignUp: Bool, signUpProfile: Profile? = nil) async throws
         -> (otpID: String, code: String, recipient: (email: String, id: UserID?)?)
     {
         let email = try Self.passwordlessAddress(email)
@@ -33,7 +34,7 @@ extension LocalAccounts {
         let recipient = try await storeSignInToken(
             kind: .code, email: email, allowSignUp: allowSignUp, lookupHash: otpLookupHash(otpID),
             codeHash: codeHash(otpID: otpID, code: code), browserBinding: nil,
-            expiresAt: now.addingTimeInterval(configuration.codeLifetime), now: now)
+            expiresAt: now.addingTimeInterval(configuration.codeLifetime), signUpProfile: signUpProfile, now: now)
         return (otpID, code, recipient)
     }
 
@@ -69,13 +70,16 @@ extension LocalAccounts {
     }
 
     /// Stores a single-use link for `email` bound to the asking browser and mails it (same rules
-    /// for who gets mail as `requestEmailOTP`), opening `pagePath` (an enchanted link's page, say).
+    /// for who gets mail as `requestEmailOTP`), opening `link` (an enchanted link's page, an app's
+    /// address).
     public func requestMagicLink(
-        email: String, allowSignUp: Bool, browserBinding: String, pagePath: String = "/auth/magic"
+        email: String, allowSignUp: Bool, browserBinding: String, opening link: LinkOpening = .magicLinkPage,
+        signUpProfile: Profile? = nil
     ) async throws {
-        let issued = try await issueMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+        let issued = try await issueMagicLink(
+            email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, signUpProfile: signUpProfile)
         if let recipient = issued.recipient {
-            let link = configuration.page("\(pagePath)?t=\(issued.secret)")
+            let link = link.address(token: issued.secret, page: configuration.page)
             await deliverPasswordless(
                 PasswordlessMail.link(link, to: recipient.email, lifetime: Self.magicLinkLifetime), recipient.id)
         }
@@ -83,7 +87,7 @@ extension LocalAccounts {
 
     /// Stores a single-use link for `email`, bound to a browser or (nil) to none; its secret and
     /// who may be mailed it.
-    func issueMagicLink(email: String, allowSignUp: Bool, browserBinding: String?) async throws
+    func issueMagicLink(email: String, allowSignUp: Bool, browserBinding: String?, signUpProfile: Profile? = nil) async throws
         -> (secret: String, recipient: (email: String, id: UserID?)?)
     {
         let email = try Self.passwordlessAddress(email)
@@ -91,7 +95,8 @@ extension LocalAccounts {
         let now = clock()
         let recipient = try await storeSignInToken(
             kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
-            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime), now: now)
+            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime),
+            signUpProfile: signUpProfile, now: now)
         return (secret, recipient)
     }
 
@@ -144,13 +149,14 @@ extension LocalAccounts {
     /// Writes the token row for any address; returns who to mail, if anyone.
     private func storeSignInToken(
         kind: SignInTokenRecord.Kind, email: String, allowSignUp: Bool, lookupHash: String, codeHash: String?,
-        browserBinding: String?, expiresAt: Date, now: Date
+        browserBinding: String?, expiresAt: Date, signUpProfile: Profile?, now: Date
     ) async throws -> (email: String, id: UserID?)? {
         let user = try await database.user(email: email)
         try await database.replaceSignInTokens(
             with: SignInTokenRecord(
                 kind: kind, lookupHash: lookupHash, codeHash: codeHash, email: user?.email ?? email, userID: user?.id,
-                allowSignUp: allowSignUp, browserBinding: browserBinding, expiresAt: expiresAt, createdAt: now))
+                allowSignUp: allowSignUp, browserBinding: browserBinding, expiresAt: expiresAt, createdAt: now,
+                signUpProfile: user == nil && allowSignUp ? signUpProfile : nil))
         if let user { return user.disabled ? nil : (user.email, user.id) }
         return allowSignUp ? (email, nil) : nil
     }
@@ -159,7 +165,7 @@ extension LocalAccounts {
     private func spend(_ token: SignInTokenRecord, id: Int64, now: Date, via: String) async throws -> User {
         let newUser = UserRecord(
             id: UserID(SecureRandom.userID()), email: token.email, passwordHash: nil, verified: true,
-            profile: Profile(), createdAt: now, updatedAt: now)
+            profile: token.signUpProfile ?? Profile(), createdAt: now, updatedAt: now)
         switch try await database.spendSignInToken(id: id, now: now, newUser: newUser) {
         case .dead:
             throw AuthError.codeExpired

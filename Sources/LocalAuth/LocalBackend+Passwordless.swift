@@ -25,12 +25,20 @@ extension LocalBackend {
 }
 
 extension LocalBackend: EnchantedLinks {
-    public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String, pagePath: String) async throws {
+    public func requestMagicLink(
+        email: String, allowSignUp: Bool, browserBinding: String, opening link: LinkOpening, signUpProfile: Profile?
+    ) async throws {
         try await accounts.requestMagicLink(
-            email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, pagePath: pagePath)
+            email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, opening: link, signUpProfile: signUpProfile)
     }
 
     public func browserBinding(ofMagicLink token: String) async throws -> String? {
         try await accounts.browserBinding(ofMagicLink: token)
+    }
+}
+
+extension LocalBackend: CodeSignUpProfiles {
+    public func requestEmailOTP(email: String, allowSignUp: Bool, signUpProfile: Profile) async throws -> String {
+        try await accounts.requestEmailOTP(email: email, allowSignUp: allowSignUp, signUpProfile: signUpProfile)
     }
 }

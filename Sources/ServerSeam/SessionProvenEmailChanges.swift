@@ -1,10 +1,19 @@
 import AuthCore
 
 /// What confirms an email change whose asker's live session was the proof: a 6-digit code or a
-/// single-use link, mailed to the new address.
-public enum MailedProof: String, Sendable {
+/// single-use link, mailed to the new address. The link opens Gatehouse's confirmation page, or
+/// `appURL` with its token as `t` (Descope's `redirectUrl`), from where the app confirms it.
+public enum MailedProof: Sendable, Equatable {
     case code
-    case link
+    case link(appURL: String?)
+
+    /// How the log names it.
+    public var name: String {
+        switch self {
+        case .code: "code"
+        case .link: "link"
+        }
+    }
 }
 
 /// A backend that can move an account to a new address on its live session's word, as Descope's

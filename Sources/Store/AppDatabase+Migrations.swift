@@ -131,6 +131,8 @@ extension AppDatabase {
         registerPasskeyMigrations(&migrator)
         registerUserListSortMigrations(&migrator)
         registerAppBrandingMigrations(&migrator)
+        registerSignUpProfileMigrations(&migrator)
+        registerKeptVerifierMigrations(&migrator)
         return migrator
     }
 }

@@ -86,9 +86,20 @@ extension AppDatabase {
                 user.verified = true
                 user.passwordHash = nil
                 user.updatedAt = now
+                try Self.endUnprovenAuthenticator(db, userID: user.id, at: now)
             }
             try Self.endUnvouchedLinks(db, userID: user.id, at: now)
             return .signedIn(user, created: created)
         }
+    }
+
+    /// An authenticator app set up before the account's address was proven (a Descope `totp/signup`
+    /// made with someone else's address, say) ends when a code or link first proves the address, as
+    /// the unproven password does: its key, recovery codes and every session of the account.
+    private static func endUnprovenAuthenticator(_ db: Database, userID: UserID, at now: Date) throws {
+        try db.execute(sql: "DELETE FROM totp_credentials WHERE user_id = ?", arguments: [userID.rawValue])
+        guard db.changesCount > 0 else { return }
+        try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userID.rawValue])
+        _ = try Self.revokeSessions(of: userID, at: now, in: db)
     }
 }

@@ -33,10 +33,13 @@ public struct SignInTokenRecord: Codable, Sendable, Equatable, FetchableRecord, 
     public var attempts: Int
     public var consumedAt: Date?
     public var createdAt: Date
+    /// With no account: the profile the account a right code or link creates gets (the sign-up's
+    /// name and its parts); nil for none.
+    public var signUpProfile: Profile?
 
     public init(
         kind: Kind, lookupHash: String, codeHash: String?, email: String, userID: UserID?, allowSignUp: Bool,
-        browserBinding: String?, expiresAt: Date, createdAt: Date
+        browserBinding: String?, expiresAt: Date, createdAt: Date, signUpProfile: Profile? = nil
     ) {
         self.kind = kind
         self.lookupHash = lookupHash
@@ -49,6 +52,7 @@ public struct SignInTokenRecord: Codable, Sendable, Equatable, FetchableRecord, 
         self.expiresAt = expiresAt
         self.attempts = 0
         self.createdAt = createdAt
+        self.signUpProfile = signUpProfile
     }
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
@@ -62,6 +66,7 @@ public struct SignInTokenRecord: Codable, Sendable, Equatable, FetchableRecord, 
         case expiresAt = "expires_at"
         case consumedAt = "consumed_at"
         case createdAt = "created_at"
+        case signUpProfile = "sign_up_profile"
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -154,6 +154,14 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
+            An origin (scheme://host[:port]) whose addresses Descope-API links (magic, enchanted, reset, \
+            update/email) may open, besides registered app callbacks and loopback origins; repeat for \
+            several. (GATEHOUSE_DESCOPE_REDIRECT_ORIGINS, comma-separated)
+            """)
+    var descopeRedirectOrigin: [String] = []
+
+    @Option(
+        help: """
             The weakest password accepted, as a zxcvbn score from 0 to 4: 2 (the default) refuses passwords \
             guessed within a million tries, such as 'password' and '12345678'; 0 checks only the length. \
             (GATEHOUSE_PASSWORD_MIN_SCORE)
@@ -186,6 +194,13 @@ struct Serve: AsyncParsableCommand {
             ? (Environment.value("ALLOWED_HOSTS")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
             : allowedHost
         return HostAllowList(names: extra + [resolvedPublicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 })
+    }
+
+    /// A repeatable option's values (each may be a comma-separated list), else the environment
+    /// variable `GATEHOUSE_<variable>`'s comma-separated list.
+    private static func list(_ values: [String], else variable: String) -> [String] {
+        (values.isEmpty ? [Environment.value(variable) ?? ""] : values)
+            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
     }
 
     /// `--public-url`, else `GATEHOUSE_PUBLIC_URL`.
@@ -317,9 +332,9 @@ struct Serve: AsyncParsableCommand {
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.passwordRules = passwordRules
-        web.descopeProjectIDs = (descopeProjectId.isEmpty ? [Environment.value("DESCOPE_PROJECT_ID") ?? ""] : descopeProjectId)
-            .flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        web.descopeProjectIDs = Self.list(descopeProjectId, else: "DESCOPE_PROJECT_ID")
         web.descopeTokenCookies = descopeTokenCookies
+        web.descopeRedirectOrigins = Self.list(descopeRedirectOrigin, else: "DESCOPE_REDIRECT_ORIGINS")
         web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
         web.passkeyChallengeLifetime = TimeInterval(max(passkeyChallengeLifetime, 1))
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))

@@ -28,10 +28,10 @@ OTHER_PROJECT = "P2descopeGatehouseTest000002"
 PASSWORD = "first password 1"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("descope") / "gatehouse.sqlite"
-    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", f"{PROJECT},{OTHER_PROJECT}"])
+def started_server(tmp_path_factory, name: str, projects: str, *flags: str):
+    """A server with the default flags (and `flags`) answering for `projects`, stopped after the module."""
+    db = tmp_path_factory.mktemp(name) / "gatehouse.sqlite"
+    started = GatehouseServer(gatehouse_binary(), db, "code", ["--descope-project-id", projects, *flags])
     try:
         yield started.start()
     finally:
@@ -39,8 +39,25 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from started_server(tmp_path_factory, "descope", f"{PROJECT},{OTHER_PROJECT}")
+
+
+@pytest.fixture(scope="module")
 def client(server) -> DescopeClient:
     return DescopeClient(project_id=PROJECT, base_url=server.url)
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory):
+    """A second server for the flows that end at an app (links, passkeys, TOTP-only accounts): the
+    source's budgets (30 code checks per 5 minutes from 127.0.0.1) then hold for each half."""
+    yield from started_server(tmp_path_factory, "descope-app", PROJECT, "--descope-redirect-origin", LISTED_ORIGIN)
+
+
+@pytest.fixture(scope="module")
+def app_client(app_server) -> DescopeClient:
+    return DescopeClient(project_id=PROJECT, base_url=app_server.url)
 
 
 def call(server, method: str, path: str, body: bytes | dict | None = None, auth: str | None = PROJECT,
@@ -70,13 +87,14 @@ def jwt_part(token: str, index: int) -> dict:
 
 def signed_up(client: DescopeClient, name: str = "Ada Lovelace") -> tuple[str, dict]:
     email = unique_email("descope")
-    return email, client.password.sign_up(email, PASSWORD, {"name": name})
+    return email, client.password.sign_up(email, PASSWORD, {"name": name, "givenName": name.split()[0]})
 
 
 def test_password_journey_through_the_sdk(client, server):
     email, up = signed_up(client)
     # JWTs at once, the address still to verify — whatever --verification says.
     assert up["user"]["verifiedEmail"] is False and up["user"]["name"] == "Ada Lovelace"
+    assert up["user"]["givenName"] == "Ada" and "givenName" not in up["user"]["customAttributes"]
     assert up["firstSeen"] is True and up["projectId"] == PROJECT
     user_id = up["userId"]
 
@@ -201,6 +219,88 @@ def test_magic_link_sign_up_or_in(client, server):
     assert spent.value.status_code == 401
 
 
+APP_URL = "http://localhost:8765/app/callback"
+LISTED_ORIGIN = "https://app.example:8443"
+
+
+def app_token(server, to: str) -> str:
+    """The `t` of the newest mail's link to `to`, which opens the app's address."""
+    link = wait_for_mail(server, to)["link"]
+    assert link.startswith(APP_URL + "?t="), link
+    return urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["t"][0]
+
+
+def test_magic_link_sign_up_opens_the_app_and_keeps_the_name(app_client, app_server):
+    email = unique_email("link-app")
+    app_client.magiclink.sign_up(DeliveryMethod.EMAIL, email, APP_URL, {"name": "Grace Hopper", "givenName": "Grace"})
+    signed_up = app_client.magiclink.verify(app_token(app_server, email))
+    assert signed_up["user"]["email"] == email and signed_up["firstSeen"] is True
+    assert signed_up["user"]["name"] == "Grace Hopper" and signed_up["user"]["givenName"] == "Grace"
+
+
+def test_enchanted_link_opens_the_app(app_client, app_server):
+    email, up = signed_up(app_client)
+    started = app_client.enchantedlink.sign_in(email, APP_URL)
+    app_client.enchantedlink.verify(app_token(app_server, email))
+    assert app_client.enchantedlink.get_session(started["pendingRef"])["userId"] == up["userId"]
+
+
+def test_reset_mails_a_link_to_the_app_whose_session_sets_the_password_once(app_client, app_server):
+    email, up = signed_up(app_client)
+    assert app_client.password.send_reset(email, APP_URL)["maskedEmail"] == email[0] + "***@example.com"
+    token = app_token(app_server, email)
+    signed_in = app_client.magiclink.verify(token)
+    assert signed_in["userId"] == up["userId"]
+    with pytest.raises(AuthException) as spent:
+        app_client.magiclink.verify(token)
+    assert spent.value.status_code == 401
+    refresh = signed_in["refreshSessionToken"]["jwt"]
+    app_client.password.update(email, "new password 4", refresh)
+    with pytest.raises(AuthException) as again:
+        app_client.password.update(email, "newer password 5", refresh)
+    assert again.value.status_code == 401
+    assert app_client.password.sign_in(email, "new password 4")["userId"] == up["userId"]
+
+
+def test_a_link_to_an_address_not_allowed_is_refused_and_mails_nothing(app_client, app_server):
+    email, up = signed_up(app_client)
+    new = unique_email("not-moved")
+    sends = [lambda: app_client.magiclink.sign_in(DeliveryMethod.EMAIL, email, "https://evil.example/cb"),
+             lambda: app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, "http://localhost.evil.example/cb"),
+             lambda: app_client.enchantedlink.sign_in(email, "http://127.0.0.1.evil.example:8765/cb"),
+             lambda: app_client.password.send_reset(email, "https://evil.example/reset")]
+    for send in sends:
+        with pytest.raises(AuthException) as refused:
+            send()
+        assert refused.value.status_code == 400 and error_body(refused.value)["errorCode"] == "E011004"
+    status, body = call(app_server, "POST", "/v1/auth/magiclink/update/email",
+                        {"loginId": email, "email": new, "redirectUrl": "myapp://done"},
+                        auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
+    assert (status, body["errorCode"]) == (400, "E011004")
+    time.sleep(0.3)
+    assert read_mailbox(app_server.url, email) == [] and read_mailbox(app_server.url, new) == []
+
+
+def test_links_open_a_listed_origin_or_a_registered_callback(app_client, app_server):
+    # --descope-redirect-origin: any address on that origin, exactly (another port is another origin).
+    email = unique_email("listed")
+    app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, LISTED_ORIGIN + "/descope/done")
+    assert wait_for_mail(app_server, email)["link"].startswith(LISTED_ORIGIN + "/descope/done?t=")
+    with pytest.raises(AuthException) as other_port:
+        app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, unique_email("listed"), "https://app.example/descope/done")
+    assert error_body(other_port.value)["errorCode"] == "E011004"
+    # A callback registered for an app (the console's apps), exactly as registered.
+    callback = "myapp://descope/callback"
+    admin_post(app_server, "/_/api/apps", {"name": "Descope links", "callbackURLs": [callback]},
+               app_server.superuser_token())
+    email = unique_email("registered")
+    app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, email, callback)
+    assert wait_for_mail(app_server, email)["link"].startswith(callback + "?t=")
+    with pytest.raises(AuthException) as unregistered:
+        app_client.magiclink.sign_up_or_in(DeliveryMethod.EMAIL, unique_email("registered"), callback + "/other")
+    assert error_body(unregistered.value)["errorCode"] == "E011004"
+
+
 def wait_for_mail(server, to: str, timeout: float = 10) -> dict:
     """The newest mail to `to`, waiting (bounded) for it."""
     deadline = time.monotonic() + timeout
@@ -241,11 +341,10 @@ def test_magiclink_update_email_in_descopekits_shape(client, server):
     email, up = signed_up(client)
     new = unique_email("linked")
     status, body = call(server, "POST", "/v1/auth/magiclink/update/email", {
-        "loginId": email, "email": new, "redirectUrl": "myapp://done", "addToLoginIDs": False,
+        "loginId": email, "email": new, "redirectUrl": APP_URL, "addToLoginIDs": False,
         "onMergeUseExisting": False}, auth=f"{PROJECT}:{up['refreshSessionToken']['jwt']}")
     assert (status, body) == (200, {"maskedEmail": new[0] + "***@example.com"})
-    link = urllib.parse.urlparse(wait_for_mail(server, new)["link"])
-    moved = client.magiclink.verify(urllib.parse.parse_qs(link.query)["t"][0])
+    moved = client.magiclink.verify(app_token(server, new))
     assert moved["userId"] == up["userId"] and moved["user"]["email"] == new
     # Another account's address, or one's own, is no move: a taken one answers alike and mails no link.
     other, other_up = signed_up(client)
@@ -281,7 +380,8 @@ def test_a_change_asked_on_the_pages_still_needs_the_password(client, server):
 
 def test_enchanted_link_opened_in_a_browser_signs_the_polling_app_in_once(client, server):
     email = unique_email("enchanted")
-    started = client.enchantedlink.sign_up_or_in(email, "http://127.0.0.1:9/done")
+    # No URI: the link opens Gatehouse's own page.
+    started = client.enchantedlink.sign_up_or_in(email, "")
     assert started["linkId"] == "1" and started["maskedEmail"] == email[0] + "***@example.com"
     ref = started["pendingRef"]
     status, body = call(server, "POST", "/v1/auth/enchantedlink/pending-session", {"pendingRef": ref})
@@ -311,9 +411,9 @@ def test_enchanted_link_opened_in_a_browser_signs_the_polling_app_in_once(client
 def test_enchanted_link_verified_by_the_app_in_descopekits_shape(client, server):
     email, up = signed_up(client)
     status, started = call(server, "POST", "/v1/auth/enchantedlink/signin/email",
-                           {"loginId": email, "redirectUrl": "myapp://done", "loginOptions": {}})
+                           {"loginId": email, "redirectUrl": APP_URL, "loginOptions": {}})
     assert status == 200 and set(started) == {"linkId", "pendingRef", "maskedEmail"}
-    token = urllib.parse.parse_qs(urllib.parse.urlparse(wait_for_mail(server, email)["link"]).query)["t"][0]
+    token = app_token(server, email)
     with pytest.raises(AuthException) as wrong:
         client.enchantedlink.verify("not-the-token-" + "x" * 30)
     assert error_body(wrong.value)["errorCode"] == "E061102"
@@ -323,7 +423,7 @@ def test_enchanted_link_verified_by_the_app_in_descopekits_shape(client, server)
     assert body["sessionJwt"].count(".") == 2 and body["refreshJwt"].count(".") == 2
     # Sign-in only: an unknown address gets the same answer and no mail.
     stranger = unique_email("enchanted-nobody")
-    assert client.enchantedlink.sign_in(stranger, "myapp://done")["maskedEmail"] == stranger[0] + "***@example.com"
+    assert client.enchantedlink.sign_in(stranger, APP_URL)["maskedEmail"] == stranger[0] + "***@example.com"
     time.sleep(0.3)
     assert read_mailbox(server.url, stranger) == []
 
@@ -359,6 +459,10 @@ def test_totp_added_then_asked_at_sign_in(client):
     confirmed = client.totp.sign_in_code(email, totp.at(time.time() - 30), LoginOptions(mfa=True), refresh)
     assert "totp" in confirmed["sessionToken"]["amr"] and client.me(refresh)["TOTP"] is True
 
+    # The password comes first: the authenticator alone does not sign this account in.
+    with pytest.raises(AuthException) as alone:
+        client.totp.sign_in_code(email, totp.now())
+    assert error_body(alone.value)["errorCode"] == "E061102"
     with pytest.raises(AuthException) as asked:
         client.password.sign_in(email, PASSWORD)
     assert asked.value.status_code == 403 and error_body(asked.value)["errorCode"] == "E011003"
@@ -367,9 +471,85 @@ def test_totp_added_then_asked_at_sign_in(client):
     with pytest.raises(AuthException) as spent:
         client.totp.sign_in_code(email, totp.now())
     assert error_body(spent.value)["errorCode"] == "E061102"
-    with pytest.raises(AuthException) as alone:
-        client.totp.sign_up(unique_email("totp-only"))
-    assert alone.value.status_code == 501
+
+
+def test_totp_sign_up_then_the_authenticator_alone_signs_in(app_client):
+    email = unique_email("totp-only")
+    key = app_client.totp.sign_up(email, {"name": "Tia Totp", "familyName": "Totp"})
+    assert key["provisioningURL"].startswith("otpauth://totp/") and email.split("@")[0] in key["provisioningURL"]
+    assert base64.b64decode(key["image"])[:8] == b"\x89PNG\r\n\x1a\n"
+    totp = pyotp.TOTP(key["key"])
+    with pytest.raises(AuthException) as wrong:
+        app_client.totp.sign_in_code(email, "000000" if totp.now() != "000000" else "111111")
+    assert error_body(wrong.value)["errorCode"] == "E061102"
+    signed_in = app_client.totp.sign_in_code(email, totp.now())
+    assert signed_in["user"]["email"] == email and signed_in["user"]["name"] == "Tia Totp"
+    assert signed_in["user"]["familyName"] == "Totp"
+    assert signed_in["user"]["password"] is False and app_client.me(signed_in["refreshSessionToken"]["jwt"])["TOTP"] is True
+    # The next step's code signs in again; a spent one does not.
+    with pytest.raises(AuthException) as spent:
+        app_client.totp.sign_in_code(email, totp.now())
+    assert error_body(spent.value)["errorCode"] == "E061102"
+    assert app_client.totp.sign_in_code(email, totp.at(time.time() + 30))["userId"] == signed_in["userId"]
+    with pytest.raises(AuthException) as taken:
+        app_client.totp.sign_up(email)
+    assert error_body(taken.value)["errorCode"] == "E063003"
+
+
+def test_an_authenticator_signed_up_with_someone_elses_address_ends_when_the_owner_proves_it(app_client, app_server):
+    victim = unique_email("pre-hijacked")
+    attacker = pyotp.TOTP(app_client.totp.sign_up(victim)["key"])
+    held = app_client.totp.sign_in_code(victim, attacker.now())["refreshSessionToken"]["jwt"]
+    # The address's owner signs in with a mailed code: no second step of the attacker's, who is out.
+    app_client.otp.sign_in(DeliveryMethod.EMAIL, victim)
+    owner = app_client.otp.verify_code(DeliveryMethod.EMAIL, victim, latest_code(app_server.url, victim))
+    assert owner["user"]["verifiedEmail"] is True and owner["user"]["TOTP"] is False
+    with pytest.raises(AuthException) as ended:
+        app_client.me(held)
+    assert ended.value.status_code == 401
+    with pytest.raises(AuthException) as refused:
+        app_client.totp.sign_in_code(victim, attacker.at(time.time() + 30))
+    assert error_body(refused.value)["errorCode"] == "E061102"
+
+
+def test_passkeys_through_the_python_sdk(app_server):
+    from test_passkeys_oracle import SoftwareAuthenticator
+
+    site = app_server.url.replace("127.0.0.1", "localhost")
+    sdk = DescopeClient(project_id=PROJECT, base_url=site)
+    email = unique_email("passkey-sdk")
+    start = sdk.webauthn.sign_up_start(email, site, {"name": "Pia Passkey"})
+    first = SoftwareAuthenticator()
+    credential = first.create(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    up = sdk.webauthn.sign_up_finish(start["transactionId"], json.dumps(credential))
+    assert up["user"]["email"] == email and up["user"]["name"] == "Pia Passkey" and up["user"]["webauthn"] is True
+    # A second passkey: update_finish sends no refresh JWT, its transaction is update_start's.
+    start = sdk.webauthn.update_start(email, up["refreshSessionToken"]["jwt"], site)
+    second = SoftwareAuthenticator()
+    credential = second.create(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    assert sdk.webauthn.update_finish(start["transactionId"], json.dumps(credential)) is None
+    with pytest.raises(AuthException) as replayed:
+        sdk.webauthn.update_finish(start["transactionId"], json.dumps(credential))
+    assert replayed.value.status_code == 400
+    start = sdk.webauthn.sign_in_start(email, site)
+    assertion = second.get(json.loads(start["options"])["publicKey"], site, handle_as_text=True)
+    assert sdk.webauthn.sign_in_finish(start["transactionId"], json.dumps(assertion))["userId"] == up["userId"]
+    # The origin must be the page's, exactly: another port or scheme is refused.
+    port = urllib.parse.urlparse(site).port
+    for origin in (f"http://localhost:{port + 1}", f"https://localhost:{port}"):
+        with pytest.raises(AuthException) as refused:
+            sdk.webauthn.sign_in_start(email, origin)
+        assert error_body(refused.value)["errorCode"] == "E011004", origin
+        with pytest.raises(AuthException) as refused:
+            sdk.webauthn.sign_up_start(unique_email("passkey-origin"), origin)
+        assert error_body(refused.value)["errorCode"] == "E011004", origin
+
+
+def test_select_tenant_answers_descopes_tenant_error(app_client):
+    _, up = signed_up(app_client)
+    with pytest.raises(AuthException) as refused:
+        app_client.select_tenant("T2tenant", up["refreshSessionToken"]["jwt"])
+    assert refused.value.status_code == 400 and error_body(refused.value)["errorCode"] == "E011004"
 
 
 def test_keys_and_token_shapes(client, server):
@@ -575,6 +755,10 @@ def test_oauth_through_the_test_provider(client, server):
     assert error_body(unregistered.value)["errorCode"] == "E011004"
 
     started = client.oauth.start("acme", callback)
+    # Each flow is bound to a verifier of its own, kept by the server (Descope's exchange sends none).
+    challenges = [urllib.parse.parse_qs(urllib.parse.urlparse(flow["url"]).query)["code_challenge"][0]
+                  for flow in (started, client.oauth.start("acme", callback))]
+    assert challenges[0] != challenges[1]
     walker = Browserless(server.url)
     location, chose = started["url"], False
     for _ in range(6):  # Gatehouse's provider start, the test provider's page and its hand-back, the callback.

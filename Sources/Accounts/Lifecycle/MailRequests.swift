@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import Secrets
 import ServerSeam
 
 /// Every mail a person asks for without signing in — verification, password reset, a sign-in code
@@ -51,11 +52,19 @@ public struct MailRequests: Sendable {
         }
     }
 
-    /// A reset mail; held requests are audited too, marked `throttled`.
-    public func passwordReset(email: String, request: Request) async throws -> Outcome {
+    /// A reset mail; held requests are audited too, marked `throttled`. With `appURL` (Descope's
+    /// `redirectUrl`), the mail is a sign-in link to that address instead (existing accounts only):
+    /// the app spends its `t` to sign in, then sets the new password with that session.
+    public func passwordReset(email: String, appURL: String? = nil, request: Request) async throws -> Outcome {
         try await padded {
             let refusal = await env.budgets.take(.mails(ip: request.remoteAddress), .resetMailsTo(email))
-            if refusal == nil { try await env.backend.requestPasswordReset(email: email) }
+            if refusal == nil {
+                if let appURL {
+                    try await linkMail(email: email, allowSignUp: false, opening: .app(appURL))
+                } else {
+                    try await env.backend.requestPasswordReset(email: email)
+                }
+            }
             await env.audit.record(
                 .passwordResetRequested, request: request,
                 data: AuditTrail.data(["email": .string(email), "throttled": .bool(refusal != nil)], via: via))
@@ -63,11 +72,19 @@ public struct MailRequests: Sendable {
         }
     }
 
-    /// A passwordless sign-in code; `allowSignUp` lets an address without an account get one.
-    public func signInCode(email: String, allowSignUp: Bool, request: Request) async throws -> CodeOutcome {
+    /// A passwordless sign-in code; `allowSignUp` lets an address without an account get one, and
+    /// `signUpProfile` is what such an account gets (where the backend keeps it: `CodeSignUpProfiles`).
+    public func signInCode(
+        email: String, allowSignUp: Bool, signUpProfile: Profile? = nil, request: Request
+    ) async throws -> CodeOutcome {
         try await padded {
             if let refusal = await takeSignInMail(.code, email: email, request: request) { return .held(refusal) }
-            let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: allowSignUp)
+            let otpID =
+                if let signUpProfile, let backend = env.backend as? any CodeSignUpProfiles {
+                    try await backend.requestEmailOTP(email: email, allowSignUp: allowSignUp, signUpProfile: signUpProfile)
+                } else {
+                    try await env.backend.requestEmailOTP(email: email, allowSignUp: allowSignUp)
+                }
             await env.audit.record(
                 .signInCodeRequested, request: request,
                 data: AuditTrail.data(["email": .string(email), "method": "email_code"], via: via))
@@ -76,17 +93,19 @@ public struct MailRequests: Sendable {
     }
 
     /// A magic link bound to the asking browser (`browserBinding`).
-    /// `opening`: the page the link opens instead of the magic-link one (an enchanted link's,
-    /// `EnchantedLinkSignIn`), where the backend can (`EnchantedLinks`).
+    /// `opening`: where the link opens instead of the magic-link page (an enchanted link's page,
+    /// `EnchantedLinkSignIn`; an app's address), and `signUpProfile`, what an account the link
+    /// creates gets, where the backend can (`EnchantedLinks`).
     public func magicLink(
-        email: String, allowSignUp: Bool, browserBinding: String, opening pagePath: String? = nil, request: Request
+        email: String, allowSignUp: Bool, browserBinding: String, opening link: LinkOpening? = nil,
+        signUpProfile: Profile? = nil, request: Request
     ) async throws -> Outcome {
         try await padded {
             if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
-            if let pagePath {
-                guard let links = env.backend as? any EnchantedLinks else { throw AuthError.notSupported(.magicLink) }
-                try await links.requestMagicLink(
-                    email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, pagePath: pagePath)
+            if link != nil || signUpProfile != nil {
+                try await linkMail(
+                    email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, opening: link ?? .magicLinkPage,
+                    signUpProfile: signUpProfile)
             } else {
                 try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
             }
@@ -95,6 +114,19 @@ public struct MailRequests: Sendable {
                 data: AuditTrail.data(["email": .string(email), "method": "magic_link"], via: via))
             return .sent
         }
+    }
+
+    /// A sign-in link opening `link`; bound to no browser unless `browserBinding` names one (a
+    /// nonce nobody holds: Gatehouse's own page asks the person to confirm first).
+    private func linkMail(
+        email: String, allowSignUp: Bool, browserBinding: String? = nil, opening link: LinkOpening,
+        signUpProfile: Profile? = nil
+    ) async throws {
+        guard let links = env.backend as? any EnchantedLinks else { throw AuthError.notSupported(.magicLink) }
+        try await links.requestMagicLink(
+            email: email, allowSignUp: allowSignUp,
+            browserBinding: browserBinding ?? MagicLinkSignIn(env: env).binding(of: SecureRandom.token()), opening: link,
+            signUpProfile: signUpProfile)
     }
 
     private func takeSignInMail(_ kind: Budget.SignInMail, email: String, request: Request) async -> Budgets.Refusal? {

@@ -30,13 +30,18 @@ public struct SignUp: Sendable {
         }
     }
 
-    /// A passkey's account, with no password, under the id the passkey's user handle names; the
-    /// same budget, audit and verification rules as a password sign-up, its session (when the
-    /// address need not be verified first) opened for a browser.
-    func attemptWithoutPassword(id: UserID, email: String, name: String?, request: Request) async throws -> SignUpOutcome {
-        try await accounted(email: email, method: "passkey", request: request) {
+    /// A passkey's (or, `method` "totp", an authenticator app's) account, with no password, under
+    /// the id the passkey's user handle names; the same budget, audit and verification rules as a
+    /// password sign-up, its session (when the address need not be verified first) opened for a browser.
+    /// `profile`: fields beyond the name the new account gets (Descope's `user` name parts).
+    func attemptWithoutPassword(
+        id: UserID, email: String, name: String?, profile extra: [String: JSONValue] = [:], method: String = "passkey",
+        request: Request
+    ) async throws -> SignUpOutcome {
+        let outcome = try await accounted(email: email, method: method, request: request) {
             try await policy.applied(to: env.pageBackend).signUpWithoutPassword(id: id, email: email, name: name)
         }
+        return try await giving(extra, to: outcome)
     }
 
     /// `create` under the source's sign-up budget, audited, the verification cool-down started
@@ -77,8 +82,20 @@ public struct SignUp: Sendable {
     }
 
     /// The same, the new account's session opened for `client` (an app's, or a browser's).
-    public func attempt(_ signUp: SignUpRequest, for client: SessionClient, request: Request) async throws -> SignUpOutcome {
-        try await attempt(signUp, backend: env.backend.opening(for: client), request: request)
+    /// `profile`: fields beyond the name the new account gets (Descope's `user` name parts).
+    public func attempt(
+        _ signUp: SignUpRequest, profile extra: [String: JSONValue] = [:], for client: SessionClient, request: Request
+    ) async throws -> SignUpOutcome {
+        try await giving(extra, to: try await attempt(signUp, backend: env.backend.opening(for: client), request: request))
+    }
+
+    /// The new account of `outcome` with the profile fields `extra` set (its session's user too).
+    private func giving(_ extra: [String: JSONValue], to outcome: SignUpOutcome) async throws -> SignUpOutcome {
+        guard !extra.isEmpty else { return outcome }
+        var outcome = outcome
+        outcome.user = try await env.backend.admin.updateUser(outcome.user.id, UserUpdate(profilePatch: extra))
+        outcome.session?.user = outcome.user
+        return outcome
     }
 
     /// A record made without a session to keep (PocketBase's guest `records` create, which answers
@@ -87,11 +104,9 @@ public struct SignUp: Sendable {
     public func attemptWithoutSession(
         _ signUp: SignUpRequest, profile extra: [String: JSONValue], for client: SessionClient, request: Request
     ) async throws -> User {
-        let outcome = try await attempt(signUp, for: client, request: request)
-        var created = outcome.user
-        if !extra.isEmpty { created = try await env.backend.admin.updateUser(created.id, UserUpdate(profilePatch: extra)) }
+        let outcome = try await attempt(signUp, profile: extra, for: client, request: request)
         if let session = outcome.session { try await env.backend.signOut(session) }
-        return created
+        return outcome.user
     }
 
     /// A sign-up for an address that has an account, while addresses are verified: the front-end

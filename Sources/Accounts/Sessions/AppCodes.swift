@@ -52,10 +52,18 @@ public struct AppCodes: Sendable {
     /// Spends `code` on the first attempt, right or wrong (a guessed verifier gets one try, RFC 6749
     /// §4.1.2), then checks `verifier` against its challenge.
     public func redeem(_ code: String, verifier: String, request: Request) async throws -> Redemption {
+        try await redeem(code, request: request) { _ in verifier }
+    }
+
+    /// `redeem`, with the verifier `verifierOf` the spent code's record gives (nil: none, refused).
+    func redeem(
+        _ code: String, request: Request, verifierOf: (AppCodeRecord) async throws -> String?
+    ) async throws -> Redemption {
         guard let record = try await env.database.consumeAppCode(codeHash: hasher.hex(code), at: env.clock()) else {
             return .unknown
         }
-        guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
+        guard let verifier = try await verifierOf(record), PKCE.verify(verifier: verifier, challenge: record.codeChallenge)
+        else {
             await env.audit.record(
                 .appExchangeFailed, subject: record.userID.rawValue, request: request,
                 data: ["app": .string(record.appID), "reason": "pkce"])

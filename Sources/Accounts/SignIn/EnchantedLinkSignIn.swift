@@ -36,12 +36,16 @@ public struct EnchantedLinkSignIn: Sendable {
         case refused
     }
 
-    /// Mails the link (as a magic-link request, answered alike for every address).
-    public func start(email: String, allowSignUp: Bool, request: Request) async throws -> Start {
+    /// Mails the link (as a magic-link request, answered alike for every address), opening this
+    /// server's page, or `appURL` (which passes the token to `approve`); an account it creates gets
+    /// `signUpProfile`.
+    public func start(
+        email: String, allowSignUp: Bool, appURL: String? = nil, signUpProfile: Profile? = nil, request: Request
+    ) async throws -> Start {
         let pendingRef = SecureRandom.token()
         switch try await MailRequests(env: env, via: via).magicLink(
             email: email, allowSignUp: allowSignUp, browserBinding: MagicLinkSignIn(env: env).binding(of: pendingRef),
-            opening: Self.pagePath, request: request)
+            opening: appURL.map(LinkOpening.app) ?? .page(Self.pagePath), signUpProfile: signUpProfile, request: request)
         {
         case .sent: return .sent(pendingRef: pendingRef)
         case .held(let refusal): return .held(refusal)

@@ -28,6 +28,12 @@ extension SecondStepSignIn {
         return try await attempt(challengeID: pending ?? SecureRandom.token(), factor: factor, request: request)
     }
 
+    /// Whether `email` has a second step pending (no secret compared): a code for it completes that
+    /// sign-in rather than standing alone (`AuthenticatorAppSignIn`).
+    public func isPending(email: String) async throws -> Bool {
+        try await env.database.otpRequest(emailHash: pendingHash(email), now: env.clock()) != nil
+    }
+
     private func pendingHash(_ email: String) -> String {
         env.sessions.bindings.hasher.hex("second-step-pending:" + EmailAddress.normalize(email))
     }

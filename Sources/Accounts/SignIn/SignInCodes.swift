@@ -17,9 +17,14 @@ public struct SignInCodes: Sendable {
     /// How long a request's id is kept; the backend's own code lifetime (shorter) still applies.
     public static let requestLifetime: TimeInterval = 15 * 60
 
-    /// Mails a code to `email` (`MailRequests.signInCode`) and remembers the request.
-    public func request(email: String, allowSignUp: Bool, request: Request) async throws -> MailRequests.Outcome {
-        switch try await MailRequests(env: env, via: via).signInCode(email: email, allowSignUp: allowSignUp, request: request) {
+    /// Mails a code to `email` (`MailRequests.signInCode`, an account it creates getting
+    /// `signUpProfile`) and remembers the request.
+    public func request(
+        email: String, allowSignUp: Bool, signUpProfile: Profile? = nil, request: Request
+    ) async throws -> MailRequests.Outcome {
+        switch try await MailRequests(env: env, via: via).signInCode(
+            email: email, allowSignUp: allowSignUp, signUpProfile: signUpProfile, request: request)
+        {
         case .held(let refusal):
             return .held(refusal)
         case .sent(let otpID):

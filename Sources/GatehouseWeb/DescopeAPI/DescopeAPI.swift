@@ -17,11 +17,13 @@ final class DescopeAPI: Sendable {
     let env: PageEnvironment
     let project: DescopeProject
     let tokens: DescopeTokens
+    let addresses: DescopeAppAddresses
 
-    init(env: PageEnvironment, project: DescopeProject, tokens: DescopeTokens) {
+    init(env: PageEnvironment, project: DescopeProject, tokens: DescopeTokens, registry: ProviderRegistry?) {
         self.env = env
         self.project = project
         self.tokens = tokens
+        self.addresses = DescopeAppAddresses(configuration: env.configuration, registry: registry)
     }
 
     func register(on router: inout Router) {
@@ -63,8 +65,41 @@ final class DescopeAPI: Sendable {
         }
 
         /// The `loginId`, which Gatehouse takes as an email address.
-        func loginID() throws(DescopeAnswer) -> String {
-            let email = try required("loginId").trimmingCharacters(in: .whitespacesAndNewlines)
+        func loginID() throws(DescopeAnswer) -> String { try Self.email(try required("loginId")) }
+
+        /// The `loginId` at the top level (DescopeKit) or inside `user` (the Python SDK's passkey sign-up).
+        func loginIDAtTopOrInUser() throws(DescopeAnswer) -> String {
+            guard body["loginId"] == nil, case .object(let user)? = body["user"], let id = user["loginId"]?.stringValue else {
+                return try loginID()
+            }
+            return try Self.email(id)
+        }
+
+        /// The sign-up's `user` fields Gatehouse keeps as the account's profile: `name` and the
+        /// name parts (`givenName`, `middleName`, `familyName`), each a string of at most 200 characters.
+        func userProfile() -> [String: JSONValue] {
+            guard case .object(let user)? = body["user"] else { return [:] }
+            var fields: [String: JSONValue] = [:]
+            for key in DescopeUser.nameKeys {
+                guard let value = user[key]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
+                else { continue }
+                fields[key] = .string(String(value.prefix(200)))
+            }
+            return fields
+        }
+
+        /// The sign-up's `user` fields as the profile of an account the call may create; nil when
+        /// it may not, or names none.
+        func signUpProfile(creating: Bool) -> Profile? {
+            let fields = userProfile()
+            return creating && !fields.isEmpty ? Profile(fields) : nil
+        }
+
+        /// The sign-up's `user.name`.
+        func userName() -> String? { userProfile()["name"]?.stringValue }
+
+        private static func email(_ loginID: String) throws(DescopeAnswer) -> String {
+            let email = loginID.trimmingCharacters(in: .whitespacesAndNewlines)
             guard EmailAddress.isPlausible(email) else {
                 throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "loginId must be an email address")
             }
@@ -92,6 +127,20 @@ final class DescopeAPI: Sendable {
                 return answer.response
             }
         }
+    }
+
+    /// The app address a mailed link is to open (the Python SDK's `URI`, DescopeKit's
+    /// `redirectUrl`); nil when the call names none (the link opens Gatehouse's own page).
+    /// Descope's invalid-argument error for an address that is not allowed (`DescopeAppAddresses`).
+    func appLink(_ call: Call) async throws -> String? {
+        let named = try call.text("URI") ?? call.text("redirectUrl") ?? call.text("redirectURL")
+        guard let uri = named?.trimmingCharacters(in: .whitespaces), !uri.isEmpty else { return nil }
+        guard try await addresses.allowsLink(uri) else {
+            throw DescopeAnswer(
+                400, DescopeCode.invalidArguments, "Invalid arguments",
+                "The redirect URL is not allowed: register it as an app callback or pass --descope-redirect-origin")
+        }
+        return uri
     }
 
     /// The live session behind the call's refresh JWT, or Descope's 401.

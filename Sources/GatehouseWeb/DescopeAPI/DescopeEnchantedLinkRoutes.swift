@@ -3,8 +3,8 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// `auth/enchantedlink/…`: `signin`, `signup` and `signup-in` mail one link (to Gatehouse's
-/// `/auth/enchanted` page) and answer `{linkId, pendingRef, maskedEmail}`; the app polls
+/// `auth/enchantedlink/…`: `signin`, `signup` and `signup-in` mail one link (to the app's allowed
+/// `URI`/`redirectUrl`, which passes its `t` to `verify`, else Gatehouse's `/auth/enchanted` page) and answer `{linkId, pendingRef, maskedEmail}`; the app polls
 /// `pending-session {pendingRef}`, answered `E062503` until the person opens the link in any
 /// browser and confirms there (or the app passes its `t` to `verify {token}`), then JWTs, once.
 /// Gatehouse mails one link, not Descope's three: `linkId` is always "1".
@@ -16,9 +16,11 @@ struct DescopeEnchantedLinkRoutes: Sendable {
         for (route, createsAccount) in [("signin", false), ("signup", true), ("signup-in", true)] {
             api.on(&router, .post, "/v1/auth/enchantedlink/\(route)/email") { call in
                 let email = try call.loginID()
+                let link = try await api.appLink(call)
+                let allowSignUp = createsAccount && WayInPolicy.descopeAPI.passwordlessCreatesAccounts
                 switch try await EnchantedLinkSignIn(env: accounts, via: DescopeAPI.via).start(
-                    email: email, allowSignUp: createsAccount && WayInPolicy.descopeAPI.passwordlessCreatesAccounts,
-                    request: call.request)
+                    email: email, allowSignUp: allowSignUp, appURL: link,
+                    signUpProfile: call.signUpProfile(creating: allowSignUp), request: call.request)
                 {
                 case .sent(let pendingRef):
                     return try .json(EnchantedLinkStarted(pendingRef: pendingRef, maskedEmail: MaskedEmail(email).maskedEmail))

@@ -2,16 +2,15 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import OAuth
 import Secrets
 
 /// Descope's provider sign-in, present when provider sign-in is: `POST auth/oauth/authorize
 /// ?provider=NAME&redirectUrl=URL` answers `{url}` — Gatehouse's own provider start (the hosted
 /// flow the InsForge API uses), which checks the redirect against the registered apps' callbacks
 /// and comes back to it with `?code=…` — and `POST auth/oauth/exchange {code}` trades the code for
-/// JWTs. Descope's exchange sends no PKCE verifier, so the flow is bound to one only this server
-/// knows: the code (single use, short-lived, sent only to a registered callback) is redeemable here
-/// alone, never at InsForge's exchange.
+/// JWTs. Descope's exchange sends no PKCE verifier, so each flow is bound to a random one the
+/// server keeps with it (`AppCodes.challengeWithKeptVerifier`): the code (single use, short-lived,
+/// sent only to a registered callback) is redeemable here alone, never at InsForge's exchange.
 struct DescopeOAuthRoutes: Sendable {
     let feature: OAuthFeature
     let api: DescopeAPI
@@ -28,10 +27,9 @@ struct DescopeOAuthRoutes: Sendable {
             }
             // DescopeKit spells it redirectUrl, the Python SDK redirectURL.
             let redirect = try query.single("redirectUrl") ?? query.single("redirectURL") ?? ""
-            let items = [
-                ("redirect", redirect), ("client_type", "mobile"), ("code_challenge", PKCE.challenge(for: verifier)),
-                ("code_name", "code")
-            ]
+            // The challenge of a verifier made for this flow and kept by the server (the app sends none).
+            let challenge = try await AppCodes(env: api.env.accounts, hasher: feature.hasher).challengeWithKeptVerifier()
+            let items = [("redirect", redirect), ("client_type", "mobile"), ("code_challenge", challenge), ("code_name", "code")]
             let app: AppSignInRequest
             do {
                 app = try await AppSignInRequest.parse(Parameters(items), registry: feature.registry)
@@ -43,7 +41,7 @@ struct DescopeOAuthRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/oauth/exchange") { call in
             let code = try call.required("code")
             let codes = AppCodes(env: api.env.accounts, hasher: feature.hasher)
-            guard case .redeemed(let record) = try await codes.redeem(code, verifier: verifier, request: call.request) else {
+            guard case .redeemed(let record) = try await codes.redeemWithKeptVerifier(code, request: call.request) else {
                 throw AuthError.invalidCode
             }
             let session = try await codes.openSession(for: record, request: call.request)
@@ -63,12 +61,17 @@ struct DescopeOAuthRoutes: Sendable {
             let nonce = SecureRandom.token()
             return try .json(
                 NativeStart(
-                    clientId: clientID, stateId: try api.tokens.nativeState(nonce: nonce, project: call.project), nonce: nonce,
+                    clientId: clientID,
+                    stateId: try api.tokens.state(Self.nativeState, ["nonce": .string(nonce)], project: call.project),
+                    nonce: nonce,
                     implicit: true))
         }
         api.on(&router, .post, "/v1/auth/oauth/native/finish") { call in
             try Self.requireApple(call)
-            guard let nonce = api.tokens.nonce(ofNativeState: try call.required("stateId"), project: call.project) else {
+            guard
+                let nonce = api.tokens.state(Self.nativeState, try call.required("stateId"), project: call.project)?["nonce"]?
+                    .stringValue
+            else {
                 throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "stateId is unknown or out of date")
             }
             let token = try call.required("idToken")
@@ -86,6 +89,9 @@ struct DescopeOAuthRoutes: Sendable {
             }
         }
     }
+
+    /// The `drn` of a native sign-in's state (the nonce it gave the app).
+    private static let nativeState = "native-state"
 
     private static let appleNotConfigured = DescopeAnswer(
         400, DescopeCode.invalidArguments, "Invalid arguments", "Sign in with Apple needs --apple-audience BUNDLE_ID")
@@ -106,9 +112,6 @@ struct DescopeOAuthRoutes: Sendable {
         let parts = ["firstName", "middleName", "lastName"].compactMap { name[$0]?.stringValue }.filter { !$0.isEmpty }
         return parts.isEmpty ? nil : String(parts.joined(separator: " ").prefix(200))
     }
-
-    /// The PKCE verifier of every flow this API starts: a keyed hash only this server can make.
-    private var verifier: String { feature.hasher.hex("descope-oauth-pkce-verifier") }
 }
 
 /// `oauth/native/start`'s answer, as DescopeKit decodes it.

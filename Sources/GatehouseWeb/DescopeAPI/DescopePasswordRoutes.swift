@@ -4,7 +4,8 @@ import Foundation
 import HTTPServer
 
 /// `auth/password/…`: sign-up (JWTs at once, the address still to verify), sign-in, update (with
-/// the refresh JWT), replace (with the old password), reset (a mail) and the policy.
+/// the refresh JWT), replace (with the old password), reset (a mail: a sign-in link to the app's
+/// `redirectUrl`, or Gatehouse's reset mail) and the policy.
 struct DescopePasswordRoutes: Sendable {
     let api: DescopeAPI
     private var accounts: Accounts { api.env.accounts }
@@ -12,10 +13,10 @@ struct DescopePasswordRoutes: Sendable {
     func register(on router: inout Router) {
         api.on(&router, .post, "/v1/auth/password/signup") { call in
             let (email, password) = (try call.loginID(), try call.required("password"))
-            var name: String?
-            if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue }
+            let user = call.userProfile()
             let outcome = try await SignUp(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
-                SignUpRequest(email: email, password: password, name: name), for: .browserSession, request: call.request)
+                SignUpRequest(email: email, password: password, name: user["name"]?.stringValue),
+                profile: user.filter { $0.key != "name" }, for: .browserSession, request: call.request)
             guard let session = outcome.session else { throw AuthError.emailNotVerified(email: email) }
             return try await api.signedIn(session, amr: ["pwd"], call: call, firstSeen: true)
         }
@@ -37,10 +38,13 @@ struct DescopePasswordRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/password/reset") { call in
             let email = try call.loginID()
-            // Gatehouse's own reset mail (a code and a link to its reset page); the same answer
-            // for every address, and the address's budget taken whether it has an account or not.
+            // With an allowed `redirectUrl`, a sign-in link to it (the app verifies its `t` with
+            // `magiclink/verify`, then sets the password with `password/update`); without one,
+            // Gatehouse's own reset mail (a code and a link to its reset page). The same answer for
+            // every address, and the address's budget taken whether it has an account or not.
+            let link = try await api.appLink(call)
             if case .held(let refusal) = try await MailRequests(env: accounts, via: DescopeAPI.via).passwordReset(
-                email: email, request: call.request)
+                email: email, appURL: link, request: call.request)
             {
                 throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
             }

@@ -3,9 +3,11 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// Sign-in by a mailed code (`auth/otp/…/email`) or link (`auth/magiclink/…/email`, then
-/// `auth/magiclink/verify {token}` with the link's `t`). `signup` and `signup-in` create a missing
+/// `auth/magiclink/verify {token}` with the link's `t`; the link opens the app's `URI`/`redirectUrl`
+/// where the call names an allowed one, else Gatehouse's page). `signup` and `signup-in` create a missing
 /// account, `signin` does not; every request answers the same masked address whether the address
 /// has an account or not. The mails are the pages' own (budgets and lifetimes included); a right
 /// code or link marks the address verified. The verify routes also confirm `update/email`'s code
@@ -29,7 +31,8 @@ struct DescopePasswordlessRoutes: Sendable {
             api.on(&router, .post, "/v1/auth/otp/\(start.rawValue)/email") { call in
                 let email = try call.loginID()
                 if case .held(let refusal) = try await SignInCodes(env: accounts, via: DescopeAPI.via).request(
-                    email: email, allowSignUp: start.createsAccount, request: call.request)
+                    email: email, allowSignUp: start.createsAccount,
+                    signUpProfile: call.signUpProfile(creating: start.createsAccount), request: call.request)
                 {
                     throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
                 }
@@ -37,11 +40,15 @@ struct DescopePasswordlessRoutes: Sendable {
             }
             api.on(&router, .post, "/v1/auth/magiclink/\(start.rawValue)/email") { call in
                 let email = try call.loginID()
-                // The link opens as a sign-in link on Gatehouse's own page too; bound to no browser
-                // (a nonce nobody holds), so there it asks the person to confirm first.
+                // The link opens the app's address (its `t` for `magiclink/verify`), else Gatehouse's
+                // own page, bound to no browser (a nonce nobody holds): there it asks the person to
+                // confirm first.
+                let link = try await api.appLink(call)
                 let binding = MagicLinkSignIn(env: accounts).binding(of: SecureRandom.token())
                 if case .held(let refusal) = try await MailRequests(env: accounts, via: DescopeAPI.via).magicLink(
-                    email: email, allowSignUp: start.createsAccount, browserBinding: binding, request: call.request)
+                    email: email, allowSignUp: start.createsAccount, browserBinding: binding,
+                    opening: link.map(LinkOpening.app), signUpProfile: call.signUpProfile(creating: start.createsAccount),
+                    request: call.request)
                 {
                     throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
                 }

@@ -4,7 +4,7 @@ import Foundation
 import HTTPServer
 
 /// The signed-in calls that carry the refresh JWT in `Authorization: Bearer <projectId>:<refreshJwt>`:
-/// `refresh`, `me`, `me/tenants`, `me/history`, `logout`, `logoutall`.
+/// `refresh`, `me`, `me/tenants`, `tenant/select`, `me/history`, `logout`, `logoutall`.
 struct DescopeSessionRoutes: Sendable {
     let api: DescopeAPI
 
@@ -27,6 +27,13 @@ struct DescopeSessionRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/me/tenants") { call in
             _ = try await api.holder(call)
             return try .json(["tenants": [String]()])
+        }
+        api.on(&router, .post, "/v1/auth/tenant/select") { call in
+            // Gatehouse has no tenants, so no user is in the one named: Descope's refusal for that.
+            _ = try await api.holder(call)
+            let tenant = try call.required("tenant")
+            throw DescopeAnswer(
+                400, DescopeCode.invalidArguments, "Invalid arguments", "The user is not a member of tenant \(tenant)")
         }
         api.on(&router, .get, "/v1/auth/me/history") { call in
             // The account's live sessions, newest first: where and when each sign-in began.

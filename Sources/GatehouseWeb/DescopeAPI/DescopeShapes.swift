@@ -25,6 +25,9 @@ struct DescopeUser {
         self.providers = providers
     }
 
+    /// The profile fields written as Descope's own name fields, not as custom attributes.
+    static let nameKeys = ["name", "givenName", "middleName", "familyName"]
+
     /// The user as a JSON object on its own (`me`).
     var serialized: [UInt8] {
         var writer = JSONObjectWriter(capacity: 512)
@@ -39,10 +42,15 @@ struct DescopeUser {
         object.field("SCIM", .bool(false))
         object.field("TOTP", .bool(totp))
         object.field("createdTime", .number(Double(Int(user.createdAt.timeIntervalSince1970))))
-        // The profile's fields beyond the name and picture.
-        object.field("customAttributes", .object(user.profile.fields.filter { $0.key != "name" && $0.key != "avatar_url" }))
+        // The profile's fields beyond the name, its parts and the picture.
+        object.field(
+            "customAttributes",
+            .object(user.profile.fields.filter { !Self.nameKeys.contains($0.key) && $0.key != "avatar_url" }))
         object.field("email", .string(user.email))
+        if let part = user.profile.fields["familyName"]?.stringValue { object.field("familyName", .string(part)) }
+        if let part = user.profile.fields["givenName"]?.stringValue { object.field("givenName", .string(part)) }
         object.field("loginIds", .array([.string(user.email)]))
+        if let part = user.profile.fields["middleName"]?.stringValue { object.field("middleName", .string(part)) }
         if let name = user.profile.name { object.field("name", .string(name)) }
         object.field("password", .bool(password))
         object.field("phone", "")

@@ -4,43 +4,54 @@ import Foundation
 import HTTPServer
 import TwoFactor
 
-/// `auth/totp/…` on Gatehouse's authenticator app, which is a second step, never a sign-in alone:
-/// `update` (with the refresh JWT) gives a signed-in person a key, `verify` with the refresh JWT
-/// turns it on with a first code, and `verify` without one completes a sign-in that stopped at its
-/// second step (a password, code or link sign-in answered 403 for the account). `signup` — an
-/// account whose only factor is the app — is not offered.
+/// `auth/totp/…` on Gatehouse's authenticator app: `signup` makes an account whose only way in is
+/// the app and answers its key; `update` (with the refresh JWT) gives a signed-in person a key,
+/// `verify` with the refresh JWT turns it on with a first code, and `verify` without one completes
+/// a sign-in that stopped at its second step (a password, code or link sign-in answered 403 for the
+/// account) or, with none pending, signs in an account whose only way in is the app
+/// (`AuthenticatorAppSignIn`). An account with a password keeps it as a second step.
 struct DescopeTOTPRoutes: Sendable {
     let api: DescopeAPI
     private var accounts: Accounts { api.env.accounts }
 
     func register(on router: inout Router) {
-        api.on(&router, .post, "/v1/auth/totp/signup") { _ in
-            throw DescopeAnswer(
-                501, DescopeCode.badRequest, "Not supported",
-                "An authenticator app is a second step here: sign up another way, then add it with totp/update")
+        api.on(&router, .post, "/v1/auth/totp/signup") { call in
+            let email = try call.loginID()
+            let enrollment = try await AuthenticatorAppSignIn(env: accounts, via: DescopeAPI.via).signUp(
+                email: email, profile: call.userProfile(), policy: .descopeAPI, request: call.request)
+            return try key(enrollment)
         }
         api.on(&router, .post, "/v1/auth/totp/update") { call in
             let signedIn = try await api.holder(call).signedIn
             try api.requireOwnLoginID(call, signedIn)
-            let enrollment = try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn)
-            let image = try QRCodePNG.png(for: enrollment.provisioningURL)
-            return try .json(
-                TOTPKey(
-                    provisioningURL: enrollment.provisioningURL, image: Data(image).base64EncodedString(),
-                    key: enrollment.secret))
+            return try key(try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn))
         }
         api.on(&router, .post, "/v1/auth/totp/verify") { call in
             let (email, code) = (try call.loginID(), try call.required("code"))
             if call.refreshJwt != nil { return try await confirm(code: code, call: call) }
-            switch try await SecondStepSignIn(env: accounts, via: DescopeAPI.via).attempt(
-                email: email, factor: .totp(code: code), request: call.request)
-            {
-            case .completed(let session): return try await api.signedIn(session, amr: ["mfa", "totp"], call: call)
+            let steps = SecondStepSignIn(env: accounts, via: DescopeAPI.via)
+            let pending = try await steps.isPending(email: email)
+            let outcome =
+                pending
+                ? try await steps.attempt(email: email, factor: .totp(code: code), request: call.request)
+                : try await AuthenticatorAppSignIn(env: accounts, via: DescopeAPI.via).signIn(
+                    email: email, code: code, request: call.request)
+            switch outcome {
+            case .completed(let session):
+                return try await api.signedIn(session, amr: pending ? ["mfa", "totp"] : ["totp"], call: call)
             case .throttled(let wait):
                 throw DescopeAnswer(429, DescopeCode.tooManyOTPAttempts, "Too many OTP attempts", "Try again in \(wait) seconds")
             case .wrongCode, .expired, .wrongMethod: throw AuthError.invalidCode
             }
         }
+    }
+
+    /// `{provisioningURL, image, key}`, the image a base64 PNG of the URL's QR code.
+    private func key(_ enrollment: TOTPEnrollment) throws -> Response {
+        let image = try QRCodePNG.png(for: enrollment.provisioningURL)
+        return try .json(
+            TOTPKey(
+                provisioningURL: enrollment.provisioningURL, image: Data(image).base64EncodedString(), key: enrollment.secret))
     }
 
     /// The first code of a pending key turns the app on; the answer is a new session JWT beside

@@ -94,23 +94,24 @@ struct DescopeTokens: Sendable {
         return Holder(signedIn: signedIn, amr: claims.amr, expiresAt: claims.expiresAt)
     }
 
-    /// A native sign-in's state (`oauth/native/start` → `finish`): the nonce it gave the app, signed
-    /// for `project` and ten minutes, so the server keeps nothing between the two calls.
-    func nativeState(nonce: String, project: String) throws -> String {
+    /// A state this server signs for `project` and ten minutes, carried from a two-call ceremony's
+    /// first call to its second (`oauth/native/start` → `finish`, `webauthn/update/start` →
+    /// `finish`), so the server keeps nothing between them; `kind` (its `drn`) names the ceremony.
+    func state(_ kind: String, _ fields: [String: JSONValue], project: String) throws -> String {
         let now = Int(env.clock().timeIntervalSince1970)
-        return try signer.sign([
-            "drn": "native-state", "nonce": .string(nonce), "iss": .string(project), "iat": .number(Double(now)),
-            "exp": .number(Double(now + 600))
-        ])
+        return try signer.sign(
+            fields.merging([
+                "drn": .string(kind), "iss": .string(project), "iat": .number(Double(now)), "exp": .number(Double(now + 600))
+            ]) { _, fixed in fixed })
     }
 
-    /// The nonce of a live native-sign-in state of `project`; nil for anything else.
-    func nonce(ofNativeState state: String, project: String) -> String? {
-        guard let claims = signer.claims(of: state), claims["drn"]?.stringValue == "native-state",
+    /// The fields of a live state of `kind` signed for `project`; nil for anything else.
+    func state(_ kind: String, _ text: String, project: String) -> [String: JSONValue]? {
+        guard let claims = signer.claims(of: text), claims["drn"]?.stringValue == kind,
             claims["iss"]?.stringValue == project, case .number(let exp)? = claims["exp"],
             Int(exp) > Int(env.clock().timeIntervalSince1970)
         else { return nil }
-        return claims["nonce"]?.stringValue
+        return claims
     }
 
     /// The public key that checks every JWT above.

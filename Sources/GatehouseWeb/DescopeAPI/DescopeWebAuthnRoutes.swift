@@ -9,8 +9,10 @@ import WebAuthn
 /// (`Passkeys`: challenges, checks, budgets, audit). `start` answers `{transactionId, options,
 /// create}` with `options` as a JSON string `{"publicKey": …}`; `finish` takes `{transactionId,
 /// response}` with the credential as a JSON string. The relying party is the `origin` the app
-/// sends (`https://<its associated domain>`): its host must be the one the call reached or the
-/// public URL's, and it is the only origin accepted. Two departures from DescopeKit's wire are
+/// sends (`https://<its associated domain>`), exactly (scheme, host, port) one the pages accept for
+/// the host the call reached, the public URL's, or a registered app's; it is the only origin
+/// accepted. `update/start`'s transaction is signed and names its refresh JWT, so `update/finish`
+/// needs none; `signup/start` reads `loginId` at the top level (DescopeKit) or in `user` (Python). Two departures from DescopeKit's wire are
 /// bridged here: it takes `user.id` as text (so options carry the account id as is) and sends the
 /// assertion's `userHandle` as that text (so it is base64url-encoded before the check).
 /// `signup` makes a passkey-only account (the pages' owner, under Descope's policy: JWTs at once,
@@ -28,7 +30,7 @@ struct DescopeWebAuthnRoutes: Sendable {
     func register(on router: inout Router) {
         for ceremony in ["signin", "signup-in"] {
             api.on(&router, .post, "/v1/auth/webauthn/\(ceremony)/start") { call in
-                let rp = try relyingParty(origin: try call.required("origin"), call: call)
+                let rp = try await relyingParty(origin: try call.required("origin"), call: call)
                 let options = try await refusingInDescopeShape {
                     try await passkeys.signInOptions(
                         email: try call.loginID(), rp: rp, requiringPasskeys: true, request: call.request)
@@ -37,10 +39,9 @@ struct DescopeWebAuthnRoutes: Sendable {
             }
         }
         api.on(&router, .post, "/v1/auth/webauthn/signup/start") { call in
-            let rp = try relyingParty(origin: try call.required("origin"), call: call)
-            let email = try call.loginID()
-            var name = ""
-            if case .object(let user)? = call.body["user"] { name = user["name"]?.stringValue ?? "" }
+            let rp = try await relyingParty(origin: try call.required("origin"), call: call)
+            let email = try call.loginIDAtTopOrInUser()
+            let name = call.userName() ?? ""
             var start = try await refusingInDescopeShape {
                 try await passkeys.signUpOptions(
                     email: email, name: name, rp: rp, rpName: RelyingParty.displayName, request: call.request)
@@ -54,7 +55,7 @@ struct DescopeWebAuthnRoutes: Sendable {
                 throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "transactionId is not a sign-up's")
             }
             let (json, clientData) = try credential(call, assertion: false, challenge: transaction.challenge)
-            let rp = try relyingParty(origin: clientData.origin, call: call)
+            let rp = try await relyingParty(origin: clientData.origin, call: call)
             let outcome = try await refusingInDescopeShape {
                 try await passkeys.signUp(
                     json, email: transaction.email, name: transaction.name, user: transaction.user, rp: rp,
@@ -65,27 +66,41 @@ struct DescopeWebAuthnRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/webauthn/signin/finish") { call in
             let (json, clientData) = try credential(call, assertion: true)
-            let rp = try relyingParty(origin: clientData.origin, call: call)
+            let rp = try await relyingParty(origin: clientData.origin, call: call)
             switch await passkeys.signIn(json, rp: rp, request: call.request) {
             case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
             case .refused(let error): throw Self.answer(error)
             }
         }
         api.on(&router, .post, "/v1/auth/webauthn/update/start") { call in
+            guard let refreshJwt = call.refreshJwt else { throw DescopeAnswer.unauthorized }
             let signedIn = try await api.holder(call).signedIn
             try api.requireOwnLoginID(call, signedIn)
-            let rp = try relyingParty(origin: try call.required("origin"), call: call)
+            let rp = try await relyingParty(origin: try call.required("origin"), call: call)
             var options = try await refusingInDescopeShape {
                 try await passkeys.registrationOptions(
                     for: signedIn, rp: rp, rpName: RelyingParty.displayName, request: call.request, policy: .descopeAPI)
             }
             options.user.id = signedIn.user.id.rawValue
-            return try start(options.challenge, options: ["publicKey": options], create: true)
+            // `finish` carries no refresh JWT (the Python SDK sends none): the transaction binds the
+            // challenge to this one, signed by this server.
+            let transaction = try api.tokens.state(
+                Self.updateState, ["challenge": .string(options.challenge), "refresh": .string(refreshJwt)],
+                project: call.project)
+            return try start(transaction, options: ["publicKey": options], create: true)
         }
         api.on(&router, .post, "/v1/auth/webauthn/update/finish") { call in
-            let signedIn = try await api.holder(call).signedIn
-            let (json, clientData) = try credential(call, assertion: false)
-            let rp = try relyingParty(origin: clientData.origin, call: call)
+            guard let state = api.tokens.state(Self.updateState, try call.required("transactionId"), project: call.project),
+                let challenge = state["challenge"]?.stringValue, let refreshJwt = state["refresh"]?.stringValue
+            else {
+                throw DescopeAnswer(
+                    400, DescopeCode.invalidArguments, "Invalid arguments", "transactionId is not a live update's")
+            }
+            guard let signedIn = await api.tokens.holder(of: refreshJwt, project: call.project)?.signedIn else {
+                throw DescopeAnswer.unauthorized
+            }
+            let (json, clientData) = try credential(call, assertion: false, challenge: challenge)
+            let rp = try await relyingParty(origin: clientData.origin, call: call)
             _ = try await refusingInDescopeShape {
                 try await passkeys.register(json, name: nil, for: signedIn, rp: rp, request: call.request, policy: .descopeAPI)
             }
@@ -93,11 +108,14 @@ struct DescopeWebAuthnRoutes: Sendable {
         }
     }
 
+    /// The `drn` of an `update/start`'s transaction: its challenge and the refresh JWT it was asked with.
+    private static let updateState = "webauthn-update"
+
     /// `{transactionId, options, create}`; the transaction is the challenge itself, which the
-    /// finish finds again in the client data.
-    private func start(_ challenge: String, options: some Encodable, create: Bool) throws -> Response {
+    /// finish finds again in the client data, or (sign-up, update) a value that carries it.
+    private func start(_ transaction: String, options: some Encodable, create: Bool) throws -> Response {
         let text = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
-        return try .json(StartResponse(transactionId: challenge, options: text, create: create))
+        return try .json(StartResponse(transactionId: transaction, options: text, create: create))
     }
 
     private struct StartResponse: Encodable {
@@ -130,13 +148,17 @@ struct DescopeWebAuthnRoutes: Sendable {
         return (Array(try JSONEncoder().encode(wire)), clientData)
     }
 
-    /// The relying party for `origin`: an `https://` or `http://` origin whose host is the one
-    /// this call reached, or the public URL's.
-    private func relyingParty(origin: String, call: DescopeAPI.Call) throws -> RelyingParty {
-        guard let url = URL(string: origin), let host = url.host?.lowercased(), url.path.isEmpty,
-            ["https", "http"].contains(url.scheme?.lowercased() ?? ""),
-            let served = RelyingParty.serving(call.request, configuration: api.env.configuration),
-            host == served.id || host == URL(string: api.env.configuration.publicBaseURL)?.host?.lowercased()
+    /// The relying party for `origin`, which must be exactly (scheme, host, port) an origin the
+    /// pages accept for the host this call reached, the public URL's, or a registered app's
+    /// (`DescopeAppAddresses.appOrigins`: an app's associated domain); its host is the RP id.
+    private func relyingParty(origin: String, call: DescopeAPI.Call) async throws -> RelyingParty {
+        let configuration = api.env.configuration
+        var allowed = try await api.addresses.appOrigins()
+        allowed.formUnion(RelyingParty.serving(call.request, configuration: configuration)?.origins ?? [])
+        if let publicOrigin = DescopeAppAddresses.origin(of: configuration.publicBaseURL) { allowed.insert(publicOrigin) }
+        guard let url = URL(string: origin), url.path.isEmpty, url.query == nil, let host = url.host?.lowercased(),
+            let normalized = DescopeAppAddresses.origin(of: origin),
+            allowed.contains(where: { DescopeAppAddresses.origin(of: $0) == normalized })
         else {
             throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "origin is not one this server serves")
         }

@@ -84,7 +84,8 @@ public struct Application: Sendable {
             env: env, project: descopeProject,
             tokens: DescopeTokens(
                 env: env, signer: try ES256Signer(rawPrivateKey: database.secretKey(named: "descope-api-signing")),
-                sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime))
+                sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime),
+            registry: providers?.registry)
         descope.register(on: &router)
         let oauthFeature = try providers.map { settings, registry in
             OAuthFeature(

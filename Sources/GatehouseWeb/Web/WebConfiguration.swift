@@ -60,6 +60,9 @@ public struct WebConfiguration: Sendable {
     /// Descope's "manage in cookies" (`--descope-token-cookies`): the JWTs are set as the `DS` and
     /// `DSR` cookies and the body's `refreshJwt` is left empty, as Descope answers such a project.
     public var descopeTokenCookies = false
+    /// Origins (`scheme://host[:port]`) whose addresses Descope's links may open
+    /// (`--descope-redirect-origin`), beside registered app callbacks and loopback origins.
+    public var descopeRedirectOrigins: [String] = []
     /// The key a SuperTokens backend SDK must send as `api-key` (`--supertokens-api-key`); nil
     /// answers loopback callers only.
     public var superTokensAPIKey: String? = nil

@@ -1,0 +1,20 @@
+/// Where a mailed link opens, its token added as `t`: one of Gatehouse's pages, or an app's own
+/// address (Descope's `URI`/`redirectUrl`, checked against the allowed ones by the front-end that
+/// asked), which passes the token back to the API.
+public enum LinkOpening: Sendable, Equatable {
+    /// A path on this server (`/auth/magic`, `/auth/enchanted`).
+    case page(String)
+    /// An app's absolute address.
+    case app(String)
+
+    /// The magic-link page, where a sign-in link opens by default.
+    public static let magicLinkPage = LinkOpening.page("/auth/magic")
+
+    /// The link for `token`; `page` makes a path absolute (the public URL in front).
+    public func address(token: String, page: (String) -> String) -> String {
+        switch self {
+        case .page(let path): return page("\(path)?t=\(token)")
+        case .app(let url): return url + (url.contains("?") ? "&" : "?") + "t=\(token)"
+        }
+    }
+}
