@@ -29,7 +29,7 @@ struct DescopeOAuthRoutes: Sendable {
             // DescopeKit spells it redirectUrl, the Python SDK redirectURL.
             let redirect = try query.single("redirectUrl") ?? query.single("redirectURL") ?? ""
             let items = [
-                ("redirect", redirect), ("client_type", "mobile"), ("code_challenge", PKCE.challenge(for: verifier)),
+                ("redirect", redirect), ("client_type", "mobile"), ("code_challenge", try PKCE.challenge(for: verifier)),
                 ("code_name", "code")
             ]
             let app: AppSignInRequest
