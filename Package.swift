@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "TwoFactor",
             dependencies: [
-                "CQREncode", "SystemCrypto"
+                "CQREncode", "SystemCrypto", "Secrets"
             ]),
         .target(
             name: "Store",

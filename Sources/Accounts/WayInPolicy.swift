@@ -24,11 +24,17 @@ public struct WayInPolicy: Sendable, Equatable {
     /// What becomes of a new account's verification mail where the account must verify first
     /// (`SignUp`); an account that may hold a session at once is mailed nothing either way.
     public let signUpMail: SignUpMail
+    /// Sign-in codes and links to one address wait out the one-minute cool-down between mails.
+    /// SuperTokens' core keeps none (its prebuilt UI offers a resend after 15 s): there only the
+    /// hourly cap per address holds.
+    public let signInMailsCoolDown: Bool
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
-        newPasskeysNeedRecentSignIn: Bool = true, signUpMail: SignUpMail = .startsCooldown
+        newPasskeysNeedRecentSignIn: Bool = true, signUpMail: SignUpMail = .startsCooldown,
+        signInMailsCoolDown: Bool = true
     ) {
+        self.signInMailsCoolDown = signInMailsCoolDown
         self.sessionsBeforeVerification = sessionsBeforeVerification
         self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
         self.emailChangeProvenBySession = emailChangeProvenBySession
@@ -66,8 +72,10 @@ public struct WayInPolicy: Sendable, Equatable {
         sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true,
         newPasskeysNeedRecentSignIn: false)
     /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
-    /// (the app's email-verification recipe decides), passwordless `signinup` creates the account.
-    public static let superTokensCore = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+    /// (the app's email-verification recipe decides), passwordless `signinup` creates the account,
+    /// and a code is resent at the UI's pace (no cool-down; the hourly cap stays).
+    public static let superTokensCore = WayInPolicy(
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, signInMailsCoolDown: false)
 
     /// `backend` as a way in under this policy uses it.
     func applied(to backend: any AuthAPI) -> any AuthAPI {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import PasswordStrength
 import Secrets
 import Store
 
@@ -83,17 +84,20 @@ extension LocalAccounts {
     }
 
     /// Sets a new password with a live reset token and ends every session of the account (the token
-    /// says whose account; it works once). A password the rules refuse spends nothing.
+    /// says whose account; it works once). A password the rules refuse — judged on the account's
+    /// address and name, as on sign-up and change — spends nothing.
     public func resetPassword(token: String, newPassword: String) async throws -> User {
-        if let problem = configuration.passwordRules.problem(with: newPassword) {
-            throw AuthError.validation([FieldError(field: "password", message: problem)])
-        }
         let now = clock()
         guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)),
             stored.purpose == .resetPassword, let id = stored.id
         else { throw AuthError.invalidCode }
         guard TokenCheck.decide(stored, secretMatches: true, now: now, maxAttempts: configuration.maxCodeAttempts) == .consume
         else { throw AuthError.codeExpired }
+        let owner = try await database.user(id: stored.userID)
+        let known = owner.map { PasswordRules.userInputs(emails: [$0.email], name: $0.profile.name) } ?? []
+        if let problem = configuration.passwordRules.problem(with: newPassword, userInputs: known) {
+            throw AuthError.validation([FieldError(field: "password", message: problem)])
+        }
         let hash = try await hasher.hash(newPassword)
         guard let user = try await database.resetPassword(tokenID: id, passwordHash: hash, at: clock()) else {
             throw AuthError.codeExpired
@@ -126,7 +130,8 @@ extension LocalAccounts {
             logger.notice("password change refused", metadata: ["user": "\(userID)", "reason": "wrong password"])
             throw AuthError.invalidCredentials
         }
-        if let problem = configuration.passwordRules.problem(with: newPassword, userInputs: [user.email]) {
+        let known = PasswordRules.userInputs(emails: [user.email], name: user.profile.name)
+        if let problem = configuration.passwordRules.problem(with: newPassword, userInputs: known) {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let newHash = try await hasher.hash(newPassword)

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import PasswordStrength
 import Secrets
 import Store
 
@@ -69,7 +70,7 @@ extension LocalAccounts {
     /// Every problem of the form at once, by field.
     func signUpProblems(_ request: SignUpRequest, name: String?) -> [FieldError] {
         var problems = addressProblems(request.email)
-        let knownToAttackers = [request.email] + (name.map { [$0] } ?? [])
+        let knownToAttackers = PasswordRules.userInputs(emails: [request.email], name: name)
         if let message = configuration.passwordRules.problem(with: request.password, userInputs: knownToAttackers) {
             problems.append(FieldError(field: "password", message: message))
         }

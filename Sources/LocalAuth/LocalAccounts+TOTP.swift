@@ -52,7 +52,7 @@ extension LocalAccounts {
             now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime
         else { throw AuthError.codeExpired }
         let secret = try openSecret(pending)
-        guard let step = TOTP().matchingStep(code, secret: secret.bytes, at: now) else {
+        guard let step = try TOTP().matchingStep(code, secret: secret.bytes, at: now) else {
             logger.notice("wrong code confirming TOTP", metadata: ["user": "\(userID)"])
             throw AuthError.invalidCode
         }
@@ -102,7 +102,7 @@ extension LocalAccounts {
         }
         guard let stored = try await database.totpCredential(userID: userID), stored.enabled,
             let sealed = stored.secretSealed,
-            let step = TOTP().matchingStep(password, secret: try openSecret(sealed).bytes, at: clock()),
+            let step = try TOTP().matchingStep(password, secret: try openSecret(sealed).bytes, at: clock()),
             try await database.claimTOTPStep(userID: userID, step: step)
         else { throw AuthError.invalidCredentials }
     }
@@ -147,7 +147,7 @@ extension LocalAccounts {
         case .totp(let code):
             guard let stored = try await database.totpCredential(userID: user.id), stored.enabled,
                 let sealed = stored.secretSealed,
-                let step = TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: now)
+                let step = try TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: now)
             else { throw wrongSecondStep(user.id) }
             spent = .totpStep(step)
         case .recoveryCode(let typed):

@@ -1,12 +1,13 @@
 import AuthCore
 import Foundation
+import PasswordStrength
 import Secrets
 import ServerSeam
 import Store
 
 /// Administration of the embedded accounts. It trusts its in-process caller (the console checks
 /// who is a superuser); impersonation sessions name the admin API as their impersonator.
-struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration, TaggedUserLists {
+struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration, TaggedUserLists, AccountsByAddress {
     let api: LocalBackend
     var accounts: LocalAccounts { api.accounts }
 
@@ -20,6 +21,10 @@ struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration, Ta
 
     func user(_ id: UserID) async throws -> User {
         try await accounts.user(id)
+    }
+
+    func exactUser(email: String) async throws -> User? {
+        try await accounts.database.user(email: email)?.user
     }
 
     func createUser(_ new: NewUser) async throws -> User {
@@ -42,9 +47,10 @@ struct LocalAdminAPI: AuthAdminAPI, UserChangeSource, TestUserAdministration, Ta
             problems.append(FieldError(field: "email", message: "Enter a valid email address."))
         }
         if let password = update.password {
-            // The account's address, and the new one when it changes too, count as guessable, as on the console's form.
-            let current = try await accounts.database.user(id: id)?.email
-            let known = [current, update.email].compactMap { $0 }
+            // The account's address, the new one when it changes too, and its name count as guessable.
+            let current = try await accounts.database.user(id: id)
+            let known = PasswordRules.userInputs(
+                emails: [current?.email, update.email].compactMap { $0 }, name: current?.profile.name)
             if let message = accounts.configuration.passwordRules.problem(with: password, userInputs: known) {
                 problems.append(FieldError(field: "password", message: message))
             }

@@ -6,6 +6,10 @@ extension LocalBackend: AppDeliveredSecrets {
         try await accounts.verificationToken(for: id)
     }
 
+    public func revokeVerificationTokens(for id: UserID) async throws {
+        try await accounts.database.revokeVerificationTokens(userID: id, at: accounts.clock())
+    }
+
     public func passwordResetToken(for id: UserID) async throws -> String? {
         try await accounts.passwordResetToken(for: id)
     }

@@ -18,7 +18,7 @@ public struct ES256Signer: Sendable {
         key = try P256.SigningKey(rawScalar: rawPrivateKey)
         let jwk = JSONWebKey(p256: key.publicKey, kid: "")
         let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(jwk.x ?? "")","y":"\#(jwk.y ?? "")"}"#
-        keyID = keyIDPrefix + Base64URL.encode(SHA256.digest(thumbprint.utf8))
+        keyID = keyIDPrefix + Base64URL.encode(try SHA256.digest(thumbprint.utf8))
         plainHeader = Self.header(keyID: keyID, extra: [:])
     }
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import SystemCrypto
 
 /// The checked claims of an OpenID Connect id_token.
 public struct IDToken: Sendable, Equatable {
@@ -56,4 +57,6 @@ public enum IDTokenError: Error, Sendable, Equatable {
     /// `iat` lies further in the future than the clock-skew leeway.
     case issuedInFuture
     case wrongNonce
+    /// libcrypto failed to hash the nonce: a fault of this server, not of the token.
+    case digestFailed(SystemCryptoError)
 }

@@ -61,7 +61,8 @@ public struct IDTokenVerifier: Sendable {
         let expected: String
         switch nonce {
         case .equals(let value): expected = value
-        case .sha256Of(let raw): expected = Hex.encode(SHA256.digest(raw.utf8))
+        case .sha256Of(let raw):
+            do { expected = Hex.encode(try SHA256.digest(raw.utf8)) } catch { throw .digestFailed(error) }
         case .unbound:
             guard idToken.nonce == nil else { throw .wrongNonce }
             return idToken

@@ -8,8 +8,8 @@ public enum PKCE {
     public static let method = "S256"
 
     /// `BASE64URL(SHA256(verifier))` without padding (RFC 7636 §4.2).
-    public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(SHA256.digest(verifier.utf8))
+    public static func challenge(for verifier: String) throws(SystemCryptoError) -> String {
+        Base64URL.encode(try SHA256.digest(verifier.utf8))
     }
 
     /// A verifier is 43…128 characters of `[A-Za-z0-9-._~]` (RFC 7636 §4.1).
@@ -22,10 +22,11 @@ public enum PKCE {
         challenge.utf8.count == 43 && challenge.utf8.allSatisfy(isUnreserved)
     }
 
-    /// True when `verifier` hashes to `challenge`, compared in constant time.
+    /// True when `verifier` hashes to `challenge`, compared in constant time; false when it does
+    /// not, or when it cannot be hashed (a check that cannot be made never passes).
     public static func verify(verifier: String, challenge: String) -> Bool {
-        guard isValidVerifier(verifier) else { return false }
-        return KeyedHash.constantTimeEquals(Self.challenge(for: verifier), challenge)
+        guard isValidVerifier(verifier), let hashed = try? Self.challenge(for: verifier) else { return false }
+        return KeyedHash.constantTimeEquals(hashed, challenge)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -20,6 +20,13 @@ public struct PasswordRules: Sendable, Equatable {
         return problem(with: PasswordStrength.estimate(password, userInputs: userInputs))
     }
 
+    /// What an attacker knows of an account, which its password must not lean on: its addresses and
+    /// its name. Every way a password is chosen for an account passes the same (sign-up, change,
+    /// reset, a staff change), so one password gets one verdict.
+    public static func userInputs(emails: [String], name: String?) -> [String] {
+        emails + (name.map { [$0] } ?? [])
+    }
+
     /// The rule's answer and the estimate behind it, from one zxcvbn run, for the strength meter. A
     /// password over the length limit is not estimated (zxcvbn's cost grows with length).
     public func judge(_ password: String, userInputs: [String] = []) -> (strength: PasswordStrength?, problem: String?) {

@@ -41,8 +41,9 @@ public struct KeyedHash: Sendable {
         constantTimeEquals(Array(lhs.utf8), Array(rhs.utf8))
     }
 
-    /// Byte-array form of `constantTimeEquals(_:_:)`, shared with the password verifier.
-    static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    /// Byte-array form of `constantTimeEquals(_:_:)`: the one constant-time compare (password
+    /// verifiers, passkey challenges, authenticator codes).
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         Sodium.ready()
         return sodium_memcmp(lhs, rhs, lhs.count) == 0

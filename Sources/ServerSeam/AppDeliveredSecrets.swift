@@ -10,6 +10,8 @@ public protocol AppDeliveredSecrets: Sendable {
     /// nil when the address is verified already or the account is disabled. `.userNotFound` for
     /// no such account.
     func verificationToken(for id: UserID) async throws -> String?
+    /// Ends every live verification token of the account (the app's earlier links stop working).
+    func revokeVerificationTokens(for id: UserID) async throws
     /// A password-reset link token (the account's older ones die), spent by
     /// `resetPassword(token:newPassword:)`; nil for a disabled account. `.userNotFound` for none.
     func passwordResetToken(for id: UserID) async throws -> String?

@@ -133,6 +133,7 @@ extension AppDatabase {
         registerAppBrandingMigrations(&migrator)
         registerSignUpProfileMigrations(&migrator)
         registerKeptVerifierMigrations(&migrator)
+        registerAppBackendMigrations(&migrator)
         return migrator
     }
 }

@@ -18,7 +18,7 @@ final class LibcryptoKey: @unchecked Sendable {
 
     /// A key of `type` ("EC", "RSA") from named parameters, as `EVP_PKEY_fromdata` takes them.
     static func fromParameters(
-        type: StaticString, part: Part, _ push: (OpaquePointer) -> Bool
+        type: UnsafePointer<CChar>, part: Part, _ push: (OpaquePointer) -> Bool
     ) throws(SystemCryptoError) -> LibcryptoKey {
         defer { ERR_clear_error() }
         guard let builder = OSSL_PARAM_BLD_new() else { throw .operationFailed("OSSL_PARAM_BLD_new") }
@@ -27,27 +27,29 @@ final class LibcryptoKey: @unchecked Sendable {
             throw .invalidKey("the key's parameters could not be encoded")
         }
         defer { OSSL_PARAM_free(parameters) }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, cString(type), nil) else {
-            throw .operationFailed("no \(type) key support in libcrypto")
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
+            throw .operationFailed("no \(CName.text(type)) key support in libcrypto")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &key, part.rawValue, parameters) == 1,
             let key
-        else { throw .invalidKey("libcrypto refused the \(type) key") }
+        else { throw .invalidKey("libcrypto refused the \(CName.text(type)) key") }
         return LibcryptoKey(key)
     }
 
     /// A new key from `EVP_PKEY_generate`, after `configure` has set the context up (curve, size).
-    static func generate(type: StaticString, _ configure: (OpaquePointer) -> Bool) throws(SystemCryptoError) -> LibcryptoKey {
+    static func generate(type: UnsafePointer<CChar>, _ configure: (OpaquePointer) -> Bool) throws(SystemCryptoError)
+        -> LibcryptoKey
+    {
         defer { ERR_clear_error() }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, cString(type), nil) else {
-            throw .operationFailed("no \(type) key support in libcrypto")
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
+            throw .operationFailed("no \(CName.text(type)) key support in libcrypto")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, configure(context), EVP_PKEY_generate(context, &key) == 1, let key
-        else { throw .operationFailed("\(type) key generation failed") }
+        else { throw .operationFailed("\(CName.text(type)) key generation failed") }
         return LibcryptoKey(key)
     }
 
@@ -74,7 +76,7 @@ final class LibcryptoKey: @unchecked Sendable {
         guard let context = EVP_MD_CTX_new() else { throw .operationFailed("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }
         var length = 0
-        guard EVP_DigestSignInit_ex(context, nil, cString("SHA256"), nil, nil, pointer, nil) == 1,
+        guard EVP_DigestSignInit_ex(context, nil, CName.sha256, nil, nil, pointer, nil) == 1,
             EVP_DigestSign(context, nil, &length, message, message.count) == 1
         else { throw .operationFailed("EVP_DigestSign") }
         var signature = [UInt8](repeating: 0, count: length)
@@ -89,7 +91,7 @@ final class LibcryptoKey: @unchecked Sendable {
         defer { ERR_clear_error() }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        return EVP_DigestVerifyInit_ex(context, nil, cString("SHA256"), nil, nil, pointer, nil) == 1
+        return EVP_DigestVerifyInit_ex(context, nil, CName.sha256, nil, nil, pointer, nil) == 1
             && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
     }
 }
@@ -121,11 +123,4 @@ final class ParameterBytes {
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         buffer.deallocate()
     }
-}
-
-/// A C string that lives as long as the program. libcrypto keeps some names it is given by reference
-/// (a parameter builder's keys until `OSSL_PARAM_BLD_to_param`, a context's key type), so the
-/// temporary C string Swift makes from a `String` argument would dangle.
-func cString(_ name: StaticString) -> UnsafePointer<CChar> {
-    UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
 }

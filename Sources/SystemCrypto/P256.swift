@@ -20,7 +20,7 @@ public enum P256 {
             key = try P256.key(point: [0x04] + x + y, scalar: nil)
         }
 
-        fileprivate init(key: LibcryptoKey) throws(SystemCryptoError) {
+        init(key: LibcryptoKey) throws(SystemCryptoError) {
             x = try key.bigNumber(OSSL_PKEY_PARAM_EC_PUB_X, width: width)
             y = try key.bigNumber(OSSL_PKEY_PARAM_EC_PUB_Y, width: width)
             self.key = key
@@ -46,7 +46,7 @@ public enum P256 {
 
         /// A new random key.
         public init() throws(SystemCryptoError) {
-            key = try LibcryptoKey.generate(type: "EC") { EVP_PKEY_CTX_set_group_name($0, cString("P-256")) == 1 }
+            key = try LibcryptoKey.generate(type: CName.ec) { EVP_PKEY_CTX_set_group_name($0, CName.p256) == 1 }
             publicKey = try PublicKey(key: key)
             contexts = try SigningContexts(key: key)
         }
@@ -80,13 +80,13 @@ public enum P256 {
         let secret = try scalar.map { bytes throws(SystemCryptoError) in try BigNumber(bytes) }
         let publicPoint = ParameterBytes(point)
         return try withExtendedLifetime((secret, publicPoint)) { () throws(SystemCryptoError) in
-            try LibcryptoKey.fromParameters(type: "EC", part: secret == nil ? .publicKey : .keyPair) { builder in
+            try LibcryptoKey.fromParameters(type: CName.ec, part: secret == nil ? .publicKey : .keyPair) { builder in
                 let pub = publicPoint.buffer
-                guard OSSL_PARAM_BLD_push_utf8_string(builder, cString("group"), cString("prime256v1"), 0) == 1,
-                    OSSL_PARAM_BLD_push_octet_string(builder, cString("pub"), pub.baseAddress, pub.count) == 1
+                guard OSSL_PARAM_BLD_push_utf8_string(builder, CName.group, CName.prime256v1, 0) == 1,
+                    OSSL_PARAM_BLD_push_octet_string(builder, CName.publicKey, pub.baseAddress, pub.count) == 1
                 else { return false }
                 guard let secret else { return true }
-                return OSSL_PARAM_BLD_push_BN(builder, cString("priv"), secret.pointer) == 1
+                return OSSL_PARAM_BLD_push_BN(builder, CName.privateKey, secret.pointer) == 1
             }
         }
     }

@@ -26,9 +26,9 @@ public enum RSA {
             let n = try BigNumber(modulus)
             let e = try BigNumber(exponent)
             key = try withExtendedLifetime((n, e)) { () throws(SystemCryptoError) in
-                try LibcryptoKey.fromParameters(type: "RSA", part: .publicKey) { builder in
-                    OSSL_PARAM_BLD_push_BN(builder, cString("n"), n.pointer) == 1
-                        && OSSL_PARAM_BLD_push_BN(builder, cString("e"), e.pointer) == 1
+                try LibcryptoKey.fromParameters(type: CName.rsa, part: .publicKey) { builder in
+                    OSSL_PARAM_BLD_push_BN(builder, CName.rsaN, n.pointer) == 1
+                        && OSSL_PARAM_BLD_push_BN(builder, CName.rsaE, e.pointer) == 1
                 }
             }
         }
@@ -53,7 +53,7 @@ public enum RSA {
         /// A new random key of `bits` (e = 65537).
         public init(bits: Int) throws(SystemCryptoError) {
             guard RSA.modulusBits.contains(bits) else { throw .invalidKey("RSA keys of \(bits) bits are not made") }
-            key = try LibcryptoKey.generate(type: "RSA") { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(bits)) == 1 }
+            key = try LibcryptoKey.generate(type: CName.rsa) { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(bits)) == 1 }
             publicKey = try PublicKey(key: key)
         }
 

@@ -11,35 +11,26 @@ import Synchronization
 final class SigningContexts: @unchecked Sendable {
     private let key: LibcryptoKey
     /// The fetched SHA-256 implementation: immutable, usable by many threads at once.
-    private let sha256: OpaquePointer
+    private let sha256: MessageDigest
     private let idle = Mutex<[Context]>([])
     /// Contexts kept between signatures: one per thread that signs at once, within reason.
     private let idleLimit = 16
 
     init(key: LibcryptoKey) throws(SystemCryptoError) {
-        guard let sha256 = EVP_MD_fetch(nil, cString("SHA256"), nil) else {
-            ERR_clear_error()
-            throw .operationFailed("no SHA256 in libcrypto")
-        }
         self.key = key
-        self.sha256 = sha256
+        sha256 = try MessageDigest.sha256.get()
     }
 
     deinit {
         idle.withLock { contexts in
             for context in contexts { EVP_PKEY_CTX_free(context.pointer) }
         }
-        EVP_MD_free(sha256)
     }
 
     /// The key's signature over SHA-256(`message`) (for ECDSA, a DER `ECDSA-Sig-Value`).
     func sign(_ message: [UInt8]) throws(SystemCryptoError) -> [UInt8] {
         defer { ERR_clear_error() }
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        var digestLength: UInt32 = 0
-        guard EVP_Digest(message, message.count, &digest, &digestLength, sha256, nil) == 1,
-            Int(digestLength) == digest.count
-        else { throw .operationFailed("EVP_Digest") }
+        let digest = try sha256.hash(message)
         let context: OpaquePointer
         if let kept = idle.withLock({ $0.popLast() }) { context = kept.pointer } else { context = try makeContext() }
         var length = 0

@@ -1,4 +1,4 @@
-/// Why a key could not be made or used. Verification never throws: a signature that does not hold,
+/// Why a key could not be made or used, or a digest not computed. Verification never throws: a signature that does not hold,
 /// for whatever reason, is `false`.
 public enum SystemCryptoError: Error, Equatable, Sendable {
     /// The bytes are not a key of the kind asked for (a point off the curve, a scalar out of range,
@@ -6,4 +6,6 @@ public enum SystemCryptoError: Error, Equatable, Sendable {
     case invalidKey(String)
     /// libcrypto refused an operation that should not fail on a valid key (out of memory, say).
     case operationFailed(String)
+    /// libcrypto has no digest of that name (or none of a fixed length).
+    case unsupportedDigest(String)
 }

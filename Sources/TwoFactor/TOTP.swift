@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import SystemCrypto
 
 /// RFC 6238 time-based one-time passwords as authenticator apps generate them: HMAC-SHA1, 6 digits, 30-second steps.
@@ -11,8 +12,8 @@ public struct TOTP: Sendable {
     public init() {}
 
     /// The code for `secret` at `date`, zero-padded to six digits.
-    public static func code(secret: [UInt8], at date: Date) -> String {
-        code(secret: secret, step: TOTP().step(at: date))
+    public static func code(secret: [UInt8], at date: Date) throws(SystemCryptoError) -> String {
+        try code(secret: secret, step: TOTP().step(at: date))
     }
 
     /// The RFC 6238 time step (counter) containing `date`: whole periods since the Unix epoch.
@@ -27,7 +28,9 @@ public struct TOTP: Sendable {
     /// compared in constant time. A code stays valid for its whole window, so the caller must store the returned
     /// step per account and refuse any later match whose step is not greater than the stored one: that is what
     /// stops a code from being replayed, including inside the same 30 seconds.
-    public func matchingStep(_ code: String, secret: [UInt8], at date: Date, window: Int = 1) -> Int64? {
+    public func matchingStep(
+        _ code: String, secret: [UInt8], at date: Date, window: Int = 1
+    ) throws(SystemCryptoError) -> Int64? {
         let typed = Array(code.utf8.filter { $0 != UInt8(ascii: " ") })
         guard typed.count == Self.digits, typed.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
@@ -35,8 +38,8 @@ public struct TOTP: Sendable {
         let window = Int64(max(0, window))
         var matched: Int64?
         for candidate in (current - window)...(current + window) where candidate >= 0 {
-            let expected = Array(Self.code(secret: secret, step: candidate).utf8)
-            if Self.constantTimeEqual(expected, typed) && matched == nil {
+            let expected = Array(try Self.code(secret: secret, step: candidate).utf8)
+            if KeyedHash.constantTimeEquals(expected, typed) && matched == nil {
                 matched = candidate
             }
         }
@@ -44,10 +47,10 @@ public struct TOTP: Sendable {
     }
 
     /// HOTP (RFC 4226) for one counter value, with dynamic truncation to six digits.
-    static func code(secret: [UInt8], step: Int64) -> String {
+    static func code(secret: [UInt8], step: Int64) throws(SystemCryptoError) -> String {
         var counter = UInt64(bitPattern: step).bigEndian
         let message = withUnsafeBytes(of: &counter) { Array($0) }
-        let mac = HMAC.sha1(key: secret, message: message)
+        let mac = try HMAC.sha1(key: secret, message: message)
         let offset = Int(mac[mac.count - 1] & 0x0F)
         let truncated =
             (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
@@ -55,15 +58,5 @@ public struct TOTP: Sendable {
         let value = truncated % 1_000_000
         let text = String(value)
         return String(repeating: "0", count: digits - text.count) + text
-    }
-
-    /// Compares two equal-length byte strings without an early exit.
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices {
-            difference |= a[index] ^ b[index]
-        }
-        return difference == 0
     }
 }

@@ -27,16 +27,10 @@ public struct ClientData: Sendable, Equatable, Decodable {
     /// browser writes it base64url without padding), an allowed origin, not cross-origin.
     public func check(type expected: String, challenge: [UInt8], origins: Set<String>) throws(WebAuthnError) {
         guard type == expected else { throw .wrongCeremony(expected: expected) }
-        guard constantTimeEqual(Array(self.challenge.utf8), Array(Base64URL.encode(challenge).utf8)) else {
+        guard KeyedHash.constantTimeEquals(Array(self.challenge.utf8), Array(Base64URL.encode(challenge).utf8)) else {
             throw .challengeMismatch
         }
         guard origins.contains(origin) else { throw .originNotAllowed(origin) }
         guard crossOrigin != true else { throw .crossOrigin }
     }
-}
-
-/// Compares secrets without stopping at the first difference.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
 }

@@ -1,3 +1,4 @@
+import Secrets
 import SystemCrypto
 
 /// Gatehouse as a WebAuthn relying party: its id (a host name, which credentials are scoped to)
@@ -11,7 +12,14 @@ public struct RelyingParty: Sendable, Equatable {
 
     public init(id: String, origins: Set<String>) { (self.id, self.origins) = (id, origins) }
 
-    var idHash: [UInt8] { SHA256.digest(Array(id.utf8)) }
+    var idHash: [UInt8] {
+        get throws(WebAuthnError) { try Self.sha256(Array(id.utf8)) }
+    }
+
+    /// SHA-256 through SystemCrypto, its failure as this module's error.
+    static func sha256(_ bytes: [UInt8]) throws(WebAuthnError) -> [UInt8] {
+        do { return try SHA256.digest(bytes) } catch { throw .digestFailed }
+    }
 
     /// A new credential, checked: what the caller stores.
     public struct NewCredential: Sendable, Equatable {
@@ -32,7 +40,7 @@ public struct RelyingParty: Sendable, Equatable {
         let data = attestation.authenticatorData
         try checkFlagsAndRP(data, userVerification: userVerification)
         guard let credential = data.attestedCredential else { throw .malformed("no credential was announced") }
-        try attestation.verifyStatement(clientDataHash: SHA256.digest(clientDataJSON))
+        try attestation.verifyStatement(clientDataHash: try Self.sha256(clientDataJSON))
         return NewCredential(
             id: credential.credentialID, publicKeyCOSE: credential.publicKeyCOSE, signCount: data.signCount,
             flags: data.flags, aaguid: credential.aaguid, format: attestation.format)
@@ -55,7 +63,7 @@ public struct RelyingParty: Sendable, Equatable {
         let data = try AuthenticatorData(authenticatorData)
         try checkFlagsAndRP(data, userVerification: userVerification)
         let key = try COSEKey(bytes: publicKeyCOSE)
-        guard key.isValidSignature(signature, for: authenticatorData + SHA256.digest(clientDataJSON)) else {
+        guard key.isValidSignature(signature, for: authenticatorData + (try Self.sha256(clientDataJSON))) else {
             throw .badSignature
         }
         if data.signCount != 0, storedSignCount != 0, data.signCount <= storedSignCount {
@@ -67,7 +75,7 @@ public struct RelyingParty: Sendable, Equatable {
     /// The RP id hash, UP, UV when asked for, and BS only with BE (§6.1: a credential that is not
     /// backup-eligible cannot be backed up).
     private func checkFlagsAndRP(_ data: AuthenticatorData, userVerification: Bool) throws(WebAuthnError) {
-        guard constantTimeEqual(data.rpIDHash, idHash) else { throw .rpIDMismatch }
+        guard KeyedHash.constantTimeEquals(data.rpIDHash, try idHash) else { throw .rpIDMismatch }
         guard data.flags.userPresent else { throw .userNotPresent }
         if userVerification, !data.flags.userVerified { throw .userNotVerified }
         guard data.flags.backupEligible || !data.flags.backedUp else {

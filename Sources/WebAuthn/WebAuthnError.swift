@@ -25,6 +25,8 @@ public enum WebAuthnError: Error, Sendable, Equatable {
     case badSignature
     /// The authenticator's counter went backwards: a cloned authenticator, maybe.
     case signCountRegressed(stored: UInt32, received: UInt32)
+    /// libcrypto failed to hash what the ceremony signed: a fault of this server, not of the passkey.
+    case digestFailed
 
     /// A short stable name for logs, audit rows and APIs' error codes.
     public var code: String {
@@ -42,6 +44,7 @@ public enum WebAuthnError: Error, Sendable, Equatable {
         case .userNotVerified: "user_not_verified"
         case .badSignature: "bad_signature"
         case .signCountRegressed: "sign_count_regressed"
+        case .digestFailed: "digest_failed"
         }
     }
 
@@ -60,6 +63,7 @@ public enum WebAuthnError: Error, Sendable, Equatable {
         case .userNotVerified: "The authenticator did not verify you (PIN or biometrics are required)."
         case .badSignature: "The passkey's signature does not verify."
         case .signCountRegressed: "This authenticator's counter went backwards; it may have been cloned."
+        case .digestFailed: "The server could not check the passkey just now; try again."
         }
     }
 }

@@ -163,7 +163,7 @@ import WebAuthnTestSupport
         let now = Date()
         #expect(
             try await api.confirmTOTPEnrollment(
-                code: TOTP.code(secret: secret, at: now.addingTimeInterval(-30)), session: session)
+                code: try TOTP.code(secret: secret, at: now.addingTimeInterval(-30)), session: session)
                 == [], "Descope keeps no recovery codes")
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
 
@@ -182,7 +182,7 @@ import WebAuthnTestSupport
             await authError { _ = try await api.completeMFA(challengeID: challenge.id, with: .recoveryCode("abcd-efgh")) }
                 == .notSupported(.mfa))
         let completed = try await api.completeMFA(
-            challengeID: challenge.id, with: .totp(code: TOTP.code(secret: secret, at: now)))
+            challengeID: challenge.id, with: .totp(code: try TOTP.code(secret: secret, at: now)))
         #expect(completed.user.email.lowercased() == email)
         #expect(
             await authError { try await api.disableTOTP(password: Self.password, session: completed) } == .notSupported(.totp))

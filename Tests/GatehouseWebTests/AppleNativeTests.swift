@@ -20,7 +20,7 @@ import Testing
             "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.apple-user",
             "exp": Date().timeIntervalSince1970 + 600, "iat": Date().timeIntervalSince1970,
             "email": "apple-user@privaterelay.appleid.com", "email_verified": "true",
-            "nonce": Hex.encode(SHA256.digest(nonce.utf8))
+            "nonce": Hex.encode(try SHA256.digest(nonce.utf8))
         ]
         for (name, value) in changes { claims[name] = value }
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "apple-test"], options: [.sortedKeys])

@@ -8,7 +8,8 @@ import Testing
 /// browser that is already signed in, and `/auth/app/return`, which checks the callback against the
 /// app's registered URLs when it hands out the code, not when the flow began.
 @Suite(.stopsWhatItStarts) struct HostedAppFlowTests {
-    static let challenge = PKCE.challenge(for: "flow-verifier-0123456789-abcdefghijklmnopqrstuvwxyz")
+    /// `PKCE.challenge(for: "flow-verifier-0123456789-abcdefghijklmnopqrstuvwxyz")`, computed once outside Swift.
+    static let challenge = "s_Q54yNgcBaySEe6QUsb1fkEx4wWwRVes01GGCGjcLg"
     static let callback = "notesapp://auth/callback"
     static let appItems = [("redirect", callback), ("client_type", "mobile"), ("code_challenge", challenge)]
 

@@ -8,7 +8,8 @@ import Testing
 /// The hosted sign-in page for apps (InsForge SDK's `signInWithDefaultView` + `handleAuthCallback`).
 @Suite(.stopsWhatItStarts) struct HostedSignInTests {
     static let verifier = "test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
-    static let challenge = PKCE.challenge(for: verifier)
+    /// `PKCE.challenge(for: verifier)`, computed once outside Swift.
+    static let challenge = "nw4Cig7sk_DT0QSX9Qn-3UKs33fmbbp8bRuv1b5-wXw"
 
     private func setUp(extraCallbacks: [String] = [], legacy: Bool = false) async throws -> OAuthGatehouse {
         let gatehouse = try await OAuthGatehouse()

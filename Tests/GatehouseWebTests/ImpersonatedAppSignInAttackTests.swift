@@ -21,7 +21,7 @@ import Testing
         #expect(opened.header("Location") == "/account")
         let query = FormEncoding.encode([
             ("redirect", "yourapp://auth/callback"), ("client_type", "mobile"),
-            ("code_challenge", PKCE.challenge(for: "verifier-0123456789-abcdefghijklmnopqrstuvwxyz"))
+            ("code_challenge", try PKCE.challenge(for: "verifier-0123456789-abcdefghijklmnopqrstuvwxyz"))
         ])
         let page = try await staff.get("/auth/sign-in?" + query, follow: false)
         #expect(page.header("Location")?.contains("insforge_code") != true, "no code for the app")

@@ -68,7 +68,7 @@ import Testing
         try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes", "callbackURLs": ["notesapp://auth/callback"]])
         let client = HTTPTestClient(port: gatehouse.port)
         let query = FormEncoding.encode([
-            ("redirect_uri", "notesapp://auth/callback"), ("code_challenge", PKCE.challenge(for: Self.verifier))
+            ("redirect_uri", "notesapp://auth/callback"), ("code_challenge", try PKCE.challenge(for: Self.verifier))
         ])
         let anon = [("Authorization", "Bearer anon_key")]
         let answer = try await client.request("GET", "/api/auth/oauth/custom/acme-sso?" + query, headers: anon)

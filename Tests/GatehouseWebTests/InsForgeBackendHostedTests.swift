@@ -37,7 +37,7 @@ import Testing
         let (gatehouse, backend) = try await setUp()
         try await gatehouse.signUp(gatehouse.browser(), email: "app-user@example.com")
 
-        let hosted = backend.signInWithDefaultView(redirectTo: Self.callback)
+        let hosted = try backend.signInWithDefaultView(redirectTo: Self.callback)
         #expect(hosted.codeVerifier.count == 43, "32 random bytes, base64url, as the SDK makes them")
         let query = try #require(URLComponents(url: hosted.url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(query.first { $0.name == "client_type" }?.value == "mobile")
@@ -49,7 +49,7 @@ import Testing
         let returned = try #require(URL(string: location))
 
         // Another app's verifier gets nothing, and spends the code.
-        let other = backend.signInWithDefaultView(redirectTo: Self.callback)
+        let other = try backend.signInWithDefaultView(redirectTo: Self.callback)
         let stolen = try await signInOnThePage(gatehouse, other, email: "app-user@example.com")
         let stolenURL = try #require(URL(string: stolen))
         await #expect(throws: AuthError.invalidCode) {

@@ -45,7 +45,7 @@ import Testing
         var claims: [String: Any] = [
             "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.rsa-apple-user",
             "email": "apple-rsa@privaterelay.appleid.com", "email_verified": "true",
-            "nonce": Hex.encode(SHA256.digest(nonce.utf8)),
+            "nonce": Hex.encode(try SHA256.digest(nonce.utf8)),
             "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 600
         ]
         for (name, value) in changes { claims[name] = value }

@@ -39,7 +39,7 @@ import TwoFactor
             throttled.status == 422 && throttled.text.contains("Enter the current code from your authenticator app."),
             "throttled reads as wrong")
 
-        let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let right = try TOTP.code(secret: secret, at: gatehouse.clock.now)
         let api = try await gatehouse.postJSON(
             "/api/collections/users/auth-with-otp", ["otpId": mfaID, "password": right, "mfaId": mfaID])
         #expect(api.status == 429 && api.json["token"] == nil, "\(api.text)")

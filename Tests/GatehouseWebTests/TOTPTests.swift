@@ -42,7 +42,7 @@ import TwoFactor
         #expect(begun.status == 200)
         #expect(begun.text.contains("<svg") && begun.text.contains("otpauth://totp/Gatehouse:"))
         let secret = try Self.secret(in: begun.text)
-        let right = TOTP.code(secret: secret, at: clock.now)
+        let right = try TOTP.code(secret: secret, at: clock.now)
         let refused = try await browser.post(
             "/account/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")])
         #expect(refused.status == 422 && refused.text.contains("Check that your app shows the Gatehouse key"))
@@ -80,7 +80,7 @@ import TwoFactor
         _ = try await browser.post("/auth/sign-out", [])
 
         let second = try await Self.passwordStep(gatehouse)
-        let code = TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let code = try TOTP.code(secret: secret, at: gatehouse.clock.now)
         let done = try await second.post("/auth/mfa", [("code", code), ("redirect", "/account")])
         #expect(done.status == 303 && done.header("Location") == "/account")
         #expect(try await second.get("/account", follow: false).status == 200)
@@ -92,7 +92,7 @@ import TwoFactor
         #expect(try await replay.get("/account", follow: false).status == 303)
         gatehouse.clock.advance(30)
         let next = try await replay.post(
-            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
+            "/auth/mfa", [("code", try TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
         #expect(next.header("Location") == "/account")
 
         let types = try await gatehouse.database.auditEvents(subject: nil, limit: 100).map(\.type)
@@ -104,7 +104,7 @@ import TwoFactor
         let gatehouse = try await TestGatehouse(verification: .none)
         let (_, secret, _) = try await Self.enrolled(gatehouse)
         let browser = try await Self.passwordStep(gatehouse)
-        let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let right = try TOTP.code(secret: secret, at: gatehouse.clock.now)
         let wrong = right == "000000" ? "111111" : "000000"
         for _ in 0..<5 {
             #expect(try await browser.post("/auth/mfa", [("code", wrong), ("redirect", "/account")]).status == 422)
@@ -116,7 +116,7 @@ import TwoFactor
         let late = try await Self.passwordStep(gatehouse)
         gatehouse.clock.advance(6 * 60)
         let expired = try await late.post(
-            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
+            "/auth/mfa", [("code", try TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account")])
         #expect(expired.header("Location") == "/auth/sign-in?notice=mfa-expired")
         #expect(try await late.get("/account", follow: false).status == 303)
         await gatehouse.stop()
@@ -201,7 +201,8 @@ import TwoFactor
         #expect(try await fresh.get("/account", follow: false).status == 303)
         _ = try await fresh.get("/auth/mfa?redirect=%2Faccount%3Fnotice%3Dverified")
         let done = try await fresh.post(
-            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account?notice=verified")])
+            "/auth/mfa",
+            [("code", try TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", "/account?notice=verified")])
         #expect(done.header("Location") == "/account?notice=verified")
         #expect(try await fresh.get("/account", follow: false).status == 200)
         await gatehouse.stop()
@@ -248,7 +249,7 @@ import TwoFactor
         let begun = try await staff.post("/_/security/totp/begin", [])
         #expect(begun.status == 200 && begun.text.contains("<svg"))
         let secret = try Self.secret(in: begun.text)
-        let right = TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let right = try TOTP.code(secret: secret, at: gatehouse.clock.now)
         #expect(
             try await staff.post("/_/security/totp/confirm", [("code", right == "000000" ? "111111" : "000000")]).status == 422)
         let on = try await staff.post("/_/security/totp/confirm", [("code", right)])
@@ -261,7 +262,7 @@ import TwoFactor
         let first = try await browser.post("/_/", [("email", "root@example.com"), ("password", "staff-password-1")])
         #expect(first.status == 200 && first.text.contains("data-console-second-step"))
         #expect(try await browser.get("/_/users", follow: false).status == 303, "not signed in yet")
-        let code = TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let code = try TOTP.code(secret: secret, at: gatehouse.clock.now)
         let wrong = code == "000000" ? "111111" : "000000"
         for _ in 0..<5 {
             #expect(try await browser.post("/_/second-step", [("code", wrong)]).status == 422)
@@ -294,7 +295,7 @@ import TwoFactor
         let withCode = try await api.request(
             "POST", "/_/api/auth", headers: [("Content-Type", "application/json")],
             body: Array(
-                #"{"email":"root@example.com","password":"staff-password-1","code":"\#(TOTP.code(secret: secret, at: gatehouse.clock.now))"}"#
+                #"{"email":"root@example.com","password":"staff-password-1","code":"\#(try TOTP.code(secret: secret, at: gatehouse.clock.now))"}"#
                     .utf8))
         #expect(withCode.status == 200)
 
@@ -313,7 +314,8 @@ import TwoFactor
         try await gatehouse.admin("/_/api/apps", ["id": "notes", "name": "Notes", "callbackURLs": ["notesapp://auth/callback"]])
         let verifier = "app-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
         let appQuery = FormEncoding.encode([
-            ("redirect", "notesapp://auth/callback"), ("client_type", "mobile"), ("code_challenge", PKCE.challenge(for: verifier))
+            ("redirect", "notesapp://auth/callback"), ("client_type", "mobile"),
+            ("code_challenge", try PKCE.challenge(for: verifier))
         ])
 
         /// Through the provider button of the hosted page to Gatehouse's callback; its answer.
@@ -348,7 +350,7 @@ import TwoFactor
         let continueTo = try #require(queryItem("redirect", in: "http://x" + mfaPath))
         _ = try await again.get(mfaPath)
         let done = try await again.post(
-            "/auth/mfa", [("code", TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", continueTo)])
+            "/auth/mfa", [("code", try TOTP.code(secret: secret, at: gatehouse.clock.now)), ("redirect", continueTo)])
         #expect(done.header("Location") == continueTo)
         // The app's request came along in the sealed `gh_app` cookie; the return page links its callback.
         let back = try await again.get(continueTo, follow: false)
@@ -359,7 +361,7 @@ import TwoFactor
         _ = try await again.get("/account/security")
         #expect(try await again.post("/account/security/totp/disable", [("password", "anything")]).status == 422)
         let off = try await again.post(
-            "/account/security/totp/disable", [("password", TOTP.code(secret: secret, at: gatehouse.clock.now))])
+            "/account/security/totp/disable", [("password", try TOTP.code(secret: secret, at: gatehouse.clock.now))])
         #expect(off.header("Location") == "/account/security?notice=totp-off")
         await gatehouse.stop()
     }

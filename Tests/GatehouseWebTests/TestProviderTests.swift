@@ -29,7 +29,7 @@ import Testing
             "/auth/sign-in?"
                 + FormEncoding.encode([
                     ("redirect", "notesapp://auth/callback"), ("client_type", "mobile"),
-                    ("code_challenge", PKCE.challenge(for: verifier))
+                    ("code_challenge", try PKCE.challenge(for: verifier))
                 ]))
         #expect(page.status == 200)
         let button = try #require(page.text.range(of: #"href="(/auth/oauth/acme\?[^"]+)""#, options: .regularExpression))
@@ -67,7 +67,7 @@ import Testing
         try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
         let good: [(String, String)] = [
             ("response_type", "code"), ("client_id", "t"), ("redirect_uri", gatehouse.base + "/auth/oauth/acme/callback"),
-            ("state", "s"), ("nonce", "n"), ("code_challenge", PKCE.challenge(for: String(repeating: "v", count: 43))),
+            ("state", "s"), ("nonce", "n"), ("code_challenge", try PKCE.challenge(for: String(repeating: "v", count: 43))),
             ("code_challenge_method", "S256")
         ]
         let browser = gatehouse.browser()
@@ -110,7 +110,7 @@ import Testing
     private func chooseCode(_ gatehouse: OAuthGatehouse, verifier: String, nonce: String) async throws -> String {
         let params: [(String, String)] = [
             ("response_type", "code"), ("client_id", "t"), ("redirect_uri", gatehouse.base + "/auth/oauth/acme/callback"),
-            ("state", "state-\(nonce)"), ("nonce", nonce), ("code_challenge", PKCE.challenge(for: verifier)),
+            ("state", "state-\(nonce)"), ("nonce", nonce), ("code_challenge", try PKCE.challenge(for: verifier)),
             ("code_challenge_method", "S256")
         ]
         let browser = gatehouse.browser()

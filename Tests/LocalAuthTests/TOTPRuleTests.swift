@@ -21,9 +21,9 @@ import TwoFactor
         let secret = try #require(TOTPSecret(base32: enrollment.secret)).bytes
         await #expect(throws: AuthError.invalidCode) {
             try await api.confirmTOTPEnrollment(
-                code: wrongCode(than: TOTP.code(secret: secret, at: h.clock.now)), session: session)
+                code: wrongCode(than: try TOTP.code(secret: secret, at: h.clock.now)), session: session)
         }
-        let codes = try await api.confirmTOTPEnrollment(code: TOTP.code(secret: secret, at: h.clock.now), session: session)
+        let codes = try await api.confirmTOTPEnrollment(code: try TOTP.code(secret: secret, at: h.clock.now), session: session)
         #expect(codes.count == 10 && Set(codes).count == 10)
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 10))
         // The confirming code's step is spent: the first sign-in needs the next one.
@@ -47,7 +47,7 @@ import TwoFactor
         let api = LocalBackend(accounts: h.backend)
         let (secret, _) = try await enrolled(h, api)
         let first = try await challenge(api)
-        let code = TOTP.code(secret: secret, at: h.clock.now)
+        let code = try TOTP.code(secret: secret, at: h.clock.now)
         let session = try await api.completeMFA(challengeID: first.id, with: .totp(code: code))
         #expect(try await api.currentUser(session).email == "ann@example.com")
         // The challenge is spent, and the same code in the same step is refused on a new one.
@@ -57,7 +57,7 @@ import TwoFactor
             try await api.completeMFA(challengeID: second.id, with: .totp(code: code))
         }
         h.clock.advance(by: 30)
-        _ = try await api.completeMFA(challengeID: second.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
+        _ = try await api.completeMFA(challengeID: second.id, with: .totp(code: try TOTP.code(secret: secret, at: h.clock.now)))
     }
 
     @Test func fiveWrongTriesKillTheChallengeAndItExpiresAfterFiveMinutes() async throws {
@@ -65,7 +65,7 @@ import TwoFactor
         let api = LocalBackend(accounts: h.backend)
         let (secret, _) = try await enrolled(h, api)
         let pending = try await challenge(api)
-        let right = TOTP.code(secret: secret, at: h.clock.now)
+        let right = try TOTP.code(secret: secret, at: h.clock.now)
         for _ in 0..<5 {
             await #expect(throws: AuthError.invalidCode) {
                 try await api.completeMFA(challengeID: pending.id, with: .totp(code: wrongCode(than: right)))
@@ -78,7 +78,7 @@ import TwoFactor
         let late = try await challenge(api)
         h.clock.advance(by: 6 * 60)
         await #expect(throws: AuthError.codeExpired) {
-            try await api.completeMFA(challengeID: late.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
+            try await api.completeMFA(challengeID: late.id, with: .totp(code: try TOTP.code(secret: secret, at: h.clock.now)))
         }
         await #expect(throws: AuthError.codeExpired) {
             try await api.completeMFA(challengeID: "made-up", with: .totp(code: right))
@@ -98,12 +98,13 @@ import TwoFactor
         // Past the ceiling a right code answers exactly like a wrong one…
         let throttled = try await challenge(api)
         await #expect(throws: AuthError.invalidCode) {
-            try await api.completeMFA(challengeID: throttled.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
+            try await api.completeMFA(
+                challengeID: throttled.id, with: .totp(code: try TOTP.code(secret: secret, at: h.clock.now)))
         }
         // …until the hour has passed.
         h.clock.advance(by: 3601)
         let later = try await challenge(api)
-        _ = try await api.completeMFA(challengeID: later.id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
+        _ = try await api.completeMFA(challengeID: later.id, with: .totp(code: try TOTP.code(secret: secret, at: h.clock.now)))
     }
 
     @Test func recoveryCodesWorkOnceInAnyTypingAndRegenerationReplacesThem() async throws {
@@ -136,7 +137,7 @@ import TwoFactor
         let api = LocalBackend(accounts: h.backend)
         let (secret, codes) = try await enrolled(h, api)
         let pendings = [try await challenge(api), try await challenge(api), try await challenge(api)]
-        let code = TOTP.code(secret: secret, at: h.clock.now)
+        let code = try TOTP.code(secret: secret, at: h.clock.now)
         let wins = await withTaskGroup(of: Bool.self) { group in
             for pending in pendings + pendings {
                 group.addTask { (try? await api.completeMFA(challengeID: pending.id, with: .totp(code: code))) != nil }
@@ -163,7 +164,7 @@ import TwoFactor
         let api = LocalBackend(accounts: h.backend)
         let (secret, _) = try await enrolled(h, api)
         let session = try await api.completeMFA(
-            challengeID: try await challenge(api).id, with: .totp(code: TOTP.code(secret: secret, at: h.clock.now)))
+            challengeID: try await challenge(api).id, with: .totp(code: try TOTP.code(secret: secret, at: h.clock.now)))
         await #expect(throws: AuthError.invalidCredentials) {
             try await api.disableTOTP(password: "nope-nope-nope", session: session)
         }
@@ -242,7 +243,7 @@ import TwoFactor
         try await h.database.pool.write { db in try db.execute(sql: "UPDATE users SET password_hash = NULL") }
         let user = try #require(try await h.database.user(email: "ann@example.com"))
         let session = try await api.admin.impersonate(user.id, duration: 600, actor: "test")
-        let code = TOTP.code(secret: secret, at: h.clock.now)
+        let code = try TOTP.code(secret: secret, at: h.clock.now)
         await #expect(throws: AuthError.invalidCredentials) {
             try await api.regenerateRecoveryCodes(password: "quiet-otter-321", session: session)
         }
@@ -250,7 +251,7 @@ import TwoFactor
         // The code is spent: it cannot confirm a second change in the same step.
         await #expect(throws: AuthError.invalidCredentials) { try await api.disableTOTP(password: code, session: session) }
         h.clock.advance(by: 30)
-        try await api.disableTOTP(password: TOTP.code(secret: secret, at: h.clock.now), session: session)
+        try await api.disableTOTP(password: try TOTP.code(secret: secret, at: h.clock.now), session: session)
     }
 }
 

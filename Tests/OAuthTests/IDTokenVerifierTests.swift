@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func appleNonceIsTheSHA256OfTheRawNonce() throws {
-        let hashed = Hex.encode(SHA256.digest("raw-nonce".utf8))
+        let hashed = Hex.encode(try SHA256.digest("raw-nonce".utf8))
         let token = try signer.sign(claims(["nonce": hashed]))
         #expect(try verifier.verify(token, keys: signer.jwks, nonce: .sha256Of("raw-nonce"), now: now).subject == "user-1")
         #expect(throws: IDTokenError.wrongNonce) {

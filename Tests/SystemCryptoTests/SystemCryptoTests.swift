@@ -13,24 +13,25 @@ import Testing
 
     // MARK: Digests
 
-    @Test func sha256MatchesFIPS180Examples() {
-        #expect(Hex.encode(SHA256.digest("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(Hex.encode(SHA256.digest([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    @Test func sha256MatchesFIPS180Examples() throws {
+        #expect(Hex.encode(try SHA256.digest("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Hex.encode(try SHA256.digest([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
-    @Test func hmacSHA1MatchesRFC2202() {
+    @Test func hmacSHA1MatchesRFC2202() throws {
         let key = [UInt8](repeating: 0x0b, count: 20)
-        #expect(Hex.encode(HMAC.sha1(key: key, message: Array("Hi There".utf8))) == "b617318655057264e28bc0b6fb378c8ef146be00")
+        #expect(
+            Hex.encode(try HMAC.sha1(key: key, message: Array("Hi There".utf8))) == "b617318655057264e28bc0b6fb378c8ef146be00")
         // A key longer than the block is hashed first (test case 6).
         let long = [UInt8](repeating: 0xaa, count: 80)
         let message = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
-        #expect(Hex.encode(HMAC.sha1(key: long, message: message)) == "aa4ae5e15272d00e95705637ce8a3b55ed402112")
+        #expect(Hex.encode(try HMAC.sha1(key: long, message: message)) == "aa4ae5e15272d00e95705637ce8a3b55ed402112")
     }
 
-    @Test func hmacSHA256MatchesRFC4231() {
+    @Test func hmacSHA256MatchesRFC4231() throws {
         let key = [UInt8](repeating: 0x0b, count: 20)
         #expect(
-            Hex.encode(HMAC.sha256(key: key, message: Array("Hi There".utf8)))
+            Hex.encode(try HMAC.sha256(key: key, message: Array("Hi There".utf8)))
                 == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
     }
 
@@ -97,7 +98,7 @@ import Testing
         #expect(results.allSatisfy { $0 })
     }
 
-    @Test func refusesPointsOffTheCurveAndScalarsOutOfRange() {
+    @Test func refusesPointsOffTheCurveAndScalarsOutOfRange() throws {
         var y = Self.bytes(Self.rfcY)
         y[31] ^= 1
         #expect(throws: SystemCryptoError.self) { try P256.PublicKey(x: Self.bytes(Self.rfcX), y: y) }
@@ -143,7 +144,7 @@ import Testing
         #expect(!published.isValidPKCS1v15SHA256Signature(signature, for: Array("header.other".utf8)))
     }
 
-    @Test func refusesShortModuliAndBadExponents() {
+    @Test func refusesShortModuliAndBadExponents() throws {
         let n = Self.bytes(Self.rfcN)
         #expect(throws: SystemCryptoError.self) { try RSA.PublicKey(modulus: Array(n.prefix(128)), exponent: [1, 0, 1]) }
         #expect(throws: SystemCryptoError.self) { try RSA.PublicKey(modulus: n, exponent: [1]) }

@@ -108,7 +108,7 @@ import WebAuthnTestSupport
     ) throws -> RelyingParty.Assertion {
         let clientData = clientData ?? authenticator.clientData(type: ClientData.get, challenge: challenge)
         let authData = authenticator.authenticatorData(attested: false, flags: flags, signCount: signCount)
-        let signature = try authenticator.derSignature(authData + SHA256.digest(clientData))
+        let signature = try authenticator.derSignature(authData + (try SHA256.digest(clientData)))
         var sent = clientData
         tamper?(&sent)
         return try rp.verifyAssertion(
@@ -121,7 +121,7 @@ import WebAuthnTestSupport
         #expect(try register(format: "packed").format == "packed")
     }
 
-    @Test func otherAttestationFormatsAreRefused() {
+    @Test func otherAttestationFormatsAreRefused() throws {
         #expect(throws: WebAuthnError.unsupportedAttestation("the fido-u2f format")) { try register(format: "fido-u2f") }
     }
 
@@ -149,11 +149,11 @@ import WebAuthnTestSupport
         #expect(throws: WebAuthnError.crossOrigin) { try signIn(stored: stored, clientData: framed) }
     }
 
-    @Test func anotherChallengeIsRefused() {
+    @Test func anotherChallengeIsRefused() throws {
         #expect(throws: WebAuthnError.challengeMismatch) { try register(challenge: Array(repeating: 7, count: 32)) }
     }
 
-    @Test func anotherRPIDIsRefused() {
+    @Test func anotherRPIDIsRefused() throws {
         var other = authenticator
         other.rpID = "example.org"
         #expect(throws: WebAuthnError.rpIDMismatch) { try register(other) }
@@ -187,7 +187,7 @@ import WebAuthnTestSupport
             let authData = authenticator.authenticatorData(attested: false, signCount: 2)
             _ = try rp.verifyAssertion(
                 clientDataJSON: clientData, authenticatorData: authData,
-                signature: try authenticator.derSignature(authData + SHA256.digest(clientData)), challenge: challenge,
+                signature: try authenticator.derSignature(authData + (try SHA256.digest(clientData))), challenge: challenge,
                 publicKeyCOSE: other.publicKeyCOSE, storedSignCount: stored.signCount, userVerification: true)
         }
     }
@@ -202,7 +202,7 @@ import WebAuthnTestSupport
         }
     }
 
-    @Test func authenticatorDataWithBytesLeftOverIsRefused() {
+    @Test func authenticatorDataWithBytesLeftOverIsRefused() throws {
         #expect(throws: WebAuthnError.malformed("authenticator data has bytes left over")) {
             try AuthenticatorData(authenticator.authenticatorData(attested: false) + [0])
         }

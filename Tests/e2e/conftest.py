@@ -62,8 +62,10 @@ class GatehouseServer:
     """One `gatehouse serve` process. Its stderr is drained by a thread (so the pipe never fills)
     into `log_path` and a short in-memory tail used in failure messages."""
 
-    def __init__(self, binary: Path, db_path: Path, verification: str = "code", extra_args: list[str] | None = None):
+    def __init__(self, binary: Path, db_path: Path, verification: str = "code", extra_args: list[str] | None = None,
+                 port: int = 0):
         self.binary = binary
+        self.requested_port = port  # 0: any free port; a fixed one survives a restart (`kill`, then `start`)
         self.db_path = db_path
         self.verification = verification
         self.extra_args = list(extra_args or [])
@@ -81,13 +83,14 @@ class GatehouseServer:
     def start(self) -> "GatehouseServer":
         args = [
             str(self.binary), "serve",
-            "--host", "127.0.0.1", "--port", "0",
+            "--host", "127.0.0.1", "--port", str(self.requested_port),
             "--db", str(self.db_path),
             "--templates", str(TEMPLATES), "--assets", str(ASSETS),
             "--verification", self.verification,
             "--log-level", "info",
             *self.extra_args,
         ]
+        self._listening.clear()
         self.process = subprocess.Popen(
             args, cwd=str(REPO), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )

@@ -31,6 +31,25 @@ public struct AppBackendActs: Sendable {
         return token
     }
 
+    /// Ends the account's live verification tokens (the core's `verify/token/remove`); nothing for
+    /// an unknown account.
+    public func revokeVerificationTokens(for id: UserID) async throws {
+        try await secrets().revokeVerificationTokens(for: id)
+    }
+
+    /// Marks the account's address unverified when it is `email` (the core's `verify/remove`: the
+    /// app's own email-verification recipe asks again), audited as a change by the app's backend;
+    /// nothing for another address or an unknown account.
+    public func unverify(_ id: UserID, email: String, request: Request) async throws {
+        guard let user = try? await env.backend.admin.user(id), user.emailVerified,
+            EmailAddress.normalize(user.email) == EmailAddress.normalize(email)
+        else { return }
+        _ = try await env.backend.admin.setVerified(id, false)
+        await env.audit.record(
+            .adminUserUnverified, subject: id.rawValue, request: request,
+            data: AuditTrail.data(["email": .string(user.email)], via: via))
+    }
+
     /// A reset link token for the account to mail itself, spent by `MailedCodeChecks.completeReset`;
     /// `.rateLimited` when the address's reset mails are spent, `.userNotFound` for no account or a
     /// disabled one.
@@ -79,14 +98,16 @@ public struct AppBackendActs: Sendable {
 
     /// A sign-in code and link for the app to mail together (one mail: the address's sign-in-mail
     /// budgets are taken once), spent through `EmailCodeSignIn` and `MagicLinkSignIn`. Under
-    /// `policy`, spending either may create the account. `.rateLimited` when the address's budgets
-    /// are spent.
+    /// `policy`, spending either may create the account, and the cool-down between mails may not
+    /// hold (`signInMailsCoolDown`). `.rateLimited` when the address's budgets are spent.
     public func signInSecrets(email: String, policy: WayInPolicy, request: Request) async throws
         -> SignInSecrets
     {
-        if let refusal = await env.budgets.take(.signInMailsTo(email, .code), .signInMailsPerHourTo(email)) {
-            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
-        }
+        let refusal =
+            policy.signInMailsCoolDown
+            ? await env.budgets.take(.signInMailsTo(email, .code), .signInMailsPerHourTo(email))
+            : await env.budgets.take(.signInMailsPerHourTo(email))
+        if let refusal { throw AuthError.rateLimited(retryAfter: refusal.retryAfter) }
         let issued = try await secrets().signInSecrets(email: email, allowSignUp: policy.passwordlessCreatesAccounts)
         await env.audit.record(
             .signInCodeRequested, request: request,

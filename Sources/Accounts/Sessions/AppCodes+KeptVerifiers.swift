@@ -16,7 +16,7 @@ extension AppCodes {
     /// A new flow's challenge, its verifier kept by the server.
     public func challengeWithKeptVerifier() async throws -> String {
         let verifier = SecureRandom.token()
-        let challenge = PKCE.challenge(for: verifier)
+        let challenge = try PKCE.challenge(for: verifier)
         let now = env.clock()
         try await env.database.keepVerifier(
             verifier, challenge: challenge, expiresAt: now.addingTimeInterval(Self.keptVerifierLifetime), now: now)

@@ -76,7 +76,7 @@ extension AppSessions {
 
     private func handle(id: Int64) -> String { "\(id)-" + mac(id) }
 
-    private func rowID(handle: String) -> Int64? {
+    func rowID(handle: String) -> Int64? {
         let parts = handle.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, let id = Int64(parts[0]), KeyedHash.constantTimeEquals(String(parts[1]), mac(id)) else {
             return nil

@@ -173,7 +173,7 @@ extension StaffSignIn {
     /// A right code whose step is newer than the last one used (which it then becomes).
     private func codeMatches(_ superuser: SuperuserRecord, _ code: String) async throws -> Bool {
         guard let sealed = try await database.superuserTOTPSecret(id: superuser.id),
-            let step = TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: clock())
+            let step = try TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: clock())
         else { return false }
         return try await database.claimSuperuserTOTPStep(id: superuser.id, step: step)
     }
@@ -201,7 +201,7 @@ extension StaffSignIn {
         try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: now)
         let superuser = staff.superuser
         guard let pending = try await freshPendingKey(superuser, now: now),
-            let step = TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
+            let step = try TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
         else { return nil }
         let codes = RecoveryCodes.generate()
         guard

@@ -15,6 +15,11 @@ public struct UserDirectory: Sendable {
         try await env.backend.admin.user(id)
     }
 
+    /// The account at exactly `email` (normalized), nil for none: the store's unique index, not a search.
+    public func user(email: String) async throws -> User? {
+        try await env.backend.admin.user(email: email)
+    }
+
     /// One page of accounts; throws `.validation` for a filter or sort the backend cannot read.
     public func page(_ query: UserQuery) async throws -> UserPage {
         try await env.backend.admin.listUsers(query)

@@ -21,10 +21,10 @@ extension InsForgeBackend {
 
     /// The hosted page to open for a sign-in that returns to `redirectTo` (one of the app's
     /// registered callbacks on the server).
-    public func signInWithDefaultView(redirectTo: String) -> HostedSignIn {
+    public func signInWithDefaultView(redirectTo: String) throws -> HostedSignIn {
         var random = SystemRandomNumberGenerator()
         let verifier = Self.base64URL(Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }))
-        let challenge = Self.base64URL(Self.sha256(Data(verifier.utf8)))
+        let challenge = Self.base64URL(try Self.sha256(Data(verifier.utf8)))
         let page = configuration.baseURL.appendingPathComponent("auth/sign-in")
         guard var components = URLComponents(url: page, resolvingAgainstBaseURL: false) else {
             return HostedSignIn(url: page, codeVerifier: verifier)
@@ -61,11 +61,11 @@ extension InsForgeBackend {
     }
 
     /// SHA-256 from CryptoKit on Apple platforms and from the system's libcrypto elsewhere.
-    private static func sha256(_ data: Data) -> Data {
+    private static func sha256(_ data: Data) throws -> Data {
         #if canImport(CryptoKit)
             Data(CryptoKit.SHA256.hash(data: data))
         #else
-            Data(SystemCrypto.SHA256.digest(data))
+            Data(try SystemCrypto.SHA256.digest(data))
         #endif
     }
 

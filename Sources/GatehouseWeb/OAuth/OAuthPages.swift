@@ -61,7 +61,7 @@ struct OAuthPages: Sendable {
             state: state, browserBinding: binding, provider: provider.name, purpose: linking ? .link : .signIn,
             userID: linking ? visit.user?.id : nil, codeVerifier: verifier, nonce: nonce, appRequest: appRequest?.json)
         let redirectURI = feature.settings.callbackURL(provider: provider.name)
-        let challenge = PKCE.challenge(for: verifier)
+        let challenge = try PKCE.challenge(for: verifier)
         let location: String
         if provider.mode == .test {
             location = URLQuery.path(

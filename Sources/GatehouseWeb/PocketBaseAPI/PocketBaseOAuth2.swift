@@ -30,7 +30,8 @@ struct PocketBaseOAuth2: Sendable {
         for provider in live {
             guard let endpoints = try? await feature.client.endpoints(for: provider, now: env.clock()) else { continue }
             let verifier = SecureRandom.token()
-            let challenge = PKCE.challenge(for: verifier)
+            // A provider whose challenge cannot be made now is left out, as one whose endpoints cannot be read.
+            guard let challenge = try? PKCE.challenge(for: verifier) else { continue }
             let state = SecureRandom.token()
             listed.append(
                 ProviderInfo(

@@ -27,6 +27,17 @@ struct SuperTokensAccountRoutes: Sendable {
         core.on(&router, .put, "/recipe/user", updateUser)
         core.on(&router, .post, "/recipe/user/email/verify/token", tenantScoped: true, verificationToken)
         core.on(&router, .post, "/recipe/user/email/verify", tenantScoped: true, verifyEmail)
+        core.on(&router, .post, "/recipe/user/email/verify/remove") { request, body in
+            let userID = try SuperTokensCore.text(body, "userId")
+            try await core.acts.unverify(UserID(userID), email: try SuperTokensCore.text(body, "email"), request: request)
+            return SuperTokensCore.status("OK")
+        }
+        core.on(&router, .post, "/recipe/user/email/verify/token/remove", tenantScoped: true) { _, body in
+            let userID = try SuperTokensCore.text(body, "userId")
+            _ = try SuperTokensCore.text(body, "email")
+            try await core.acts.revokeVerificationTokens(for: UserID(userID))
+            return SuperTokensCore.status("OK")
+        }
         core.on(&router, .get, "/recipe/user/email/verify", tenantScoped: true) { request, _ in
             let user = try await user(try SuperTokensCore.query(request, "userId"))
             let email = try SuperTokensCore.query(request, "email")

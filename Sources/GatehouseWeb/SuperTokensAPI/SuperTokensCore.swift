@@ -19,11 +19,9 @@ struct SuperTokensCore: Sendable {
     let env: PageEnvironment
     let tokens: SuperTokensTokens
     /// Passwordless sign-in requests in progress.
-    let devices = SuperTokensDevices()
+    var devices: AppSignInDevices { AppSignInDevices(env: env.accounts) }
     /// What the TOTP recipe's devices keep beyond the account's authenticator.
-    let authenticators = SuperTokensAuthenticators()
-    /// The app's data on its sessions.
-    let sessionData = SuperTokensSessionData()
+    var authenticators: AppAuthenticatorDevices { AppAuthenticatorDevices(env: env.accounts) }
 
     /// The acts the app's backend takes for its users, audited as this way in.
     var acts: AppBackendActs { AppBackendActs(env: env.accounts, via: Self.via) }
@@ -49,22 +47,23 @@ struct SuperTokensCore: Sendable {
         SuperTokensAccountRoutes(core: self).register(on: &router)
         SuperTokensSessionRoutes(core: self).register(on: &router)
         SuperTokensSessionInfoRoutes(core: self).register(on: &router)
-        SuperTokensPasswordlessRoutes(core: self, devices: devices).register(on: &router)
+        SuperTokensPasswordlessRoutes(core: self).register(on: &router)
         SuperTokensMetadataRoutes(core: self).register(on: &router)
-        SuperTokensTOTPRoutes(core: self, authenticators: authenticators).register(on: &router)
+        SuperTokensUserListRoutes(core: self).register(on: &router)
+        SuperTokensTOTPRoutes(core: self).register(on: &router)
     }
 
     /// Leaves a sign-in's second step waiting for the app's MFA recipe (`totp/verify`), its wrong
     /// codes counted afresh.
     func awaitSecondStep(_ challenge: MFAChallenge, of user: User) async throws {
         try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: user.email)
-        await authenticators.resetFailures(user.id.rawValue)
+        try await authenticators.resetFailures(user.id.rawValue)
     }
 
-    /// The accounts with this address (the only account info Gatehouse keeps): none or one.
+    /// The accounts with this address (the only account info Gatehouse keeps): none or one, read
+    /// exactly by the normalized address.
     func accounts(email: String) async throws -> [User] {
-        try await UserDirectory(env: env.accounts).page(UserQuery(search: email, perPage: 50)).users
-            .filter { SuperTokensAccountRoutes.same($0.email, email) }
+        try await UserDirectory(env: env.accounts).user(email: email).map { [$0] } ?? []
     }
 
     /// Registers `handler` for `path`, and for `/public` + `path` when the route is tenant-scoped

@@ -10,8 +10,9 @@ import ServerSeam
 /// budgets) — spent through the owners the code page and magic links use. Spending either
 /// creates a missing account (`WayInPolicy.superTokensCore`) and verifies the address.
 struct SuperTokensPasswordlessRoutes: Sendable {
+    typealias Device = AppSignInDevices.Device
     let core: SuperTokensCore
-    let devices: SuperTokensDevices
+    private var devices: AppSignInDevices { core.devices }
 
     func register(on router: inout Router) {
         core.on(&router, .post, "/recipe/signinup/code", tenantScoped: true, createCode)
@@ -23,9 +24,9 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     /// A new device for `email`, or (`deviceId`) a new code and link for a device.
     private func createCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         if let deviceID = try SuperTokensCore.optionalText(body, "deviceId") {
-            guard let device = await devices.device(id: deviceID) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
+            guard let device = try await devices.device(id: deviceID) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
             let secrets = try await core.acts.signInSecrets(email: device.email, policy: .superTokensCore, request: request)
-            guard let moved = await devices.moved(deviceID, to: code(secrets)) else {
+            guard let moved = try await devices.moved(deviceID, to: secrets) else {
                 return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             return answer(moved, secrets)
@@ -37,46 +38,41 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         guard EmailAddress.isPlausible(email) else { throw CoreAnswer(400, "Field name 'email' is invalid in JSON input") }
         let existed = try await !core.accounts(email: email).isEmpty
         let secrets = try await core.acts.signInSecrets(email: email, policy: .superTokensCore, request: request)
-        let device = SuperTokensDevices.Device(
-            deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: existed,
-            code: code(secrets))
-        await devices.add(device)
+        let device = try await devices.add(email: email, accountExisted: existed, secrets: secrets)
         return answer(device, secrets)
     }
 
-    /// The device's record of a code the backend issued now.
-    private func code(_ secrets: SignInSecrets) -> SuperTokensDevices.Code {
-        SuperTokensDevices.Code(
-            otpID: secrets.otpID, codeID: SecureRandom.token(), createdAt: core.env.accounts.clock(),
-            lifetime: secrets.lifetime, maximumAttempts: secrets.maximumAttempts)
-    }
-
-    private func answer(_ device: SuperTokensDevices.Device, _ secrets: SignInSecrets) -> Response {
+    private func answer(_ device: Device, _ secrets: SignInSecrets) -> Response {
         SuperTokensCore.status(
             "OK",
             [
-                "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.code.codeID),
+                "preAuthSessionId": .string(device.preAuthSessionID), "codeId": .string(device.codeID),
                 "deviceId": .string(device.deviceID), "userInputCode": .string(secrets.code),
                 "linkCode": .string(secrets.link), "codeLifetime": .number(secrets.lifetime * 1000),
-                "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
+                "timeCreated": Self.milliseconds(device.codeCreatedAt)
             ])
     }
 
     private func listCodes(_ request: Request, _: [String: JSONValue]) async throws -> Response {
-        let device: SuperTokensDevices.Device?
+        let found: [Device]
         if let id = try request.query.single("deviceId") {
-            device = await devices.device(id: id)
+            found = try await devices.device(id: id).map { [$0] } ?? []
+        } else if let email = try request.query.single("email") {
+            found = try await devices.devices(email: email)
+        } else if try request.query.single("phoneNumber") != nil {
+            found = []  // Gatehouse signs in by email only: no device has a phone number.
         } else {
-            device = await devices.device(preAuthSessionID: try SuperTokensCore.query(request, "preAuthSessionId"))
+            found =
+                try await devices.device(preAuthSessionID: try SuperTokensCore.query(request, "preAuthSessionId")).map { [$0] }
+                ?? []
         }
-        guard let device else { return SuperTokensCore.status("OK", ["devices": .array([])]) }
-        return SuperTokensCore.status("OK", ["devices": .array([Self.describe(device, withCodes: true)])])
+        return SuperTokensCore.status("OK", ["devices": .array(found.map { Self.describe($0, withCodes: true) })])
     }
 
     /// Spends the device's code (`deviceId` + `userInputCode`) or its link (`linkCode`).
     private func consume(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
-        guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
+        guard let device = try await devices.device(preAuthSessionID: preAuthSessionID) else {
             return SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
         let session: AuthSession?
@@ -94,13 +90,13 @@ struct SuperTokensPasswordlessRoutes: Sendable {
             }
             let code = try SuperTokensCore.text(body, "userInputCode")
             switch try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
-                otpID: device.code.otpID, code: code, email: device.email, request: request)
+                otpID: device.otpID, code: code, email: device.email, request: request)
             {
             case .signedIn(let opened):
                 session = opened
             case .wrongCode:
                 return Self.codeRefused(
-                    "INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
+                    "INCORRECT_USER_INPUT_CODE_ERROR", device, failed: try await devices.failed(device.deviceID))
             case .expired:
                 return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
             case .throttled(let retryAfter):
@@ -109,7 +105,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 session = try await awaitSecondStep(challenge, device)
             }
         }
-        await devices.remove(device.deviceID)
+        try await devices.remove(device.deviceID)
         guard let user = await handOver(session, device) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
         return SuperTokensCore.status(
             "OK",
@@ -124,7 +120,7 @@ struct SuperTokensPasswordlessRoutes: Sendable {
     /// one answers the device, a wrong code counts one of its tries.
     private func check(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let preAuthSessionID = try SuperTokensCore.text(body, "preAuthSessionId")
-        guard let device = await devices.device(preAuthSessionID: preAuthSessionID) else {
+        guard let device = try await devices.device(preAuthSessionID: preAuthSessionID) else {
             return SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
         let checked: AppBackendActs.SignInCheck
@@ -136,14 +132,14 @@ struct SuperTokensPasswordlessRoutes: Sendable {
                 return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             checked = try await core.acts.checkSignInCode(
-                otpID: device.code.otpID, code: try SuperTokensCore.text(body, "userInputCode"), email: device.email,
+                otpID: device.otpID, code: try SuperTokensCore.text(body, "userInputCode"), email: device.email,
                 request: request)
         }
         switch checked {
         case .right:
             return SuperTokensCore.status("OK", ["consumedDevice": Self.describe(device, withCodes: false)])
         case .wrong:
-            return Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: await devices.failed(device.deviceID))
+            return Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", device, failed: try await devices.failed(device.deviceID))
         case .expired:
             return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
         case .throttled(let retryAfter):
@@ -153,28 +149,28 @@ struct SuperTokensPasswordlessRoutes: Sendable {
 
     /// A right code or link for an account with an authenticator: its second step waits for
     /// `totp/verify` (the SDK's MFA recipe asks for it); no session was opened.
-    private func awaitSecondStep(_ challenge: MFAChallenge, _ device: SuperTokensDevices.Device) async throws -> AuthSession? {
+    private func awaitSecondStep(_ challenge: MFAChallenge, _ device: Device) async throws -> AuthSession? {
         if let user = try await core.accounts(email: device.email).first { try await core.awaitSecondStep(challenge, of: user) }
         return nil
     }
 
     /// The account signed in: the backend's session closed (the app opens its own), or found by
     /// the device's address when the sign-in waits for its second step.
-    private func handOver(_ session: AuthSession?, _ device: SuperTokensDevices.Device) async -> User? {
+    private func handOver(_ session: AuthSession?, _ device: Device) async -> User? {
         guard let session else { return try? await core.accounts(email: device.email).first }
         return await core.acts.handOver(session)
     }
 
-    private static func codeRefused(_ status: String, _ device: SuperTokensDevices.Device, failed: Int) -> Response {
+    private static func codeRefused(_ status: String, _ device: Device, failed: Int) -> Response {
         SuperTokensCore.status(
             status,
             [
                 "failedCodeInputAttemptCount": .number(Double(failed)),
-                "maximumCodeInputAttempts": .number(Double(device.code.maximumAttempts))
+                "maximumCodeInputAttempts": .number(Double(device.maximumAttempts))
             ])
     }
 
-    private static func describe(_ device: SuperTokensDevices.Device, withCodes: Bool) -> JSONValue {
+    private static func describe(_ device: Device, withCodes: Bool) -> JSONValue {
         var fields: [String: JSONValue] = [
             "preAuthSessionId": .string(device.preAuthSessionID), "email": .string(device.email),
             "failedCodeInputAttemptCount": .number(Double(device.failedAttempts))
@@ -182,12 +178,15 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         if withCodes {
             fields["codes"] = .array([
                 .object([
-                    "codeId": .string(device.code.codeID),
-                    "timeCreated": .number((device.code.createdAt.timeIntervalSince1970 * 1000).rounded(.down)),
-                    "codeLifetime": .number(device.code.lifetime * 1000)
+                    "codeId": .string(device.codeID), "timeCreated": milliseconds(device.codeCreatedAt),
+                    "codeLifetime": .number(device.codeLifetime * 1000)
                 ])
             ])
         }
         return .object(fields)
+    }
+
+    private static func milliseconds(_ date: Date) -> JSONValue {
+        .number((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import HTTPServer
 
 /// The core's session management reads and writes: one session's information, a user's session
-/// handles, and the app's data on a session (`SuperTokensSessionData`). Every answer about a
-/// handle that is not live is `UNAUTHORISED`, as the core's.
+/// handles, and the app's data on a session (`AppSessions.data(handle:)`, kept in the file). Every
+/// answer about a handle that is not live is `UNAUTHORISED`, as the core's.
 struct SuperTokensSessionInfoRoutes: Sendable {
     let core: SuperTokensCore
     private var sessions: AppSessions { core.tokens.sessions }
@@ -14,7 +14,7 @@ struct SuperTokensSessionInfoRoutes: Sendable {
         core.on(&router, .get, "/recipe/session") { request, _ in
             let handle = try SuperTokensCore.query(request, "sessionHandle")
             guard let signedIn = await sessions.current(handle: handle) else { return Self.unauthorised() }
-            let data = await core.sessionData.data(handle)
+            let data = try await sessions.data(handle: handle)
             let userID = JSONValue.string(signedIn.user.id.rawValue)
             return SuperTokensCore.status(
                 "OK",
@@ -31,26 +31,27 @@ struct SuperTokensSessionInfoRoutes: Sendable {
         }
         core.on(&router, .put, "/recipe/session/data") { _, body in
             try await update(body, key: "userDataInDatabase") { handle, data in
-                await core.sessionData.set(handle, inDatabase: data)
+                try await sessions.setData(handle: handle, inDatabase: data)
             }
         }
         core.on(&router, .put, "/recipe/jwt/data") { _, body in
             try await update(body, key: "userDataInJWT") { handle, data in
-                await core.sessionData.set(handle, inJWT: data.filter { !SuperTokensTokens.protectedClaims.contains($0.key) })
+                try await sessions.setData(
+                    handle: handle, inJWT: data.filter { !SuperTokensTokens.protectedClaims.contains($0.key) })
             }
         }
     }
 
     /// Sets the live session's data under `key` (an object, as the core requires).
     private func update(
-        _ body: [String: JSONValue], key: String, _ set: (String, [String: JSONValue]) async -> Void
+        _ body: [String: JSONValue], key: String, _ set: (String, [String: JSONValue]) async throws -> Void
     ) async throws -> Response {
         let handle = try SuperTokensCore.text(body, "sessionHandle")
         guard case .object(let data)? = body[key] else {
             throw CoreAnswer(400, "Field name '\(key)' is invalid in JSON input")
         }
         guard await sessions.current(handle: handle) != nil else { return Self.unauthorised() }
-        await set(handle, data)
+        try await set(handle, data)
         return SuperTokensCore.status("OK")
     }
 

@@ -32,7 +32,8 @@ struct SuperTokensSessionRoutes: Sendable {
             // The core opens sessions for ids it does not know; Gatehouse's sessions are its accounts'.
             return SuperTokensCore.status("UNAUTHORISED", ["message": "No such user, or the account is disabled"])
         }
-        await core.sessionData.set(opened.handle, inJWT: userData, inDatabase: try Self.object(body, "userDataInDatabase"))
+        try await tokens.sessions.setData(
+            handle: opened.handle, inJWT: userData, inDatabase: try Self.object(body, "userDataInDatabase"))
         let refresh = tokens.sealRefresh(.init(h: opened.handle, r: opened.refreshToken, d: userData))
         let access = try tokens.accessToken(
             handle: opened.handle, userID: userID, userData: userData, refreshToken: refresh, parentRefreshToken: nil,
@@ -107,7 +108,7 @@ struct SuperTokensSessionRoutes: Sendable {
             }
             let userID = signedIn.user.id.rawValue
             // The payload `PUT /recipe/jwt/data` or a regeneration set, else the one the token carries.
-            let userData = await core.sessionData.data(parts.h)?.inJWT ?? parts.d
+            let userData = try await tokens.sessions.data(handle: parts.h)?.inJWT ?? parts.d
             let refresh = tokens.sealRefresh(.init(h: parts.h, r: newRefresh, d: userData))
             let access = try tokens.accessToken(
                 handle: parts.h, userID: userID, userData: userData, refreshToken: refresh, parentRefreshToken: presented,
@@ -155,7 +156,7 @@ struct SuperTokensSessionRoutes: Sendable {
         else { return SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"]) }
         var updated = claims.filter { SuperTokensTokens.protectedClaims.contains($0.key) }
         updated.merge(userData.filter { !SuperTokensTokens.protectedClaims.contains($0.key) }) { own, _ in own }
-        await core.sessionData.set(handle, inJWT: userData)
+        try await tokens.sessions.setData(handle: handle, inJWT: userData)
         // The same session, refresh hash and expiry: only the app's claims change.
         let reissued = try tokens.sign(updated, dynamic: tokens.isDynamic(token), expiry: Date(timeIntervalSince1970: exp))
         return SuperTokensCore.status(

@@ -11,9 +11,11 @@ import TwoFactor
 /// the account's latest sign-in (`SecondStepSignIn`), which the core's `signin` and passwordless
 /// `consume` left waiting for it: the SDK's MFA recipe asks for it after the first factor.
 struct SuperTokensTOTPRoutes: Sendable {
+    /// The core's name for a first device created without one.
+    static let defaultName = "TOTP Device 0"
     let core: SuperTokensCore
-    let authenticators: SuperTokensAuthenticators
     private var accounts: Accounts { core.env.accounts }
+    private var authenticators: AppAuthenticatorDevices { core.authenticators }
 
     func register(on router: inout Router) {
         core.on(&router, .post, "/recipe/totp/device", createDevice)
@@ -34,7 +36,7 @@ struct SuperTokensTOTPRoutes: Sendable {
     struct Device {
         var name: String
         var verified: Bool
-        /// Whether the app named it (else it answers to any name: its name was lost in a restart).
+        /// Whether the app named it (else it answers to any name: it was turned on elsewhere, on the pages).
         var named: Bool
 
         func answers(to name: String) -> Bool { !named || self.name == name }
@@ -42,14 +44,14 @@ struct SuperTokensTOTPRoutes: Sendable {
 
     /// The account's authenticator, on or handed out and fresh; nil for none or no account.
     private func device(of userID: String) async throws -> Device? {
-        let entry = await authenticators.entry(userID)
+        let entry = try await authenticators.entry(userID)
         let on: Bool
         do {
             on = try await AuthenticatorApp(env: accounts).status(of: UserID(userID)).enabled
         } catch AuthError.userNotFound {
             return nil
         }
-        let name = entry.name ?? SuperTokensAuthenticators.defaultName
+        let name = entry.name ?? Self.defaultName
         if on { return Device(name: name, verified: true, named: entry.name != nil) }
         guard let since = entry.pendingSince, accounts.clock().timeIntervalSince(since) < TOTPRules.pendingEnrollmentLifetime
         else { return nil }
@@ -88,8 +90,8 @@ struct SuperTokensTOTPRoutes: Sendable {
         } catch AuthError.userNotFound, AuthError.invalidCredentials {
             throw CoreAnswer(400, "Gatehouse keeps authenticators for its accounts only: no account \(userID)")
         }
-        let deviceName = name ?? SuperTokensAuthenticators.defaultName
-        await authenticators.handedOut(userID, name: deviceName, at: accounts.clock())
+        let deviceName = name ?? Self.defaultName
+        try await authenticators.handedOut(userID, name: deviceName)
         return SuperTokensCore.status("OK", ["deviceName": .string(deviceName), "secret": .string(enrollment.secret)])
     }
 
@@ -97,7 +99,7 @@ struct SuperTokensTOTPRoutes: Sendable {
         let (userID, device) = try await device(body, named: "existingDeviceName")
         let new = try Self.nonEmpty(body, "newDeviceName")
         guard device != nil else { return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR") }
-        await authenticators.renamed(userID, to: new)
+        try await authenticators.renamed(userID, to: new)
         return SuperTokensCore.status("OK")
     }
 
@@ -105,7 +107,7 @@ struct SuperTokensTOTPRoutes: Sendable {
         let (userID, device) = try await device(body, named: "deviceName")
         guard device != nil else { return SuperTokensCore.status("OK", ["didDeviceExist": .bool(false)]) }
         try await AuthenticatorApp(env: accounts).remove(for: UserID(userID), via: SuperTokensCore.via, request: request)
-        await authenticators.forget(userID)
+        try await authenticators.forget(userID)
         return SuperTokensCore.status("OK", ["didDeviceExist": .bool(true)])
     }
 
@@ -120,14 +122,14 @@ struct SuperTokensTOTPRoutes: Sendable {
             try await AuthenticatorApp(env: accounts).confirmEnrollment(
                 code: code, for: UserID(userID), via: SuperTokensCore.via, request: request)
         } catch AuthError.invalidCode {
-            return invalid(failed: await authenticators.failed(userID))
+            return invalid(failed: try await authenticators.failed(userID))
         } catch AuthError.codeExpired {
-            await authenticators.forget(userID)
+            try await authenticators.forget(userID)
             return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
         } catch AuthError.rateLimited(let wait) {
             return limitReached(retryAfter: wait)
         }
-        await authenticators.confirmed(userID)
+        try await authenticators.confirmed(userID)
         return SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
     }
 
@@ -145,10 +147,10 @@ struct SuperTokensTOTPRoutes: Sendable {
         {
         case .completed(let session):
             _ = await core.acts.handOver(session)
-            await authenticators.resetFailures(userID)
+            try await authenticators.resetFailures(userID)
             return SuperTokensCore.status("OK")
         case .wrongCode, .wrongMethod:
-            return invalid(failed: await authenticators.failed(userID))
+            return invalid(failed: try await authenticators.failed(userID))
         case .expired:
             return invalid(failed: TOTPRules.triesPerStep)
         case .throttled(let wait):

@@ -118,8 +118,8 @@ struct SuperTokensTokens: Sendable {
         claims["rsub"] = .string(userID)
         claims["tId"] = "public"
         claims["sessionHandle"] = .string(handle)
-        claims["refreshTokenHash1"] = .string(Self.hash(refreshToken))
-        if let parentRefreshToken { claims["parentRefreshTokenHash1"] = .string(Self.hash(parentRefreshToken)) }
+        claims["refreshTokenHash1"] = .string(try Self.hash(refreshToken))
+        if let parentRefreshToken { claims["parentRefreshTokenHash1"] = .string(try Self.hash(parentRefreshToken)) }
         if let antiCsrfToken { claims["antiCsrfToken"] = .string(antiCsrfToken) }
         return try sign(claims, dynamic: dynamic)
     }
@@ -160,5 +160,5 @@ struct SuperTokensTokens: Sendable {
 
     /// A refresh token's hash in the access token: its SHA-256, base64url (the core writes hex;
     /// SDKs only carry it).
-    static func hash(_ refreshToken: String) -> String { PKCE.challenge(for: refreshToken) }
+    static func hash(_ refreshToken: String) throws -> String { try PKCE.challenge(for: refreshToken) }
 }
