@@ -102,12 +102,13 @@ public struct MailRequests: Sendable {
     ) async throws -> Outcome {
         try await padded {
             if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
-            if link != nil || signUpProfile != nil {
+            // A backend without `EnchantedLinks` still mails the plain link, without the profile.
+            if link == nil, signUpProfile == nil || !(env.backend is any EnchantedLinks) {
+                try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
+            } else {
                 try await linkMail(
                     email: email, allowSignUp: allowSignUp, browserBinding: browserBinding, opening: link ?? .magicLinkPage,
                     signUpProfile: signUpProfile)
-            } else {
-                try await env.backend.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
             }
             await env.audit.record(
                 .signInLinkRequested, request: request,

@@ -12,9 +12,10 @@ import WebAuthn
 /// sends (`https://<its associated domain>`), exactly (scheme, host, port) one the pages accept for
 /// the host the call reached, the public URL's, or a registered app's; it is the only origin
 /// accepted. `update/start`'s transaction is signed and names its refresh JWT, so `update/finish`
-/// needs none; `signup/start` reads `loginId` at the top level (DescopeKit) or in `user` (Python). Two departures from DescopeKit's wire are
-/// bridged here: it takes `user.id` as text (so options carry the account id as is) and sends the
-/// assertion's `userHandle` as that text (so it is base64url-encoded before the check).
+/// needs none; `signup/start` reads `loginId` at the top level (DescopeKit) or in `user` (Python).
+/// Two departures from DescopeKit's wire are bridged here: it takes `user.id` as text (so options
+/// carry the account id as is) and sends the assertion's `userHandle` as that text (so it is
+/// base64url-encoded before the check).
 /// `signup` makes a passkey-only account (the pages' owner, under Descope's policy: JWTs at once,
 /// the address still to verify); as its `finish` names only the transaction, the transaction id
 /// carries the new account's id, address and name beside the challenge — the challenge is bound to
