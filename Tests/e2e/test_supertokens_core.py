@@ -636,6 +636,14 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         (("PUT", "/recipe/session/data", {"sessionHandle": "1-forged", "userDataInDatabase": []}, {}),
          (400, "Field name 'userDataInDatabase' is invalid in JSON input")),
         (("POST", "/public/recipe/signinup/code", {"email": "not an address"}, {}), (400, None)),
+        (("GET", "/public/users?timeJoinedOrder=UP", None, {}), (400, "timeJoinedOrder can be either ASC OR DESC")),
+        (("GET", "/public/users?limit=0", None, {}), (400, None)),
+        (("GET", "/public/users?limit=501", None, {}), (400, "max limit allowed is 500")),
+        (("GET", "/public/users?paginationToken=bogus", None, {}), (400, "invalid pagination token")),
+        (("POST", "/recipe/user/email/verify/remove", {"userId": "nobody"}, {}),
+         (400, "Field name 'email' is invalid in JSON input")),
+        (("POST", "/public/recipe/user/email/verify/token/remove", {"userId": "nobody", "email": "a@example.com"}, {}),
+         (200, {"status": "OK"})),
         # Codes are resent at the prebuilt UI's pace (no minute cool-down at the core), but the
         # address's hourly cap holds: the eleventh in the hour is refused.
         *[(("POST", "/public/recipe/signinup/code", {"email": email}, {}), (200, "OK"))] * 10,
@@ -668,6 +676,8 @@ def test_bad_input_gets_the_cores_answers_never_a_5xx(keyed_core):
         ("PUT", "/recipe/user"): ["recipeUserId", "email", "password"],
         ("POST", "/public/recipe/user/email/verify/token"): ["userId", "email"],
         ("POST", "/public/recipe/user/email/verify"): ["method", "token"],
+        ("POST", "/recipe/user/email/verify/remove"): ["userId", "email"],
+        ("POST", "/public/recipe/user/email/verify/token/remove"): ["userId", "email"],
         ("POST", "/public/recipe/signinup/code"): ["email", "deviceId", "userInputCode"],
         ("POST", "/public/recipe/signinup/code/consume"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],
         ("POST", "/public/recipe/signinup/code/check"): ["preAuthSessionId", "linkCode", "deviceId", "userInputCode"],

@@ -28,11 +28,21 @@ struct SuperTokensUserListRoutes: Sendable {
         guard order == "ASC" || order == "DESC" else { throw CoreAnswer(400, "timeJoinedOrder can be either ASC OR DESC") }
         let limit = try Self.limit(request)
         guard try Self.includesGatehouseAccounts(request) else { return SuperTokensCore.status("OK", ["users": .array([])]) }
-        var query = UserQuery(page: try Self.page(request), perPage: limit, sort: order == "DESC" ? .newest : .oldest)
+        var query = UserQuery(perPage: limit, sort: order == "DESC" ? .newest : .oldest)
         query.skipTotal = true
+        switch try Self.position(request) {
+        case .page(let page): query.page = page
+        case .after(let cursor): query.cursor = cursor
+        }
         let found = try await UserDirectory(env: core.env.accounts).page(query)
         var answer: [String: JSONValue] = ["users": .array(found.users.map { SuperTokensUser(user: $0).json })]
-        if found.users.count == limit { answer["nextPaginationToken"] = .string(Self.token(page: query.page + 1)) }
+        // Where the next page starts: after the last account shown when the backend says so (sign-ups
+        // in between do not shift it), else by number while pages are full.
+        if let cursor = found.nextCursor {
+            answer["nextPaginationToken"] = .string(Self.token(.after(cursor)))
+        } else if found.users.count == limit, query.cursor == nil {
+            answer["nextPaginationToken"] = .string(Self.token(.page(query.page + 1)))
+        }
         return SuperTokensCore.status("OK", answer)
     }
 
@@ -46,16 +56,31 @@ struct SuperTokensUserListRoutes: Sendable {
         return limit
     }
 
-    /// The page a `paginationToken` (this core's own, from an earlier answer) names; 1 without one.
-    private static func page(_ request: Request) throws -> Int {
-        guard let token = try request.query.single("paginationToken") else { return 1 }
-        guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("page:"), let page = Int(text.dropFirst(5)), page >= 1
-        else { throw CoreAnswer(400, "invalid pagination token") }
-        return page
+    /// Where a page starts, as a `paginationToken` (this core's own) names it.
+    enum Position {
+        case page(Int)
+        case after(String)
     }
 
-    private static func token(page: Int) -> String { Data("page:\(page)".utf8).base64EncodedString() }
+    /// The position a `paginationToken` from an earlier answer names; the first page without one.
+    private static func position(_ request: Request) throws -> Position {
+        guard let token = try request.query.single("paginationToken") else { return .page(1) }
+        guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8) else {
+            throw CoreAnswer(400, "invalid pagination token")
+        }
+        if text.hasPrefix("after:"), text.count > 6 { return .after(String(text.dropFirst(6))) }
+        guard text.hasPrefix("page:"), let page = Int(text.dropFirst(5)), page >= 1 else {
+            throw CoreAnswer(400, "invalid pagination token")
+        }
+        return .page(page)
+    }
+
+    private static func token(_ position: Position) -> String {
+        switch position {
+        case .page(let page): Data("page:\(page)".utf8).base64EncodedString()
+        case .after(let cursor): Data("after:\(cursor)".utf8).base64EncodedString()
+        }
+    }
 
     /// False when `includeRecipeIds` names recipes and none of them is one Gatehouse's accounts use.
     private static func includesGatehouseAccounts(_ request: Request) throws -> Bool {
