@@ -36,6 +36,13 @@
     if (text) text.removeAttribute("aria-live");
   });
 
+  // 2b. Ask before destructive actions (the console's and a person's own). The server never relies on this.
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
   // 3. Show / hide password.
   document.querySelectorAll("[data-reveal]").forEach(function (btn) {
     var input = document.getElementById(btn.getAttribute("data-reveal"));
