@@ -346,3 +346,32 @@ def test_linked_accounts_fit_a_phone(driver, site, admin, screenshots_dir):
         assert driver.find_element(By.CSS_SELECTOR, "a[data-link='acme-directory']").is_displayed()
         assert scrolls_sideways(driver, 390) <= 0
         screenshot(driver, screenshots_dir, f"issue49-account-linked-390{'-dark' if dark else ''}")
+
+
+def test_impersonation_banner_says_time_left_hides_what_it_cannot_do_and_sign_out_returns(driver, site, screenshots_dir):
+    base, person = base_of(site), SEEDED.format(n=3)
+    console_sign_in(driver, base, STAFF_EMAIL, STAFF_PASSWORD)
+    driver.get(base + "/_/users?q=" + urllib.parse.quote(person))
+    driver.find_element(By.CSS_SELECTOR, "a.cx-usercell__email").click()
+    wait_for_path(driver, "/_/users/")
+    driver.find_element(By.XPATH, "//button[contains(., 'Open as this user')]").click()
+    wait_for_path(driver, "/account")
+
+    left = driver.find_element(By.CSS_SELECTOR, ".impersonation [data-ends-at]").text
+    assert left.startswith("15 min left (ends "), left
+    for path, what in (("/account/security", "change the password"), ("/account/email", "change the email address")):
+        driver.get(base + path)
+        assert what in driver.find_element(By.CSS_SELECTOR, "[data-impersonation-note]").text
+        assert not driver.find_elements(By.CSS_SELECTOR, "form[action='/account/security/password'], "
+                                                         "form[action='/account/email']")
+    for width, dark in ((1280, False), (390, True)):
+        viewport(driver, width, dark)
+        driver.get(base + "/account/security")
+        assert scrolls_sideways(driver, width) <= 0
+        screenshot(driver, screenshots_dir, f"issue49-impersonation-{width}{'-dark' if dark else ''}")
+
+    # The header's "Sign out" ends the impersonation, not the console's session: back on the user's page.
+    driver.find_element(By.CSS_SELECTOR, ".user-nav__form button").click()
+    wait_for_path(driver, "/_/users/")
+    assert "impersonation-stopped" in driver.current_url
+    assert not driver.find_elements(By.CSS_SELECTOR, ".impersonation")
