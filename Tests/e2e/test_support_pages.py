@@ -2,7 +2,9 @@
 light and dark where it is about layout. A spent magic link offers a new one; the two-step section
 never speaks of a password to an account without one, and deleting a passkey or signing out
 everywhere asks first; an app's flow is the app's (long names wrap in the card, its own footer, no
-dev mailbox link).
+dev mailbox link); the console keeps addresses whole where it can (and on focus where it cuts them),
+draws the chart's days in the viewer's zone, and works on a phone; an impersonation's banner says
+the time left, its header Sign out returns to the console, and the user's page folds ended sessions.
 
 One server and one browser serve the whole module: starting them is most of an e2e test's cost."""
 
@@ -204,11 +206,23 @@ def register_app(site, admin: str) -> None:
         assert answer.status == 201
 
 
+def add_provider(site, admin: str) -> None:
+    """A test-mode sign-in provider with a long name, through the admin API."""
+    request = urllib.request.Request(
+        site.url + "/_/api/providers", method="POST",
+        data=json.dumps({"name": "acme-directory", "type": "oidc", "mode": "test", "displayName": "Acme Enterprise Directory",
+                         "clientId": "acme-client"}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": "Bearer " + admin})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+
+
 def footer(driver):
     return driver.find_element(By.CSS_SELECTOR, "footer.site-footer")
 
 
-def test_app_flow_is_the_apps_long_names_wrap_and_the_dev_mailbox_is_the_consoles(driver, site, admin, screenshots_dir):
+def test_app_flow_is_the_apps_long_names_wrap_the_dev_mailbox_is_the_consoles_and_linked_fits_a_phone(
+        driver, site, admin, screenshots_dir):
     base = base_of(site)
     register_app(site, admin)
     app_page = base + "/auth/sign-in?" + urllib.parse.urlencode(
@@ -221,6 +235,7 @@ def test_app_flow_is_the_apps_long_names_wrap_and_the_dev_mailbox_is_the_console
     assert [a.text for a in footer(driver).find_elements(By.TAG_NAME, "a")] == ["Terms", "Privacy"]
     assert "Gatehouse" not in footer(driver).text
 
+    add_provider(site, admin)
     sign_up(driver, base, LONG_EMAIL)
     for width, dark in ((1280, False), (390, False), (390, True)):
         viewport(driver, width, dark)
@@ -233,6 +248,11 @@ def test_app_flow_is_the_apps_long_names_wrap_and_the_dev_mailbox_is_the_console
         assert driver.find_element(By.LINK_TEXT, "Terms").get_attribute("href") == "https://notes.example/terms"
         assert not driver.find_elements(By.CSS_SELECTOR, "a[href='/_/mailbox']")
         screenshot(driver, screenshots_dir, f"issue49-app-continue-as-{width}{'-dark' if dark else ''}")
+        if width == 390:  # a person's linked accounts fit a phone too
+            driver.get(base + "/account/linked")
+            assert driver.find_element(By.CSS_SELECTOR, "a[data-link='acme-directory']").is_displayed()
+            assert scrolls_sideways(driver, width) <= 0
+            screenshot(driver, screenshots_dir, f"issue49-account-linked-390{'-dark' if dark else ''}")
 
     # Gatehouse's own pages carry no dev mailbox link either; the console does.
     driver.delete_all_cookies()
@@ -331,23 +351,6 @@ def test_console_addresses_whole_at_1280_and_usable_on_a_phone(driver, site, scr
         driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
 
 
-def test_linked_accounts_fit_a_phone(driver, site, admin, screenshots_dir):
-    request = urllib.request.Request(
-        site.url + "/_/api/providers", method="POST",
-        data=json.dumps({"name": "acme-directory", "type": "oidc", "mode": "test", "displayName": "Acme Enterprise Directory",
-                         "clientId": "acme-client"}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": "Bearer " + admin})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        assert answer.status == 201
-    sign_up(driver, base_of(site), unique_email("linked"))
-    for dark in (False, True):
-        viewport(driver, 390, dark)
-        driver.get(base_of(site) + "/account/linked")
-        assert driver.find_element(By.CSS_SELECTOR, "a[data-link='acme-directory']").is_displayed()
-        assert scrolls_sideways(driver, 390) <= 0
-        screenshot(driver, screenshots_dir, f"issue49-account-linked-390{'-dark' if dark else ''}")
-
-
 def test_impersonation_banner_says_time_left_hides_what_it_cannot_do_and_sign_out_returns(driver, site, screenshots_dir):
     base, person = base_of(site), SEEDED.format(n=3)
     console_sign_in(driver, base, STAFF_EMAIL, STAFF_PASSWORD)
@@ -364,14 +367,27 @@ def test_impersonation_banner_says_time_left_hides_what_it_cannot_do_and_sign_ou
         assert what in driver.find_element(By.CSS_SELECTOR, "[data-impersonation-note]").text
         assert not driver.find_elements(By.CSS_SELECTOR, "form[action='/account/security/password'], "
                                                          "form[action='/account/email']")
-    for width, dark in ((1280, False), (390, True)):
-        viewport(driver, width, dark)
-        driver.get(base + "/account/security")
-        assert scrolls_sideways(driver, width) <= 0
-        screenshot(driver, screenshots_dir, f"issue49-impersonation-{width}{'-dark' if dark else ''}")
+    viewport(driver, 390, dark=True)
+    driver.get(base + "/account/security")
+    assert scrolls_sideways(driver, 390) <= 0
+    screenshot(driver, screenshots_dir, "issue49-impersonation-390-dark")
 
     # The header's "Sign out" ends the impersonation, not the console's session: back on the user's page.
     driver.find_element(By.CSS_SELECTOR, ".user-nav__form button").click()
     wait_for_path(driver, "/_/users/")
     assert "impersonation-stopped" in driver.current_url
     assert not driver.find_elements(By.CSS_SELECTOR, ".impersonation")
+
+    # The user's page: the ended impersonation folded under "Show 1 ended session"; a token made
+    # for an SDK is where the page opens, not a scroll away.
+    ended = driver.find_element(By.CSS_SELECTOR, "#sec-sessions details[data-ended-sessions]")
+    assert ended.find_element(By.TAG_NAME, "summary").text == "Show 1 ended session"
+    assert ended.get_attribute("open") is None
+    assert not ended.find_element(By.CSS_SELECTOR, "tbody tr").is_displayed()
+    driver.find_element(By.XPATH, "//button[contains(., 'Copy API token')]").click()
+    wait_for_text(driver, "Shown once.")
+    token = driver.find_element(By.ID, "issued-token")
+    assert driver.switch_to.active_element == token
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, innerHeight]", token)
+    assert 0 <= box[0] and box[1] <= box[2], box
+    screenshot(driver, screenshots_dir, "issue49-console-user-token-390-dark")
