@@ -75,12 +75,7 @@
     });
   });
 
-  // 3. Ask before destructive actions. The server never relies on this.
-  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
-    });
-  });
+  // 3. Asking before destructive actions (form[data-confirm]) is gatehouse.js's, for every page.
 
   // 4. Typed confirmations: keep the delete button inert until the text matches.
   //    data-confirm-match="literal" or data-confirm-match-field="id-of-other-input".
@@ -163,4 +158,42 @@
       text.addEventListener("input", sync);
     });
   }
+
+  // 8. The sign-in chart's days at the viewer's own midnights (the server draws UTC's): a line at
+  //    each, and each day's label under its middle when there is room (SignInChart.swift).
+  document.querySelectorAll("svg .chart-days[data-start]").forEach(function (group) {
+    var number = function (name) { return Number(group.getAttribute("data-" + name)); };
+    var start = number("start") * 1000, hour = number("hour"), plotWidth = hour * 7 * 24;
+    var svgNS = "http://www.w3.org/2000/svg";
+    var x = function (time) { return (time - start) / 3600000 * hour; };
+    var midnight = new Date(start);
+    midnight.setHours(24, 0, 0, 0);
+    var edges = [0];
+    while (x(midnight.getTime()) < plotWidth) {
+      edges.push(x(midnight.getTime()));
+      midnight.setDate(midnight.getDate() + 1);
+    }
+    edges.push(plotWidth);
+    while (group.firstChild) group.removeChild(group.firstChild);
+    edges.slice(1, -1).forEach(function (at) {
+      var line = document.createElementNS(svgNS, "line");
+      [["class", "chart-grid"], ["x1", at], ["x2", at], ["y1", number("top")], ["y2", number("bottom")]].forEach(function (pair) {
+        line.setAttribute(pair[0], pair[1]);
+      });
+      group.appendChild(line);
+    });
+    for (var i = 1; i < edges.length; i++) {
+      if (edges[i] - edges[i - 1] < number("narrowest")) continue;
+      var middle = (edges[i] + edges[i - 1]) / 2;
+      var label = document.createElementNS(svgNS, "text");
+      label.setAttribute("class", "chart-label");
+      label.setAttribute("x", middle);
+      label.setAttribute("y", number("baseline"));
+      label.setAttribute("text-anchor", "middle");
+      label.textContent = new Date(start + middle / hour * 3600000)
+        .toLocaleDateString("en-GB", { weekday: "short", day: "numeric" });
+      group.appendChild(label);
+    }
+    group.setAttribute("data-zone", Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
 })();

@@ -36,6 +36,25 @@
     if (text) text.removeAttribute("aria-live");
   });
 
+  // 2b. Ask before destructive actions (the console's and a person's own). The server never relies on this.
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
+  // 2c. The impersonation banner's time left, in minutes, with the end in the viewer's own clock.
+  document.querySelectorAll("[data-ends-at]").forEach(function (span) {
+    var ends = new Date(Number(span.getAttribute("data-ends-at")) * 1000);
+    var at = ends.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+    function tick() {
+      var minutes = Math.ceil((ends.getTime() - Date.now()) / 60000);
+      span.textContent = minutes > 0 ? minutes + " min left (ends " + at + ")" : "ended at " + at;
+    }
+    tick();
+    setInterval(tick, 30000);
+  });
+
   // 3. Show / hide password.
   document.querySelectorAll("[data-reveal]").forEach(function (btn) {
     var input = document.getElementById(btn.getAttribute("data-reveal"));

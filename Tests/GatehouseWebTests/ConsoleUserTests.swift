@@ -36,6 +36,32 @@ import Testing
         return browser
     }
 
+    /// Issue 49, item 9: deleting users from the list asks for the count typed, as deleting one does.
+    @Test func bulkDeleteAsksForATypedConfirmation() async throws {
+        let gatehouse = try await TestGatehouse()
+        let token = try await gatehouse.adminToken()
+        let ids = [
+            try await createUser(gatehouse, token: token, email: "bulk1@example.com"),
+            try await createUser(gatehouse, token: token, email: "bulk2@example.com")
+        ]
+        let staff = try await gatehouse.staffBrowser()
+        _ = try await staff.get("/_/users")
+        let form = [("action", "delete"), ("return", "/_/users"), ("confirm", "yes")] + ids.map { ("id", $0) }
+        let review = try await staff.post(
+            "/_/users/bulk", [("action", "delete"), ("return", "/_/users")] + ids.map { ("id", $0) })
+        #expect(review.text.contains(#"data-confirm-match="delete 2 users""#))
+        for typed in ["", "delete 2 user", "delete 3 users"] {
+            let refused = try await staff.post("/_/users/bulk", form + [("typed", typed)])
+            #expect(refused.status == 422 && refused.text.contains("exactly to delete them"), "\(typed)")
+            #expect(try await gatehouse.database.user(email: "bulk1@example.com") != nil)
+        }
+        let deleted = try await staff.post("/_/users/bulk", form + [("typed", " delete 2 users ")])
+        #expect(deleted.status == 303)
+        #expect(try await gatehouse.database.user(email: "bulk1@example.com") == nil)
+        #expect(try await gatehouse.database.user(email: "bulk2@example.com") == nil)
+        await gatehouse.stop()
+    }
+
     @Test func searchFilterAndPageThroughUsers() async throws {
         let gatehouse = try await TestGatehouse()
         let token = try await gatehouse.adminToken()

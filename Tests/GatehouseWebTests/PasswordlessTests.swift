@@ -261,6 +261,32 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Issue 49, item 7: a spent link says so and mails a new one from the same page.
+    @Test func spentMagicLinkOffersANewOne() async throws {
+        let gatehouse = try await TestGatehouse()
+        try await account(gatehouse, "spent@example.com")
+        let first = gatehouse.browser()
+        let link = try await askForLink(gatehouse, first, "spent@example.com")
+        #expect(try await first.get(link, follow: false).status == 303)
+
+        let later = gatehouse.browser()
+        let spent = try await later.get(link, follow: false)
+        #expect(spent.status == 400)
+        #expect(spent.text.contains("was already used"))
+        #expect(spent.text.contains(#"action="/auth/sign-in/link""#))
+        #expect(spent.text.contains("Email me a new link"))
+
+        gatehouse.clock.advance(61)
+        let asked = try await later.post("/auth/sign-in/link", [("email", "spent@example.com")])
+        #expect(asked.text.contains("Check your email"))
+        #expect(try await gatehouse.mails(to: "spent@example.com").count == 2)
+        let fresh = try #require(try await gatehouse.mails(to: "spent@example.com").first?["link"] as? String)
+        let url = try #require(URLComponents(string: fresh))
+        let opened = try await later.get(url.path + "?" + (url.percentEncodedQuery ?? ""), follow: false)
+        #expect(opened.status == 303, "the new link signs in the browser that asked from the spent link's page")
+        await gatehouse.stop()
+    }
+
     @Test func magicLinkElsewhereAsksFirstAndSpendsNothing() async throws {
         let gatehouse = try await TestGatehouse()
         try await account(gatehouse, "ada.lovelace@example.com")

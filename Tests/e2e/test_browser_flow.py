@@ -30,6 +30,15 @@ WAIT = 20  # seconds; sign-up and sign-in each cost one argon2id hash (~80 ms), 
 
 @pytest.fixture
 def browser():
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def chromium() -> webdriver.Chrome:
+    """A headless Chromium at 1280 x 900; the caller quits it."""
     for path in (CHROMIUM, CHROMEDRIVER):
         if not Path(path).exists():
             pytest.fail(f"{path} is missing: install the Debian packages chromium and chromium-driver "
@@ -46,10 +55,7 @@ def browser():
     })
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    return driver
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -146,7 +152,9 @@ def cookie_value(driver, name: str) -> str | None:
     return cookie["value"] if cookie else None
 
 
-def sign_up_in_browser(driver, base_url: str, email: str, name: str, shots: Path | None = None) -> None:
+def sign_up_in_browser(driver, base_url: str, email: str, name: str, shots: Path | None = None,
+                       lands_on: str = "/auth/verify") -> None:
+    """Signs up with a password; lands on the verify page, or `lands_on` (where no verification is asked)."""
     driver.get(base_url + "/auth/sign-up")
     email_input = field(driver, "email")
     type_into(email_input, email)
@@ -156,7 +164,9 @@ def sign_up_in_browser(driver, base_url: str, email: str, name: str, shots: Path
     if shots:
         screenshot(driver, shots, "01-sign-up")
     submit_form_of(driver, email_input)
-    landed = wait_for_path(driver, "/auth/verify")
+    landed = wait_for_path(driver, lands_on)
+    if lands_on != "/auth/verify":
+        return
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(driver.current_url).query)
     assert query.get("email") == [email], f"verify page lost the email: {landed}"
 

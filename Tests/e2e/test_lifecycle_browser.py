@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import PASSWORD, Browserless, read_mailbox, unique_email
+from test_console_browser import accept_confirmations
 from test_browser_flow import (  # noqa: F401 - `browser` is a fixture, used by name
     WAIT,
     browser,
@@ -392,6 +393,7 @@ def test_sign_out_everywhere(browser, start_server, screenshots_dir):
     # Sign out everywhere.
     everywhere = driver.find_element(By.CSS_SELECTOR, "button[data-sign-out-all]")
     assert everywhere.text == "Sign out everywhere"
+    accept_confirmations(driver)
     submit_form_of(driver, everywhere)
     wait_for_path(driver, "/auth/sign-in?notice=signed-out-everywhere")
     assert "signed out everywhere" in notice(driver)

@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import PASSWORD, latest_code, unique_email
+from test_console_browser import accept_confirmations
 from test_browser_flow import (browser, field, page_text, path_of, screenshot, sign_up_and_verify_in_browser,  # noqa: F401
                                submit_form_of, type_into, wait, wait_for_path, wait_for_text)
 
@@ -122,6 +123,7 @@ def test_password_account_adds_a_passkey_signs_in_with_it_and_deletes_it(browser
     submit_form_of(driver, rename)
     wait_for_text(driver, "Passkey renamed")
     assert "Work laptop" in driver.find_element(By.CSS_SELECTOR, "[data-passkey-list]").text
+    accept_confirmations(driver)
     submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
     wait_for_text(driver, "Passkey deleted")
     assert not driver.find_elements(By.CSS_SELECTOR, "[data-passkey-list]")
@@ -181,6 +183,7 @@ def test_passkey_only_account_signs_up_signs_in_and_sets_a_password_later(browse
     driver.get(base + "/account/security")
     assert driver.find_elements(By.CSS_SELECTOR, "[data-first-password]")
     assert not driver.find_elements(By.NAME, "current_password")
+    accept_confirmations(driver)
     submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
     wait_for_text(driver, "your only way to sign in")
     assert len(driver.find_elements(By.CSS_SELECTOR, "[data-passkey-list] [data-passkey]")) == 1
@@ -197,6 +200,7 @@ def test_passkey_only_account_signs_up_signs_in_and_sets_a_password_later(browse
     submit_form_of(driver, new_password)
     wait_for_text(driver, "Password set")
     assert driver.find_elements(By.NAME, "current_password"), "the form still asks no current password"
+    accept_confirmations(driver)
     submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "[data-passkey-delete]"))
     wait_for_text(driver, "Passkey deleted")
     driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})

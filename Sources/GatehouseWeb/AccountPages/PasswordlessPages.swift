@@ -228,9 +228,8 @@ struct PasswordlessPages: Sendable {
             return SecondStep.redirect(
                 challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account"), secure: env.configuration.usesTLS)
         case .refused:
-            return env.renderer.errorPage(
-                visit, status: 400, title: "Link not valid", heading: "This sign-in link can't be used",
-                message: "The link is wrong, has expired, or was already used. Ask for a new one on the sign-in page.")
+            // Said as it is, with a new link one address away (as the reset and verification links do).
+            return env.renderer.page(.magicLink, visit.context(title: "Link not valid", ["spent": true]), status: 400)
         }
     }
 

@@ -54,10 +54,17 @@ struct TOTPPages: Sendable {
 
     private var app: AuthenticatorApp { AuthenticatorApp(env: env.accounts) }
 
+    /// Whether the account has a password: one without (a passkey's, a provider's) proves itself
+    /// with a code from the app, and the section never speaks of a password to it.
+    private func hasPassword(_ signedIn: SignedIn) async throws -> Bool {
+        try await PasswordChange(env: env.accounts).hasPassword(signedIn)
+    }
+
     /// The section's context for the page as it stands: supported, on or off, codes left.
     func section(_ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
         var context: [String: Any] = [
-            "supported": env.capabilities.contains(.totp), "impersonating": visit.isImpersonating
+            "supported": env.capabilities.contains(.totp), "impersonating": visit.isImpersonating,
+            "hasPassword": try await hasPassword(signedIn)
         ]
         if env.capabilities.contains(.totp) {
             let status = try await app.status(of: signedIn)
@@ -106,10 +113,11 @@ struct TOTPPages: Sendable {
         }
     }
 
-    /// A wrong password, or a try not checked because the account or source is throttled: one answer.
+    /// A wrong password (or code, on an account without one), or a try not checked because the
+    /// account or source is throttled: one answer.
     private func passwordRefused(_ visit: Visit, _ signedIn: SignedIn, field: String) async throws -> Response {
         var errors = FormErrors()
-        errors.add(field, "That password isn't right.")
+        errors.add(field, try await hasPassword(signedIn) ? "That password isn't right." : "That code isn't right.")
         return try await page(visit, signedIn, errors: errors, status: 422)
     }
 
@@ -131,7 +139,7 @@ struct TOTPPages: Sendable {
     private func page(
         _ visit: Visit, _ signedIn: SignedIn, _ extra: [String: Any], errors: FormErrors, status: Int = 200
     ) async throws -> Response {
-        var context: [String: Any] = ["supported": true, "impersonating": false]
+        var context: [String: Any] = ["supported": true, "impersonating": false, "hasPassword": try await hasPassword(signedIn)]
         context.merge(extra) { $1 }
         return try await SecurityPages.render(env, visit, signedIn, sections: ["totp": context], errors: errors, status: status)
     }

@@ -32,6 +32,12 @@ struct ConsoleBulkActions: Sendable {
             guard try visit.field("confirm") == "yes" else {
                 return try await review(visit, staff, administration, action, ids: ids, tag: tag, returnURL: returnURL)
             }
+            // Deleting asks for a typed confirmation, as deleting one user does.
+            if action == .delete, try visit.field("typed").trimmingCharacters(in: .whitespaces) != Self.deletePhrase(ids) {
+                return try await review(
+                    visit, staff, administration, action, ids: ids, tag: tag, returnURL: returnURL,
+                    typedError: "Type “\(Self.deletePhrase(ids))” exactly to delete them.")
+            }
             let changed: Int
             do {
                 changed = try await administration.apply(action, tag: tag, to: ids)
@@ -46,11 +52,16 @@ struct ConsoleBulkActions: Sendable {
         }
     }
 
+    /// What deleting `ids` asks to be typed: "delete 3 users".
+    static func deletePhrase(_ ids: [UserID]) -> String {
+        "delete " + ConsoleUserList.users(Set(ids).count)
+    }
+
     /// The confirmation page: the act and count as its heading, the accounts it will touch, and a
-    /// form that repeats the request with `confirm=yes`.
+    /// form that repeats the request with `confirm=yes` (for a delete, with the phrase typed).
     private func review(
         _ visit: Visit, _ staff: Staff, _ administration: UserAdministration, _ action: BulkUserAction,
-        ids: [UserID], tag: String, returnURL: String
+        ids: [UserID], tag: String, returnURL: String, typedError: String? = nil
     ) async throws -> Response {
         var users: [User] = []
         for id in Set(ids) {
@@ -69,8 +80,10 @@ struct ConsoleBulkActions: Sendable {
                     "confirmLabel": "\(action.verb) \(ConsoleUserList.users(users.count))",
                     "destructive": action == .delete || action == .disable, "returnURL": returnURL,
                     "none": users.isEmpty,
-                    "users": users.map { ["id": $0.id.rawValue, "email": $0.email] }
-                ]))
+                    "users": users.map { ["id": $0.id.rawValue, "email": $0.email] },
+                    "typedConfirmation": action == .delete
+                        ? ["phrase": Self.deletePhrase(users.map(\.id)), "error": typedError ?? ""] : false
+                ]), status: typedError == nil ? 200 : 422)
     }
 
     /// Where to go back to: a users-list URL as the list wrote it, else the list itself.

@@ -226,7 +226,7 @@ struct ConsoleUserPage: Sendable {
             page["issuedToken"] = ["token": issuedToken.token, "expiresAt": DisplayDate.dateTime(issuedToken.expiresAt)]
         }
         let sessions = try await administration.sessions(of: user).prefix(50)
-        page["sessions"] = sessions.map { session -> [String: Any] in
+        let rows = sessions.map { session -> [String: Any] in
             let status = session.revokedAt != nil ? "revoked" : (session.expiresAt <= now ? "expired" : "active")
             var row: [String: Any] = [
                 "id": session.id, "device": session.userAgent.map(DeviceName.describe) ?? "Unknown device",
@@ -237,6 +237,17 @@ struct ConsoleUserPage: Sendable {
             row["impersonator"] = session.impersonator
             return row
         }
+        // The live ones in view; revoked and expired ones behind "Show ended sessions".
+        let live = rows.filter { $0["active"] as? Bool == true }
+        let ended = rows.filter { $0["active"] as? Bool != true }
+        page["activeTable"] = live.isEmpty ? false : ["rows": live, "caption": "Live sessions of this user"]
+        page["endedTable"] =
+            ended.isEmpty
+            ? false
+            : [
+                "rows": ended, "caption": "Ended sessions of this user",
+                "summary": ended.count == 1 ? "Show 1 ended session" : "Show \(ended.count) ended sessions"
+            ]
         page["sessionsEmpty"] = sessions.isEmpty
         if capabilities.contains(.externalAuths) {
             let links = (try? await administration.externalAuths(of: user)) ?? []

@@ -8,10 +8,14 @@ import Store
 /// needs no script. Built only from numbers and fixed labels, so it is safe to embed unescaped.
 struct SignInChart {
     static let hours = 7 * 24
-    static let width = 840.0
+    /// The bars' width; the peak's label sits in a gutter to their right, clear of them.
+    static let plotWidth = 840.0
+    static let width = 880.0
     static let height = 200.0
     static let plotTop = 10.0
     static let plotBottom = 170.0
+    /// A day narrower than this (the window's cut first and last) goes unlabelled.
+    static let narrowestLabelledDay = 48.0
 
     let counts: [HourlySignIns]
     /// The start of the first hour shown.
@@ -41,12 +45,13 @@ struct SignInChart {
             if (0..<Self.hours).contains(index) { byHour[index] = count }
         }
         let peak = max(1, byHour.values.map { $0.completed + $0.failed }.max() ?? 1)
-        let slot = Self.width / Double(Self.hours)
+        let slot = Self.plotWidth / Double(Self.hours)
         let scale = (Self.plotBottom - Self.plotTop) / Double(peak)
         var parts = [
             #"<svg class="chart" viewBox="0 0 \#(Int(Self.width)) \#(Int(Self.height))" role="img" aria-label="\#(summary)">"#,
-            #"<line class="chart-axis" x1="0" y1="\#(Self.plotBottom)" x2="\#(Self.width)" y2="\#(Self.plotBottom)"/>"#,
-            #"<text class="chart-label" x="\#(Self.width)" y="\#(Self.plotTop + 4)" text-anchor="end">\#(peak)</text>"#
+            #"<line class="chart-axis" x1="0" y1="\#(Self.plotBottom)" x2="\#(Self.plotWidth)" y2="\#(Self.plotBottom)"/>"#,
+            #"<line class="chart-grid" x1="0" y1="\#(Self.plotTop)" x2="\#(Self.plotWidth)" y2="\#(Self.plotTop)"/>"#,
+            #"<text class="chart-label" x="\#(Self.plotWidth + 6)" y="\#(Self.plotTop + 4)">\#(peak)</text>"#
         ]
         for (index, count) in byHour.sorted(by: { $0.key < $1.key }) {
             let x = Double(index) * slot + 0.5
@@ -65,13 +70,35 @@ struct SignInChart {
                         width: slot - 1, height: failedHeight))
             }
         }
-        for day in 0..<7 {
-            let x = Double(day * 24) * slot
-            let label = Self.dayLabel(start.addingTimeInterval(Double(day * 24) * 3600))
-            parts.append(#"<line class="chart-grid" x1="\#(x)" y1="\#(Self.plotTop)" x2="\#(x)" y2="\#(Self.plotBottom)"/>"#)
-            parts.append(#"<text class="chart-label" x="\#(x + 3)" y="\#(Self.plotBottom + 18)">\#(label)</text>"#)
-        }
+        parts.append(days(slot: slot))
         parts.append("</svg>")
+        return parts.joined()
+    }
+
+    /// A line at each UTC midnight and each day's label under its middle. `console.js` redraws
+    /// them at the viewer's own midnights from the group's data: the window's start (epoch
+    /// seconds), an hour's width, the lines' top and bottom, the labels' baseline, the narrowest
+    /// day labelled.
+    private func days(slot: Double) -> String {
+        let first = (start.timeIntervalSince1970 / 86_400).rounded(.up) * 86_400
+        let midnights = stride(from: first, to: start.timeIntervalSince1970 + Double(Self.hours) * 3600, by: 86_400)
+        let xs = midnights.map { ($0 - start.timeIntervalSince1970) / 3600 * slot }
+        var parts = [
+            #"<g class="chart-days" data-start="\#(Int(start.timeIntervalSince1970))" data-hour="\#(slot)" "#
+                + #"data-top="\#(Self.plotTop)" data-bottom="\#(Self.plotBottom)" data-baseline="\#(Self.plotBottom + 18)" "#
+                + #"data-narrowest="\#(Self.narrowestLabelledDay)">"#
+        ]
+        for x in xs {
+            parts.append(#"<line class="chart-grid" x1="\#(x)" y1="\#(Self.plotTop)" x2="\#(x)" y2="\#(Self.plotBottom)"/>"#)
+        }
+        let edges = [0] + xs + [Self.plotWidth]
+        for (left, right) in zip(edges, edges.dropFirst()) where right - left >= Self.narrowestLabelledDay {
+            let label = Self.dayLabel(start.addingTimeInterval((left + right) / 2 / slot * 3600))
+            parts.append(
+                #"<text class="chart-label" x="\#((left + right) / 2)" y="\#(Self.plotBottom + 18)" text-anchor="middle">\#(label)</text>"#
+            )
+        }
+        parts.append("</g>")
         return parts.joined()
     }
 

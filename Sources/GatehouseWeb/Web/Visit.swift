@@ -43,9 +43,16 @@ struct Visit: Sendable {
         if let user {
             layout("currentUser", ["email": user.email, "name": user.profile.name ?? ""])
         }
-        if let user, let actor = signedIn?.session.impersonator {
-            layout("impersonation", ["subject": user.email, "actor": actor])
+        if let user, let session = signedIn?.session, let actor = session.impersonator {
+            layout(
+                "impersonation",
+                [
+                    "subject": user.email, "actor": actor, "endsAt": DisplayDate.dayAndMinute(session.expiresAt),
+                    "endsAtSeconds": Int(session.expiresAt.timeIntervalSince1970)
+                ])
         }
+        // Forms an impersonation cannot submit are left out, with the reason (`impersonating`).
+        layout("impersonating", isImpersonating)
         // While an app's sign-in is pending, the page is the app's, and its links back to signing in
         // or up keep the app's request (a plain sign-in or sign-up page ends the flow).
         let appItems = appBrand?.request.queryItems ?? []
