@@ -1,4 +1,5 @@
 import AuthCore
+import HTTPServer
 import ServerSeam
 
 /// Where an API's contract departs from the pages' defaults, declared once here as a policy of
@@ -21,28 +22,48 @@ public struct WayInPolicy: Sendable, Equatable {
     /// A passkey is added to an account only in a recent sign-in (`RecentSignIn`), as on the pages.
     /// Descope's `webauthn/update` takes its refresh JWT, of any age, as the proof.
     public let newPasskeysNeedRecentSignIn: Bool
+    /// The caller is an app's own backend, whose address is every one of its users': a source's
+    /// budgets (sign-ups, password tries) are counted per account (the address signed up or in)
+    /// instead, so one person's wrong passwords lock no other user out and the app's sign-ups are
+    /// not capped by its address.
+    public let budgetsPerAccount: Bool
+    /// A session may set a new password without the current one (Descope's `password/update` on
+    /// its refresh JWT, after a sign-in by mailed link), within the recent-sign-in window like
+    /// every way in a session adds on its own word (`RecentSignIn`).
+    public let passwordSetBySession: Bool
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
-        newPasskeysNeedRecentSignIn: Bool = true
+        newPasskeysNeedRecentSignIn: Bool = true, budgetsPerAccount: Bool = false, passwordSetBySession: Bool = false
     ) {
         self.sessionsBeforeVerification = sessionsBeforeVerification
         self.passwordlessCreatesAccounts = passwordlessCreatesAccounts
         self.emailChangeProvenBySession = emailChangeProvenBySession
         self.newPasskeysNeedRecentSignIn = newPasskeysNeedRecentSignIn
+        self.budgetsPerAccount = budgetsPerAccount
+        self.passwordSetBySession = passwordSetBySession
     }
 
     /// The pages, the PocketBase and InsForge APIs: the server's flags decide.
     public static let serverDefaults = WayInPolicy(sessionsBeforeVerification: false, passwordlessCreatesAccounts: false)
     /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), OTP or
     /// magic-link `signup`/`signup-in` create the account, `update/email` takes the refresh JWT as
-    /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`.
+    /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`;
+    /// `password/update` sets a password on a recent refresh JWT.
     public static let descopeAPI = WayInPolicy(
         sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true,
-        newPasskeysNeedRecentSignIn: false)
+        newPasskeysNeedRecentSignIn: false, passwordSetBySession: true)
     /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
-    /// (the app's email-verification recipe decides), passwordless `signinup` creates the account.
-    public static let superTokensCore = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+    /// (the app's email-verification recipe decides), passwordless `signinup` creates the account;
+    /// its caller is the app's backend, so its budgets are per account.
+    public static let superTokensCore = WayInPolicy(
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, budgetsPerAccount: true)
+
+    /// Whose count a source's budget is for an act on `account` asked by `request`: the caller's
+    /// address, or — `budgetsPerAccount` — the account's.
+    func source(of request: Request, account: String) -> String {
+        budgetsPerAccount ? "account:" + EmailAddress.normalize(account) : request.remoteAddress
+    }
 
     /// `backend` as a way in under this policy uses it.
     func applied(to backend: any AuthAPI) -> any AuthAPI {

@@ -5,7 +5,7 @@ import ServerSeam
 
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt
-/// counted, whatever its outcome), the seam call, the audit trail (`user.signed_up`, and
+/// counted, whatever its outcome; the address's own under `WayInPolicy.budgetsPerAccount`), the seam call, the audit trail (`user.signed_up`, and
 /// `verification.sent` when the account must verify its address), and the start of the address's
 /// verification cool-down (the sign-up's own mail is its first verification mail).
 public struct SignUp: Sendable {
@@ -40,7 +40,7 @@ public struct SignUp: Sendable {
     private func accounted(
         email: String, method: String?, request: Request, _ create: () async throws -> SignUpOutcome
     ) async throws -> SignUpOutcome {
-        if let refusal = await env.budgets.take(.signUps(ip: request.remoteAddress)) {
+        if let refusal = await env.budgets.take(.signUps(ip: policy.source(of: request, account: email))) {
             await env.audit.record(
                 .signUpRefused, request: request,
                 data: AuditTrail.data(["email": .string(email), "reason": "rate_limited"], via: via))

@@ -22,7 +22,8 @@ public struct PasswordSignIn: Sendable {
     /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
     /// over its tries, and passes `.emailNotVerified` on.
     public func attempt(email: String, password: String, request: Request) async throws -> SignInResult {
-        let attempt = await env.budgets.beginPasswordTry(.signIn, email: email, password: password, ip: request.remoteAddress)
+        let attempt = await env.budgets.beginPasswordTry(
+            .signIn, email: email, password: password, ip: policy.source(of: request, account: email))
         if case .throttled(let wait) = attempt.admission {
             await failed(email, reason: "rate_limited", request: request)
             throw AuthError.rateLimited(retryAfter: wait)

@@ -81,7 +81,9 @@ struct PocketBaseAuthRoutes: Sendable {
         }
         let (identity, password) = (PocketBaseAPI.text(body, "identity") ?? "", PocketBaseAPI.text(body, "password") ?? "")
         if collection == .superusers {
-            switch try await env.staffSignIn.attempt(email: identity, password: password, from: request.remoteAddress) {
+            switch try await env.staffSignIn.attempt(
+                email: identity, password: password, request: request, via: "pocketbase-api")
+            {
             case .signedIn(let superuser):
                 return try await superuserResponse(superuser, request: request, secondStep: nil)
             case .secondStep(_, let pending):
@@ -106,7 +108,8 @@ struct PocketBaseAuthRoutes: Sendable {
     func superuserResponse(
         _ superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
     ) async throws -> Response {
-        let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "pocketbase-api")
+        let session = try await env.console.open(
+            for: superuser, at: .pocketBaseAPI, request: request, secondStep: secondStep, via: "pocketbase-api")
         return try PocketBaseAPI.json([
             "token": .string(api.tokens.token(for: superuser, on: session)),
             "record": .object(PocketBaseRecord.superuser(superuser))
@@ -124,9 +127,11 @@ struct PocketBaseAuthRoutes: Sendable {
                 "token": .string(token), "record": .object(PocketBaseRecord.user(signedIn.user, showEmail: true))
             ])
         case .superuser(let staff) where collection == .superusers:
+            guard let token = api.tokens.renewed(staff, token: request.bareOrBearerToken ?? "") else {
+                throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))
+            }
             return try PocketBaseAPI.json([
-                "token": .string(try await api.tokens.issue(for: staff.superuser, request: request)),
-                "record": .object(PocketBaseRecord.superuser(staff.superuser))
+                "token": .string(token), "record": .object(PocketBaseRecord.superuser(staff.superuser))
             ])
         default:
             throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))

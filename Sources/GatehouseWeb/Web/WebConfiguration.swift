@@ -61,7 +61,7 @@ public struct WebConfiguration: Sendable {
     /// `DSR` cookies and the body's `refreshJwt` is left empty, as Descope answers such a project.
     public var descopeTokenCookies = false
     /// The key a SuperTokens backend SDK must send as `api-key` (`--supertokens-api-key`); nil
-    /// answers loopback callers only.
+    /// has `Application` make one (`SuperTokensAPIKey`).
     public var superTokensAPIKey: String? = nil
 
     /// How long the SuperTokens-core API's access tokens live (`--supertokens-access-token-validity`,
