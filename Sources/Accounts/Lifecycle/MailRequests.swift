@@ -65,7 +65,8 @@ public struct MailRequests: Sendable {
 
     /// A passwordless sign-in code; `allowSignUp` lets an address without an account get one.
     public func signInCode(email: String, allowSignUp: Bool, request: Request) async throws -> CodeOutcome {
-        try await padded {
+        try env.requireSignIn(by: .emailCode)
+        return try await padded {
             if let refusal = await takeSignInMail(.code, email: email, request: request) { return .held(refusal) }
             let otpID = try await env.backend.requestEmailOTP(email: email, allowSignUp: allowSignUp)
             await env.audit.record(
@@ -81,7 +82,8 @@ public struct MailRequests: Sendable {
     public func magicLink(
         email: String, allowSignUp: Bool, browserBinding: String, opening pagePath: String? = nil, request: Request
     ) async throws -> Outcome {
-        try await padded {
+        try env.requireSignIn(by: .magicLink)
+        return try await padded {
             if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
             if let pagePath {
                 guard let links = env.backend as? any EnchantedLinks else { throw AuthError.notSupported(.magicLink) }

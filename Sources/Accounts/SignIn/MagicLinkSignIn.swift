@@ -32,6 +32,7 @@ public struct MagicLinkSignIn: Sendable {
     /// `open` with the binding itself: an enchanted link's (`EnchantedLinkSignIn`) is its pending
     /// ref's, and only that binding opens it — never a confirmation in place of one.
     func open(token: String, binding: String?, request: Request) async throws -> Outcome {
+        try env.requireSignIn(by: .magicLink)
         if await env.budgets.take(.codeChecks(ip: request.remoteAddress)) != nil {
             return await refused("rate_limited", request)
         }

@@ -54,12 +54,14 @@ struct PocketBaseAuthRoutes: Sendable {
 
     /// PocketBase 0.40's `auth-methods`, with only the provider keys its SDKs decode (WIRE.md fact 11).
     private func authMethods() -> AuthMethodsBody {
-        let otp = env.capabilities.contains(.emailOTP)
+        // What `--sign-in-methods` turned off is off here too (the owners refuse it).
+        let otp = env.capabilities.contains(.emailOTP) && env.accounts.signInMethods.contains(.emailCode)
         // Accounts with an authenticator app on finish every sign-in with it (PocketBaseMFA); the
         // pending step lives as long as the embedded backend's challenge.
         let mfa = env.capabilities.contains(.mfa)
         return AuthMethodsBody(
-            password: .init(enabled: true, identityFields: ["email"]), oauth2: .init(enabled: false, providers: []),
+            password: .init(enabled: env.accounts.signInMethods.contains(.password), identityFields: ["email"]),
+            oauth2: .init(enabled: false, providers: []),
             mfa: .init(enabled: mfa, duration: mfa ? Self.mfaDuration : 0), otp: .init(enabled: otp, duration: otp ? 600 : 0),
             authProviders: [], usernamePassword: false, emailPassword: true)
     }

@@ -35,7 +35,8 @@ public struct Application: Sendable {
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
             secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules,
-            passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, clock: clock, logger: logger)
+            passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, signInMethods: configuration.signInMethods,
+            clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
         let descopeProject =

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import PasswordStrength

@@ -1,5 +1,6 @@
-/// The ways the sign-in page offers (`--sign-in-methods`). A method the backend cannot do is
-/// hidden whatever is configured (`Capability.emailOTP`, `.magicLink`).
+/// The ways a person may sign in (`--sign-in-methods`): the sign-in owners refuse a method turned
+/// off on every way in (`Accounts.requireSignIn`), the pages hide it. A method the backend cannot
+/// do is hidden whatever is configured (`Capability.emailOTP`, `.magicLink`).
 public enum SignInMethod: String, CaseIterable, Sendable, Hashable {
     case password
     /// A mailed one-time 6-digit code.
