@@ -8,6 +8,15 @@ public enum SignInMethod: String, CaseIterable, Sendable, Hashable {
     /// A mailed single-use link.
     case magicLink = "magic-link"
 
+    /// The method in a sentence ("signing in with …").
+    var phrase: String {
+        switch self {
+        case .password: "a password"
+        case .emailCode: "a mailed code"
+        case .magicLink: "a mailed link"
+        }
+    }
+
     /// Parses `password,email-code,magic-link`; nil names nothing, or something unknown.
     public static func parseList(_ text: String) -> Set<SignInMethod>? {
         var methods: Set<SignInMethod> = []

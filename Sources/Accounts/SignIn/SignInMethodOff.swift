@@ -6,13 +6,5 @@ public struct SignInMethodOff: HTTPResponseError {
     public let method: SignInMethod
 
     public var status: Int { 403 }
-    public var message: String {
-        let what =
-            switch method {
-            case .password: "a password"
-            case .emailCode: "a mailed code"
-            case .magicLink: "a mailed link"
-            }
-        return "Signing in with \(what) is turned off on this server."
-    }
+    public var message: String { "Signing in with \(method.phrase) is turned off on this server." }
 }
