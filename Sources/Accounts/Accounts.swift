@@ -35,6 +35,8 @@ public struct Accounts: Sendable {
     public let passwordRules: PasswordRules
     /// How long a passkey ceremony's challenge may be answered.
     let passkeyChallengeLifetime: TimeInterval
+    /// The ways a person may sign in (`--sign-in-methods`).
+    public let signInMethods: Set<SignInMethod>
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
@@ -44,7 +46,7 @@ public struct Accounts: Sendable {
         backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
         passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
-        clock: @escaping @Sendable () -> Date, logger: Logger
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         let audit = AuditTrail(database: database, clock: clock, logger: logger)
@@ -64,6 +66,12 @@ public struct Accounts: Sendable {
         self.logger = logger
         self.passwordRules = passwordRules
         self.passkeyChallengeLifetime = passkeyChallengeLifetime
+        self.signInMethods = signInMethods
+    }
+
+    /// Refuses a sign-in by `method` when `--sign-in-methods` turned it off (`SignInMethodOff`).
+    func requireSignIn(by method: SignInMethod) throws(SignInMethodOff) {
+        guard signInMethods.contains(method) else { throw SignInMethodOff(method: method) }
     }
 
     // What the users' backend offers, as front-ends ask it to decide which routes, controls and

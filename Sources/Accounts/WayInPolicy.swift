@@ -1,4 +1,5 @@
 import AuthCore
+import HTTPServer
 import ServerSeam
 
 /// Where an API's contract departs from the pages' defaults, declared once here as a policy of
@@ -28,11 +29,20 @@ public struct WayInPolicy: Sendable, Equatable {
     /// SuperTokens' core keeps none (its prebuilt UI offers a resend after 15 s): there only the
     /// hourly cap per address holds.
     public let signInMailsCoolDown: Bool
+    /// The caller is an app's own backend, whose address is every one of its users': a source's
+    /// budgets (sign-ups, password tries) are counted per account (the address signed up or in)
+    /// instead, so one person's wrong passwords lock no other user out and the app's sign-ups are
+    /// not capped by its address.
+    public let budgetsPerAccount: Bool
+    /// A session may set a new password without the current one (Descope's `password/update` on
+    /// its refresh JWT, after a sign-in by mailed link), within the recent-sign-in window like
+    /// every way in a session adds on its own word (`RecentSignIn`).
+    public let passwordSetBySession: Bool
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
         newPasskeysNeedRecentSignIn: Bool = true, signUpMail: SignUpMail = .startsCooldown,
-        signInMailsCoolDown: Bool = true
+        signInMailsCoolDown: Bool = true, budgetsPerAccount: Bool = false, passwordSetBySession: Bool = false
     ) {
         self.signInMailsCoolDown = signInMailsCoolDown
         self.sessionsBeforeVerification = sessionsBeforeVerification
@@ -40,6 +50,8 @@ public struct WayInPolicy: Sendable, Equatable {
         self.emailChangeProvenBySession = emailChangeProvenBySession
         self.newPasskeysNeedRecentSignIn = newPasskeysNeedRecentSignIn
         self.signUpMail = signUpMail
+        self.budgetsPerAccount = budgetsPerAccount
+        self.passwordSetBySession = passwordSetBySession
     }
 
     /// The sign-up's own verification mail, as each vendor sends it.
@@ -67,15 +79,24 @@ public struct WayInPolicy: Sendable, Equatable {
         sessionsBeforeVerification: false, passwordlessCreatesAccounts: false, signUpMail: .outsideCooldown)
     /// Descope's API: password `signup` answers with JWTs at once (`verifiedEmail: false`), OTP or
     /// magic-link `signup`/`signup-in` create the account, `update/email` takes the refresh JWT as
-    /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`.
+    /// the proof (the code or link to the new address confirms it), and so does `webauthn/update`;
+    /// `password/update` sets a password on a recent refresh JWT.
     public static let descopeAPI = WayInPolicy(
         sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, emailChangeProvenBySession: true,
-        newPasskeysNeedRecentSignIn: false)
+        newPasskeysNeedRecentSignIn: false, passwordSetBySession: true)
     /// SuperTokens' core: emailpassword `signup` makes an unverified user that may hold a session
     /// (the app's email-verification recipe decides), passwordless `signinup` creates the account,
-    /// and a code is resent at the UI's pace (no cool-down; the hourly cap stays).
+    /// a code is resent at the UI's pace (no cool-down; the hourly cap stays), and its caller is the
+    /// app's backend, so its budgets are per account.
     public static let superTokensCore = WayInPolicy(
-        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, signInMailsCoolDown: false)
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, signInMailsCoolDown: false,
+        budgetsPerAccount: true)
+
+    /// Whose count a source's budget is for an act on `account` asked by `request`: the caller's
+    /// address, or — `budgetsPerAccount` — the account's.
+    func source(of request: Request, account: String) -> String {
+        budgetsPerAccount ? "account:" + EmailAddress.normalize(account) : request.remoteAddress
+    }
 
     /// `backend` as a way in under this policy uses it.
     func applied(to backend: any AuthAPI) -> any AuthAPI {

@@ -32,10 +32,11 @@ extension HTTPServer {
         public var maxConnections: Int
         /// Simultaneous connections from one IP address.
         public var maxConnectionsPerIP: Int
-        /// Streamed responses (server-sent events) open at once; past it a new one is answered 503.
+        /// Streamed responses (server-sent events) of one pool (`ResponseStream.pool`) open at once;
+        /// past it a new one is answered 503.
         public var maxStreams: Int
-        /// Streamed responses open at once from one IP address (each holds a connection, counted in
-        /// `maxConnectionsPerIP` too); past it a new one is answered 429.
+        /// Streamed responses of one pool open at once from one IP address (each holds a connection,
+        /// counted in `maxConnectionsPerIP` too); past it a new one is answered 429.
         public var maxStreamsPerIP: Int
         /// The `Host` names answered; nil answers any (a library default; Gatehouse always sets one).
         public var allowedHosts: HostAllowList?

@@ -22,6 +22,9 @@ public final class ResponseStream: Sendable {
     public let keepAlive: Duration?
     /// Unwritten bytes allowed before the client counts as gone.
     public let maxBuffered: Int
+    /// The streams this one is counted with (`maxStreams`, `maxStreamsPerIP`): each feature names
+    /// its own, so one feature's streams never take another's places.
+    public let pool: String
 
     private struct State {
         var pending: [UInt8] = []
@@ -39,8 +42,11 @@ public final class ResponseStream: Sendable {
 
     private let state = Locked(State())
 
-    public init(keepAlive: Duration? = .seconds(30), keepAliveBytes: [UInt8] = Array(":\n\n".utf8), maxBuffered: Int = 256 << 10)
-    {
+    public init(
+        pool: String = "", keepAlive: Duration? = .seconds(30), keepAliveBytes: [UInt8] = Array(":\n\n".utf8),
+        maxBuffered: Int = 256 << 10
+    ) {
+        self.pool = pool
         self.keepAlive = keepAlive
         self.keepAliveBytes = keepAliveBytes
         self.maxBuffered = maxBuffered

@@ -1,14 +1,22 @@
 internal import CMicroHTTPD
 
-/// The streams a server has open: bounded overall and per client address, refused once shutdown
-/// began, and all finished when it does, so an open stream never holds shutdown for its grace period.
+/// The streams a server has open: bounded per pool (`ResponseStream.pool`), overall and per client
+/// address, refused once shutdown began, and all finished when it does, so an open stream never holds shutdown for its grace period.
 /// A stream whose client left is counted out as soon as a newcomer meets a limit, not at its next
 /// write (up to a keep-alive later): a reloaded page gets its stream back at once.
 final class StreamRegistry: Sendable {
     private struct Open {
-        var byAddress: [String: Int] = [:]
-        var streams: [ObjectIdentifier: (stream: ResponseStream, address: String)] = [:]
+        /// Open streams per pool, and per pool and address.
+        var byPool: [String: Int] = [:]
+        var byAddress: [Place: Int] = [:]
+        var streams: [ObjectIdentifier: (stream: ResponseStream, place: Place)] = [:]
         var closed = false
+    }
+
+    /// Where a stream is counted: its pool and its client's address.
+    private struct Place: Hashable {
+        var pool: String
+        var address: String
     }
 
     private let open = Locked(Open())
@@ -33,20 +41,22 @@ final class StreamRegistry: Sendable {
         switch countIn(stream, from: address, limits: limits) {
         case nil: return nil
         case .closing: return .closing
-        case .full: countOutLeft(from: nil)
-        case .tooManyFromAddress: countOutLeft(from: address)
+        case .full: countOutLeft(pool: stream.pool, from: nil)
+        case .tooManyFromAddress: countOutLeft(pool: stream.pool, from: address)
         }
         return countIn(stream, from: address, limits: limits)
     }
 
     private func countIn(_ stream: ResponseStream, from address: String, limits: HTTPServer.Configuration) -> Refusal? {
         let key = ObjectIdentifier(stream)
+        let place = Place(pool: stream.pool, address: address)
         let refusal: Refusal? = open.withLock { open in
             if open.closed { return .closing }
-            if open.streams.count >= limits.maxStreams { return .full }
-            if open.byAddress[address, default: 0] >= limits.maxStreamsPerIP { return .tooManyFromAddress }
-            open.streams[key] = (stream, address)
-            open.byAddress[address, default: 0] += 1
+            if open.byPool[place.pool, default: 0] >= limits.maxStreams { return .full }
+            if open.byAddress[place, default: 0] >= limits.maxStreamsPerIP { return .tooManyFromAddress }
+            open.streams[key] = (stream, place)
+            open.byPool[place.pool, default: 0] += 1
+            open.byAddress[place, default: 0] += 1
             return nil
         }
         guard refusal == nil else { return refusal }
@@ -56,16 +66,19 @@ final class StreamRegistry: Sendable {
 
     private func countOut(_ key: ObjectIdentifier) {
         open.withLock { open in
-            guard let address = open.streams.removeValue(forKey: key)?.address else { return }
-            open.byAddress[address, default: 1] -= 1
-            if open.byAddress[address] == 0 { open.byAddress[address] = nil }
+            guard let place = open.streams.removeValue(forKey: key)?.place else { return }
+            open.byPool[place.pool, default: 1] -= 1
+            if open.byPool[place.pool] == 0 { open.byPool[place.pool] = nil }
+            open.byAddress[place, default: 1] -= 1
+            if open.byAddress[place] == 0 { open.byAddress[place] = nil }
         }
     }
 
-    /// Counts out and finishes the streams (of `address`, or all) whose clients left.
-    private func countOutLeft(from address: String?) {
+    /// Counts out and finishes the streams of `pool` (from `address`, or all) whose clients left.
+    private func countOutLeft(pool: String, from address: String?) {
         let streams = open.withLock { open in
-            open.streams.filter { address == nil || $0.value.address == address }.map { ($0.key, $0.value.stream) }
+            open.streams.filter { $0.value.place.pool == pool && (address == nil || $0.value.place.address == address) }
+                .map { ($0.key, $0.value.stream) }
         }
         for (key, stream) in streams where stream.clientLeft {
             countOut(key)

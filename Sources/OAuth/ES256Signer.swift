@@ -45,7 +45,7 @@ public struct ES256Signer: Sendable {
         token.reserveCapacity(token.count + 1 + (payload.count * 4 + 2) / 3 + 1 + 86)
         token.append(UInt8(ascii: "."))
         Base64URL.encode(payload, appendingTo: &token)
-        let signature = try key.signature(for: token)
+        let signature = LowS.lowered(try key.signature(for: token))
         token.append(UInt8(ascii: "."))
         Base64URL.encode(signature, appendingTo: &token)
         return String(decoding: token, as: UTF8.self)
@@ -57,15 +57,14 @@ public struct ES256Signer: Sendable {
         return Base64URL.encode(JSONValue.object(fields).serialized)
     }
 
-    /// The claims of a token this signer made, when the signature holds; nil otherwise (no claim checks).
+    /// The claims of a token this signer made, when the signature holds; nil otherwise (no claim
+    /// checks). Read strictly (`CompactJWS`): the one spelling this signer writes.
     public func claims(of token: String) -> [String: JSONValue]? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]),
-            let header = Base64URL.decode(parts[0]),
-            let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header)),
-            fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID,
-            key.publicKey.isValidSignature(rawRS: signature, for: Array((parts[0] + "." + parts[1]).utf8))
+        guard let jws = CompactJWS(token),
+            let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(jws.header)),
+            fields["alg"]?.stringValue == "ES256", fields["kid"]?.stringValue == keyID, LowS.isLow(jws.signature),
+            key.publicKey.isValidSignature(rawRS: jws.signature, for: jws.signingInput)
         else { return nil }
-        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(payload))
+        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(jws.payload))
     }
 }

@@ -18,6 +18,14 @@ public struct IDToken: Sendable, Equatable {
     public var name: String?
     public var picture: String?
 
+    /// What names this token whatever its spelling, for refusing a replay: its issuer, subject and
+    /// `jti` — or, without one, its `iat` and nonce. Each part is length-prefixed, so no two
+    /// tokens' parts run together into the same key.
+    public var replayKey: String {
+        let naming = tokenID.map { ["jti", $0] } ?? ["iat", issuedAt.map { "\($0.timeIntervalSince1970)" } ?? "", nonce ?? ""]
+        return ([issuer, subject] + naming).map { "\($0.utf8.count):\($0)" }.joined()
+    }
+
     /// Reads the claims object; `email_verified` may be a bool or the string "true" (Apple sends strings).
     init(claims: [String: JSONValue]) throws(IDTokenError) {
         guard case .string(let issuer)? = claims["iss"] else { throw .malformed("iss") }

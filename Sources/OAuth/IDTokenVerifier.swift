@@ -3,9 +3,9 @@ import Foundation
 import Secrets
 import SystemCrypto
 
-/// Verifies a compact JWS id_token (OpenID Connect Core §3.1.3.7): signature by a key of the
-/// issuer's JWKS with an allow-listed algorithm (RS256, ES256 — never `none` or HMAC), then
-/// issuer, audience, expiry, issue time (not in the future) and nonce.
+/// Verifies a compact JWS id_token (OpenID Connect Core §3.1.3.7), read strictly (`CompactJWS`):
+/// signature by a key of the issuer's JWKS with an allow-listed algorithm (RS256, ES256 low-S —
+/// never `none` or HMAC), then issuer, audience, expiry, issue time (not in the future) and nonce.
 public struct IDTokenVerifier: Sendable {
     /// How the token's `nonce` claim must relate to what the flow remembered.
     public enum NonceRule: Sendable {
@@ -30,15 +30,12 @@ public struct IDTokenVerifier: Sendable {
     }
 
     public func verify(_ token: String, keys: JSONWebKeySet, nonce: NonceRule, now: Date) throws(IDTokenError) -> IDToken {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
-        else { throw .malformed("compact serialization") }
-        guard let header = try? JSONDecoder().decode([String: JSONValue].self, from: Data(headerBytes)) else {
+        guard let jws = CompactJWS(token) else { throw .malformed("compact serialization") }
+        let (payloadBytes, signature, signingInput) = (jws.payload, jws.signature, jws.signingInput)
+        guard let header = try? JSONDecoder().decode([String: JSONValue].self, from: Data(jws.header)) else {
             throw .malformed("header")
         }
         let algorithm = header["alg"]?.stringValue ?? ""
-        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
         let keyID = header["kid"]?.stringValue
         switch algorithm {
         case "RS256":

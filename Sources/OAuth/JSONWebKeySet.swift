@@ -57,7 +57,8 @@ public struct JSONWebKey: Sendable, Codable, Equatable {
         return key.isValidPKCS1v15SHA256Signature(signature, for: input)
     }
 
-    /// Checks an ES256 signature (raw `r ‖ s`, RFC 7518 §3.4).
+    /// Checks an ES256 signature (raw `r ‖ s`, RFC 7518 §3.4). Either S is taken from another
+    /// issuer (most sign high-S half the time, see `LowS`); replay is refused by the token's claims.
     func verifiesES256(_ signature: [UInt8], over input: [UInt8]) -> Bool {
         guard kty == "EC", crv == "P-256", let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode),
             let key = try? P256.PublicKey(x: x, y: y)

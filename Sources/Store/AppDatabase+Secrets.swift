@@ -28,7 +28,11 @@ extension AppDatabase {
     /// Forgets a key once it lives elsewhere, so the database file alone no longer holds it.
     public func deleteSecret(named name: String) throws {
         try pool.write { db in try db.execute(sql: "DELETE FROM secrets WHERE name = ?", arguments: [name]) }
-        // The old value may linger in free pages and the WAL: checkpoint and vacuum it away.
+        try eraseFreedPages()
+    }
+
+    /// A deleted value may linger in free pages and the WAL: checkpoint and vacuum it away.
+    func eraseFreedPages() throws {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             try db.execute(sql: "VACUUM")

@@ -15,9 +15,14 @@ public enum SessionKind: String, Sendable, CaseIterable {
     case descopeAPI = "descope-api:"
     /// The session row behind a SuperTokens-core session handle, with its rotating refresh token.
     case superTokensCore = "supertokens-core:"
-    /// A superuser's console cookie or admin-API bearer token: a row held by `superuser_id`,
-    /// never by a person.
+    /// A superuser's console cookie (`gh_console`): a row held by `superuser_id`, never by a person.
     case console = "console:"
+    /// A superuser's admin-API bearer token (`POST /_/api/auth`): a row held by `superuser_id`,
+    /// never a console cookie nor the reverse.
+    case adminAPI = "admin-api:"
+    /// The row behind a PocketBase-API `_superusers` token's `sid` (which any app holding the token
+    /// reads): held by `superuser_id`, it opens neither the console nor the admin API.
+    case pocketBaseSuperuser = "pocketbase-superuser:"
     /// The embedded backend's own access tokens (kept sealed behind the rows above, or held by an
     /// `AuthClient` app), with their rotating refresh tokens.
     case backend = "api-access:"

@@ -53,8 +53,9 @@ public struct RelyingParty: Sendable, Equatable {
     }
 
     /// §7.2: the answer to `get()` for `challenge`, by the stored credential (`publicKeyCOSE`,
-    /// `storedSignCount`). A counter that did not move forward while both it and the stored one
-    /// are non-zero is refused (authenticators that keep no counter send 0 every time).
+    /// `storedSignCount`). Once the stored counter is non-zero, one that did not move forward is
+    /// refused — 0 too: an authenticator that keeps no counter sends 0 from its first use, so a 0
+    /// after a moving counter is a clone's (§6.1.1).
     public func verifyAssertion(
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8],
         publicKeyCOSE: [UInt8], storedSignCount: UInt32, userVerification: Bool
@@ -66,7 +67,7 @@ public struct RelyingParty: Sendable, Equatable {
         guard key.isValidSignature(signature, for: authenticatorData + (try Self.sha256(clientDataJSON))) else {
             throw .badSignature
         }
-        if data.signCount != 0, storedSignCount != 0, data.signCount <= storedSignCount {
+        if storedSignCount != 0, data.signCount <= storedSignCount {
             throw .signCountRegressed(stored: storedSignCount, received: data.signCount)
         }
         return Assertion(signCount: data.signCount, flags: data.flags)

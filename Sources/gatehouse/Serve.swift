@@ -1,3 +1,4 @@
+import Accounts
 import ArgumentParser
 import AuthCore
 import Foundation
@@ -102,7 +103,8 @@ struct Serve: AsyncParsableCommand {
     @Option(
         help: """
             The API key SuperTokens backend SDKs must send (their api_key) to the SuperTokens-core API; \
-            without it, only loopback callers are answered. (GATEHOUSE_SUPERTOKENS_API_KEY)
+            without it, one is made at first start and shown in the startup log and the console. Visible in \
+            the process list: prefer GATEHOUSE_SUPERTOKENS_API_KEY. (GATEHOUSE_SUPERTOKENS_API_KEY)
             """)
     var supertokensAPIKey: String?
 
@@ -273,6 +275,11 @@ struct Serve: AsyncParsableCommand {
                 "--backend-admin puts the backend's secret in the process list (/proc/PID/cmdline, ps), readable by every local user; set GATEHOUSE_BACKEND_ADMIN or use --backend-admin-file instead"
             )
         }
+        if supertokensAPIKey != nil {
+            logger.warning(
+                "--supertokens-api-key puts the SuperTokens core's API key in the process list (/proc/PID/cmdline, ps), readable by every local user; set GATEHOUSE_SUPERTOKENS_API_KEY instead"
+            )
+        }
         let publicURL = resolvedPublicURL
         let database = try AppDatabase(path: db)
         let clock: @Sendable () -> Date = { Date() }
@@ -361,12 +368,13 @@ struct Serve: AsyncParsableCommand {
                     metadata: ["backend": "\(resolvedBackendURL ?? "")", "error": "\(error)"])
             }
         }
-        logger.notice(
-            "Gatehouse listening on \(url)",
-            metadata: [
-                "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
-                "descope_project_ids": "\(app.descopeProjectIDs.joined(separator: ","))"
-            ])
+        var listening: Logger.Metadata = [
+            "db": "\(db)", "backend": "\(backend.rawValue)", "verification": "\(authBackend.verificationMode.rawValue)",
+            "descope_project_ids": "\(app.descopeProjectIDs.joined(separator: ","))"
+        ]
+        // The key made at first start is shown to whoever starts the server; one they gave is theirs already.
+        if web.superTokensAPIKey == nil { listening["supertokens_api_key"] = "\(app.superTokensAPIKey)" }
+        logger.notice("Gatehouse listening on \(url)", metadata: listening)
         var catcher: MailCatcher?
         if let address = smtpAddress {
             let smtpServer = MailCatcher(

@@ -118,4 +118,25 @@ import Testing
         await gatehouse.stop()
         await peer.stop()
     }
+
+    /// Issue 42, item 3: replay was keyed on the token's text, and the text has other spellings —
+    /// the signature's twin (r, n − s), which verifies too, `=` padding the lenient decoder skipped, a
+    /// new signature over the same claims (no `jti`: the issuer, subject, `iat` and nonce name it). Each signed in again; the claims are the token's meaning.
+    @Test func anotherSpellingOfASpentTokenIsStillAReplay() async throws {
+        let (gatehouse, peer) = try await setUp()
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let claims: [String: Any] = ["iat": now]
+        let captured = try token(claims)
+        #expect(try await post(gatehouse, ["identityToken": captured, "nonce": "raw-nonce"]).status == 200)
+        let spellings = [
+            ("twin signature", try TokenSpellingAttackTests.twin(of: captured)),
+            ("padded signature", captured + "="), ("signed again", try token(claims))
+        ]
+        for (name, spelling) in spellings {
+            let again = try await post(gatehouse, ["identityToken": spelling, "nonce": "raw-nonce"])
+            #expect(again.status == 401, "\(name) signed in again: \(again.text)")
+        }
+        await gatehouse.stop()
+        await peer.stop()
+    }
 }

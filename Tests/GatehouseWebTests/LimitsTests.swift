@@ -141,4 +141,31 @@ import Testing
         #expect(try await busy.get("/account", follow: false).status == 303, "past 7 days")
         await gatehouse.stop()
     }
+
+    /// Issue 42, item 6: the strength meter's endpoint runs zxcvbn for anyone, so it takes a
+    /// budget per address: 300 questions in 5 minutes (a person typing asks once a pause), then 429
+    /// with `Retry-After`, while another address is still answered.
+    @Test func thePasswordStrengthMeterTakesAPerAddressBudget() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let question: [String: Any] = ["password": "correct horse battery staple", "email": "ada@example.com"]
+        // 300 questions, 30 at a time (an address holds at most 64 connections).
+        for _ in 0..<10 {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        try await gatehouse.postJSON(
+                            "/auth/password-strength", ["password": "correct horse battery staple"], anonKey: false,
+                            from: "127.0.11.2"
+                        ).status
+                    }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+        }
+        let held = try await gatehouse.postJSON("/auth/password-strength", question, anonKey: false, from: "127.0.11.2")
+        #expect(held.status == 429 && Int(held.header("Retry-After") ?? "") ?? 0 > 0, "\(held.status) \(held.text)")
+        let elsewhere = try await gatehouse.postJSON("/auth/password-strength", question, anonKey: false, from: "127.0.11.3")
+        #expect(elsewhere.status == 200 && elsewhere.json["acceptable"] as? Bool == true, "\(elsewhere.text)")
+        await gatehouse.stop()
+    }
 }

@@ -16,6 +16,8 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     let clock = TestClock()
     let server: HTTPServer
     let database: AppDatabase
+    /// The keyed hash from its key file (what its sealed signing keys are sealed under).
+    let hasher: KeyedHash
     /// The dev mailbox the accounts mail into (it opens the sealed mails).
     let mailbox: MailboxMailer
     var port: Int { server.port }
@@ -36,6 +38,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         let portBox = PortBox()
         let keys = try ServerKeys.loadOrCreate(path: directory.appendingPathComponent("gatehouse.key").path) { nil }
         let hasher = try KeyedHash(key: keys.keyedHash)
+        self.hasher = hasher
         let passwords = try PasswordHasher(cost: .minimal)
         mailbox = try MailboxMailer(database: database, keyedHash: hasher, clock: now)
         let accounts = LocalAccounts(

@@ -83,18 +83,32 @@ import Testing
 
     /// 64 addresses × 16 streams each filled every stream place; a newcomer from elsewhere got 503.
     @Test func streamsFromSixtyFourAddressesDoNotLockANewcomerOut() async throws {
+        try await expectRealtimeNewcomerConnects(besides: "/api/realtime", from: "127.0.6", newcomer: "127.0.7.2")
+    }
+
+    /// Issue 42, item 6: the mailbox's live feeds and realtime shared the server's 1,024 stream
+    /// places, so 64 addresses × 16 open mailbox pages made realtime answer 503.
+    @Test func openMailboxFeedsLeaveRealtimeItsPlaces() async throws {
+        try await expectRealtimeNewcomerConnects(besides: "/_/mailbox/events", from: "127.0.9", newcomer: "127.0.10.2")
+    }
+
+    /// Opens 16 streams of `path` from each of 64 addresses of the `/24` `subnet`, then expects a
+    /// realtime client from `newcomer` to be let in.
+    private func expectRealtimeNewcomerConnects(besides path: String, from subnet: String, newcomer: String) async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         var streams: [TestEventStream] = []
         for address in 0..<64 {
             for _ in 0..<16 {
-                let client = HTTPTestClient(port: gatehouse.port, source: "127.0.6.\(2 + address)")
-                streams.append(try await client.openEventStream("/api/realtime"))
+                let stream = try await HTTPTestClient(port: gatehouse.port, source: "\(subnet).\(2 + address)").openEventStream(
+                    path)
+                #expect(stream.status == 200)
+                streams.append(stream)
             }
         }
-        let newcomer = try await HTTPTestClient(port: gatehouse.port, source: "127.0.7.2").openEventStream("/api/realtime")
-        #expect(newcomer.status == 200)
-        if newcomer.status == 200 { #expect(try await newcomer.next()["event"] == "PB_CONNECT") }
-        newcomer.hangUp()
+        let late = try await HTTPTestClient(port: gatehouse.port, source: newcomer).openEventStream("/api/realtime")
+        #expect(late.status == 200)
+        if late.status == 200 { #expect(try await late.next()["event"] == "PB_CONNECT") }
+        late.hangUp()
         for stream in streams { stream.hangUp() }
         await gatehouse.stop()
     }

@@ -59,4 +59,37 @@ import Testing
         #expect(try await staff.get("/_/audit", follow: false).status == 303, "signing out revoked the console row")
         await gatehouse.stop()
     }
+
+    /// Issue 42, item 6: staff's three doors — the console cookie, the admin API's bearer token and
+    /// a PocketBase `_superusers` token (whose `sid` any app holding it reads) — each take only the
+    /// token made for them, so a token leaked through one door opens no other.
+    @Test func eachStaffTokenOpensOnlyItsOwnDoor() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let client = HTTPTestClient(port: gatehouse.port)
+        func consoleOpens(_ token: String) async throws -> Bool {
+            try await client.request("GET", "/_/audit", headers: [("Cookie", "gh_console=\(token)")]).status == 200
+        }
+        func adminAPIOpens(_ token: String) async throws -> Bool {
+            try await gatehouse.script.call("GET", "/_/api/users", bearer: token).status == 200
+        }
+        let staff = try await gatehouse.staffBrowser()
+        let cookie = try #require(staff.cookie("gh_console"))
+        let bearer = try await gatehouse.adminToken()
+        try await gatehouse.createSuperuser("root@example.com", password: "staff-password-1")
+        let signIn = try await gatehouse.script.call(
+            "POST", "/api/collections/_superusers/auth-with-password",
+            ["identity": "root@example.com", "password": "staff-password-1"])
+        let pocketBase = try #require(signIn.json["token"] as? String, "\(signIn.text)")
+        let pocketBaseSID = try #require(try AttackScript.claims(of: pocketBase)["sid"] as? String)
+
+        #expect(try await consoleOpens(cookie), "the cookie opens the console")
+        #expect(try await adminAPIOpens(cookie) == false, "the cookie is no bearer")
+        #expect(try await adminAPIOpens(bearer), "the bearer opens the admin API")
+        #expect(try await consoleOpens(bearer) == false, "the bearer is no cookie")
+        #expect(try await consoleOpens(pocketBaseSID) == false, "a PocketBase token's sid is no cookie")
+        #expect(try await adminAPIOpens(pocketBaseSID) == false, "a PocketBase token's sid is no bearer")
+        let records = try await gatehouse.script.call("GET", "/api/collections/users/records", token: pocketBase)
+        #expect(records.status == 200, "the PocketBase token still lists records: \(records.text)")
+        await gatehouse.stop()
+    }
 }

@@ -8,10 +8,11 @@ import Secrets
 import Store
 import Testing
 
-/// Who the SuperTokens-core API answers: with `--supertokens-api-key`, callers that send it (from
-/// anywhere); without one, loopback callers only — as the core answers a wrong key, 401
-/// `Invalid API key`. `/apiversion` and the JWKS answer everyone (the SDK fetches keys with no
-/// headers). Requests are handed to the application directly, so they can come from any address.
+/// Who the SuperTokens-core API answers: callers that send its key (from anywhere) —
+/// `--supertokens-api-key`, else the one made at first start (issue 42: loopback callers without
+/// it were answered) — as the core answers a wrong key, 401 `Invalid API key`. `/apiversion` and
+/// the JWKS answer everyone (the SDK fetches keys with no headers). Requests are handed to the
+/// application directly, so they can come from any address.
 @Suite struct SuperTokensCoreAccessTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var key: String?
@@ -24,8 +25,13 @@ import Testing
         }
     }
 
+    /// Stands for the key the server made (`Application.superTokensAPIKey`).
+    static let made = "(the key made at first start)"
+
     static let cases: [Case] = [
-        Case(key: nil, path: "/public/recipe/signin", sent: nil, loopback: true, status: 200),
+        Case(key: nil, path: "/public/recipe/signin", sent: nil, loopback: true, status: 401),
+        Case(key: nil, path: "/public/recipe/signin", sent: made, loopback: true, status: 200),
+        Case(key: nil, path: "/public/recipe/signin", sent: made, loopback: false, status: 200),
         Case(key: nil, path: "/public/recipe/signin", sent: nil, loopback: false, status: 401),
         Case(key: nil, path: "/public/recipe/signin", sent: "anything", loopback: false, status: 401),
         Case(key: nil, path: "/apiversion", sent: nil, loopback: false, status: 200),
@@ -36,7 +42,7 @@ import Testing
         Case(key: "k-1", path: "/.well-known/jwks.json", sent: nil, loopback: false, status: 200)
     ]
 
-    @Test(arguments: cases) func onlyCallersWithTheKeyOrOnLoopback(_ check: Case) async throws {
+    @Test(arguments: cases) func onlyCallersWithTheKey(_ check: Case) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-st-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -57,7 +63,7 @@ import Testing
             configuration: configuration, backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
             passwords: passwords, logger: logger, templates: try await TestGatehouse.templates())
         var headers: HTTPHeaders = ["Content-Type": "application/json", "cdi-version": "5.4"]
-        if let sent = check.sent { headers.add("api-key", sent) }
+        if let sent = check.sent { headers.add("api-key", sent == Self.made ? app.superTokensAPIKey : sent) }
         let isGet = !check.path.hasPrefix("/public")
         let request = try Request(
             method: isGet ? .get : .post, target: check.path, headers: headers,

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -104,6 +105,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             publicBaseURL: "", templatesDirectory: templates, publicDirectory: repositoryRoot + "/Public",
             signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
         configuration.anonKey = anonKey
+        configuration.superTokensAPIKey = superTokensAPIKey
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
@@ -115,6 +117,9 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         portBox.port = server.port
         return (server, database, passwords)
     }
+
+    /// The SuperTokens core's API key, given as `--supertokens-api-key` would give it.
+    static let superTokensAPIKey = "test-supertokens-api-key-0123456789"
 
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {

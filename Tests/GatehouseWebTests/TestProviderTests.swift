@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestClient
 import OAuth
+import Secrets
 import TestScope
 import Testing
 
@@ -243,7 +244,8 @@ import Testing
         #expect(late.json["error"] as? String == "invalid_grant")
         let jwks = try await HTTPTestClient(port: gatehouse.port).request("GET", "/_/test-idp/acme/jwks")
         let keys = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.text.utf8))
-        let stored = try ES256Signer(rawPrivateKey: gatehouse.database.secretKey(named: "test-idp-es256"))
+        let box = try SecretBox(key: gatehouse.hasher.derivedKey(for: "signing-keys"))
+        let stored = try ES256Signer(rawPrivateKey: gatehouse.database.signingKey(named: "test-idp-es256", sealedWith: box))
         #expect(keys == stored.jwks)
         await gatehouse.stop()
     }

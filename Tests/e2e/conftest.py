@@ -36,6 +36,7 @@ TEMPLATES = REPO / "Templates"
 ASSETS = REPO / "Public"
 
 LISTENING = re.compile(r"Gatehouse listening on (http://127\.0\.0\.1:(\d+))")
+SUPERTOKENS_API_KEY = re.compile(r"supertokens_api_key=([A-Za-z0-9]+)")
 
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
@@ -138,6 +139,17 @@ class GatehouseServer:
                 break
             time.sleep(0.1)
         raise AssertionError(f"/api/health never answered 200 with JSON (last: {last_error}).\n{self.log_tail()}")
+
+    def supertokens_api_key(self) -> str:
+        """The SuperTokens core's API key: the one given with `--supertokens-api-key`, else the one
+        made at first start, as the startup log shows it."""
+        if "--supertokens-api-key" in self.extra_args:
+            return self.extra_args[self.extra_args.index("--supertokens-api-key") + 1]
+        for line in self.log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            match = SUPERTOKENS_API_KEY.search(line)
+            if match and "Gatehouse listening on" in line:
+                return match.group(1)
+        raise AssertionError(f"the startup log shows no supertokens_api_key.\n{self.log_tail()}")
 
     def superuser_token(self, email: str = "e2e-admin@example.com", password: str = "e2e-admin-password") -> str:
         """A bearer token for the admin JSON API: creates the superuser (as `gatehouse superuser create`

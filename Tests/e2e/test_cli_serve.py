@@ -93,9 +93,14 @@ def serve_log_until_listening(binary, tmp_path, name: str, *extra: str, env: dic
 
 def test_a_backend_admin_secret_on_the_command_line_is_warned_about(binary, tmp_path):
     """Issue 22 item 13: `--backend-admin KEY` still works, but argv is readable by every local user
-    (/proc/PID/cmdline, ps), so the server says so and names the safer ways; the variable is quiet."""
-    flagged = serve_log_until_listening(binary, tmp_path, "flag", "--backend-admin", "admin-key-in-argv")
+    (/proc/PID/cmdline, ps), so the server says so and names the safer ways; the variable is quiet.
+    Issue 42 item 4: so does `--supertokens-api-key` (a key given either way is not logged)."""
+    flagged = serve_log_until_listening(binary, tmp_path, "flag", "--backend-admin", "admin-key-in-argv",
+                                        "--supertokens-api-key", "st-key-in-argv-0123456789")
     assert "--backend-admin" in flagged and "GATEHOUSE_BACKEND_ADMIN" in flagged, flagged
-    assert "admin-key-in-argv" not in flagged, "the warning repeats the secret"
-    quiet = serve_log_until_listening(binary, tmp_path, "env", env={"GATEHOUSE_BACKEND_ADMIN": "admin-key-in-env"})
-    assert "GATEHOUSE_BACKEND_ADMIN" not in quiet, quiet
+    assert "--supertokens-api-key" in flagged and "GATEHOUSE_SUPERTOKENS_API_KEY" in flagged, flagged
+    assert "admin-key-in-argv" not in flagged and "st-key-in-argv" not in flagged, "the warning repeats the secret"
+    quiet = serve_log_until_listening(binary, tmp_path, "env", env={
+        "GATEHOUSE_BACKEND_ADMIN": "admin-key-in-env", "GATEHOUSE_SUPERTOKENS_API_KEY": "st-key-in-env-0123456789"})
+    assert "GATEHOUSE_BACKEND_ADMIN" not in quiet and "GATEHOUSE_SUPERTOKENS_API_KEY" not in quiet, quiet
+    assert "st-key-in-env" not in quiet, quiet

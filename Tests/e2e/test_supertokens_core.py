@@ -35,8 +35,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def build_app(core_url: str, smtp_port: int):
-    """A supertokens-python app as its docs write one, `connection_uri` pointed at Gatehouse."""
+def build_app(core_url: str, api_key: str, smtp_port: int):
+    """A supertokens-python app as its docs write one, `connection_uri` pointed at Gatehouse and
+    `api_key` the one the startup log showed."""
     from flask import Flask, jsonify, g
     from supertokens_python import InputAppInfo, SupertokensConfig, init
     from supertokens_python.framework.flask import Middleware
@@ -52,7 +53,7 @@ def build_app(core_url: str, smtp_port: int):
     smtp = SMTPSettings(host="127.0.0.1", port=smtp_port, from_=SMTPSettingsFrom("Demo", "demo@example.com"), secure=False)
     init(
         app_info=InputAppInfo(app_name="Demo", api_domain="http://localhost:5000", website_domain="http://localhost:3000"),
-        supertokens_config=SupertokensConfig(connection_uri=core_url),
+        supertokens_config=SupertokensConfig(connection_uri=core_url, api_key=api_key),
         framework="flask",
         mode="wsgi",
         recipe_list=[
@@ -98,7 +99,7 @@ def core(tmp_path_factory):
                              port=free_port())
     server.start()
     try:
-        yield server, build_app(server.url, smtp_port)
+        yield server, build_app(server.url, server.supertokens_api_key(), smtp_port)
     finally:
         assert server.stop() == 0, server.log_tail()
 
@@ -131,11 +132,12 @@ def admin(server, path: str):
 
 
 def core_call(server, method: str, path: str, body=None, headers=None):
-    """A raw CDI call: (status, parsed JSON or the text)."""
+    """A raw CDI call with the key from the startup log: (status, parsed JSON or the text)."""
     data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
     request = urllib.request.Request(
         server.url + path, data=data, method=method,
-        headers={"Content-Type": "application/json", "cdi-version": "5.4", **(headers or {})})
+        headers={"Content-Type": "application/json", "cdi-version": "5.4", "api-key": server.supertokens_api_key(),
+                 **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, text = response.status, response.read().decode()

@@ -77,7 +77,8 @@ public struct MailRequests: Sendable {
     public func signInCode(
         email: String, allowSignUp: Bool, signUpProfile: Profile? = nil, request: Request
     ) async throws -> CodeOutcome {
-        try await padded {
+        try env.requireSignIn(by: .emailCode)
+        return try await padded {
             if let refusal = await takeSignInMail(.code, email: email, request: request) { return .held(refusal) }
             let otpID =
                 if let signUpProfile, let backend = env.backend as? any CodeSignUpProfiles {
@@ -100,7 +101,8 @@ public struct MailRequests: Sendable {
         email: String, allowSignUp: Bool, browserBinding: String, opening link: LinkOpening? = nil,
         signUpProfile: Profile? = nil, request: Request
     ) async throws -> Outcome {
-        try await padded {
+        try env.requireSignIn(by: .magicLink)
+        return try await padded {
             if let refusal = await takeSignInMail(.link, email: email, request: request) { return .held(refusal) }
             // A backend without `EnchantedLinks` still mails the plain link, without the profile.
             if link == nil, signUpProfile == nil || !(env.backend is any EnchantedLinks) {

@@ -63,14 +63,19 @@ public struct PasswordChange: Sendable {
         }
     }
 
-    /// A new password set on the strength of a session alone, as a way in whose contract asks no
-    /// current password (Descope's `password/update`, used after signing in by a mailed link to
-    /// reset a forgotten one). Never through an impersonation. Treated as a reset: the backend sets
-    /// it (`AuthAdminAPI.updateUser`, its policy checked there), and every session of the account
-    /// ends, `signedIn`'s too — a stolen session cannot keep itself going past the new password.
-    /// Throws `.validation` for a password the policy refuses.
-    public func setWithoutCurrent(_ new: String, of signedIn: SignedIn, request: Request) async throws {
+    /// A new password set on the strength of a session alone, where the way in's contract asks no
+    /// current password (`WayInPolicy.passwordSetBySession`: Descope's `password/update`, used
+    /// after signing in by a mailed link to reset a forgotten one) — only in a recent sign-in
+    /// (`FreshSignInRequired` past `RecentSignIn.window`), never through an impersonation. Treated
+    /// as a reset: the backend sets it (`AuthAdminAPI.updateUser`, its policy checked there), and
+    /// every session of the account ends, `signedIn`'s too — a stolen session cannot keep itself
+    /// going past the new password. Throws `.validation` for a password the policy refuses.
+    public func setWithoutCurrent(
+        _ new: String, of signedIn: SignedIn, policy: WayInPolicy, request: Request
+    ) async throws {
+        guard policy.passwordSetBySession else { throw AuthError.notSupported(.passwordChange) }
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        guard !RecentSignIn.isStale(signedIn, now: env.clock()) else { throw FreshSignInRequired(.setPassword) }
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
         await env.audit.recordOwnAct(

@@ -5,10 +5,11 @@ import ServerSeam
 
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt
-/// counted, whatever its outcome), the seam call, the audit trail (`user.signed_up`, and
-/// `verification.sent` when a verification mail went out), and the sign-up's own verification mail
-/// as the way in's vendor sends it (`WayInPolicy.signUpMail`): on the pages it is the address's
-/// first verification mail and starts its cool-down.
+/// counted, whatever its outcome; the address's own under `WayInPolicy.budgetsPerAccount`), the seam
+/// call, the audit trail (`user.signed_up`, and `verification.sent` when a verification mail went
+/// out), and the sign-up's own verification mail as the way in's vendor sends it
+/// (`WayInPolicy.signUpMail`): on the pages it is the address's first verification mail and starts
+/// its cool-down.
 public struct SignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
@@ -49,7 +50,7 @@ public struct SignUp: Sendable {
     private func accounted(
         email: String, method: String?, request: Request, _ create: () async throws -> SignUpOutcome
     ) async throws -> SignUpOutcome {
-        if let refusal = await env.budgets.take(.signUps(ip: request.remoteAddress)) {
+        if let refusal = await env.budgets.take(.signUps(ip: policy.source(of: request, account: email))) {
             await env.audit.record(
                 .signUpRefused, request: request,
                 data: AuditTrail.data(["email": .string(email), "reason": "rate_limited"], via: via))

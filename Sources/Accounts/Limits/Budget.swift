@@ -30,6 +30,9 @@ public enum Budget: Sendable, Equatable {
     /// session or without (each stores a challenge, so an unthrottled caller could fill the table):
     /// the pages', the console's and Descope's options counted together.
     case passkeyStarts(ip: String)
+    /// Questions to the password-strength meter from one IP address: each runs the estimator, and
+    /// anyone may ask.
+    case strengthChecks(ip: String)
     /// Tries at one superuser's pending second step (the console form's nonce, or the superuser
     /// for `/_/api/auth`).
     case staffSecondSteps(String)
@@ -64,6 +67,8 @@ public enum Budget: Sendable, Equatable {
         case .codeChecks, .secondSteps, .signInTries: Rule(limit: 30, window: 5 * 60)
         // Every sign-in page a passkey-capable browser opens asks once (autofill).
         case .passkeyStarts: Rule(limit: 60, window: 5 * 60)
+        // The meter asks once typing pauses (250 ms): a person choosing a password asks a few dozen times.
+        case .strengthChecks: Rule(limit: 300, window: 5 * 60)
         case .staffSecondSteps: Rule(limit: TOTPRules.triesPerStep, window: TOTPRules.stepLifetime)
         case .staffWrongSecondSteps: Rule(limit: TOTPRules.wrongStepsPerAccount, window: TOTPRules.failureWindow)
         }
@@ -73,7 +78,7 @@ public enum Budget: Sendable, Equatable {
     /// every front-end may answer 429. An address's budget is taken for every address, known or not.
     public var countsSource: Bool {
         switch self {
-        case .signUps, .mails, .codeChecks, .secondSteps, .signInTries, .passkeyStarts: true
+        case .signUps, .mails, .codeChecks, .secondSteps, .signInTries, .passkeyStarts, .strengthChecks: true
         case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo, .staffSecondSteps,
             .staffWrongSecondSteps:
             false
@@ -95,6 +100,7 @@ public enum Budget: Sendable, Equatable {
         case .signInTries(let ip, .people): "sign-in:\(ip)"
         case .signInTries(let ip, .staff): "console-sign-in:\(ip)"
         case .passkeyStarts(let ip): "passkey-start:\(ip)"
+        case .strengthChecks(let ip): "password-strength:\(ip)"
         case .staffSecondSteps(let step): "console-mfa:\(step)"
         case .staffWrongSecondSteps(let id): "console-mfa-wrong:\(id)"
         }

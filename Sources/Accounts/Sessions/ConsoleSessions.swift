@@ -13,10 +13,29 @@ public struct Staff: Sendable {
 }
 
 /// Superusers' sessions: rows of the one session store held by a superuser (never a person),
-/// their tokens hashed under `SessionKind.console`, with their own cookie (`SameSite=Strict`, idle
-/// timeout, see `ConsoleSessions+Cookies`), so a person's session can never reach the console nor
-/// a console token open a person's session. The admin API takes the same token as a bearer.
+/// their tokens hashed under the kind of their door (`Door`), with their own cookie
+/// (`SameSite=Strict`, idle timeout, see `ConsoleSessions+Cookies`), so a person's session can
+/// never reach the console nor a console token open a person's session — and a token made for one
+/// of staff's doors opens no other.
 public struct ConsoleSessions: Sendable {
+    /// Where a superuser's token is used: each door hashes its tokens under its own kind.
+    public enum Door: Sendable {
+        /// The console's `gh_console` cookie.
+        case console
+        /// `Authorization: Bearer` on the JSON admin API (`POST /_/api/auth` hands it out).
+        case adminAPI
+        /// The `sid` of a PocketBase-API `_superusers` token.
+        case pocketBaseAPI
+
+        var kind: SessionKind {
+            switch self {
+            case .console: .console
+            case .adminAPI: .adminAPI
+            case .pocketBaseAPI: .pocketBaseSuperuser
+            }
+        }
+    }
+
     /// A console left alone this long signs itself out.
     public static let idleTimeout: TimeInterval = 30 * 60
     /// And no console session lives longer than this.
@@ -41,14 +60,14 @@ public struct ConsoleSessions: Sendable {
         self.logger = logger
     }
 
-    /// The superuser behind a console session token carried some other way (a PocketBase-API token).
-    public func lookUp(token: String?) async -> Staff? {
+    /// The superuser behind a token used at `door`.
+    public func lookUp(token: String?, at door: Door) async -> Staff? {
         guard let token, !token.isEmpty else { return nil }
         let now = clock()
         do {
             guard
                 let found = try await database.activeConsoleSession(
-                    tokenHash: SessionKind.console.tokenHash(token, with: hasher), now: now, idleTimeout: Self.idleTimeout)
+                    tokenHash: door.kind.tokenHash(token, with: hasher), now: now, idleTimeout: Self.idleTimeout)
             else { return nil }
             // The idle timeout is measured from the last request, written at most once a minute
             // (`SessionBindings.touchInterval`) so a request is not a database write.
@@ -62,13 +81,13 @@ public struct ConsoleSessions: Sendable {
         }
     }
 
-    /// Creates a session for `superuser` and returns its token (for the cookie or the API reply).
-    public func start(for superuser: SuperuserRecord, request: Request) async throws -> (token: String, expiresAt: Date) {
+    /// Creates a session for `superuser` at `door` and returns its token (for the cookie or the API reply).
+    func start(for superuser: SuperuserRecord, at door: Door, request: Request) async throws -> (token: String, expiresAt: Date) {
         let now = clock()
         let token = SecureRandom.token()
         let expiresAt = now.addingTimeInterval(Self.lifetime)
         try await database.createConsoleSession(
-            tokenHash: SessionKind.console.tokenHash(token, with: hasher), superuserID: superuser.id,
+            tokenHash: door.kind.tokenHash(token, with: hasher), superuserID: superuser.id,
             userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
             at: now, expiresAt: expiresAt)
         return (token, expiresAt)
@@ -78,22 +97,22 @@ public struct ConsoleSessions: Sendable {
     /// (with `secondStep: totp` or `recovery_code` when a second step followed the password, and
     /// the front-end when it is not the console's form).
     public func open(
-        for superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?, via: String? = nil
+        for superuser: SuperuserRecord, at door: Door, request: Request, secondStep: SecondFactor.Method?, via: String? = nil
     ) async throws -> (token: String, expiresAt: Date) {
-        let session = try await start(for: superuser, request: request)
+        let session = try await start(for: superuser, at: door, request: request)
         await audit.record(
             .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
             data: AuditTrail.data(secondStep.map { ["secondStep": JSONValue.string($0.rawValue)] } ?? [:], via: via))
         return session
     }
 
-    /// A new token for `staff`'s session, begun now and ending when the old one would have; the
-    /// old token stops working (`StaffRecentSignIn.confirm`). Nil when the session ended meanwhile.
+    /// A new console cookie for `staff`'s session, begun now and ending when the old one would
+    /// have; the old token stops working (`StaffRecentSignIn.confirm`). Nil when the session ended meanwhile.
     func renew(_ staff: Staff, request: Request) async throws -> String? {
         let token = SecureRandom.token()
         guard
             try await database.renewConsoleSession(
-                id: staff.session.id, tokenHash: SessionKind.console.tokenHash(token, with: hasher),
+                id: staff.session.id, tokenHash: Door.console.kind.tokenHash(token, with: hasher),
                 userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
                 at: clock())
         else { return nil }

@@ -34,6 +34,7 @@ public struct EmailCodeSignIn: Sendable {
     /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
     /// answered like a wrong code. Other backend failures are thrown on.
     public func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> Outcome {
+        try env.requireSignIn(by: .emailCode)
         if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             await failed(email: email, reason: "rate_limited", request: request)
             return .throttled(retryAfter: refusal.retryAfter)

@@ -8,7 +8,8 @@ import ServerSeam
 /// was given while the person opens the mailed link in any browser. The link is a magic link —
 /// the same mail budgets, lifetime, single use, audit and second step (`MailRequests`,
 /// `MagicLinkSignIn`) — bound to the pending ref's keyed hash, so only the app holding the ref
-/// can sign in with it. Opening it approves the sign-in without spending it (the approval is kept
+/// can sign in with it: no other way of opening a link (`magiclink/verify`, the pages' "Continue
+/// as …", SuperTokens' `linkCode`) takes it. Opening it approves the sign-in without spending it (the approval is kept
 /// in memory for the link's lifetime); the app's next poll spends it and signs in, once.
 public struct EnchantedLinkSignIn: Sendable {
     let env: Accounts
@@ -44,7 +45,7 @@ public struct EnchantedLinkSignIn: Sendable {
     ) async throws -> Start {
         let pendingRef = SecureRandom.token()
         switch try await MailRequests(env: env, via: via).magicLink(
-            email: email, allowSignUp: allowSignUp, browserBinding: MagicLinkSignIn(env: env).binding(of: pendingRef),
+            email: email, allowSignUp: allowSignUp, browserBinding: binding(of: pendingRef),
             opening: appURL.map(LinkOpening.app) ?? .page(Self.pagePath), signUpProfile: signUpProfile, request: request)
         {
         case .sent: return .sent(pendingRef: pendingRef)
@@ -59,7 +60,7 @@ public struct EnchantedLinkSignIn: Sendable {
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }
         guard let links = env.backend as? any EnchantedLinks,
-            let binding = try await links.browserBinding(ofMagicLink: token)
+            let binding = try await links.browserBinding(ofMagicLink: token), Self.isBinding(binding)
         else {
             _ = await MagicLinkSignIn(env: env, via: via).refused("enchanted_link_unknown", request)
             return false
@@ -71,16 +72,31 @@ public struct EnchantedLinkSignIn: Sendable {
     /// The app's poll: signs in once the link is approved (`MagicLinkSignIn`, in the "browser" that
     /// asked: the ref is the nonce), and only once.
     public func poll(pendingRef: String, request: Request) async throws -> Poll {
-        switch await env.enchantedLinks.take(binding: MagicLinkSignIn(env: env).binding(of: pendingRef)) {
+        let bound = binding(of: pendingRef)
+        switch await env.enchantedLinks.take(binding: bound) {
         case .waiting: return .pending
         case .taken: return .refused
         case .approved(let token):
-            switch try await MagicLinkSignIn(env: env, via: via).open(token: token, nonce: pendingRef, request: request) {
+            switch try await MagicLinkSignIn(env: env, via: via).open(token: token, binding: bound, request: request) {
             case .signedIn(let session): return .signedIn(session)
             case .secondStepRequired(let challenge): return .secondStepRequired(challenge)
             case .openedElsewhere, .refused: return .refused
             }
         }
+    }
+}
+
+extension EnchantedLinkSignIn {
+    /// What starts an enchanted link's binding, so the owner of links can tell one from a
+    /// browser's: it opens only for its pending ref (`MagicLinkSignIn.open(token:binding:request:)`).
+    static let bindingMark = "enchanted:"
+
+    /// True for an enchanted link's binding.
+    static func isBinding(_ binding: String) -> Bool { binding.hasPrefix(bindingMark) }
+
+    /// The binding of the link the app polls for with `pendingRef`: a keyed hash of it, marked.
+    func binding(of pendingRef: String) -> String {
+        Self.bindingMark + env.sessions.bindings.hasher.hex("enchanted-binding:" + pendingRef)
     }
 }
 

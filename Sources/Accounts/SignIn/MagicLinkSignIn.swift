@@ -1,5 +1,6 @@
 import AuthCore
 import HTTPServer
+import ServerSeam
 
 /// Opening a mailed sign-in link, with Gatehouse's rules around the seam's
 /// `signIn(magicLinkToken:browserBinding:)`: one of the source's code checks
@@ -25,11 +26,23 @@ public struct MagicLinkSignIn: Sendable {
     /// Opens the link in the browser holding `nonce` (the cookie set when it asked), or — nil — in
     /// a browser the person confirmed "Continue as …" in.
     public func open(token: String, nonce: String?, request: Request) async throws -> Outcome {
+        try await open(token: token, binding: nonce.map(binding), request: request)
+    }
+
+    /// `open` with the binding itself: an enchanted link's (`EnchantedLinkSignIn`) is its pending
+    /// ref's, and only that binding opens it — never a confirmation in place of one.
+    func open(token: String, binding: String?, request: Request) async throws -> Outcome {
+        try env.requireSignIn(by: .magicLink)
         if await env.budgets.take(.codeChecks(ip: request.remoteAddress)) != nil {
             return await refused("rate_limited", request)
         }
+        if binding == nil, let links = env.backend as? any EnchantedLinks,
+            try await links.browserBinding(ofMagicLink: token).map(EnchantedLinkSignIn.isBinding) == true
+        {
+            return await refused("enchanted_link", request)
+        }
         do {
-            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: nonce.map(binding))
+            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding)
             let user = session.user.id.rawValue
             await env.audit.record(
                 .signInCompleted, actor: user, subject: user, request: request,

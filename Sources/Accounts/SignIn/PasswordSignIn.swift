@@ -20,9 +20,11 @@ public struct PasswordSignIn: Sendable {
 
     /// The backend's session or the second step it asks; throws `.invalidCredentials` for a wrong
     /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
-    /// over its tries, and passes `.emailNotVerified` on.
+    /// over its tries, `SignInMethodOff` when passwords are turned off, and passes `.emailNotVerified` on.
     public func attempt(email: String, password: String, request: Request) async throws -> SignInResult {
-        let attempt = await env.budgets.beginPasswordTry(.signIn, email: email, password: password, ip: request.remoteAddress)
+        try env.requireSignIn(by: .password)
+        let attempt = await env.budgets.beginPasswordTry(
+            .signIn, email: email, password: password, ip: policy.source(of: request, account: email))
         if case .throttled(let wait) = attempt.admission {
             await failed(email, reason: "rate_limited", request: request)
             throw AuthError.rateLimited(retryAfter: wait)

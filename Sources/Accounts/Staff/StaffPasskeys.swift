@@ -118,7 +118,7 @@ public struct StaffPasskeys: Sendable {
             guard case .superuser(let id) = passkey.owner, let superuser = try await env.database.superuser(id: id) else {
                 throw PasskeyError.accountUnavailable
             }
-            let session = try await env.console.start(for: superuser, request: request)
+            let session = try await env.console.start(for: superuser, at: .console, request: request)
             await env.audit.record(
                 .consoleSignInCompleted, actor: superuser.id, subject: superuser.id, request: request,
                 data: ["method": "passkey", "passkey": .number(Double(passkey.id))])

@@ -9,8 +9,9 @@ import TwoFactor
 /// `/_/api/auth`, PocketBase's `_superusers/auth-with-password`): the same throttling and
 /// equal-cost rules as user sign-in (`Budgets.beginPasswordTry`, admitted before the hash; unknown
 /// emails and a locked (account, source) pair cost the dummy hash and answer like a wrong
-/// password), and a right password of a superuser with TOTP on is a pending
-/// second step, never a session — so no front-end can forget to ask for the code.
+/// password), a right password of a superuser with TOTP on is a pending second step, never a
+/// session — so no front-end can forget to ask for the code — and every refusal is recorded
+/// (`console.sign_in.failed`, naming the front-end), whichever way in it came through.
 public struct StaffSignIn: Sendable {
     let database: AppDatabase
     /// The try's admission and the hasher it checks passwords with (`budgets.passwords`).
@@ -37,27 +38,34 @@ public struct StaffSignIn: Sendable {
         /// The password was right; the code must follow. `pending` is the signed pending step
         /// (`pendingStep(for:)`): the console's cookie, PocketBase's `mfaId`.
         case secondStep(SuperuserRecord, pending: String)
-        case refused(reason: String)
+        /// Refused (recorded, with its reason, as `console.sign_in.failed`).
+        case refused
         case throttled(retryAfter: Int)
     }
 
-    public func attempt(email: String, password: String, from ip: String) async throws -> Outcome {
-        let attempt = await budgets.beginPasswordTry(.staffSignIn, email: email, password: password, ip: ip)
+    /// The password sign-in asked at `request` through the front-end `via` (nil for the console's form).
+    public func attempt(email: String, password: String, request: Request, via: String?) async throws -> Outcome {
+        let attempt = await budgets.beginPasswordTry(.staffSignIn, email: email, password: password, ip: request.remoteAddress)
         switch attempt.admission {
         case .throttled(let wait): return .throttled(retryAfter: wait)
-        case .locked: return .refused(reason: "locked")
+        case .locked: return await refused("locked", email: email, request: request, via: via)
         case .open: break
         }
         guard let superuser = try await database.superuser(email: email) else {
             await budgets.passwords.dummyVerify(password)
-            return .refused(reason: "unknown_superuser")
+            return await refused("unknown_superuser", email: email, request: request, via: via)
         }
         guard await budgets.passwords.verify(password, against: superuser.passwordHash) else {
-            return .refused(reason: "wrong_password")
+            return await refused("wrong_password", email: email, request: request, via: via)
         }
         await budgets.settle(attempt, .right)
         guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
         return .secondStep(superuser, pending: pendingStep(for: superuser))
+    }
+
+    private func refused(_ reason: String, email: String, request: Request, via: String?) async -> Outcome {
+        await recordFailure(reason, email: email, via: via, request: request)
+        return .refused
     }
 
     /// Records a refused sign-in or second step (`console.sign_in.failed`): why, the email typed

@@ -1,10 +1,10 @@
+import Accounts
 import HTTPServer
-import PasswordStrength
 
 /// `POST /auth/password-strength {password, email?, name?}`: the strength meter under every new-password
-/// field asks the server's own rule, so the meter and the form's refusal never disagree (and no
-/// dictionary is shipped to the browser). It reads nothing and writes nothing; the password is neither
-/// logged nor kept.
+/// field asks the server's own rule (`PasswordStrengthCheck`, under a per-address budget), so the
+/// meter and the form's refusal never disagree (and no dictionary is shipped to the browser). The
+/// password is neither logged nor kept.
 struct PasswordStrengthMeter {
     let env: PageEnvironment
 
@@ -29,14 +29,17 @@ struct PasswordStrengthMeter {
             guard let question = try? request.decodeJSON(Question.self) else {
                 return try .json(["message": "Send {\"password\": …} as JSON."], status: 400)
             }
-            return try .json(answer(question))
+            let known = [question.email, question.name].compactMap { $0 }.filter { !$0.isEmpty }
+            switch await PasswordStrengthCheck(env: env.accounts).judge(question.password, userInputs: known, request: request) {
+            case .judged(let strength, let problem):
+                return try .json(
+                    Answer(
+                        score: strength?.score ?? 0, label: strength?.label ?? "Too long", acceptable: problem == nil,
+                        message: problem))
+            case .held(let refusal):
+                return try .json(["message": "Too many questions; try again in \(refusal.retryAfter) s."], status: 429)
+                    .retrying(after: refusal.retryAfter)
+            }
         }
-    }
-
-    func answer(_ question: Question) -> Answer {
-        let known = [question.email, question.name].compactMap { $0 }.filter { !$0.isEmpty }
-        let (strength, problem) = env.accounts.passwordRules.judge(question.password, userInputs: known)
-        return Answer(
-            score: strength?.score ?? 0, label: strength?.label ?? "Too long", acceptable: problem == nil, message: problem)
     }
 }

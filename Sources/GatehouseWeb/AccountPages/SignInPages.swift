@@ -120,10 +120,6 @@ struct SignInPages: Sendable {
         let redirect = URLQuery.localRedirect(app == nil ? try visit.form.single("redirect") : nil, fallback: "/account")
         let request = visit.request
         var errors = FormErrors()
-        guard env.configuration.signInMethods.contains(.password) else {
-            errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
-            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
-        }
         let session: AuthSession
         do {
             switch try await PasswordSignIn(env: env.accounts, via: nil).attempt(
@@ -150,6 +146,9 @@ struct SignInPages: Sendable {
         } catch AuthError.invalidCredentials {
             errors.add("form", AuthError.invalidCredentials.pageMessage)
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
+        } catch is SignInMethodOff {
+            errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 502)

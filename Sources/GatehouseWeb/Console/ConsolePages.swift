@@ -46,7 +46,7 @@ struct ConsolePages: Sendable {
     private func signedIn(
         _ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: SecondFactor.Method?
     ) async throws -> Response {
-        let session = try await env.console.open(for: superuser, request: visit.request, secondStep: secondStep)
+        let session = try await env.console.open(for: superuser, at: .console, request: visit.request, secondStep: secondStep)
         var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
         response.setCookie(env.console.cookie(token: session.token))
         response.setCookie(env.staffSignIn.clearedSecondStepCookie(secure: env.configuration.usesTLS))
@@ -89,15 +89,14 @@ struct ConsolePages: Sendable {
         let password = try visit.field("password")
         let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/_/users")
         var errors = FormErrors()
-        switch try await env.staffSignIn.attempt(email: email, password: password, from: visit.request.remoteAddress) {
+        switch try await env.staffSignIn.attempt(email: email, password: password, request: visit.request, via: nil) {
         case .signedIn(let superuser):
             return try await signedIn(superuser, visit: visit, redirect: redirect, secondStep: nil)
         case .secondStep(_, let pending):
             var response = render(visit, email: email, redirect: redirect, errors: errors, secondStep: true)
             response.setCookie(env.staffSignIn.secondStepCookie(pending: pending, secure: env.configuration.usesTLS))
             return response
-        case .refused(let reason):
-            await env.staffSignIn.recordFailure(reason, email: email, request: visit.request)
+        case .refused:
             errors.add("form", "That email and password don't match a superuser.")
             return render(visit, email: email, redirect: redirect, errors: errors, status: 401)
         case .throttled(let wait):
@@ -116,8 +115,7 @@ struct ConsolePages: Sendable {
         }
         let credentials: Credentials = try request.decodeJSON(Credentials.self)
         switch try await env.staffSignIn.attempt(
-            email: credentials.email, password: credentials.password,
-            from: request.remoteAddress)
+            email: credentials.email, password: credentials.password, request: request, via: "api")
         {
         case .signedIn(let superuser):
             return try await apiSession(for: superuser, request: request, secondStep: nil)
@@ -131,8 +129,7 @@ struct ConsolePages: Sendable {
                         + "as \"code\".")
             }
             return try await apiSession(for: superuser, request: request, secondStep: method)
-        case .refused(let reason):
-            await env.staffSignIn.recordFailure(reason, email: credentials.email, via: "api", request: request)
+        case .refused:
             return APIError.response(
                 status: 401, code: "INVALID_CREDENTIALS",
                 message: "That email and password don't match a superuser.")
@@ -153,7 +150,8 @@ struct ConsolePages: Sendable {
             var token: String
             var expiresAt: String
         }
-        let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "api")
+        let session = try await env.console.open(
+            for: superuser, at: .adminAPI, request: request, secondStep: secondStep, via: "api")
         return try .json(Token(token: session.token, expiresAt: Timestamp.iso8601(session.expiresAt)))
     }
 }

@@ -131,7 +131,7 @@ struct ProviderConsolePage: Sendable {
         page["connect"] =
             [
                 "baseURL": baseURL, "descopeProjectIDs": env.configuration.descopeProjectIDs.joined(separator: ", "),
-                "superTokensKeyed": env.configuration.superTokensAPIKey != nil
+                "superTokensAPIKey": env.configuration.superTokensAPIKey ?? ""
             ] as [String: Any]
         return env.renderer.page(
             .consoleProviders,

@@ -12,6 +12,8 @@ import Store
 struct MailboxLive: Sendable {
     let env: PageEnvironment
     var interval: Duration = .milliseconds(400)
+    /// The live feeds' own stream places: open mailbox pages never take realtime's.
+    static let streamPool = "mailbox"
 
     /// One mail as the page shows it.
     struct Event: Encodable {
@@ -34,7 +36,7 @@ struct MailboxLive: Sendable {
             guard let start = Int64(afterText), start >= 0 else {
                 return APIError.response(status: 400, code: "INVALID_AFTER", message: "after must be a message id.")
             }
-            let stream = ResponseStream(keepAlive: .seconds(15))
+            let stream = ResponseStream(pool: Self.streamPool, keepAlive: .seconds(15))
             let watch = Task { await follow(stream, to: to.flatMap { $0.isEmpty ? nil : $0 }, after: start) }
             stream.onTermination { watch.cancel() }
             return .stream(

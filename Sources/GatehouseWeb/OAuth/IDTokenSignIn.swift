@@ -7,8 +7,9 @@ import OAuth
 /// Sign-in with an ID token a native SDK got from Apple or Google, whichever API carries it
 /// (InsForge's `apple/native` and `id-token`, Descope's `oauth/native/finish`): the signature
 /// against the provider's JWKS, its issuer, an audience Gatehouse was told to accept (never one
-/// the caller names), expiry and issue time, the nonce; then each token signs in once (its `jti`,
-/// or the whole token, kept until it expires), and the provider identity signs in, links or
+/// the caller names), expiry and issue time, the nonce; then each token signs in once (named by its
+/// claims, `IDToken.replayKey`, kept until it expires — never by its text, which has other
+/// spellings), and the provider identity signs in, links or
 /// creates the account as provider sign-in on the pages does. Each API renders the outcome.
 struct IDTokenSignIn: Sendable {
     enum Provider: String, Sendable {
@@ -69,7 +70,7 @@ struct IDTokenSignIn: Sendable {
             await providerSignIn.failed(provider: provider.rawValue, reason: OAuthPages.reason(error), request: request)
             return .refused
         }
-        let tokenID = feature.hasher.hex("\(provider.rawValue)-token:" + (verified.tokenID.map { "jti:" + $0 } ?? token))
+        let tokenID = feature.hasher.hex("\(provider.rawValue)-token:" + verified.replayKey)
         guard try await providerSignIn.spendToken(idHash: tokenID, expiresAt: verified.expiresAt.addingTimeInterval(leeway))
         else {
             await providerSignIn.failed(provider: provider.rawValue, reason: "token_replayed", request: request)

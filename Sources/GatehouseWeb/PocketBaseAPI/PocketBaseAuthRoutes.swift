@@ -54,12 +54,14 @@ struct PocketBaseAuthRoutes: Sendable {
 
     /// PocketBase 0.40's `auth-methods`, with only the provider keys its SDKs decode (WIRE.md fact 11).
     private func authMethods() -> AuthMethodsBody {
-        let otp = env.capabilities.contains(.emailOTP)
+        // What `--sign-in-methods` turned off is off here too (the owners refuse it).
+        let otp = env.capabilities.contains(.emailOTP) && env.accounts.signInMethods.contains(.emailCode)
         // Accounts with an authenticator app on finish every sign-in with it (PocketBaseMFA); the
         // pending step lives as long as the embedded backend's challenge.
         let mfa = env.capabilities.contains(.mfa)
         return AuthMethodsBody(
-            password: .init(enabled: true, identityFields: ["email"]), oauth2: .init(enabled: false, providers: []),
+            password: .init(enabled: env.accounts.signInMethods.contains(.password), identityFields: ["email"]),
+            oauth2: .init(enabled: false, providers: []),
             mfa: .init(enabled: mfa, duration: mfa ? Self.mfaDuration : 0), otp: .init(enabled: otp, duration: otp ? 600 : 0),
             authProviders: [], usernamePassword: false, emailPassword: true)
     }
@@ -81,7 +83,9 @@ struct PocketBaseAuthRoutes: Sendable {
         }
         let (identity, password) = (PocketBaseAPI.text(body, "identity") ?? "", PocketBaseAPI.text(body, "password") ?? "")
         if collection == .superusers {
-            switch try await env.staffSignIn.attempt(email: identity, password: password, from: request.remoteAddress) {
+            switch try await env.staffSignIn.attempt(
+                email: identity, password: password, request: request, via: "pocketbase-api")
+            {
             case .signedIn(let superuser):
                 return try await superuserResponse(superuser, request: request, secondStep: nil)
             case .secondStep(_, let pending):
@@ -106,7 +110,8 @@ struct PocketBaseAuthRoutes: Sendable {
     func superuserResponse(
         _ superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
     ) async throws -> Response {
-        let session = try await env.console.open(for: superuser, request: request, secondStep: secondStep, via: "pocketbase-api")
+        let session = try await env.console.open(
+            for: superuser, at: .pocketBaseAPI, request: request, secondStep: secondStep, via: "pocketbase-api")
         return try PocketBaseAPI.json([
             "token": .string(api.tokens.token(for: superuser, on: session)),
             "record": .object(PocketBaseRecord.superuser(superuser))
@@ -124,9 +129,11 @@ struct PocketBaseAuthRoutes: Sendable {
                 "token": .string(token), "record": .object(PocketBaseRecord.user(signedIn.user, showEmail: true))
             ])
         case .superuser(let staff) where collection == .superusers:
+            guard let token = api.tokens.renewed(staff, token: request.bareOrBearerToken ?? "") else {
+                throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))
+            }
             return try PocketBaseAPI.json([
-                "token": .string(try await api.tokens.issue(for: staff.superuser, request: request)),
-                "record": .object(PocketBaseRecord.superuser(staff.superuser))
+                "token": .string(token), "record": .object(PocketBaseRecord.superuser(staff.superuser))
             ])
         default:
             throw PocketBaseAnswer(401, PocketBaseError.standardMessage(for: 401))

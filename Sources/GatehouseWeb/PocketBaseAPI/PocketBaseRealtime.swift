@@ -13,6 +13,8 @@ import ServerSeam
 /// realtime limits (`Limits`).
 actor PocketBaseRealtime {
     static let oauth2Topic = "@oauth2"
+    /// Realtime's own stream places (the server's 1,024 per pool): open mailbox feeds never take them.
+    static let streamPool = "realtime"
 
     /// What realtime clients may hold; the README's security section gives the reasons. Measured
     /// here (the test process's resident memory, 128 clients at a time): a client holds 22–40 KiB
@@ -93,7 +95,7 @@ actor PocketBaseRealtime {
             forget(guest)
         }
         let id = Self.clientID()
-        let stream = ResponseStream(keepAlive: keepAlive)
+        let stream = ResponseStream(pool: Self.streamPool, keepAlive: keepAlive)
         clients[id] = Client(stream: stream, address: address, opened: .now)
         stream.send(Self.event(id: id, name: "PB_CONNECT", data: #"{"clientId":"\#(id)"}"#))
         stream.onTermination { [weak self] in

@@ -45,11 +45,6 @@ struct PocketBaseTokens: Sendable {
                 refreshable: session.refreshable, type: "auth", sid: sid))
     }
 
-    /// A superuser's token over a new console session.
-    func issue(for superuser: SuperuserRecord, request: Request) async throws -> String {
-        token(for: superuser, on: try await env.console.start(for: superuser, request: request))
-    }
-
     /// A superuser token over the console session `session` (its id and end).
     func token(for superuser: SuperuserRecord, on session: (token: String, expiresAt: Date)) -> String {
         let (sid, expiresAt) = session
@@ -58,6 +53,14 @@ struct PocketBaseTokens: Sendable {
             Claims(
                 collectionId: PocketBaseCollection.superusers.id, exp: exp, id: superuser.id, refreshable: true,
                 type: "auth", sid: sid))
+    }
+
+    /// The same superuser session with a later `exp` (`auth-refresh`), never past the session's
+    /// end: a refresh opens no session, so a token kept refreshing ends with its sign-in (and is no
+    /// recent one). Nil for a token that is not a superuser token.
+    func renewed(_ staff: Staff, token: String) -> String? {
+        guard let payload = signer.verify(token), let claims = Claims(json: payload) else { return nil }
+        return self.token(for: staff.superuser, on: (claims.sid, staff.session.expiresAt))
     }
 
     /// The same user session with a later `exp` (`auth-refresh`); the earlier token keeps working
@@ -96,7 +99,8 @@ struct PocketBaseTokens: Sendable {
             else { return .guest }
             return .user(signedIn, claims: claims)
         case .superusers:
-            guard let staff = await env.console.lookUp(token: claims.sid), staff.superuser.id == claims.id else { return .guest }
+            guard let staff = await env.console.lookUp(token: claims.sid, at: .pocketBaseAPI), staff.superuser.id == claims.id
+            else { return .guest }
             return .superuser(staff)
         default:
             return .guest

@@ -8,7 +8,7 @@ import Secrets
 /// points `connection_uri` at Gatehouse and its users, sessions and mail are Gatehouse's. A thin
 /// front-end over the owners every way in uses; every business outcome is HTTP 200 with a
 /// `status`, as the SDKs raise any other answer as an exception. Callers must send the server's
-/// `--supertokens-api-key` as `api-key`; without one, only loopback callers are answered.
+/// API key (`SuperTokensAPIKey`) as `api-key`, from loopback too.
 struct SuperTokensCore: Sendable {
     /// The CDI versions this core speaks (`GET /apiversion`); a `cdi-version` header naming another
     /// is refused as the core refuses it.
@@ -84,20 +84,16 @@ struct SuperTokensCore: Sendable {
         }
     }
 
-    /// The core's checks before any route — an app prefix that is one, the API key (or a loopback
-    /// caller when none is set), the `cdi-version` — and its answers for what a route throws.
+    /// The core's checks before any route — an app prefix that is one, the API key, the
+    /// `cdi-version` — and its answers for what a route throws.
     private func guarded(
         _ request: Request, _ parameters: PathParameters, needsKey: Bool, _ route: () async throws -> Response
     ) async rethrows -> Response {
         if let app = parameters["app"], !app.hasPrefix("appid-") { return .text("Not Found", status: 404) }
         if needsKey {
-            if let key = env.configuration.superTokensAPIKey {
-                guard let sent = request.headers["api-key"], KeyedHash.constantTimeEquals(sent, key) else {
-                    return .text("Invalid API key", status: 401)
-                }
-            } else if !request.isLoopbackPeer {
-                return .text("Invalid API key", status: 401)
-            }
+            guard let key = env.configuration.superTokensAPIKey, let sent = request.headers["api-key"],
+                KeyedHash.constantTimeEquals(sent, key)
+            else { return .text("Invalid API key", status: 401) }
         }
         if let version = request.headers["cdi-version"], !Self.versions.contains(version) {
             return .text("cdi-version \(version) not supported", status: 400)

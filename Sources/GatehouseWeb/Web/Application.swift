@@ -14,6 +14,8 @@ public struct Application: Sendable {
     private let staticFiles: StaticFiles
     /// The Descope project ids the Descope-compatible API answers for (shown in the startup log).
     public let descopeProjectIDs: [String]
+    /// The key the SuperTokens-core API asks of every caller (shown in the startup log).
+    public let superTokensAPIKey: String
 
     public init(
         configuration: WebConfiguration, backend: any AuthAPI,
@@ -33,7 +35,8 @@ public struct Application: Sendable {
             backend: backend, database: database, hasher: hasher, passwords: passwords,
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
             secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules,
-            passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, clock: clock, logger: logger)
+            passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, signInMethods: configuration.signInMethods,
+            clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
         let descopeProject =
@@ -42,6 +45,11 @@ public struct Application: Sendable {
             : DescopeProject(ids: configuration.descopeProjectIDs)
         var configuration = configuration
         configuration.descopeProjectIDs = descopeProject.ids
+        let superTokensAPIKey = configuration.superTokensAPIKey ?? SuperTokensAPIKey.generated(from: hasher)
+        configuration.superTokensAPIKey = superTokensAPIKey
+        self.superTokensAPIKey = superTokensAPIKey
+        // The private signing keys, sealed at rest under the key file (`AppDatabase.signingKey`).
+        let signingKeys = try SecretBox(key: hasher.derivedKey(for: "signing-keys"))
         // Sign-in providers and apps, with the registry the pages (app branding) and the OAuth routes share.
         let providers = oauth.map { settings in
             (settings: settings, registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock))
@@ -83,7 +91,9 @@ public struct Application: Sendable {
         let descope = DescopeAPI(
             env: env, project: descopeProject,
             tokens: DescopeTokens(
-                env: env, signer: try ES256Signer(rawPrivateKey: database.secretKey(named: "descope-api-signing")),
+                env: env,
+                signer: try ES256Signer(
+                    rawPrivateKey: database.signingKey(named: "descope-api-signing", sealedWith: signingKeys)),
                 sessionLifetime: configuration.descopeSessionLifetime, refreshLifetime: configuration.descopeRefreshLifetime),
             registry: providers?.registry)
         descope.register(on: &router)
@@ -93,7 +103,8 @@ public struct Application: Sendable {
                 client: ProviderClient(http: settings.http),
                 tokens: insForge.tokens,
                 hasher: hasher,
-                testSigner: try ES256Signer(rawPrivateKey: database.secretKey(named: OAuthFeature.testSigningKeyName)))
+                testSigner: try ES256Signer(
+                    rawPrivateKey: database.signingKey(named: OAuthFeature.testSigningKeyName, sealedWith: signingKeys)))
         }
         SignUpPages(env: env, oauth: oauthFeature).register(on: &router)
         let signInPages = SignInPages(env: env, oauth: oauthFeature)
@@ -143,7 +154,7 @@ public struct Application: Sendable {
         try SuperTokensCore(
             env: env,
             tokens: SuperTokensTokens(
-                env: env, rawPrivateKey: database.secretKey(named: SuperTokensTokens.signingKeyName),
+                env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
                 refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         ).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)

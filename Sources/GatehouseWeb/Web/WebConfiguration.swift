@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import PasswordStrength
@@ -64,7 +65,7 @@ public struct WebConfiguration: Sendable {
     /// (`--descope-redirect-origin`), beside registered app callbacks and loopback origins.
     public var descopeRedirectOrigins: [String] = []
     /// The key a SuperTokens backend SDK must send as `api-key` (`--supertokens-api-key`); nil
-    /// answers loopback callers only.
+    /// has `Application` make one (`SuperTokensAPIKey`).
     public var superTokensAPIKey: String? = nil
 
     /// How long the SuperTokens-core API's access tokens live (`--supertokens-access-token-validity`,
