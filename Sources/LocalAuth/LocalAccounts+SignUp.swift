@@ -44,14 +44,18 @@ extension LocalAccounts {
         let record = UserRecord(
             id: userID, email: email, passwordHash: passwordHash,
             verified: !needsVerification, profile: profile, createdAt: now, updatedAt: now)
-        let pending =
+        var pending =
             mailsVerification
             ? pendingVerification(userID: userID, email: record.email, now: now, withLink: withLink)
             : nil
+        // The sign-up's own mail stands for the credentials it was made with (`AddressProof`).
+        pending?.token.binding = .signUp
+        pending?.linkTwin?.binding = .signUp
 
         let user: UserRecord
         do {
-            user = try await database.insertUser(record, verificationToken: pending?.token, twin: pending?.linkTwin)
+            user = try await database.insertUser(
+                record, verificationToken: pending?.token, twin: pending?.linkTwin, bySignUp: true)
         } catch AuthError.emailExists {
             // The owner hears of it; the caller decides what the person at the form is told.
             if needsVerification && mailsVerification, let owner = try await database.user(email: email) {

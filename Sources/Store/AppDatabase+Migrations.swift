@@ -131,6 +131,7 @@ extension AppDatabase {
         registerPasskeyMigrations(&migrator)
         registerUserListSortMigrations(&migrator)
         registerAppBrandingMigrations(&migrator)
+        registerAccountTrustMigrations(&migrator)
         return migrator
     }
 }

@@ -6,9 +6,11 @@ extension AppDatabase {
     /// Inserts a new account and, when given, its first verification token (and that token's link
     /// twin) in one transaction, so a crash leaves either all or none. Another account with the same
     /// normalized email (in any letter case, even one inserted concurrently) → `AuthError.emailExists`,
-    /// nothing written.
+    /// nothing written. `bySignUp`: a person's own sign-up, whose account stays provisional until its
+    /// address is proven (`proveAddress`); staff's accounts are not.
     public func insertUser(
-        _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil
+        _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil,
+        bySignUp: Bool = false
     ) async throws -> UserRecord {
         try await pool.write { db in
             do {
@@ -17,6 +19,7 @@ extension AppDatabase {
                 // The only UNIQUE constraint of `users` besides its primary key is email_normalized.
                 throw AuthError.emailExists
             }
+            if bySignUp { try Self.markProvisional(db, user) }
             for var token in [verificationToken, twin].compactMap({ $0 }) {
                 try token.insert(db)
             }

@@ -14,9 +14,11 @@ public struct AuthenticatorApp: Sendable {
         try await env.backend.totpStatus(session: signedIn.backendSession)
     }
 
-    /// The pending key to scan (the same one while it is fresh).
+    /// The pending key to scan (the same one while it is fresh); never on an unproven account
+    /// (`AccountTrust`), nor its confirmation.
     public func beginEnrollment(_ signedIn: SignedIn) async throws -> TOTPEnrollment {
         try refuseImpersonation(signedIn)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user)
         return try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
     }
 
@@ -24,6 +26,7 @@ public struct AuthenticatorApp: Sendable {
     /// Throws `.rateLimited` when the source has no code checks left, `.invalidCode`, `.codeExpired`.
     public func confirmEnrollment(code: String, _ signedIn: SignedIn, request: Request) async throws -> [String] {
         try refuseImpersonation(signedIn)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user)
         if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }

@@ -154,6 +154,7 @@ struct DescopeWebAuthnRoutes: Sendable {
             DescopeAnswer(429, DescopeCode.rateLimited, "Too many requests", "Try again in \(wait) seconds")
         case .unknownCredential, .otherAccount, .accountUnavailable:
             DescopeAnswer(401, DescopeCode.invalidCredentials, "Invalid credentials", error.message)
+        case .unproven: DescopeAnswer(403, DescopeCode.invalidRequest, "Email not verified", error.message)
         default: DescopeAnswer(400, DescopeCode.badRequest, "Passkey refused", error.message)
         }
     }

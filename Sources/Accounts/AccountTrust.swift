@@ -1,0 +1,44 @@
+import AuthCore
+import Foundation
+
+/// Account trust, the one owner of what an account whose address nobody has proven may hold and
+/// what the proof of that address ends (the defence against pre-hijacked accounts, Sudhodanan &
+/// Paverd 2022). An account is *unproven* until its address is proven — a verification code or
+/// link, a reset, a sign-in code or link, a provider that vouches for the address. What it holds
+/// meanwhile — password, passkeys, authenticator app, provider links, sessions of every kind but
+/// staff's impersonations — is provisional: the first proof ends every provisional credential and
+/// session not bound to it, in the proof's own transaction (the store's `proveAddress`, which every
+/// proof on every way in runs), audited once as `account.proven` with what ended and what was kept.
+///
+/// Bound to a proof: the credentials the account was made with and the sessions live when an app's
+/// backend asked for the verification mail (SuperTokens' `recipe/user/email/verify/token`), when the
+/// proof is that verification mail's code or link; nothing, for any other proof. Before the proof,
+/// this owner refuses what would add a way in on the unproven claim (`refuseNewWayIn`) and the
+/// sessions no vendor's contract demands (`refuseSessionBeforeProof`); `WayInPolicy`
+/// `.sessionsBeforeVerification` admits a provisional session and never skips the rest.
+public struct AccountTrust: Sendable {
+    let env: Accounts
+
+    public init(env: Accounts) { self.env = env }
+
+    /// Whether `user` is unproven while addresses are verified (with `--verification none` every
+    /// account is made proven).
+    public func isUnproven(_ user: User) -> Bool {
+        env.verificationMode != .none && !user.emailVerified
+    }
+
+    /// Refuses a way in added to an unproven account — a first password, an authenticator app, a
+    /// provider link, a passkey after sign-up — with `.emailNotVerified`, which every front-end
+    /// answers in its own shape: whoever holds an unproven account proves the address first.
+    public func refuseNewWayIn(on user: User) throws {
+        if isUnproven(user) { throw AuthError.emailNotVerified(email: user.email) }
+    }
+
+    /// Refuses a session that proves nothing about the address (a passkey sign-in) for an unproven
+    /// account: `.emailNotVerified`. A sign-up whose contract answers with a session (Descope's)
+    /// gets it provisional instead, through its `WayInPolicy`.
+    func refuseSessionBeforeProof(for userID: UserID) async throws {
+        guard env.verificationMode != .none, let user = try await env.database.user(id: userID) else { return }
+        if !user.verified { throw AuthError.emailNotVerified(email: user.email) }
+    }
+}
