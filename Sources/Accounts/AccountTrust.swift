@@ -15,7 +15,8 @@ import Foundation
 /// proof is that verification mail's code or link; nothing, for any other proof. Before the proof,
 /// this owner refuses what would add a way in on the unproven claim (`refuseNewWayIn`) and the
 /// sessions no vendor's contract demands (`refuseSessionBeforeProof`); `WayInPolicy`
-/// `.sessionsBeforeVerification` admits a provisional session and never skips the rest.
+/// `.sessionsBeforeVerification` admits a provisional session, and what it adds, and never skips
+/// the proof's wipe.
 public struct AccountTrust: Sendable {
     let env: Accounts
 
@@ -29,16 +30,20 @@ public struct AccountTrust: Sendable {
 
     /// Refuses a way in added to an unproven account — a first password, an authenticator app, a
     /// provider link, a passkey after sign-up — with `.emailNotVerified`, which every front-end
-    /// answers in its own shape: whoever holds an unproven account proves the address first.
-    public func refuseNewWayIn(on user: User) throws {
-        if isUnproven(user) { throw AuthError.emailNotVerified(email: user.email) }
+    /// answers in its own shape: whoever holds an unproven account proves the address first. A way
+    /// in whose contract hands out sessions before verification (`policy`) adds it provisional:
+    /// the first proof ends it with the session that made it.
+    public func refuseNewWayIn(on user: User, policy: WayInPolicy = .serverDefaults) throws {
+        if isUnproven(user) && !policy.sessionsBeforeVerification { throw AuthError.emailNotVerified(email: user.email) }
     }
 
     /// Refuses a session that proves nothing about the address (a passkey sign-in) for an unproven
-    /// account: `.emailNotVerified`. A sign-up whose contract answers with a session (Descope's)
-    /// gets it provisional instead, through its `WayInPolicy`.
-    func refuseSessionBeforeProof(for userID: UserID) async throws {
-        guard env.verificationMode != .none, let user = try await env.database.user(id: userID) else { return }
+    /// account: `.emailNotVerified`. A way in whose contract signs unverified accounts in
+    /// (`policy`: Descope's) gets it provisional instead.
+    func refuseSessionBeforeProof(for userID: UserID, policy: WayInPolicy) async throws {
+        guard env.verificationMode != .none, !policy.sessionsBeforeVerification,
+            let user = try await env.database.user(id: userID)
+        else { return }
         if !user.verified { throw AuthError.emailNotVerified(email: user.email) }
     }
 }

@@ -82,11 +82,6 @@ import WebAuthnTestSupport
         authenticator.origin = origin
         let email = uniqueEmail("passkey")
         let me = try #require(try await client.signUp(email: email, password: Self.password).user)
-        // An unproven account adds no passkey: the address is proven first (Descope's mailed code,
-        // which signs in anew).
-        #expect(await authError { _ = try await client.passkeyAddStart(origin: origin) } != nil)
-        try await client.resendVerificationEmail(email: email)
-        _ = try await client.verifyEmail(email: email, code: try await mailed(fixture, to: email))
 
         let add = try await client.passkeyAddStart(origin: origin)
         #expect(add.create)
@@ -160,12 +155,7 @@ import WebAuthnTestSupport
         let fixture = try await fixture()
         let api = fixture.api
         let email = uniqueEmail("totp")
-        let unproven = try #require(try await api.signUp(SignUpRequest(email: email, password: Self.password)).session)
-        // An unproven account adds no authenticator: the address is proven first (Descope's mailed
-        // code, which signs in anew and ends the password nobody had tied to the address).
-        #expect(await authError { _ = try await api.beginTOTPEnrollment(session: unproven) } == .emailNotVerified(email: ""))
-        try await api.resendVerificationEmail(email: email)
-        let session = try #require(try await api.verifyEmail(email: email, code: try await mailed(fixture, to: email)).session)
+        let session = try #require(try await api.signUp(SignUpRequest(email: email, password: Self.password)).session)
         #expect(try await api.totpStatus(session: session).enabled == false)
         let enrollment = try await api.beginTOTPEnrollment(session: session)
         #expect(enrollment.provisioningURL.hasPrefix("otpauth://totp/"))
@@ -177,12 +167,10 @@ import WebAuthnTestSupport
                 == [], "Descope keeps no recovery codes")
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
 
-        // A mailed code alone no longer signs in: the challenge names the login id.
-        let otpID = try await api.requestEmailOTP(email: email, allowSignUp: false)
-        let code = try await mailed(fixture, to: email)
-        let asked = await authError { _ = try await api.signIn(otpID: otpID, code: code) }
+        // The password alone no longer signs in: the challenge names the login id.
+        let asked = await authError { _ = try await api.signIn(email: email, password: Self.password) }
         guard case .mfaRequired(let challenge)? = asked else {
-            Issue.record("the code sign-in answered \(String(describing: asked)), not the second step")
+            Issue.record("the password sign-in answered \(String(describing: asked)), not the second step")
             return
         }
         #expect(challenge.id == email)

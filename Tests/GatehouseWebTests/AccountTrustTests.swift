@@ -73,7 +73,8 @@ import WebAuthnTestSupport
     }
 
     /// Item 2: a passkey sign-up lands on "verify your address"; until then its passkey opens no
-    /// session, on the pages or on Descope's route; the sign-up's own mail keeps the passkey.
+    /// session on the pages (Descope's contract signs unverified accounts in: its session is
+    /// provisional); the sign-up's own mail keeps the passkey.
     @Test func aPasskeyOpensNoSessionForAnUnprovenAccount() async throws {
         let gatehouse = try await OAuthGatehouse(verification: .code)
         let trust = AccountTrustScript(gatehouse: gatehouse)
@@ -89,31 +90,40 @@ import WebAuthnTestSupport
         #expect(refused.status == 403 && refused.json["error"] as? String == "unproven", "\(refused.status) \(refused.text)")
         #expect(try await browser.get("/account", follow: false).status == 303, "the passkey opened a page session")
         let descope = try await trust.signInWithPasskeyOnDescope(Self.victim, authenticator, userHandle: user, signCount: 3)
-        #expect(
-            descope.status == 403 && descope.json["errorCode"] is String, "Descope answered \(descope.status) \(descope.text)")
+        let provisional = try #require(descope.json["refreshJwt"] as? String, "Descope answered \(descope.text)")
 
         let code = try await trust.newestMail(to: Self.victim, with: "code")
         let verify = try await trust.script.call("POST", "/api/auth/email/verify", ["email": Self.victim, "otp": code])
         #expect(verify.status == 200, "\(verify.text)")
+        #expect(try await !trust.descopeSession(provisional).alive(), "Descope's provisional session outlived the proof")
         let signedIn = try await trust.signInWithPasskeyOnThePages(
             Self.victim, authenticator, userHandle: user, signCount: 4, browser: browser)
         #expect(signedIn.status == 200, "after the proof the passkey answered \(signedIn.status) \(signedIn.text)")
         await gatehouse.stop()
     }
 
-    /// Item 2: a provisional session (Descope's password sign-up answers with one) adds no way in:
-    /// no authenticator app, no passkey.
+    /// Item 2: a page session on an unproven account (a sign-in at a provider that vouches for
+    /// nothing) adds no way in — no authenticator app, no passkey, no first password.
     @Test func anUnprovenAccountGetsNoNewWayIn() async throws {
         let gatehouse = try await OAuthGatehouse(verification: .code)
         let trust = AccountTrustScript(gatehouse: gatehouse)
-        let signedUp = try await trust.descope("/v1/auth/password/signup", ["loginId": Self.victim, "password": Self.password])
-        let refresh = try #require(signedUp.json["refreshJwt"] as? String, "\(signedUp.text)")
-        let totp = try await trust.descope("/v1/auth/totp/update", ["loginId": Self.victim], refresh: refresh)
-        #expect(totp.status == 403, "totp/update answered \(totp.status) \(totp.text)")
-        let passkey = try await trust.descope(
-            "/v1/auth/webauthn/update/start", ["loginId": Self.victim, "origin": "http://localhost:\(gatehouse.port)"],
-            refresh: refresh)
-        #expect(passkey.status == 403, "webauthn/update/start answered \(passkey.status) \(passkey.text)")
+        try await gatehouse.admin("/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "clientId": "t"])
+        let browser = gatehouse.browser()
+        let created = try await gatehouse.signInAtTestChooser(
+            browser, provider: "acme", subject: "mallory", email: Self.victim, verified: false)
+        #expect(created.header("Location") == "/account", "the chooser's sign-in answered \(created.status)")
+        _ = try await browser.get("/account/security", headers: trust.localhost)
+
+        let totp = try await browser.post("/account/security/totp/begin", [])
+        #expect(totp.status == 422 && totp.text.contains("verify your email"), "TOTP enrolment answered \(totp.status)")
+        let passkey = try await browser.post("/account/security/passkeys/options", [], headers: trust.localhost)
+        #expect(passkey.status == 403, "passkey options answered \(passkey.status) \(passkey.text.prefix(200))")
+        _ = try await browser.get("/account/security")
+        let password = try await browser.post("/account/security/password", [("new_password", Self.password)])
+        #expect(password.status != 303, "a first password was set on an unproven account")
+        let stored = try #require(try await gatehouse.database.user(email: Self.victim))
+        let passkeys = try await gatehouse.database.passkeys(of: stored.id)
+        #expect(stored.passwordHash == nil && passkeys.isEmpty)
         await gatehouse.stop()
     }
 }

@@ -65,13 +65,16 @@ public struct PasswordChange: Sendable {
 
     /// A new password set on the strength of a session alone, as a way in whose contract asks no
     /// current password (Descope's `password/update`, used after signing in by a mailed link to
-    /// reset a forgotten one). Never through an impersonation, nor on an unproven account (`AccountTrust`). Treated as a reset: the backend sets
+    /// reset a forgotten one). Never through an impersonation, nor on an unproven account unless
+    /// `policy` admits it (`AccountTrust`). Treated as a reset: the backend sets
     /// it (`AuthAdminAPI.updateUser`, its policy checked there), and every session of the account
     /// ends, `signedIn`'s too — a stolen session cannot keep itself going past the new password.
     /// Throws `.validation` for a password the policy refuses.
-    public func setWithoutCurrent(_ new: String, of signedIn: SignedIn, request: Request) async throws {
+    public func setWithoutCurrent(
+        _ new: String, of signedIn: SignedIn, policy: WayInPolicy = .serverDefaults, request: Request
+    ) async throws {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
-        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
         await env.audit.recordOwnAct(

@@ -27,7 +27,7 @@ struct DescopePasswordRoutes: Sendable {
             let signedIn = try await api.holder(call).signedIn
             try api.requireOwnLoginID(call, signedIn)
             try await PasswordChange(env: accounts, via: DescopeAPI.via).setWithoutCurrent(
-                try call.required("newPassword"), of: signedIn, request: call.request)
+                try call.required("newPassword"), of: signedIn, policy: .descopeAPI, request: call.request)
             return try .json([String: String]())
         }
         api.on(&router, .post, "/v1/auth/password/replace") { call in

@@ -22,7 +22,7 @@ struct DescopeTOTPRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/totp/update") { call in
             let signedIn = try await api.holder(call).signedIn
             try api.requireOwnLoginID(call, signedIn)
-            let enrollment = try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn)
+            let enrollment = try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn, policy: .descopeAPI)
             let image = try QRCodePNG.png(for: enrollment.provisioningURL)
             return try .json(
                 TOTPKey(
@@ -48,7 +48,8 @@ struct DescopeTOTPRoutes: Sendable {
     private func confirm(code: String, call: DescopeAPI.Call) async throws -> Response {
         let holder = try await api.holder(call)
         try api.requireOwnLoginID(call, holder.signedIn)
-        _ = try await AuthenticatorApp(env: accounts).confirmEnrollment(code: code, holder.signedIn, request: call.request)
+        _ = try await AuthenticatorApp(env: accounts).confirmEnrollment(
+            code: code, holder.signedIn, policy: .descopeAPI, request: call.request)
         let user = holder.signedIn.user
         let amr = holder.amr.contains("totp") ? holder.amr : holder.amr + ["totp"]
         return try api.jwtResponse(

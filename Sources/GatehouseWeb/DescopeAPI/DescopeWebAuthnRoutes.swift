@@ -66,7 +66,7 @@ struct DescopeWebAuthnRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/webauthn/signin/finish") { call in
             let (json, clientData) = try credential(call, assertion: true)
             let rp = try relyingParty(origin: clientData.origin, call: call)
-            switch await passkeys.signIn(json, rp: rp, request: call.request) {
+            switch await passkeys.signIn(json, rp: rp, policy: .descopeAPI, request: call.request) {
             case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
             case .refused(let error): throw Self.answer(error)
             }
@@ -154,7 +154,6 @@ struct DescopeWebAuthnRoutes: Sendable {
             DescopeAnswer(429, DescopeCode.rateLimited, "Too many requests", "Try again in \(wait) seconds")
         case .unknownCredential, .otherAccount, .accountUnavailable:
             DescopeAnswer(401, DescopeCode.invalidCredentials, "Invalid credentials", error.message)
-        case .unproven: DescopeAnswer(403, DescopeCode.invalidRequest, "Email not verified", error.message)
         default: DescopeAnswer(400, DescopeCode.badRequest, "Passkey refused", error.message)
         }
     }
