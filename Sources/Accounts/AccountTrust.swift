@@ -1,5 +1,7 @@
 import AuthCore
 import Foundation
+import HTTPServer
+import ServerSeam
 
 /// Account trust, the one owner of what an account whose address nobody has proven may hold and
 /// what the proof of that address ends (the defence against pre-hijacked accounts, Sudhodanan &
@@ -10,9 +12,11 @@ import Foundation
 /// session not bound to it, in the proof's own transaction (the store's `proveAddress`, which every
 /// proof on every way in runs), audited once as `account.proven` with what ended and what was kept.
 ///
-/// Bound to a proof: the credentials the account was made with and the sessions live when an app's
-/// backend asked for the verification mail (SuperTokens' `recipe/user/email/verify/token`), when the
-/// proof is that verification mail's code or link; nothing, for any other proof. Before the proof,
+/// Bound to a proof: for the code or link of the sign-up's own verification mail, the credentials
+/// the account was made with; for a verification token an app's backend asked for without naming a
+/// session (SuperTokens' `recipe/user/email/verify/token`), those and the sessions live when it
+/// asked; nothing, for any other proof (a resend anyone may ask for, a reset, a sign-in code or
+/// link, a vouching provider). An account staff mark unverified is not provisional. Before the proof,
 /// this owner refuses what would add a way in on the unproven claim (`refuseNewWayIn`) and the
 /// sessions no vendor's contract demands (`refuseSessionBeforeProof`); `WayInPolicy`
 /// `.sessionsBeforeVerification` admits a provisional session, and what it adds, and never skips
@@ -45,5 +49,22 @@ public struct AccountTrust: Sendable {
             let user = try await env.database.user(id: userID)
         else { return }
         if !user.verified { throw AuthError.emailNotVerified(email: user.email) }
+    }
+
+    /// The address of the unproven account the sign-up mail's "this wasn't me" `token` would remove;
+    /// nil when it names none (or the backend keeps no such links).
+    public func disownableAccount(token: String) async throws -> String? {
+        guard let accounts = env.backend as? any DisownableAccounts else { return nil }
+        return try await accounts.disownableAccount(token: token)
+    }
+
+    /// Removes the unproven account `token` names — never a proven one — audited as
+    /// `account.disowned`; its address, or nil when none was removed.
+    public func disown(token: String, request: Request) async throws -> String? {
+        guard let accounts = env.backend as? any DisownableAccounts,
+            let email = try await accounts.disownAccount(token: token)
+        else { return nil }
+        await env.audit.record(.accountDisowned, request: request, data: ["email": .string(email)])
+        return email
     }
 }

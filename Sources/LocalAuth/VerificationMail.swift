@@ -58,6 +58,15 @@ enum VerificationMail {
         return OutgoingMail(to: recipient, subject: "Verify your Gatehouse email address", text: text, html: html, link: link)
     }
 
+    /// `mail` with the sign-up's "this wasn't me" link added.
+    static func offeringRemoval(_ mail: OutgoingMail, link: String) -> OutgoingMail {
+        var mail = mail
+        mail.text += "\n\nIf you didn't create this account, ignore this message, or remove the account: \(link)"
+        mail.html +=
+            "<p>If you didn't create this account, ignore this message, or <a href=\"\(escape(link))\">remove the account</a>.</p>"
+        return mail
+    }
+
     /// To the owner of an address someone tried to sign up with again. The sign-up page answers
     /// as for a new address (so it reveals no account); this mail tells the one person who should
     /// know, and how to get in if it was them.

@@ -121,4 +121,33 @@ extension AppDatabase {
             sql: "DELETE FROM external_auths WHERE user_id = ? AND email_vouched = 0", arguments: [userID.rawValue])
         return try links.map { row in try row.string("provider") + ":" + row.string("subject") }
     }
+
+    /// The address of the account a live "this wasn't me" token (`secretHash`) names while nobody
+    /// has proven it; nil for an unknown, spent or expired token, or an account proven since.
+    public func disownableAccount(secretHash: String, now: Date) async throws -> String? {
+        try await pool.read { db in try Self.disownable(db, secretHash: secretHash, now: now)?.email }
+    }
+
+    /// Removes the account a live "this wasn't me" token names while nobody has proven its address:
+    /// its sessions end and the account goes, with all it held, in one transaction. Its address, or
+    /// nil when the token names no such account (nothing is changed then).
+    public func disownAccount(secretHash: String, at now: Date) async throws -> String? {
+        try await pool.write { db in
+            guard let (userID, email) = try Self.disownable(db, secretHash: secretHash, now: now) else { return nil }
+            try Self.revokeSessions(of: userID, at: now, in: db)
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userID.rawValue])
+            return email
+        }
+    }
+
+    private static func disownable(_ db: Database, secretHash: String, now: Date) throws -> (id: UserID, email: String)? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT u.id, u.email FROM verification_tokens t
+                JOIN provisional_accounts p ON p.user_id = t.user_id JOIN users u ON u.id = t.user_id
+                WHERE t.kind = 'link' AND t.purpose = ? AND t.secret_hash = ? AND t.consumed_at IS NULL AND t.expires_at > ?
+                """, arguments: [VerificationTokenRecord.Purpose.disown, secretHash, now.storedText]
+        ).map { row in (UserID(try row.string("id")), try row.string("email")) }
+    }
 }

@@ -7,10 +7,11 @@ extension AppDatabase {
     /// twin) in one transaction, so a crash leaves either all or none. Another account with the same
     /// normalized email (in any letter case, even one inserted concurrently) → `AuthError.emailExists`,
     /// nothing written. `bySignUp`: a person's own sign-up, whose account stays provisional until its
-    /// address is proven (`proveAddress`); staff's accounts are not.
+    /// address is proven (`proveAddress`); staff's accounts are not. `disown`: the sign-up mail's
+    /// "this wasn't me" token.
     public func insertUser(
         _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil,
-        bySignUp: Bool = false
+        bySignUp: Bool = false, disown: VerificationTokenRecord? = nil
     ) async throws -> UserRecord {
         try await pool.write { db in
             do {
@@ -20,7 +21,7 @@ extension AppDatabase {
                 throw AuthError.emailExists
             }
             if bySignUp { try Self.markProvisional(db, user) }
-            for var token in [verificationToken, twin].compactMap({ $0 }) {
+            for var token in [verificationToken, twin, disown].compactMap({ $0 }) {
                 try token.insert(db)
             }
             return user

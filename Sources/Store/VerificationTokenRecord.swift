@@ -13,6 +13,9 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
         case changeEmail = "change_email"
         /// Sets a new password (a mailed link, and in code mode a 6-digit code traded for a link token).
         case resetPassword = "reset_password"
+        /// The sign-up mail's "this wasn't me" link: removes the account while nobody has proven
+        /// its address (`AppDatabase.disownAccount`).
+        case disown
     }
 
     /// Who asked for a verification mail, which decides what its proof keeps (`AddressProof`).
