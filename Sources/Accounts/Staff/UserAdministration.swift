@@ -68,7 +68,8 @@ public struct UserAdministration: Sendable {
         if removingPasskeys, env.capabilities.contains(.passkeys) {
             data["passkeys_removed"] = .number(Double(try await env.database.deletePasskeys(of: user.id)))
         }
-        await env.audit.record(.sessionRevoked, actor: staff.superuser.id, subject: user.id.rawValue, request: request, data: data)
+        await env.audit.record(
+            .sessionRevoked, actor: staff.superuser.id, subject: user.id.rawValue, request: request, data: data)
         return count
     }
 
