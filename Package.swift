@@ -171,7 +171,7 @@ let package = Package(
                 "HTTPTestClient", "MailCatcher", "PocketBaseTestSupport", "TestScope", "OAuth", "TwoFactor",
                 // malloc_trim, so ServerMemoryTests measures memory held rather than the allocator's free lists.
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
-                "SystemCrypto",
+                "SystemCrypto", "WebAuthnTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(

@@ -5,13 +5,15 @@ import Store
 
 extension LocalAccounts {
     /// A verification link's secret for the account, stored as a mailed link's would be (the
-    /// account's older verification tokens die), for an app that mails it itself; nil when the
-    /// address is verified or the account disabled.
+    /// account's older verification tokens die), for an app that mails it itself, bound to the
+    /// account's sessions live now; nil when the address is verified or the account disabled.
     public func verificationToken(for id: UserID) async throws -> String? {
         guard let user = try await database.user(id: id) else { throw AuthError.userNotFound }
         guard !user.verified, !user.disabled else { return nil }
-        let (token, secret) = verificationLinkToken(
+        var (token, secret) = verificationLinkToken(
             userID: user.id, email: user.email, now: clock(), lifetime: configuration.linkLifetime)
+        // The app asked without naming a session: spending it keeps the sessions live now.
+        token.binding = .app
         _ = try await database.replaceVerificationTokens(with: token, twin: nil)
         logger.info("verification token handed to an app", metadata: ["user": "\(user.id)"])
         return secret

@@ -33,9 +33,20 @@ extension LocalAccounts {
     /// disabled addresses get no mail but the same silent answer, so the reply reveals no account.
     /// The cool-down is the web layer's (see `Configuration.resendCooldown`).
     public func resendVerification(email: String, withLink: Bool = false) async throws {
+        let now = clock()
         guard let user = try await database.user(email: email), !user.verified, !user.disabled,
-            let pending = pendingVerification(userID: user.id, email: user.email, now: clock(), withLink: withLink)
+            var pending = pendingVerification(userID: user.id, email: user.email, now: now, withLink: withLink)
         else { return }
+        // A resend inside the sign-up mail's cool-down (one the server holds back when its limits are
+        // on) stands for the sign-up as its mail did; any later one keeps nothing (`AddressProof`).
+        if let latest = try await database.latestVerificationToken(
+            userID: user.id, purpose: .verifyEmail, kind: pending.token.kind),
+            latest.binding == .signUp, latest.consumedAt == nil,
+            now.timeIntervalSince(latest.createdAt) < configuration.resendCooldown
+        {
+            pending.token.binding = .signUp
+            pending.linkTwin?.binding = .signUp
+        }
         try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin)
         logger.info("verification resent", metadata: ["user": "\(user.id)"])
         await deliver(pending.mail, userID: user.id)

@@ -9,12 +9,12 @@ enum VerificationMail {
         let text = """
             Your Gatehouse verification code is \(code).
 
-            It works once, for \(validity). If you did not sign up, ignore this message.
+            It works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
             <p>Your Gatehouse verification code is</p>
             <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
-            <p>It works once, for \(validity). If you did not sign up, ignore this message.</p>
+            <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code)
     }
@@ -29,13 +29,13 @@ enum VerificationMail {
 
             \(link)
 
-            Either works once, for \(validity). If you did not sign up, ignore this message.
+            Either works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
             <p>Your Gatehouse verification code is</p>
             <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
             <p>Or <a href="\(escape(link))">verify my email address</a> by link.</p>
-            <p>Either works once, for \(validity). If you did not sign up, ignore this message.</p>
+            <p>Either works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(
             to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code, link: link)
@@ -48,14 +48,23 @@ enum VerificationMail {
 
             \(link)
 
-            It works once, for \(validity). If you did not sign up, ignore this message.
+            It works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
             <p>Confirm your email address for Gatehouse:</p>
             <p><a href="\(escape(link))">Verify my email address</a></p>
-            <p>It works once, for \(validity). If you did not sign up, ignore this message.</p>
+            <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(to: recipient, subject: "Verify your Gatehouse email address", text: text, html: html, link: link)
+    }
+
+    /// `mail` with the sign-up's "this wasn't me" link added.
+    static func offeringRemoval(_ mail: OutgoingMail, link: String) -> OutgoingMail {
+        var mail = mail
+        mail.text += "\n\nNot you? Remove the account someone made with your address: \(link)"
+        mail.html +=
+            "<p>Not you? <a href=\"\(escape(link))\">Remove the account</a> someone made with your address.</p>"
+        return mail
     }
 
     /// To the owner of an address someone tried to sign up with again. The sign-up page answers

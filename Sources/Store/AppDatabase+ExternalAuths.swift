@@ -82,16 +82,23 @@ extension AppDatabase {
                 let existing = try UserRecord.filter(UserRecord.CodingKeys.emailNormalized == EmailAddress.normalize(email))
                     .fetchOne(db)
             {
-                // Pre-hijacking defence: both the provider and Gatehouse must vouch for the address,
-                // and the provider must be one whose word counts (never the test provider).
-                guard !identity.fromTestProvider, identity.emailVerified, existing.verified else {
+                // Pre-hijacking defence: the provider must vouch for this very address and be one
+                // whose word counts (never the test provider). An account nobody had proven is
+                // proven now, and what it held on the unproven claim ends (`proveAddress`).
+                guard Self.providerVouches(identity, for: existing.emailNormalized) else {
                     throw ExternalAuthError.emailBelongsToAnotherAccount
                 }
-                try Self.insertLink(db, userID: existing.id, identity: identity, vouched: true, at: now)
-                return (existing, .linkedByVerifiedEmail)
+                var user = existing
+                if !existing.verified {
+                    try Self.proveAddress(db, userID: existing.id, by: .provider, at: now)
+                    user = try UserRecord.fetchOne(db, key: existing.id.rawValue) ?? existing
+                }
+                try Self.insertLink(db, userID: user.id, identity: identity, vouched: true, at: now)
+                return (user, .linkedByVerifiedEmail)
             }
             guard let newUser else { throw ExternalAuthError.signUpClosed }
             try newUser.insert(db)
+            try Self.markProvisional(db, newUser)
             try Self.insertLink(
                 db, userID: newUser.id, identity: identity,
                 vouched: Self.providerVouches(identity, for: newUser.emailNormalized), at: now)
@@ -135,7 +142,7 @@ extension AppDatabase {
     }
 
     /// `vouched`: whether the account's address was proven (by Gatehouse or the provider) when
-    /// the link was made; see `endUnvouchedLinks`.
+    /// the link was made; see `proveAddress`.
     private static func insertLink(
         _ db: Database, userID: UserID, identity: ExternalIdentity, vouched: Bool, at now: Date
     ) throws {
@@ -152,32 +159,5 @@ extension AppDatabase {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw ExternalAuthError.alreadyLinked
         }
-    }
-
-    /// The owner just proved control of the account's address (a password reset through the mailed
-    /// link or code, the verification link or code, a passwordless sign-in): the links made while
-    /// nobody had proven it — a pre-hijacker's, made on a claim to someone else's address — end,
-    /// with every session of the account, each recorded as `external_auth.dropped_unvouched`. Inside
-    /// the caller's transaction, so every way in that proves an address gets this rule. Returns how
-    /// many links ended.
-    @discardableResult
-    static func endUnvouchedLinks(_ db: Database, userID: UserID, at now: Date) throws -> Int {
-        let links = try Row.fetchAll(
-            db, sql: "SELECT provider, subject FROM external_auths WHERE user_id = ? AND email_vouched = 0",
-            arguments: [userID.rawValue])
-        guard !links.isEmpty else { return 0 }
-        for link in links {
-            try Self.recordAudit(
-                NewAuditEvent(
-                    type: "external_auth.dropped_unvouched", subject: userID.rawValue,
-                    data: [
-                        "provider": .string(link["provider"]), "providerId": .string(link["subject"]),
-                        "reason": "address_proven"
-                    ], at: now), in: db)
-        }
-        try db.execute(
-            sql: "DELETE FROM external_auths WHERE user_id = ? AND email_vouched = 0", arguments: [userID.rawValue])
-        try Self.revokeSessions(of: userID, at: now, in: db)
-        return links.count
     }
 }

@@ -134,6 +134,7 @@ extension AppDatabase {
         registerSignUpProfileMigrations(&migrator)
         registerKeptVerifierMigrations(&migrator)
         registerAppBackendMigrations(&migrator)
+        registerAccountTrustMigrations(&migrator)
         return migrator
     }
 }

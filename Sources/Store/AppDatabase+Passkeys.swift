@@ -84,6 +84,15 @@ extension AppDatabase {
         }
     }
 
+    /// Deletes every passkey of the account (a recovery: the owner's reset, staff signing it out
+    /// everywhere); returns how many.
+    public func deletePasskeys(of userID: UserID) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM passkeys WHERE user_id = ?", arguments: [userID.rawValue])
+            return db.changesCount
+        }
+    }
+
     /// Deletes one of the account's own passkeys unless it is the account's last way to sign in
     /// (no password, no linked provider, no other passkey): checked and deleted in one transaction,
     /// so two deletions at once cannot both pass the check.

@@ -48,10 +48,10 @@ extension AppDatabase {
 
     /// Spends a live token and, in the same transaction, settles its account: the token's account;
     /// else, when sign-up was allowed, the account now holding the address or `newUser` inserted.
-    /// The address is proven, so the account becomes verified; an account that was not verified
-    /// loses its password, which nobody ever tied to the mailbox (a pre-hijacking defence: whoever
-    /// signed up with someone else's address cannot keep a way in once the owner signs in), and
-    /// links made on an unproven claim end (`endUnvouchedLinks`).
+    /// The address is proven (`proveAddress`): an account that was not verified loses what it held
+    /// unproven — password, passkeys, authenticator app, sessions, links — which nobody ever tied
+    /// to the mailbox (a pre-hijacking defence: whoever signed up with someone else's address cannot
+    /// keep a way in once the owner signs in).
     public func spendSignInToken(id: Int64, now: Date, newUser: UserRecord) async throws -> SignInTokenSpending {
         try await pool.write { db in
             try db.execute(
@@ -79,27 +79,10 @@ extension AppDatabase {
             } else {
                 return .noAccount
             }
-            if !user.verified {
-                try db.execute(
-                    sql: "UPDATE users SET verified = 1, password_hash = NULL, updated_at = ? WHERE id = ?",
-                    arguments: [now.storedText, user.id.rawValue])
-                user.verified = true
-                user.passwordHash = nil
-                user.updatedAt = now
-                try Self.endUnprovenAuthenticator(db, userID: user.id, at: now)
+            if try Self.proveAddress(db, userID: user.id, by: .signInMail, at: now) {
+                user = try UserRecord.fetchOne(db, key: user.id.rawValue) ?? user
             }
-            try Self.endUnvouchedLinks(db, userID: user.id, at: now)
             return .signedIn(user, created: created)
         }
-    }
-
-    /// An authenticator app set up before the account's address was proven (a Descope `totp/signup`
-    /// made with someone else's address, say) ends when a code or link first proves the address, as
-    /// the unproven password does: its key, recovery codes and every session of the account.
-    private static func endUnprovenAuthenticator(_ db: Database, userID: UserID, at now: Date) throws {
-        try db.execute(sql: "DELETE FROM totp_credentials WHERE user_id = ?", arguments: [userID.rawValue])
-        guard db.changesCount > 0 else { return }
-        try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userID.rawValue])
-        _ = try Self.revokeSessions(of: userID, at: now, in: db)
     }
 }

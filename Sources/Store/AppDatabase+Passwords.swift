@@ -32,23 +32,23 @@ extension AppDatabase {
         }
     }
 
-    /// Spends a live reset link token and, in the same transaction, sets the user's password hash,
-    /// marks the address verified (the mailed secret proves it, so links made on an unproven claim
-    /// end: `endUnvouchedLinks`), spends the user's other reset tokens and revokes every session of
-    /// the user — API tokens, refresh families and browser sessions alike. Returns the updated user,
+    /// Spends a live reset link token and, in the same transaction, proves the address (the mailed
+    /// secret proves it: `proveAddress` ends what the account held unproven), sets the user's
+    /// password hash, spends the user's other reset tokens and revokes every session of the user —
+    /// API tokens, refresh families and browser sessions alike. Returns the updated user,
     /// or nil when the token was dead or not a reset token (nothing is changed then).
     public func resetPassword(tokenID: Int64, passwordHash: String, at now: Date) async throws -> UserRecord? {
         try await pool.write { db in
             guard try Self.spendLiveResetToken(db, id: tokenID, kind: .link, at: now),
                 let userID = try String.fetchOne(
-                    db, sql: "SELECT user_id FROM verification_tokens WHERE id = ?", arguments: [tokenID])
+                    db, sql: "SELECT user_id FROM verification_tokens WHERE id = ?", arguments: [tokenID]),
+                try Bool.fetchOne(db, sql: "SELECT disabled FROM users WHERE id = ?", arguments: [userID]) == false
             else { return nil }
+            try Self.proveAddress(db, userID: UserID(userID), by: .reset, at: now)
             try db.execute(
-                sql: "UPDATE users SET password_hash = ?, verified = 1, updated_at = ? WHERE id = ? AND disabled = 0",
+                sql: "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
                 arguments: [passwordHash, now.storedText, userID])
-            guard db.changesCount == 1 else { return nil }
             try Self.consumeLiveResetTokens(db, userID: UserID(userID), at: now)
-            try Self.endUnvouchedLinks(db, userID: UserID(userID), at: now)
             try Self.revokeSessions(of: UserID(userID), at: now, in: db)
             return try UserRecord.fetchOne(db, key: userID)
         }

@@ -6,9 +6,12 @@ extension AppDatabase {
     /// Inserts a new account and, when given, its first verification token (and that token's link
     /// twin) in one transaction, so a crash leaves either all or none. Another account with the same
     /// normalized email (in any letter case, even one inserted concurrently) → `AuthError.emailExists`,
-    /// nothing written.
+    /// nothing written. `bySignUp`: a person's own sign-up, whose account stays provisional until its
+    /// address is proven (`proveAddress`); staff's accounts are not. `disown`: the sign-up mail's
+    /// "this wasn't me" token.
     public func insertUser(
-        _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil
+        _ user: UserRecord, verificationToken: VerificationTokenRecord?, twin: VerificationTokenRecord? = nil,
+        bySignUp: Bool = false, disown: VerificationTokenRecord? = nil
     ) async throws -> UserRecord {
         try await pool.write { db in
             do {
@@ -17,7 +20,8 @@ extension AppDatabase {
                 // The only UNIQUE constraint of `users` besides its primary key is email_normalized.
                 throw AuthError.emailExists
             }
-            for var token in [verificationToken, twin].compactMap({ $0 }) {
+            if bySignUp { try Self.markProvisional(db, user) }
+            for var token in [verificationToken, twin, disown].compactMap({ $0 }) {
                 try token.insert(db)
             }
             return user

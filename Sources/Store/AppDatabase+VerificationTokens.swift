@@ -82,8 +82,8 @@ extension AppDatabase {
     }
 
     /// Spends an email-verification token whose try was claimed (`claimVerificationAttempt`) and
-    /// marks its user verified, in one transaction; the address is proven, so links made on an
-    /// unproven claim end (`endUnvouchedLinks`).
+    /// proves its user's address (`proveAddress`: what the account held unproven and the mail was
+    /// not bound to ends), in one transaction.
     ///
     /// The conditional UPDATE (live, not expired) is the single point of truth: of two parallel
     /// correct submissions exactly one changes the row. Returns the updated user, or nil when the
@@ -95,13 +95,8 @@ extension AppDatabase {
                     UPDATE verification_tokens SET consumed_at = ?
                     WHERE id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
                     """, arguments: [now.storedText, id, VerificationTokenRecord.Purpose.verifyEmail, now.storedText])
-            guard db.changesCount == 1,
-                let userID = try String.fetchOne(db, sql: "SELECT user_id FROM verification_tokens WHERE id = ?", arguments: [id])
-            else { return nil }
-            try db.execute(
-                sql: "UPDATE users SET verified = 1, updated_at = ? WHERE id = ? AND verified = 0",
-                arguments: [now.storedText, userID])
-            try Self.endUnvouchedLinks(db, userID: UserID(userID), at: now)
+            guard db.changesCount == 1, let token = try VerificationTokenRecord.fetchOne(db, key: id) else { return nil }
+            try Self.proveAddress(db, userID: token.userID, by: .verificationMail(token), at: now)
             return try UserRecord.fetchOne(
                 db,
                 sql: """

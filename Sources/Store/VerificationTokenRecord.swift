@@ -13,6 +13,20 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
         case changeEmail = "change_email"
         /// Sets a new password (a mailed link, and in code mode a 6-digit code traded for a link token).
         case resetPassword = "reset_password"
+        /// The sign-up mail's "this wasn't me" link: removes the account while nobody has proven
+        /// its address (`AppDatabase.disownAccount`).
+        case disown
+    }
+
+    /// Who asked for a verification mail, which decides what its proof keeps (`AddressProof`).
+    public enum Binding: String, Codable, Sendable, DatabaseValueConvertible {
+        /// Anyone who typed the address (a resend), or staff: it keeps nothing.
+        case none
+        /// The sign-up itself: it keeps the credentials the account was made with.
+        case signUp = "sign_up"
+        /// An app's own backend, naming no session: it keeps the credentials and the sessions live
+        /// when it was made.
+        case app
     }
 
     /// A 6-digit code typed into a form, or a 256-bit token inside a link.
@@ -33,6 +47,8 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
     /// When it was used or superseded by a newer token; nil while it is live.
     public var consumedAt: Date?
     public var createdAt: Date
+    /// What spending it keeps of what its account held while unproven (`AddressProof`).
+    public var binding: Binding = .none
 
     public init(userID: UserID, purpose: Purpose, kind: Kind, secretHash: String, expiresAt: Date, createdAt: Date) {
         self.userID = userID
@@ -51,6 +67,7 @@ public struct VerificationTokenRecord: Codable, Sendable, Equatable, FetchableRe
         case expiresAt = "expires_at"
         case consumedAt = "consumed_at"
         case createdAt = "created_at"
+        case binding
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

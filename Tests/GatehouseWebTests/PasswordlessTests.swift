@@ -20,7 +20,7 @@ import Testing
             UserRecord(
                 id: UserID("u" + UUID().uuidString.prefix(12).lowercased().filter(\.isLetter)), email: email,
                 passwordHash: password, verified: verified, profile: Profile(), createdAt: now, updatedAt: now),
-            verificationToken: nil)
+            verificationToken: nil, bySignUp: true)
     }
 
     /// Asks for a code from the sign-in page; returns the answer (a redirect to the code page).

@@ -60,7 +60,7 @@ import Testing
         #expect(try await gatehouse.database.externalAuths(userID: victimID).isEmpty, "the attacker's link survived")
         let again = try await signInAgain()
         #expect(again.status == 409, "the attacker's provider sign-in answered \(again.status) \(again.header("Location") ?? "")")
-        #expect(try await gatehouse.auditTypes().contains("external_auth.dropped_unvouched"))
+        #expect(try await gatehouse.auditTypes().contains("account.proven"))
     }
 
     @Test func anUnvouchedLinkEndsWhenTheOwnerResetsThePasswordOnThePages() async throws {

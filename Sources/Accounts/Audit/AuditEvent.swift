@@ -3,6 +3,10 @@
 /// never record one act under two names.
 public enum AuditEvent: String, CaseIterable, Sendable {
     case accountDeleted = "account.deleted"
+    /// The owner of an address removed an account someone else made with it ("this wasn't me").
+    case accountDisowned = "account.disowned"
+    /// The first proof of an account's address (`AccountTrust`; written by the store).
+    case accountProven = "account.proven"
     case adminDataReset = "admin.data.reset"
     case adminUserCreated = "admin.user.created"
     case adminUserDeleted = "admin.user.deleted"

@@ -14,16 +14,21 @@ public struct AuthenticatorApp: Sendable {
         try await env.backend.totpStatus(session: signedIn.backendSession)
     }
 
-    /// The pending key to scan (the same one while it is fresh).
-    public func beginEnrollment(_ signedIn: SignedIn) async throws -> TOTPEnrollment {
+    /// The pending key to scan (the same one while it is fresh); never on an unproven account
+    /// unless `policy` admits it (`AccountTrust`), nor its confirmation.
+    public func beginEnrollment(_ signedIn: SignedIn, policy: WayInPolicy = .serverDefaults) async throws -> TOTPEnrollment {
         try refuseImpersonation(signedIn)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         return try await env.backend.beginTOTPEnrollment(session: signedIn.backendSession)
     }
 
     /// Turns the authenticator on with its first code; returns the recovery codes, shown once.
     /// Throws `.rateLimited` when the source has no code checks left, `.invalidCode`, `.codeExpired`.
-    public func confirmEnrollment(code: String, _ signedIn: SignedIn, request: Request) async throws -> [String] {
+    public func confirmEnrollment(
+        code: String, _ signedIn: SignedIn, policy: WayInPolicy = .serverDefaults, request: Request
+    ) async throws -> [String] {
         try refuseImpersonation(signedIn)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
         }

@@ -66,14 +66,18 @@ public struct MailedCodeChecks: Sendable {
     }
 
     /// A new password with a reset token: every Gatehouse session of the account ends (the backend
-    /// ended its own), and `password_reset.completed` is recorded.
-    public func completeReset(token: String, newPassword: String, request: Request) async throws -> User {
+    /// ended its own), and `password_reset.completed` is recorded. `removingPasskeys`: the owner
+    /// recovering from a takeover asks that every passkey go too (a taker's must not outlive it).
+    public func completeReset(
+        token: String, newPassword: String, removingPasskeys: Bool = false, request: Request
+    ) async throws -> User {
         try await checked(.passwordResetFailed, ["method": "link"], request) {
             try await env.backend.resetPassword(token: token, newPassword: newPassword)
         } recording: { user in
+            let removed = removingPasskeys ? try await env.database.deletePasskeys(of: user.id) : 0
             await env.audit.record(
                 .passwordResetCompleted, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-                data: AuditTrail.data([:], via: via))
+                data: AuditTrail.data(removingPasskeys ? ["passkeys_removed": .number(Double(removed))] : [:], via: via))
             try await env.database.revokeSessions(userID: user.id, at: env.clock())
         }
     }

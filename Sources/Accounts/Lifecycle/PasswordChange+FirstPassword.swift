@@ -19,14 +19,15 @@ extension PasswordChange {
     }
 
     /// Sets the first password on the strength of the session, never through an impersonation, only
-    /// while the account has none (else `.invalidCredentials`: the current one must be given), and
-    /// only in a recent sign-in (else `FreshSignInRequired`).
+    /// while the account has none (else `.invalidCredentials`: the current one must be given), never
+    /// on an unproven account (`AccountTrust`), and only in a recent sign-in (else `FreshSignInRequired`).
     /// The backend checks it against the password rule (`.validation`) and ends every session of
     /// the account, as any new credential does; the person goes on in a fresh browser session,
     /// opened here for the caller to start (`BrowserSessions.start`).
     public func setFirst(_ new: String, of signedIn: SignedIn, request: Request) async throws -> AuthSession {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         guard try await !hasPassword(signedIn) else { throw AuthError.invalidCredentials }
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user)
         guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired(.setPassword) }
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         // Gatehouse's sessions of the account end too, whatever the backend ended of its own.

@@ -66,16 +66,18 @@ public struct PasswordChange: Sendable {
     /// A new password set on the strength of a session alone, where the way in's contract asks no
     /// current password (`WayInPolicy.passwordSetBySession`: Descope's `password/update`, used
     /// after signing in by a mailed link to reset a forgotten one) — only in a recent sign-in
-    /// (`FreshSignInRequired` past `RecentSignIn.window`), never through an impersonation. Treated
-    /// as a reset: the backend sets it (`AuthAdminAPI.updateUser`, its policy checked there), and
-    /// every session of the account ends, `signedIn`'s too — a stolen session cannot keep itself
-    /// going past the new password. Throws `.validation` for a password the policy refuses.
+    /// (`FreshSignInRequired` past `RecentSignIn.window`), never through an impersonation, nor on an
+    /// unproven account unless `policy` admits it (`AccountTrust`). Treated as a reset: the backend
+    /// sets it (`AuthAdminAPI.updateUser`, its policy checked there), and every session of the
+    /// account ends, `signedIn`'s too — a stolen session cannot keep itself going past the new
+    /// password. Throws `.validation` for a password the policy refuses.
     public func setWithoutCurrent(
         _ new: String, of signedIn: SignedIn, policy: WayInPolicy, request: Request
     ) async throws {
         guard policy.passwordSetBySession else { throw AuthError.notSupported(.passwordChange) }
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
         guard !RecentSignIn.isStale(signedIn, now: env.clock()) else { throw FreshSignInRequired(.setPassword) }
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         _ = try await env.backend.admin.updateUser(signedIn.user.id, UserUpdate(password: new))
         let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
         await env.audit.recordOwnAct(

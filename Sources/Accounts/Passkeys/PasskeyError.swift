@@ -26,6 +26,8 @@ public enum PasskeyError: HTTPResponseError, Equatable {
     case noPasskeys
     /// The account is disabled or gone.
     case accountUnavailable
+    /// Nobody has proven the account's address yet: a passkey opens no session for it (`AccountTrust`).
+    case unproven
     case rateLimited(retryAfter: Int)
     /// The users' backend does not keep passkeys (a proxied remote backend).
     case notSupported
@@ -37,6 +39,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .alreadyRegistered, .lastSignInMethod: 409
         case .notSupported: 501
         case .unknownCredential, .otherAccount, .accountUnavailable: 401
+        case .unproven: 403
         default: 400
         }
     }
@@ -56,6 +59,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
             "This passkey is your only way to sign in, so it can't be deleted. Set a password or create another passkey first."
         case .noPasskeys: "There are no passkeys for this account."
         case .accountUnavailable: "This account cannot sign in."
+        case .unproven: "Verify your email address first: use the code or link we mailed you, then sign in with your passkey."
         case .rateLimited(let wait): "Too many attempts. Try again in \(wait) seconds."
         case .notSupported: "Passkeys are not supported by this backend."
         }
@@ -76,6 +80,7 @@ public enum PasskeyError: HTTPResponseError, Equatable {
         case .lastSignInMethod: "last_sign_in_method"
         case .noPasskeys: "no_passkeys"
         case .accountUnavailable: "account_unavailable"
+        case .unproven: "unproven"
         case .rateLimited: "rate_limited"
         case .notSupported: "not_supported"
         }

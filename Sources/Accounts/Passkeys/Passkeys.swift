@@ -30,13 +30,14 @@ public struct Passkeys: Sendable {
     /// Options for `create()`: a fresh challenge bound to the signed-in account, the account's
     /// current credentials excluded. Each call spends the source's `passkeyStarts`, as a sign-in's
     /// does: a session is no licence to store challenges without end. Under `policy`, only in a
-    /// recent sign-in (`FreshSignInRequired` otherwise).
+    /// recent sign-in (`FreshSignInRequired` otherwise); never on an unproven account (`AccountTrust`).
     public func registrationOptions(
         for signedIn: SignedIn, rp: RelyingParty, rpName: String, request: Request, policy: WayInPolicy
     ) async throws -> CreationOptions {
         try refuseImpersonation(signedIn)
         try requireAvailable()
         try requireRecentSignIn(signedIn, policy)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         try await spendStart(request)
         let user = signedIn.user
         let challenge = try await issueChallenge(.register, for: user.id)
@@ -55,6 +56,7 @@ public struct Passkeys: Sendable {
         try refuseImpersonation(signedIn)
         try requireAvailable()
         try requireRecentSignIn(signedIn, policy)
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
         do {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
@@ -120,15 +122,17 @@ public struct Passkeys: Sendable {
     }
 
     /// Checks `get()`'s answer (`AuthenticationResponseJSON`) and opens a session for the
-    /// passkey's account.
+    /// passkey's account — never for one whose address is unproven (`.unproven`, `AccountTrust`)
+    /// unless `policy` admits it.
     public func signIn(
-        _ json: [UInt8], rp: RelyingParty, client: SessionClient = .browserSession, request: Request
+        _ json: [UInt8], rp: RelyingParty, client: SessionClient = .browserSession, policy: WayInPolicy = .serverDefaults,
+        request: Request
     ) async -> Outcome {
         do {
             if let refusal = await env.budgets.take(.signInTries(ip: request.remoteAddress, .people)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
-            let (passkey, userID, session) = try await verifiedSignIn(json, rp: rp, client: client)
+            let (passkey, userID, session) = try await verifiedSignIn(json, rp: rp, client: client, policy: policy)
             let user = userID.rawValue
             await env.audit.record(
                 .signInCompleted, actor: user, subject: user, request: request,
@@ -144,11 +148,16 @@ public struct Passkeys: Sendable {
     }
 
     private func verifiedSignIn(
-        _ json: [UInt8], rp: RelyingParty, client: SessionClient
+        _ json: [UInt8], rp: RelyingParty, client: SessionClient, policy: WayInPolicy
     ) async throws -> (PasskeyRecord, UserID, AuthSession) {
         try requireAvailable()
         let passkey = try await verifiedAssertion(json, rp: rp)
         guard case .user(let userID) = passkey.owner else { throw PasskeyError.unknownCredential }
+        do {
+            try await AccountTrust(env: env).refuseSessionBeforeProof(for: userID, policy: policy)
+        } catch AuthError.emailNotVerified {
+            throw PasskeyError.unproven
+        }
         do {
             let session = try await env.backend.opening(for: client).admin.openSession(for: userID)
             return (passkey, userID, session)

@@ -24,9 +24,11 @@ public struct ProviderLinks: Sendable {
 
     /// Refuses a link `signedIn` may not make. A link is a way in given on the session's word:
     /// never through an impersonation (`ImpersonationRefusal`), and only in a recent sign-in
-    /// (`FreshSignInRequired`). Asked before anyone is sent to the provider, and again by `link`.
+    /// (`FreshSignInRequired`), never on an unproven account (`AccountTrust`). Asked before anyone
+    /// is sent to the provider, and again by `link`.
     public func checkMayLink(_ signedIn: SignedIn) throws {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
+        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user)
         guard !needsFreshSignIn(signedIn) else { throw FreshSignInRequired(.linkProvider) }
     }
 

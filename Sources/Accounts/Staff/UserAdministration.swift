@@ -59,13 +59,17 @@ public struct UserAdministration: Sendable {
         try await env.database.removeTags(of: [user.id])
     }
 
-    /// Ends every session of the user; returns how many were live.
+    /// Ends every session of the user; returns how many were live. `removingPasskeys`: every
+    /// passkey goes too (a takeover's passkey must not outlive staff's recovery of the account).
     @discardableResult
-    public func revokeSessions(of user: User) async throws -> Int {
+    public func revokeSessions(of user: User, removingPasskeys: Bool = false) async throws -> Int {
         let count = try await env.database.revokeSessions(userID: user.id, at: env.clock())
+        var data: [String: JSONValue] = ["count": .number(Double(count)), "via": .string(via)]
+        if removingPasskeys, env.capabilities.contains(.passkeys) {
+            data["passkeys_removed"] = .number(Double(try await env.database.deletePasskeys(of: user.id)))
+        }
         await env.audit.record(
-            .sessionRevoked, actor: staff.superuser.id, subject: user.id.rawValue, request: request,
-            data: ["count": .number(Double(count)), "via": .string(via)])
+            .sessionRevoked, actor: staff.superuser.id, subject: user.id.rawValue, request: request, data: data)
         return count
     }
 

@@ -132,7 +132,10 @@ struct PasswordResetPages: Sendable {
             .resetPassword,
             visit.context(
                 title: "Choose a new password",
-                ["token": token, "passwordRules": env.accounts.passwordRules.summary].merging(errors.context) { $1 }),
+                [
+                    "token": token, "passwordRules": env.accounts.passwordRules.summary,
+                    "passkeys": env.capabilities.contains(.passkeys)
+                ].merging(errors.context) { $1 }),
             status: status)
     }
 
@@ -161,7 +164,8 @@ struct PasswordResetPages: Sendable {
         let user: User
         do {
             user = try await MailedCodeChecks(env: env.accounts).completeReset(
-                token: token, newPassword: password, request: visit.request)
+                token: token, newPassword: password,
+                removingPasskeys: try visit.form.single("remove_passkeys") == "on", request: visit.request)
         } catch AuthError.rateLimited(let wait) {
             errors.add("form", AuthError.rateLimited(retryAfter: wait).pageMessage)
             return renderNewPassword(visit, token: token, errors: errors, status: 429).retrying(after: wait)

@@ -62,6 +62,8 @@ enum AuditWording {
     private static func phrase(_ event: AuditEvent) -> String {
         switch event {
         case .accountDeleted: "Account deleted"
+        case .accountDisowned: "Account removed by its address's owner"
+        case .accountProven: "Address proven"
         case .adminDataReset: "Test data reset"
         case .adminUserCreated: "User created by staff"
         case .adminUserDeleted: "User deleted by staff"

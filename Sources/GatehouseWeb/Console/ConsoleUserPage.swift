@@ -68,7 +68,8 @@ struct ConsoleUserPage: Sendable {
         router.consolePage(.post, "/_/users/:id/sessions/revoke-all", env) { visit, staff in
             let user = try await loadUser(visit, staff)
             return try await perform(visit, staff, user, notice: .sessionsRevoked) { operations in
-                try await operations.revokeSessions(of: user)
+                try await operations.revokeSessions(
+                    of: user, removingPasskeys: try visit.form.single("remove_passkeys") == "on")
             }
         }
         router.consolePage(.post, "/_/users/:id/sessions/:sid/revoke", env) { visit, staff in
@@ -277,6 +278,7 @@ struct ConsoleUserPage: Sendable {
             // page says so first, and what is left to the person ("Forgot password?").
             let onlyWayIn = try await administration.passkeyIsOnlyWayIn(of: user)
             page["passkeysEmpty"] = passkeys.isEmpty
+            page["hasPasskeys"] = !passkeys.isEmpty
             page["passkeys"] = passkeys.map { passkey in
                 [
                     "name": passkey.name, "createdAt": DisplayDate.dateTime(passkey.createdAt),

@@ -24,7 +24,7 @@ struct DescopeTOTPRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/totp/update") { call in
             let signedIn = try await api.holder(call).signedIn
             try api.requireOwnLoginID(call, signedIn)
-            return try key(try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn))
+            return try key(try await AuthenticatorApp(env: accounts).beginEnrollment(signedIn, policy: .descopeAPI))
         }
         api.on(&router, .post, "/v1/auth/totp/verify") { call in
             let (email, code) = (try call.loginID(), try call.required("code"))
@@ -59,7 +59,8 @@ struct DescopeTOTPRoutes: Sendable {
     private func confirm(code: String, call: DescopeAPI.Call) async throws -> Response {
         let holder = try await api.holder(call)
         try api.requireOwnLoginID(call, holder.signedIn)
-        _ = try await AuthenticatorApp(env: accounts).confirmEnrollment(code: code, holder.signedIn, request: call.request)
+        _ = try await AuthenticatorApp(env: accounts).confirmEnrollment(
+            code: code, holder.signedIn, policy: .descopeAPI, request: call.request)
         let user = holder.signedIn.user
         let amr = holder.amr.contains("totp") ? holder.amr : holder.amr + ["totp"]
         return try api.jwtResponse(

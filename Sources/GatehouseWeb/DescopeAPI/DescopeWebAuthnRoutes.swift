@@ -68,7 +68,7 @@ struct DescopeWebAuthnRoutes: Sendable {
         api.on(&router, .post, "/v1/auth/webauthn/signin/finish") { call in
             let (json, clientData) = try credential(call, assertion: true)
             let rp = try await relyingParty(origin: clientData.origin, call: call)
-            switch await passkeys.signIn(json, rp: rp, request: call.request) {
+            switch await passkeys.signIn(json, rp: rp, policy: .descopeAPI, request: call.request) {
             case .signedIn(let session): return try await api.signedIn(session, amr: ["webauthn"], call: call)
             case .refused(let error): throw Self.answer(error)
             }

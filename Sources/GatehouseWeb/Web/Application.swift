@@ -84,6 +84,7 @@ public struct Application: Sendable {
         }
         PasswordStrengthMeter(env: env).register(on: &router)
         VerificationPages(env: env).register(on: &router)
+        NotMePages(env: env).register(on: &router)
         let insForge = InsForgeAPI(
             env: env, tokens: InsForgeTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "insforge-api-tokens")))
         insForge.register(on: &router)

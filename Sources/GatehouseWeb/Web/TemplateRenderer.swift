@@ -35,6 +35,7 @@ enum Template: String, CaseIterable, Sendable {
     case forgotPassword = "forgot-password"
     case resetPasswordSent = "reset-password-sent"
     case resetPassword = "reset-password"
+    case notMe = "not-me"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

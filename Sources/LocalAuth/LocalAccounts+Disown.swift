@@ -1,0 +1,29 @@
+import AuthCore
+import Foundation
+import Secrets
+import Store
+
+/// The sign-up mail's "this wasn't me" link: whoever holds the address removes an account someone
+/// else made with it, while nobody has proven the address (`AppDatabase.disownAccount`).
+extension LocalAccounts {
+    /// A fresh link and the token that stores its keyed hash, living as long as a verification link.
+    func notMeLink(userID: UserID, now: Date) -> (token: VerificationTokenRecord, link: String) {
+        let secret = SecureRandom.token()
+        let token = VerificationTokenRecord(
+            userID: userID, purpose: .disown, kind: .link, secretHash: keyedHash.hex(secret),
+            expiresAt: now.addingTimeInterval(configuration.linkLifetime), createdAt: now)
+        return (token, configuration.page("/auth/not-me?token=\(secret)"))
+    }
+
+    /// The address of the unproven account `token` would remove; nil when none.
+    public func disownableAccount(token: String) async throws -> String? {
+        try await database.disownableAccount(secretHash: keyedHash.hex(token), now: clock())
+    }
+
+    /// Removes the unproven account `token` names; its address, or nil when none was removed.
+    public func disownAccount(token: String) async throws -> String? {
+        let removed = try await database.disownAccount(secretHash: keyedHash.hex(token), at: clock())
+        if removed != nil { logger.info("account removed by its address's owner") }
+        return removed
+    }
+}
