@@ -39,15 +39,27 @@ extension LocalAccounts {
         else { return }
         // A resend inside the sign-up mail's cool-down (one the server holds back when its limits are
         // on) stands for the sign-up as its mail did; any later one keeps nothing (`AddressProof`).
+        // Where the sign-up mailed nothing (its app asks: `WayInPolicy.signUpMail`), the app's first
+        // mail asked inside that cool-down is the sign-up's mail, with its "this wasn't me" link.
+        let cooldown = configuration.resendCooldown
+        var notMe: (token: VerificationTokenRecord, link: String)?
         if let latest = try await database.latestVerificationToken(
-            userID: user.id, purpose: .verifyEmail, kind: pending.token.kind),
-            latest.binding == .signUp, latest.consumedAt == nil,
-            now.timeIntervalSince(latest.createdAt) < configuration.resendCooldown
+            userID: user.id, purpose: .verifyEmail, kind: pending.token.kind)
+        {
+            if latest.binding == .signUp, latest.consumedAt == nil, now.timeIntervalSince(latest.createdAt) < cooldown {
+                pending.token.binding = .signUp
+                pending.linkTwin?.binding = .signUp
+            }
+        } else if now.timeIntervalSince(user.createdAt) < cooldown,
+            try await database.latestVerificationToken(userID: user.id, purpose: .verifyEmail, kind: .link) == nil
         {
             pending.token.binding = .signUp
             pending.linkTwin?.binding = .signUp
+            let link = notMeLink(userID: user.id, now: now)
+            pending.mail = VerificationMail.offeringRemoval(pending.mail, link: link.link)
+            notMe = link
         }
-        try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin)
+        try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin, disown: notMe?.token)
         logger.info("verification resent", metadata: ["user": "\(user.id)"])
         await deliver(pending.mail, userID: user.id)
     }

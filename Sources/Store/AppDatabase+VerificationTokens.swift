@@ -35,14 +35,15 @@ extension AppDatabase {
 
     /// Marks the user's live tokens of the same purpose as used (so an older code or link stops
     /// working) and inserts `token` — and `twin`, the same proof as a link, when there is one — in
-    /// one transaction.
+    /// one transaction, with `disown`, the mail's "this wasn't me" link, where it carries one.
     @discardableResult
     public func replaceVerificationTokens(
-        with token: VerificationTokenRecord, twin: VerificationTokenRecord? = nil
+        with token: VerificationTokenRecord, twin: VerificationTokenRecord? = nil, disown: VerificationTokenRecord? = nil
     ) async throws -> VerificationTokenRecord {
         try await pool.write { db in
             let inserted = try Self.replaceVerificationTokens(db, with: token)
             if var twin { try twin.insert(db) }
+            if var disown { try disown.insert(db) }
             return inserted
         }
     }

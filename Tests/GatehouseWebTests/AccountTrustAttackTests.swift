@@ -115,7 +115,7 @@ import WebAuthnTestSupport
             try expect(signedIn.status == 200, "auth-with-otp", signedIn)
         case .magicLink:
             let asked = try await trust.descope(
-                "/v1/auth/magiclink/signin/email", ["loginId": victim, "URI": "https://app.example"])
+                "/v1/auth/magiclink/signin/email", ["loginId": victim, "URI": "http://localhost:3000/signed-in"])
             try expect(asked.status == 200, "magiclink/signin", asked)
             let link = try await trust.newestMail(to: victim, with: "link")
             let token = try require(

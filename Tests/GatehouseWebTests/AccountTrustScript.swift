@@ -31,7 +31,7 @@ struct AccountTrustScript {
 
     /// A SuperTokens-core call, as the backend SDK makes it on loopback.
     func superTokens(_ path: String, _ body: [String: Any]) async throws -> TestResponse {
-        try await script.call("POST", path, body, headers: [("cdi-version", "5.4")])
+        try await script.call("POST", path, body, headers: [("cdi-version", "5.4"), ("api-key", TestGatehouse.superTokensAPIKey)])
     }
 
     func pocketBase(_ action: String, _ body: [String: Any]) async throws -> TestResponse {

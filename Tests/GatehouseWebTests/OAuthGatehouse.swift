@@ -48,6 +48,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
             publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
             publicDirectory: TestGatehouse.repositoryRoot + "/Public")
         configuration.anonKey = anonKey
+        configuration.superTokensAPIKey = TestGatehouse.superTokensAPIKey
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,

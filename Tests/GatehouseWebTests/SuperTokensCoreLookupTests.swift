@@ -11,7 +11,10 @@ import Testing
         _ gatehouse: TestGatehouse, _ method: String, _ path: String, _ body: [String: Any]? = nil, from source: String? = nil
     ) async throws -> (status: Int, json: [String: Any]) {
         let response = try await HTTPTestClient(port: gatehouse.port, source: source).request(
-            method, path, headers: [("Content-Type", "application/json"), ("cdi-version", "5.4")],
+            method, path,
+            headers: [
+                ("Content-Type", "application/json"), ("cdi-version", "5.4"), ("api-key", TestGatehouse.superTokensAPIKey)
+            ],
             body: try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? [])
         let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         return (response.status, json ?? [:])
