@@ -51,15 +51,16 @@ extension LocalAccounts {
         var pending = mailed ? pendingVerification(userID: userID, email: record.email, now: now) : nil
         // The sign-up's own mail stands for the credentials it was made with (`AddressProof`), and
         // lets whoever holds the address remove an account they did not make.
-        pending?.token.binding = .signUp
-        pending?.linkTwin?.binding = .signUp
-        let notMe = pending.map { _ in notMeLink(userID: userID, now: now) }
-        if let notMe, let mail = pending?.mail { pending?.mail = VerificationMail.offeringRemoval(mail, link: notMe.link) }
+        var disown: VerificationTokenRecord?
+        if var signUpMail = pending {
+            disown = makeSignUpMail(&signUpMail, userID: userID, now: now)
+            pending = signUpMail
+        }
 
         let user: UserRecord
         do {
             user = try await database.insertUser(
-                record, verificationToken: pending?.token, twin: pending?.linkTwin, bySignUp: true, disown: notMe?.token)
+                record, verificationToken: pending?.token, twin: pending?.linkTwin, bySignUp: true, disown: disown)
         } catch AuthError.emailExists {
             // The owner hears of it; the caller decides what the person at the form is told.
             if needsVerification && mailed, let owner = try await database.user(email: email) {

@@ -11,6 +11,13 @@ extension LocalAccounts {
         var token: VerificationTokenRecord
         var linkTwin: VerificationTokenRecord? = nil
         var mail: OutgoingMail
+
+        /// Binds the code and its link twin to the sign-up (`AddressProof`): proving the address with
+        /// either keeps what the account was made with.
+        mutating func bindToSignUp() {
+            token.binding = .signUp
+            linkTwin?.binding = .signUp
+        }
     }
 
     public func verifyEmail(email: String, code: String) async throws -> User {
@@ -42,24 +49,19 @@ extension LocalAccounts {
         // Where the sign-up mailed nothing (its app asks: `WayInPolicy.signUpMail`), the app's first
         // mail asked inside that cool-down is the sign-up's mail, with its "this wasn't me" link.
         let cooldown = configuration.resendCooldown
-        var notMe: (token: VerificationTokenRecord, link: String)?
+        var disown: VerificationTokenRecord?
         if let latest = try await database.latestVerificationToken(
             userID: user.id, purpose: .verifyEmail, kind: pending.token.kind)
         {
             if latest.binding == .signUp, latest.consumedAt == nil, now.timeIntervalSince(latest.createdAt) < cooldown {
-                pending.token.binding = .signUp
-                pending.linkTwin?.binding = .signUp
+                pending.bindToSignUp()
             }
         } else if now.timeIntervalSince(user.createdAt) < cooldown,
             try await database.latestVerificationToken(userID: user.id, purpose: .verifyEmail, kind: .link) == nil
         {
-            pending.token.binding = .signUp
-            pending.linkTwin?.binding = .signUp
-            let link = notMeLink(userID: user.id, now: now)
-            pending.mail = VerificationMail.offeringRemoval(pending.mail, link: link.link)
-            notMe = link
+            disown = makeSignUpMail(&pending, userID: user.id, now: now)
         }
-        try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin, disown: notMe?.token)
+        try await database.replaceVerificationTokens(with: pending.token, twin: pending.linkTwin, disown: disown)
         logger.info("verification resent", metadata: ["user": "\(user.id)"])
         await deliver(pending.mail, userID: user.id)
     }
