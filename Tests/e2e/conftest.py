@@ -330,6 +330,16 @@ def screenshots_dir() -> Path:
     return SCREENSHOTS
 
 
+@pytest.fixture(scope="session")
+def shared_chromium():
+    """The Chromium a test worker's `browser` tests share (test_browser_flow.browser resets it between
+    tests): a launch costs about a CPU-second, and most browser tests would otherwise each pay one."""
+    holder: dict = {}
+    yield holder
+    if "driver" in holder:
+        holder["driver"].quit()
+
+
 @pytest.fixture
 def start_server(binary, tmp_path, request):
     """Factory: start_server(db_path=None, verification="code") -> running GatehouseServer.

@@ -29,12 +29,51 @@ WAIT = 20  # seconds; sign-up and sign-in each cost one argon2id hash (~80 ms), 
 
 
 @pytest.fixture
-def browser():
-    driver = chromium()
+def browser(shared_chromium, request):
+    """A headless Chromium at 1280 x 900 as a fresh one starts: no cookies, cache, emulated screen,
+    colour scheme, time zone or virtual authenticator left by an earlier test. After a failed test the
+    browser is replaced, so whatever state the failure left cannot reach the next test."""
+    driver = shared_chromium.get("driver")
+    if driver is None or not reset_browser(driver, shared_chromium["size"]):
+        if driver is not None:
+            quit_quietly(driver)
+        driver = shared_chromium["driver"] = chromium()
+        shared_chromium["size"] = driver.get_window_size()
+    yield driver
+    if getattr(request.node, "rep_call", None) is None or request.node.rep_call.failed:
+        quit_quietly(shared_chromium.pop("driver"))
+
+
+def reset_browser(driver: webdriver.Chrome, size: dict) -> bool:
+    """Puts a used browser back to how `chromium()` starts one; False when it cannot (then a new one
+    is launched). Cookies are cleared whole: a browser sends 127.0.0.1's cookies to every port."""
     try:
-        yield driver
-    finally:
+        for handle in driver.window_handles[1:]:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        driver.get("about:blank")
+        for command, parameters in (
+            ("Network.clearBrowserCookies", {}),
+            ("Network.clearBrowserCache", {}),
+            ("Emulation.clearDeviceMetricsOverride", {}),
+            ("Emulation.setEmulatedMedia", {"media": "", "features": []}),
+            ("Emulation.setTimezoneOverride", {"timezoneId": ""}),
+            ("WebAuthn.disable", {}),  # also removes every virtual authenticator and its credentials
+        ):
+            driver.execute_cdp_cmd(command, parameters)
+        if driver.get_window_size() != size:
+            driver.set_window_size(size["width"], size["height"])
+        return True
+    except WebDriverException:
+        return False
+
+
+def quit_quietly(driver: webdriver.Chrome) -> None:
+    try:
         driver.quit()
+    except WebDriverException:
+        pass
 
 
 def chromium() -> webdriver.Chrome:
