@@ -158,6 +158,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log")
             ]),
+        // The owners in Accounts called directly, without HTTP: second step, budgets, trust, sessions.
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: [
+                "Accounts", "LocalAuth", "Store", "AuthCore", "HTTPServer", "Secrets", "TwoFactor",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(
             name: "MailCatcherTests",
             dependencies: [
