@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime",
+                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime", "TwoFactor",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", "ServerSeam", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "AuthCore", "ServerSeam", "Secrets", "TwoFactor", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
