@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime",
+                "AuthCore", "ServerSeam", "Secrets", "PocketBaseFilter", "CivilTime", "TwoFactor",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB, for the per-request reads (`HotReads`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "AuthCore", "ServerSeam", "Secrets", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "AuthCore", "ServerSeam", "Secrets", "TwoFactor", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]),
         .testTarget(
@@ -156,6 +156,13 @@ let package = Package(
             dependencies: [
                 "LocalAuth", "Secrets", "Store", "AuthCore", "TwoFactor",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        // The owners in Accounts called directly, without HTTP: second step, budgets, trust, sessions.
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: [
+                "Accounts", "LocalAuth", "Store", "AuthCore", "HTTPServer", "Secrets", "TwoFactor",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

@@ -44,7 +44,7 @@ extension AuthAPI {
     }
 
     public func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws
-        -> AuthSession
+        -> SignInResult
     {
         throw AuthError.notSupported(.passwordChange)
     }
@@ -65,13 +65,13 @@ extension AuthAPI {
         throw AuthError.notSupported(.emailOTP)
     }
 
-    public func signIn(otpID: String, code: String) async throws -> AuthSession { throw AuthError.notSupported(.emailOTP) }
+    public func signIn(otpID: String, code: String) async throws -> SignInResult { throw AuthError.notSupported(.emailOTP) }
 
     public func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws {
         throw AuthError.notSupported(.magicLink)
     }
 
-    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> SignInResult {
         throw AuthError.notSupported(.magicLink)
     }
 

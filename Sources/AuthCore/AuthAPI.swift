@@ -28,8 +28,9 @@ public protocol AuthAPI: Sendable {
     /// `resendVerificationEmail(email:)` for a caller that confirms with a link's token (PocketBase's
     /// SDKs): a backend that verifies by code mails the link as well. Defaults to the plain resend.
     func resendVerificationEmail(email: String, withLink: Bool) async throws
-    /// Checks a password. Unknown emails cost the same time and fail the same way as wrong passwords.
-    func signIn(email: String, password: String) async throws -> AuthSession
+    /// Checks a password: the session, or the second step the account owes. Unknown emails cost the
+    /// same time and fail the same way as wrong passwords.
+    func signIn(email: String, password: String) async throws -> SignInResult
     /// Ends the session on the backend where it can (PocketBase tokens are stateless: nothing to do).
     func signOut(_ session: AuthSession) async throws
     /// The session's account as it is now; `.sessionExpired` once the session is revoked or its
@@ -67,8 +68,9 @@ public protocol AuthAPI: Sendable {
     /// session of the account. The token works once.
     func resetPassword(token: String, newPassword: String) async throws -> User
     /// Replaces the password of the session's account after checking the current one (Descope's
-    /// `replace`), and ends the account's other sessions. Returns the session to go on with.
-    func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws -> AuthSession
+    /// `replace`), and ends the account's other sessions. Returns the session to go on with, or the
+    /// second step the fresh sign-in owes where the backend ends every session (PocketBase).
+    func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws -> SignInResult
 
     // Email change (`.emailChange`).
     /// After checking `password` (re-authentication), mails a confirmation link to `newEmail` and a
@@ -94,17 +96,17 @@ public protocol AuthAPI: Sendable {
     /// too (and, with `allowSignUp`, an account once the code is right).
     func requestEmailOTP(email: String, allowSignUp: Bool) async throws -> String
     /// Signs in with a mailed one-time code.
-    func signIn(otpID: String, code: String) async throws -> AuthSession
+    func signIn(otpID: String, code: String) async throws -> SignInResult
     /// Mails a single-use sign-in link. `browserBinding` (a hash of a nonce kept in the asking
     /// browser) is stored with it, so the link signs in at once only in that browser.
     func requestMagicLink(email: String, allowSignUp: Bool, browserBinding: String) async throws
     /// Signs in with a magic link's token. With a `browserBinding` that is not the asking browser's,
     /// nothing is spent and `.magicLinkOpenedElsewhere(email:)` names the account, so the page can ask
     /// "continue as …?"; nil means the person confirmed that.
-    func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession
+    func signIn(magicLinkToken: String, browserBinding: String?) async throws -> SignInResult
 
-    // TOTP and recovery codes (`.totp`); any sign-in of an account with TOTP on throws
-    // `.mfaRequired(challenge)` instead of returning a session.
+    // TOTP and recovery codes (`.totp`); any sign-in of an account with TOTP on answers
+    // `SignInResult.secondStep(challenge)` instead of a session.
     func totpStatus(session: AuthSession) async throws -> TOTPStatus
     /// A fresh key, not yet on: `confirmTOTPEnrollment` turns it on.
     func beginTOTPEnrollment(session: AuthSession) async throws -> TOTPEnrollment
@@ -114,13 +116,13 @@ public protocol AuthAPI: Sendable {
     func disableTOTP(password: String, session: AuthSession) async throws
     /// New recovery codes (the old ones stop working) after checking the password.
     func regenerateRecoveryCodes(password: String, session: AuthSession) async throws -> [String]
-    /// Completes a sign-in that answered `.mfaRequired` (`.mfa`).
+    /// Completes a sign-in that answered `.secondStep` (`.mfa`).
     func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> AuthSession
 
     // Passkeys (`.passkeys`): the server halves of the WebAuthn ceremonies; the app runs the
     // platform's half (`navigator.credentials`, Apple's ASAuthorization) between start and finish.
     // `origin` is the app's web origin (or `https://` and its associated domain): it names the
-    // relying party. A passkey sign-in is both factors: it never answers `.mfaRequired`.
+    // relying party. A passkey sign-in is both factors: it never answers `.secondStep`.
     /// Options to sign `email` in with one of its passkeys.
     func passkeySignInStart(email: String, origin: String) async throws -> PasskeyStart
     /// Checks the platform's answer (`AuthenticationResponseJSON`) and signs in.

@@ -25,8 +25,6 @@ public enum AuthError: Error, Sendable, Equatable {
     case sessionNotRefreshable
     /// The backend cannot do this at all.
     case notSupported(Capability)
-    /// The first sign-in step was right; the account asks for a second one (`completeMFA`).
-    case mfaRequired(MFAChallenge)
     /// A magic link opened in another browser than the one that asked: nothing was spent; confirm
     /// "continue as `email`?" and sign in again without a binding.
     case magicLinkOpenedElsewhere(email: String)

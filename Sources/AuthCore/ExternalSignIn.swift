@@ -1,4 +1,5 @@
-/// The account a provider sign-in reached, how, and the session it opened.
+/// What a provider sign-in came to: the session (or the second step the account owes, or — from
+/// Gatehouse's `ProviderSignIn` — the refusal), and how the identity met the account.
 public struct ExternalSignIn: Sendable, Equatable {
     public enum Outcome: String, Sendable, Equatable {
         case existingLink = "existing_link"
@@ -6,12 +7,12 @@ public struct ExternalSignIn: Sendable, Equatable {
         case created
     }
 
-    public var session: AuthSession
-    public var outcome: Outcome
-    public var user: User { session.user }
+    public var result: SignInResult
+    /// How the identity met the account; nil when it was refused.
+    public var outcome: Outcome?
 
-    public init(session: AuthSession, outcome: Outcome) {
-        self.session = session
+    public init(result: SignInResult, outcome: Outcome?) {
+        self.result = result
         self.outcome = outcome
     }
 }

@@ -4,21 +4,16 @@ import Secrets
 import Store
 import TwoFactor
 
-/// Two-step sign-in on the embedded store: an authenticator key per account (sealed under a key
-/// derived from the key file's, so the SQLite file alone cannot produce codes), single-use
-/// recovery codes kept as keyed hashes, and pending second steps of sign-ins.
-///
-/// A code is accepted for its step ±1 (clock drift), and only when that step is newer than the
-/// last one accepted for the account, so a code never works twice — not even inside its own 30 s.
+/// Two-step sign-in on the embedded store: the account's authenticator key and recovery codes are
+/// `SecondFactorKeys`' (the one owner, superusers' too), and the pending second steps of sign-ins
+/// are kept here, on `TOTPRules`.
 extension LocalAccounts {
-    // The numbers (step lifetime, tries, the account's hourly ceiling, enrolment lifetime, recovery
-    // codes) are `TOTPRules`, shared with superusers' `StaffSignIn`.
     /// The issuer authenticator apps show next to the account.
     public static let totpIssuer = "Gatehouse"
 
     /// Whether the account asks for a second step.
     func totpEnabled(_ userID: UserID) async throws -> Bool {
-        try await database.totpCredential(userID: userID)?.enabled ?? false
+        try await secondFactors.isOn(.user(userID))
     }
 
     func totpStatus(_ userID: UserID) async throws -> TOTPStatus {
@@ -28,57 +23,34 @@ extension LocalAccounts {
 
     /// The key waiting for its first code: the pending one while it is fresh, else a new one.
     func beginTOTPEnrollment(_ user: User) async throws -> TOTPEnrollment {
-        let now = clock()
-        let stored = try await database.totpCredential(userID: user.id)
-        if stored?.enabled == true { throw Self.alreadyOn }
-        if let stored, let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
-            now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime,
-            let secret = try? openSecret(pending)
-        {
-            return enrollment(secret, email: user.email)
-        }
-        let secret = TOTPSecret()
-        guard try await database.setPendingTOTPSecret(userID: user.id, sealed: try sealSecret(secret), at: now) else {
-            throw Self.alreadyOn
-        }
-        return enrollment(secret, email: user.email)
+        guard let secret = try await secondFactors.pendingKey(.user(user.id)) else { throw Self.alreadyOn }
+        return TOTPEnrollment(
+            secret: secret.base32, provisioningURL: secret.provisioningURL(issuer: Self.totpIssuer, account: user.email))
     }
 
     /// Turns TOTP on with a first right code for the pending key; returns the recovery codes.
     func confirmTOTPEnrollment(_ userID: UserID, code: String) async throws -> [String] {
-        let now = clock()
-        guard let stored = try await database.totpCredential(userID: userID), !stored.enabled,
-            let pending = stored.pendingSecretSealed, let created = stored.pendingCreatedAt,
-            now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime
-        else { throw AuthError.codeExpired }
-        let secret = try openSecret(pending)
-        guard let step = try TOTP().matchingStep(code, secret: secret.bytes, at: now) else {
+        switch try await secondFactors.confirm(.user(userID), code: code) {
+        case .enabled(let codes):
+            logger.info("TOTP turned on", metadata: ["user": "\(userID)"])
+            return codes
+        case .wrongCode:
             logger.notice("wrong code confirming TOTP", metadata: ["user": "\(userID)"])
             throw AuthError.invalidCode
+        case .expired:
+            throw AuthError.codeExpired
         }
-        let codes = RecoveryCodes.generate()
-        guard
-            try await database.enableTOTP(
-                userID: userID, pendingSealed: pending, step: step,
-                recoveryCodeHashes: codes.map { recoveryCodeHash($0, userID: userID) }, at: now)
-        else { throw AuthError.codeExpired }
-        logger.info("TOTP turned on", metadata: ["user": "\(userID)"])
-        return codes
     }
 
     func disableTOTP(_ userID: UserID, password: String) async throws {
         try await reauthenticate(userID, password: password)
-        try await database.disableTOTP(userID: userID)
+        try await secondFactors.disable(.user(userID))
         logger.info("TOTP turned off", metadata: ["user": "\(userID)"])
     }
 
     func regenerateRecoveryCodes(_ userID: UserID, password: String) async throws -> [String] {
         try await reauthenticate(userID, password: password)
-        let codes = RecoveryCodes.generate()
-        guard
-            try await database.replaceRecoveryCodes(
-                userID: userID, hashes: codes.map { recoveryCodeHash($0, userID: userID) }, at: clock())
-        else { throw Self.notOn }
+        guard let codes = try await secondFactors.regenerateRecoveryCodes(.user(userID)) else { throw Self.notOn }
         logger.info("recovery codes regenerated", metadata: ["user": "\(userID)"])
         return codes
     }
@@ -86,7 +58,7 @@ extension LocalAccounts {
     /// Support's reset: TOTP off, key and recovery codes gone.
     func resetTOTP(_ userID: UserID) async throws {
         guard try await database.user(id: userID) != nil else { throw AuthError.userNotFound }
-        try await database.disableTOTP(userID: userID)
+        try await secondFactors.disable(.user(userID))
         logger.info("TOTP reset by support", metadata: ["user": "\(userID)"])
     }
 
@@ -100,11 +72,7 @@ extension LocalAccounts {
             guard await hasher.verify(password, against: hash) else { throw AuthError.invalidCredentials }
             return
         }
-        guard let stored = try await database.totpCredential(userID: userID), stored.enabled,
-            let sealed = stored.secretSealed,
-            let step = try TOTP().matchingStep(password, secret: try openSecret(sealed).bytes, at: clock()),
-            try await database.claimTOTPStep(userID: userID, step: step)
-        else { throw AuthError.invalidCredentials }
+        guard try await secondFactors.claimCode(.user(userID), code: password) else { throw AuthError.invalidCredentials }
     }
 
     // MARK: The second step of a sign-in
@@ -145,14 +113,13 @@ extension LocalAccounts {
         let spent: SpentFactor
         switch factor {
         case .totp(let code):
-            guard let stored = try await database.totpCredential(userID: user.id), stored.enabled,
-                let sealed = stored.secretSealed,
-                let step = try TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: now)
-            else { throw wrongSecondStep(user.id) }
+            guard let step = try await secondFactors.matchingStep(.user(user.id), code: code) else {
+                throw wrongSecondStep(user.id)
+            }
             spent = .totpStep(step)
         case .recoveryCode(let typed):
             guard !RecoveryCodes.normalize(typed).isEmpty else { throw wrongSecondStep(user.id) }
-            spent = .recoveryCode(hash: recoveryCodeHash(typed, userID: user.id))
+            spent = .recoveryCode(hash: secondFactors.recoveryCodeHash(typed, .user(user.id)))
         case .emailOTP:
             throw AuthError.notSupported(.emailOTP)
         }
@@ -172,27 +139,10 @@ extension LocalAccounts {
 
     // MARK: Keys and hashes
 
-    /// Seals keys under a key derived from the key file's (never stored in the database).
-    private func totpBox() throws -> SecretBox {
-        try SecretBox(key: keyedHash.derivedKey(for: "totp-secrets"))
-    }
-
-    func sealSecret(_ secret: TOTPSecret) throws -> [UInt8] { try totpBox().seal(secret.base32) }
-
-    func openSecret(_ sealed: [UInt8]) throws -> TOTPSecret {
-        guard let secret = TOTPSecret(base32: try totpBox().open(sealed)) else { throw SecretsError.openFailed }
-        return secret
-    }
-
-    private func enrollment(_ secret: TOTPSecret, email: String) -> TOTPEnrollment {
-        TOTPEnrollment(secret: secret.base32, provisioningURL: secret.provisioningURL(issuer: Self.totpIssuer, account: email))
-    }
+    /// The account's authenticator key and recovery codes, with the one owner superusers' use too.
+    var secondFactors: SecondFactorKeys { SecondFactorKeys(database: database, keyedHash: keyedHash, clock: clock) }
 
     private func challengeHash(_ id: String) -> String { keyedHash.hex("mfa-challenge:" + id) }
-
-    func recoveryCodeHash(_ code: String, userID: UserID) -> String {
-        keyedHash.hex("recovery-code:\(userID.rawValue):" + RecoveryCodes.normalize(code))
-    }
 
     private static var alreadyOn: AuthError {
         .validation([FieldError(field: "totp", message: "Two-step sign-in is already on. Turn it off first to set up a new key.")]

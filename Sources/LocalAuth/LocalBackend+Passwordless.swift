@@ -9,7 +9,7 @@ extension LocalBackend {
         try await accounts.requestEmailOTP(email: email, allowSignUp: allowSignUp)
     }
 
-    public func signIn(otpID: String, code: String) async throws -> AuthSession {
+    public func signIn(otpID: String, code: String) async throws -> SignInResult {
         try await sessionOrChallenge(for: try await accounts.signIn(otpID: otpID, code: code), firstMethod: "email_code")
     }
 
@@ -17,7 +17,7 @@ extension LocalBackend {
         try await accounts.requestMagicLink(email: email, allowSignUp: allowSignUp, browserBinding: browserBinding)
     }
 
-    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> SignInResult {
         try await sessionOrChallenge(
             for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding),
             firstMethod: "magic_link")

@@ -30,7 +30,7 @@ extension LocalBackend: MailedLinkInspection {
     /// browsers are revoked here, so they are signed out even before. Called by an app, every other
     /// session goes, browser sessions included. Impersonation sessions may not change credentials.
     public func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws
-        -> AuthSession
+        -> SignInResult
     {
         guard let record = try await database.activeSession(tokenHash: accessHash(session.accessToken), now: clock())
         else { throw AuthError.sessionExpired }
@@ -40,7 +40,7 @@ extension LocalBackend: MailedLinkInspection {
             leavingBrowserSessions: client == .browserSession)
         var kept = session
         kept.user = try await user(for: session)
-        return kept
+        return .signedIn(kept)
     }
 
     static let impersonationRefusal = AuthError.server(

@@ -7,13 +7,13 @@ import Store
 /// its session directly, so support staff never meet the second step.
 extension LocalBackend {
     /// The session for a sign-in whose first step passed — or, when the account has TOTP on,
-    /// `.mfaRequired` with a new challenge (`completeMFA` then opens the session). `firstMethod`
+    /// `.secondStep` with a new challenge (`completeMFA` then opens the session). `firstMethod`
     /// names the first step for the logs ("password", "email_code", "provider", …).
-    func sessionOrChallenge(for user: User, firstMethod: String = "other") async throws -> AuthSession {
+    func sessionOrChallenge(for user: User, firstMethod: String = "other") async throws -> SignInResult {
         if try await accounts.totpEnabled(user.id) {
-            throw AuthError.mfaRequired(try await accounts.startMFAChallenge(for: user.id, firstMethod: firstMethod))
+            return .secondStep(try await accounts.startMFAChallenge(for: user.id, firstMethod: firstMethod))
         }
-        return try await openSession(for: user)
+        return .signedIn(try await openSession(for: user))
     }
 
     public func totpStatus(session: AuthSession) async throws -> TOTPStatus {

@@ -81,10 +81,10 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
         if verificationMode == .link {
             let user = try await accounts.verifyEmailLink(token: code)
-            return VerificationOutcome(user: user, session: try await sessionOrChallenge(for: user, firstMethod: "email_link"))
+            return VerificationOutcome(user: user, signIn: try await sessionOrChallenge(for: user, firstMethod: "email_link"))
         }
         let user = try await accounts.verifyEmail(email: email, code: code)
-        return VerificationOutcome(user: user, session: try await sessionOrChallenge(for: user, firstMethod: "email_code"))
+        return VerificationOutcome(user: user, signIn: try await sessionOrChallenge(for: user, firstMethod: "email_code"))
     }
 
     /// A link may be opened by a mail scanner, so it verifies without signing in.
@@ -100,7 +100,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
         try await accounts.resendVerification(email: email, withLink: withLink)
     }
 
-    public func signIn(email: String, password: String) async throws -> AuthSession {
+    public func signIn(email: String, password: String) async throws -> SignInResult {
         let user = try await accounts.signIn(email: email, password: password, admitUnverified: admitsUnverified)
         return try await sessionOrChallenge(for: user, firstMethod: "password")
     }
@@ -162,7 +162,7 @@ public struct LocalBackend: AuthAPI, SessionDescribing, UnverifiedSessions, Pass
 
     public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
         let (user, outcome) = try await accounts.signIn(with: identity, allowCreate: allowCreate)
-        return ExternalSignIn(session: try await sessionOrChallenge(for: user, firstMethod: "provider"), outcome: outcome)
+        return ExternalSignIn(result: try await sessionOrChallenge(for: user, firstMethod: "provider"), outcome: outcome)
     }
 
     public func link(_ identity: ExternalIdentity, session: AuthSession) async throws -> ExternalAuth {

@@ -30,6 +30,17 @@ extension AppDatabase {
         }
     }
 
+    /// Takes the staff role away: the superuser goes, and with them (`ON DELETE CASCADE`) every
+    /// session at each of staff's doors, their passkeys, authenticator key and recovery codes.
+    /// False when no superuser has `email`.
+    public func deleteSuperuser(email: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM superusers WHERE email_normalized = ?", arguments: [EmailAddress.normalize(email)])
+            return db.changesCount == 1
+        }
+    }
+
     public func superuser(email: String) async throws -> SuperuserRecord? {
         try await pool.read { db in
             try SuperuserRecord.fetchOne(

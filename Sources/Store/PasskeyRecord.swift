@@ -53,22 +53,4 @@ public struct NewPasskey: Sendable, Equatable {
 
 /// Whose a passkey is: a person's (their account's pages and APIs) or a superuser's (the console's
 /// sign-in). Every lookup names one, so neither's credential ever signs in as the other.
-public enum PasskeyOwner: Sendable, Hashable {
-    case user(UserID)
-    case superuser(String)
-
-    /// The column that holds this kind of owner.
-    var column: String {
-        switch self {
-        case .user: "user_id"
-        case .superuser: "superuser_id"
-        }
-    }
-
-    var key: String {
-        switch self {
-        case .user(let id): id.rawValue
-        case .superuser(let id): id
-        }
-    }
-}
+public typealias PasskeyOwner = CredentialHolder

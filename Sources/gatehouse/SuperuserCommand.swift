@@ -5,12 +5,12 @@ import PasswordStrength
 import Secrets
 import Store
 
-/// `gatehouse superuser create EMAIL`: adds a staff account for the console.
+/// `gatehouse superuser create EMAIL` adds a staff account for the console; `delete EMAIL` takes it away.
 struct SuperuserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "superuser",
         abstract: "Manage superusers, the staff accounts that sign in to the console at /_/.",
-        subcommands: [Create.self])
+        subcommands: [Create.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -62,6 +62,27 @@ struct SuperuserCommand: AsyncParsableCommand {
             let second = try Terminal.readSecret(prompt: "Repeat password: ")
             guard first == second else { throw ValidationError("The passwords do not match.") }
             return first
+        }
+    }
+}
+
+extension SuperuserCommand {
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a superuser: every console, admin-API and PocketBase superuser session of theirs ends.")
+
+        @Argument(help: "The superuser's email address.")
+        var email: String
+
+        @Option(help: "SQLite file. (GATEHOUSE_DB)")
+        var db: String = Environment.value("DB") ?? "gatehouse.sqlite"
+
+        func run() async throws {
+            let email = self.email.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard try await AppDatabase(path: db).deleteSuperuser(email: email) else {
+                throw ValidationError("No superuser has the email \(email).")
+            }
+            print("Deleted superuser \(email); their sessions have ended.")
         }
     }
 }

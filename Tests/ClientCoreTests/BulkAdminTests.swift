@@ -21,6 +21,7 @@ import Testing
             #expect(ids.count == 5)
             #expect(try await admin.listUsers(UserQuery(search: prefix)).totalItems == 5)
             _ = try await fixture.client().signIn(email: "\(prefix)+5@example.com", password: "seed passphrase 7")
+                .requireSession()
 
             let overlapping = await authError {
                 _ = try await admin.seedUsers(
@@ -53,7 +54,7 @@ import Testing
             switch kind {
             case .local:
                 #expect(try await admin.importUsers(rows).count == 2)
-                _ = try await fixture.client().signIn(email: hashed, password: "imported pw 1")
+                _ = try await fixture.client().signIn(email: hashed, password: "imported pw 1").requireSession()
             case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI:
                 do {
                     _ = try await admin.importUsers(rows)
@@ -64,7 +65,7 @@ import Testing
                 #expect(try await admin.listUsers(UserQuery(search: plain)).totalItems == 0, "nothing written")
                 #expect(try await admin.importUsers([rows[0]]).count == 1)
             }
-            let session = try await fixture.client().signIn(email: plain, password: "plain passphrase 7")
+            let session = try await fixture.client().signIn(email: plain, password: "plain passphrase 7").requireSession()
             #expect(session.user.profile.name == "Plain Person")
 
             let bad = [ImportedUser(row: 2, email: "nope"), ImportedUser(row: 3, email: plain, password: "long enough pw")]

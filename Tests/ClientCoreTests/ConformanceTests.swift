@@ -24,7 +24,7 @@ import Testing
 
             // Not verified yet: the right password is refused with a typed error.
             #expect(
-                await authError { try await client.signIn(email: email, password: "correct horse battery") }
+                await authError { try await client.signIn(email: email, password: "correct horse battery").requireSession() }
                     == .emailNotVerified(email: email))
 
             // Verify with exactly what was mailed, as the capabilities say it is mailed.
@@ -42,7 +42,7 @@ import Testing
             if let user = verified.user { #expect(user.emailVerified) }
             try await client.signOut()
 
-            let session = try await client.signIn(email: email, password: "correct horse battery")
+            let session = try await client.signIn(email: email, password: "correct horse battery").requireSession()
             #expect(session.user.emailVerified)
             #expect(session.refreshable)
             #expect(session.expiresAt.map { $0 > Date() } == true)
@@ -85,12 +85,16 @@ import Testing
             let client = fixture.client()
             let email = uniqueEmail("grace")
             _ = try await client.admin.createUser(NewUser(email: email, password: "right passphrase 7", verified: true))
-            #expect(await authError { try await client.signIn(email: email, password: "wrong password") } == .invalidCredentials)
             #expect(
-                await authError { try await client.signIn(email: uniqueEmail("nobody"), password: "whatever1") }
+                await authError { try await client.signIn(email: email, password: "wrong password").requireSession() }
+                    == .invalidCredentials)
+            #expect(
+                await authError { try await client.signIn(email: uniqueEmail("nobody"), password: "whatever1").requireSession() }
                     == .invalidCredentials)
             #expect(try await client.getSession() == nil)
-            #expect(try await client.signIn(email: email, password: "right passphrase 7").user.email.lowercased() == email)
+            #expect(
+                try await client.signIn(email: email, password: "right passphrase 7").requireSession().user.email.lowercased()
+                    == email)
         }
     }
 
@@ -140,7 +144,7 @@ import Testing
             _ = try await client.admin.linkExternalAuth(userID: user.id, provider: "github", providerID: "gh-\(UUID())")
             _ = try await client.admin.linkExternalAuth(userID: user.id, provider: "google", providerID: "g-\(UUID())")
 
-            try await client.signIn(email: email, password: "linked passphrase 7")
+            try await client.signIn(email: email, password: "linked passphrase 7").requireSession()
             #expect(try await client.listExternalAuths(userId: user.id).map(\.provider).sorted() == ["github", "google"])
             try await client.unlinkExternalAuth(userId: user.id, provider: "github")
             let left = try await client.listExternalAuths(userId: user.id)

@@ -126,12 +126,14 @@ import WebAuthnTestSupport
         let client = fixture.client()
         let email = uniqueEmail("grace")
         _ = try await client.signUp(email: email, password: Self.password)
-        #expect(await authError { try await client.signIn(email: email, password: "wrong password") } == .invalidCredentials)
         #expect(
-            await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password) }
+            await authError { try await client.signIn(email: email, password: "wrong password").requireSession() }
+                == .invalidCredentials)
+        #expect(
+            await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password).requireSession() }
                 == .invalidCredentials)
         #expect(await authError { _ = try await client.signUp(email: email, password: "yellow kite harbor 58") } == .emailExists)
-        #expect(try await client.signIn(email: email, password: Self.password).user.email.lowercased() == email)
+        #expect(try await client.signIn(email: email, password: Self.password).requireSession().user.email.lowercased() == email)
     }
 
     @Test func magicLinkSignsUpAndInOnce() async throws {
@@ -141,9 +143,11 @@ import WebAuthnTestSupport
         let email = uniqueEmail("link")
         try await api.requestMagicLink(email: email, allowSignUp: true, browserBinding: "unused")
         let token = try await mailed(fixture, to: email, link: true)
-        let session = try await api.signIn(magicLinkToken: token, browserBinding: nil)
+        let session = try await api.signIn(magicLinkToken: token, browserBinding: nil).requireSession()
         #expect(session.user.email.lowercased() == email && session.user.emailVerified)
-        #expect(await authError { _ = try await api.signIn(magicLinkToken: token, browserBinding: nil) } == .invalidCode)
+        #expect(
+            await authError { _ = try await api.signIn(magicLinkToken: token, browserBinding: nil).requireSession() }
+                == .invalidCode)
 
         // Sign-in only: an unknown address gets a mail-less answer, never an account.
         let stranger = uniqueEmail("stranger")
@@ -168,8 +172,8 @@ import WebAuthnTestSupport
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
 
         // The password alone no longer signs in: the challenge names the login id.
-        let asked = await authError { _ = try await api.signIn(email: email, password: Self.password) }
-        guard case .mfaRequired(let challenge)? = asked else {
+        let asked = try await api.signIn(email: email, password: Self.password)
+        guard case .secondStep(let challenge) = asked else {
             Issue.record("the password sign-in answered \(String(describing: asked)), not the second step")
             return
         }
@@ -193,7 +197,7 @@ import WebAuthnTestSupport
         let (laptop, phone) = (fixture.client(), fixture.client())
         let email = uniqueEmail("change")
         _ = try await laptop.signUp(email: email, password: Self.password)
-        try await phone.signIn(email: email, password: Self.password)
+        try await phone.signIn(email: email, password: Self.password).requireSession()
 
         #expect(
             await authError {
@@ -204,8 +208,9 @@ import WebAuthnTestSupport
         #expect(try await laptop.getCurrentUser()?.email.lowercased() == email)
         #expect(await authError { _ = try await phone.getCurrentUser() } == .sessionExpired, "the phone is still signed in")
         #expect(
-            await authError { try await fixture.client().signIn(email: email, password: Self.password) } == .invalidCredentials)
-        _ = try await fixture.client().signIn(email: email, password: "violet tractor lamp 71")
+            await authError { try await fixture.client().signIn(email: email, password: Self.password).requireSession() }
+                == .invalidCredentials)
+        _ = try await fixture.client().signIn(email: email, password: "violet tractor lamp 71").requireSession()
     }
 
     @Test func whatNeedsTheManagementKeyIsRefusedAsUnsupported() async throws {

@@ -40,8 +40,8 @@ import Testing
             for email in [old, taken] {
                 _ = try await api.admin.createUser(NewUser(email: email, password: Self.password, verified: true))
             }
-            let session = try await api.signIn(email: old, password: Self.password)
-            let elsewhere = try await api.signIn(email: old, password: Self.password)
+            let session = try await api.signIn(email: old, password: Self.password).requireSession()
+            let elsewhere = try await api.signIn(email: old, password: Self.password).requireSession()
 
             #expect(
                 await authError {
@@ -72,8 +72,10 @@ import Testing
 
             let reused = await authError { _ = try await api.confirmEmailChange(token: token, password: password, keeping: nil) }
             #expect(reused == .invalidCode || reused == .codeExpired)
-            #expect(await authError { _ = try await api.signIn(email: old, password: Self.password) } == .invalidCredentials)
-            #expect(try await api.signIn(email: new, password: Self.password).user.email.lowercased() == new)
+            #expect(
+                await authError { _ = try await api.signIn(email: old, password: Self.password).requireSession() }
+                    == .invalidCredentials)
+            #expect(try await api.signIn(email: new, password: Self.password).requireSession().user.email.lowercased() == new)
             #expect(try await api.admin.listUsers(UserQuery(search: taken)).users.map { $0.email.lowercased() } == [taken])
         }
     }

@@ -182,3 +182,11 @@ final class EventLog: Sendable {
 func uniqueEmail(_ prefix: String) -> String {
     "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
 }
+
+extension SignInResult {
+    /// The session of a sign-in the test expects to complete; anything else fails the test.
+    @discardableResult
+    func requireSession(sourceLocation: SourceLocation = #_sourceLocation) throws -> AuthSession {
+        try #require(session, "the sign-in answered \(self)", sourceLocation: sourceLocation)
+    }
+}

@@ -24,7 +24,7 @@ import TwoFactor
                     "PATCH", "/api/collections/users", token: token,
                     body: ["mfa": ["enabled": true, "duration": 600, "rule": ""]])
             } else {
-                let session = try await api.signIn(email: email, password: Self.password)
+                let session = try await api.signIn(email: email, password: Self.password).requireSession()
                 let enrollment = try await api.beginTOTPEnrollment(session: session)
                 let secret = try #require(Base32.decode(enrollment.secret))
                 recoveryCodes = try await api.confirmTOTPEnrollment(
@@ -33,13 +33,9 @@ import TwoFactor
             }
 
             // The password alone no longer signs in: the backend names the pending sign-in.
-            let challenge: MFAChallenge
-            do {
-                _ = try await api.signIn(email: email, password: Self.password)
+            guard case .secondStep(let challenge) = try await api.signIn(email: email, password: Self.password) else {
                 Issue.record("signed in without the second step")
                 return
-            } catch AuthError.mfaRequired(let pending) {
-                challenge = pending
             }
             #expect(!challenge.id.isEmpty)
 

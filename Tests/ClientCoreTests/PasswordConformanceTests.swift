@@ -33,7 +33,7 @@ import Testing
             #expect(api.capabilities.contains(.passwordReset))
             let email = uniqueEmail("reset")
             try await verifiedAccount(fixture, email, password: "old-password-1")
-            let before = try await api.signIn(email: email, password: "old-password-1")
+            let before = try await api.signIn(email: email, password: "old-password-1").requireSession()
 
             // Unknown addresses are answered alike (no error).
             try await api.requestPasswordReset(email: uniqueEmail("nobody"))
@@ -47,14 +47,16 @@ import Testing
             #expect(user.id == before.user.id)
 
             #expect(await authError { _ = try await api.currentUser(before) } == .sessionExpired)
-            #expect(await authError { _ = try await api.signIn(email: email, password: "old-password-1") } == .invalidCredentials)
-            let after = try await api.signIn(email: email, password: "new-password-2")
+            #expect(
+                await authError { _ = try await api.signIn(email: email, password: "old-password-1").requireSession() }
+                    == .invalidCredentials)
+            let after = try await api.signIn(email: email, password: "new-password-2").requireSession()
             #expect(after.user.id == before.user.id)
 
             let reused = await resetError(api, token: token, password: "third-password-3")
             #expect([AuthError.invalidCode, .codeExpired].contains(reused), "\(String(describing: reused))")
             #expect(await resetError(api, token: "not-a-token", password: "third-password-3") == .invalidCode)
-            _ = try await api.signIn(email: email, password: "new-password-2")
+            _ = try await api.signIn(email: email, password: "new-password-2").requireSession()
 
             // Codes only where the backend mails codes.
             if api.verificationMode == .code {
@@ -62,7 +64,7 @@ import Testing
                 let code = try await fixture.mailedVerification(to: email).secret
                 let traded = try await api.exchangePasswordResetCode(email: email, code: code)
                 _ = try await api.resetPassword(token: traded, newPassword: "by-code-password-4")
-                _ = try await api.signIn(email: email, password: "by-code-password-4")
+                _ = try await api.signIn(email: email, password: "by-code-password-4").requireSession()
             } else {
                 #expect(
                     await authError { _ = try await api.exchangePasswordResetCode(email: email, code: "123456") }
@@ -78,8 +80,8 @@ import Testing
             #expect(api.capabilities.contains(.passwordChange))
             let email = uniqueEmail("change")
             try await verifiedAccount(fixture, email, password: "old-password-1")
-            let here = try await api.signIn(email: email, password: "old-password-1")
-            let elsewhere = try await api.signIn(email: email, password: "old-password-1")
+            let here = try await api.signIn(email: email, password: "old-password-1").requireSession()
+            let elsewhere = try await api.signIn(email: email, password: "old-password-1").requireSession()
 
             #expect(
                 await authError {
@@ -93,12 +95,15 @@ import Testing
             _ = try await api.currentUser(elsewhere)  // refusals change nothing
 
             let goOn = try await api.changePassword(
-                currentPassword: "old-password-1", newPassword: "new-password-2", session: here)
+                currentPassword: "old-password-1", newPassword: "new-password-2", session: here
+            ).requireSession()
             #expect(try await api.currentUser(goOn).id == here.user.id)
             #expect(await authError { _ = try await api.currentUser(elsewhere) } == .sessionExpired)
             _ = try await api.refresh(goOn)
-            #expect(await authError { _ = try await api.signIn(email: email, password: "old-password-1") } == .invalidCredentials)
-            _ = try await api.signIn(email: email, password: "new-password-2")
+            #expect(
+                await authError { _ = try await api.signIn(email: email, password: "old-password-1").requireSession() }
+                    == .invalidCredentials)
+            _ = try await api.signIn(email: email, password: "new-password-2").requireSession()
         }
     }
 
@@ -108,7 +113,7 @@ import Testing
             let api = fixture.api
             let email = uniqueEmail("held")
             try await verifiedAccount(fixture, email, password: "old-password-1")
-            let user = try await api.signIn(email: email, password: "old-password-1").user
+            let user = try await api.signIn(email: email, password: "old-password-1").requireSession().user
             let impersonation = try await api.admin.impersonate(user.id, duration: 300)
             let refused = await authError {
                 _ = try await api.changePassword(
@@ -116,7 +121,7 @@ import Testing
             }
             #expect(
                 refused == .server(status: 403, code: "forbidden", message: "The password can't be changed while impersonating."))
-            _ = try await api.signIn(email: email, password: "old-password-1")
+            _ = try await api.signIn(email: email, password: "old-password-1").requireSession()
         }
     }
 }

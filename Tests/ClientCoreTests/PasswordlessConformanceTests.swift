@@ -51,12 +51,12 @@ import Testing
             #expect(code.count == 6 && code.allSatisfy(\.isNumber))
 
             let wrong = code == "000000" ? "111111" : "000000"
-            #expect(await authError { _ = try await api.signIn(otpID: otpID, code: wrong) } == .invalidCode)
-            let session = try await api.signIn(otpID: otpID, code: code)
+            #expect(await authError { _ = try await api.signIn(otpID: otpID, code: wrong).requireSession() } == .invalidCode)
+            let session = try await api.signIn(otpID: otpID, code: code).requireSession()
             #expect(session.user.id == user.id)
             #expect(try await api.currentUser(session).email.lowercased() == email)
 
-            let replay = await authError { _ = try await api.signIn(otpID: otpID, code: code) }
+            let replay = await authError { _ = try await api.signIn(otpID: otpID, code: code).requireSession() }
             #expect(replay == .invalidCode || replay == .codeExpired, "a code works once")
         }
     }
@@ -67,9 +67,9 @@ import Testing
             let api = fixture.api
             let otpID = try await api.requestEmailOTP(email: uniqueEmail("nobody"), allowSignUp: false)
             #expect(!otpID.isEmpty, "unknown addresses get an id too")
-            let guess = await authError { _ = try await api.signIn(otpID: otpID, code: "123456") }
+            let guess = await authError { _ = try await api.signIn(otpID: otpID, code: "123456").requireSession() }
             #expect(guess == .invalidCode || guess == .codeExpired)
-            #expect(await authError { _ = try await api.signIn(otpID: "no-such-otp-id", code: "123456") } != nil)
+            #expect(await authError { _ = try await api.signIn(otpID: "no-such-otp-id", code: "123456").requireSession() } != nil)
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
         let email = uniqueEmail("session")
         _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "session passphrase 7", verified: true))
         let client = AuthClient(api: fixture.api, storage: storage, refreshMargin: refreshMargin)
-        try await client.signIn(email: email, password: "session passphrase 7")
+        try await client.signIn(email: email, password: "session passphrase 7").requireSession()
         return (client, email)
     }
 
@@ -48,7 +48,7 @@ import Testing
         let fixture = try await LocalFixture()
         let email = uniqueEmail("reuse")
         _ = try await fixture.api.admin.createUser(NewUser(email: email, password: "reuse passphrase 7", verified: true))
-        let original = try await fixture.api.signIn(email: email, password: "reuse passphrase 7")
+        let original = try await fixture.api.signIn(email: email, password: "reuse passphrase 7").requireSession()
         let rotated = try await fixture.api.refresh(original)
         #expect(rotated.refreshToken != original.refreshToken)
         #expect(try await fixture.api.currentUser(rotated).email == email)

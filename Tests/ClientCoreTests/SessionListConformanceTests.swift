@@ -16,7 +16,7 @@ import Testing
         var clients: [AuthClient] = []
         for _ in 0..<count {
             let client = fixture.client()
-            try await client.signIn(email: email, password: "correct horse battery")
+            try await client.signIn(email: email, password: "correct horse battery").requireSession()
             clients.append(client)
         }
         return clients
@@ -53,7 +53,7 @@ import Testing
             // Everyone: the laptop too.
             let email = try #require(try await laptop.getCurrentUser()).email
             let again = fixture.client()
-            try await again.signIn(email: email, password: "correct horse battery")
+            try await again.signIn(email: email, password: "correct horse battery").requireSession()
             try await laptop.signOut(scope: .all)
             #expect(try await laptop.getSession() == nil)
             #expect(await authError { _ = try await again.getCurrentUser() } == .sessionExpired)

@@ -33,13 +33,11 @@ import TwoFactor
 
     /// The challenge a right password yields on an account with TOTP on.
     private func challenge(_ api: LocalBackend, email: String = "ann@example.com") async throws -> MFAChallenge {
-        do {
-            _ = try await api.signIn(email: email, password: "quiet-otter-321")
-        } catch AuthError.mfaRequired(let challenge) {
-            #expect(challenge.methods == [.totp, .recoveryCode])
-            return challenge
+        guard case .secondStep(let challenge) = try await api.signIn(email: email, password: "quiet-otter-321") else {
+            throw TestFailure("sign-in did not ask for a second step")
         }
-        throw TestFailure("sign-in did not ask for a second step")
+        #expect(challenge.methods == [.totp, .recoveryCode])
+        return challenge
     }
 
     @Test func passwordSignInAsksForTheCodeAndACodeWorksOnce() async throws {
@@ -173,7 +171,7 @@ import TwoFactor
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
         #expect(try await h.count("recovery_codes") == 0)
         #expect(try await h.count("totp_credentials") == 0)
-        _ = try await api.signIn(email: "ann@example.com", password: "quiet-otter-321")
+        #expect(try await api.signIn(email: "ann@example.com", password: "quiet-otter-321").session != nil)
     }
 
     @Test func theKeyIsStoredSealedAndAFreshPendingKeyIsKeptUntilConfirmed() async throws {
@@ -201,24 +199,16 @@ import TwoFactor
         _ = try await h.database.linkExternal(
             ExternalIdentity(provider: "test", subject: "ann-1", email: "ann@example.com", emailVerified: true),
             to: user.id, at: h.clock.now)
-        let viaProvider = await caughtError {
-            _ = try await api.signIn(
-                with: ExternalIdentity(provider: "test", subject: "ann-1", email: "ann@example.com", emailVerified: true),
-                allowCreate: false)
-        }
-        guard case .mfaRequired = viaProvider as? AuthError else {
-            throw TestFailure("provider sign-in: \(String(describing: viaProvider))")
-        }
+        let viaProvider = try await api.signIn(
+            with: ExternalIdentity(provider: "test", subject: "ann-1", email: "ann@example.com", emailVerified: true),
+            allowCreate: false)
+        guard case .secondStep = viaProvider.result else { throw TestFailure("provider sign-in: \(viaProvider)") }
         // Code verification (an address verified again, e.g. after support unverified it).
         try await h.database.pool.write { db in try db.execute(sql: "UPDATE users SET verified = 0") }
         try await h.backend.resendVerification(email: "ann@example.com")
-        let viaCode = await caughtError {
-            _ = try await api.verifyEmail(
-                email: "ann@example.com", code: try await h.latestMail(to: "ann@example.com").code ?? "")
-        }
-        guard case .mfaRequired = viaCode as? AuthError else {
-            throw TestFailure("code verification: \(String(describing: viaCode))")
-        }
+        let viaCode = try await api.verifyEmail(
+            email: "ann@example.com", code: try await h.latestMail(to: "ann@example.com").code ?? "")
+        guard case .secondStep? = viaCode.signIn else { throw TestFailure("code verification: \(viaCode)") }
         // Support staff are not asked.
         let impersonation = try await api.admin.impersonate(user.id, duration: 600, actor: "staff@example.com")
         #expect(try await api.currentUser(impersonation).id == user.id)
@@ -232,7 +222,7 @@ import TwoFactor
         #expect(try await api.admin.totpStatus(of: user.id).enabled)
         try await api.admin.resetTOTP(of: user.id)
         #expect(try await api.admin.totpStatus(of: user.id) == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
-        _ = try await api.signIn(email: "ann@example.com", password: "quiet-otter-321")
+        #expect(try await api.signIn(email: "ann@example.com", password: "quiet-otter-321").session != nil)
         await #expect(throws: AuthError.userNotFound) { try await api.admin.resetTOTP(of: UserID("nobody")) }
     }
 

@@ -146,7 +146,7 @@ import Testing
         #expect(links.userID == alice && links.value.isEmpty)
 
         // A key waiting for its first code is not on, and its codes are not counted.
-        #expect(try await database.setPendingTOTPSecret(userID: alice, sealed: [1, 2, 3], at: now))
+        #expect(try await database.setPendingTOTPSecret(.user(alice), sealed: [1, 2, 3], at: now))
         totp = try #require(try await database.activeSessionTOTPStatus(tokenHash: "t", now: now))
         #expect(totp.value == TOTPStatus(enabled: false, recoveryCodesLeft: 0))
         try await database.pool.write { db in

@@ -17,26 +17,14 @@ public struct MailedCodeChecks: Sendable {
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 
-    /// What a verification code came to.
-    public enum CodeVerification: Sendable {
-        /// Checked: whether it verified the address, and the session when the backend signed in.
-        case verified(VerificationOutcome)
-        /// The address is verified; the account asks for its second step before any session.
-        case secondStep(MFAChallenge)
-    }
-
     /// The 6-digit verification code for `email`, checked with the backend's sign-in sessions
-    /// (`pageBackend`), which sign in once the address is verified.
-    public func completeVerification(email: String, code: String, request: Request) async throws -> CodeVerification {
-        do {
-            let outcome = try await checked(.verificationFailed, ["email": .string(email), "method": "code"], request) {
-                try await env.pageBackend.verifyEmail(email: email, code: code)
-            } recording: { outcome in
-                await verified(outcome, method: "code", request: request)
-            }
-            return .verified(outcome)
-        } catch AuthError.mfaRequired(let challenge) {
-            return .secondStep(challenge)
+    /// (`pageBackend`), which sign in once the address is verified: the outcome's `signIn` is the
+    /// session, or the second step the account owes before any session.
+    public func completeVerification(email: String, code: String, request: Request) async throws -> VerificationOutcome {
+        try await checked(.verificationFailed, ["email": .string(email), "method": "code"], request) {
+            try await env.pageBackend.verifyEmail(email: email, code: code)
+        } recording: { outcome in
+            await verified(outcome, method: "code", request: request)
         }
     }
 
@@ -109,7 +97,7 @@ public struct MailedCodeChecks: Sendable {
     }
 
     /// Runs `check` after taking a code check; records `failure` (with the seam's reason) when the
-    /// seam refuses, `recording` when it passes. A second step the account asks passes on unrecorded.
+    /// seam refuses, `recording` when it passes.
     private func checked<T: Sendable>(
         _ failure: AuditEvent, _ data: [String: JSONValue], actor: String? = nil, _ request: Request,
         _ check: () async throws -> T, recording: (T) async throws -> Void
@@ -121,7 +109,6 @@ public struct MailedCodeChecks: Sendable {
         do {
             result = try await check()
         } catch let error as AuthError {
-            if case .mfaRequired = error { throw error }
             await env.audit.record(
                 failure, actor: actor, request: request,
                 data: AuditTrail.data(data.merging(["reason": .string("\(error)")]) { $1 }, via: via))

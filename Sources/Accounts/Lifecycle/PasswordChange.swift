@@ -28,22 +28,10 @@ public struct PasswordChange: Sendable {
     /// refuses, `.sessionExpired` when the session is gone.
     public func change(current: String, new: String, of signedIn: SignedIn, request: Request) async throws -> Outcome {
         guard signedIn.session.impersonator == nil else { throw ImpersonationRefusal.credentialChange }
-        let result: Result<AuthSession, PasswordRefusal>
-        do {
-            result = try await env.budgets.withPasswordTry(
-                .signIn, email: signedIn.user.email, password: current, ip: request.remoteAddress
-            ) {
-                try await env.pageBackend.changePassword(
-                    currentPassword: current, newPassword: new, session: signedIn.backendSession)
-            }
-        } catch AuthError.mfaRequired(let challenge) {
-            // Every Gatehouse session of the account ends, this one too: it held the old password's session.
-            let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
-            await env.audit.recordOwnAct(
-                .passwordChanged, of: signedIn, request: request,
-                data: AuditTrail.data(
-                    ["others_signed_out": .number(Double(max(ended - 1, 0))), "second_step": .bool(true)], via: via))
-            return .secondStep(challenge)
+        let result = try await env.budgets.withPasswordTry(
+            .signIn, email: signedIn.user.email, password: current, ip: request.remoteAddress
+        ) {
+            try await env.pageBackend.changePassword(currentPassword: current, newPassword: new, session: signedIn.backendSession)
         }
         switch result {
         case .failure(let refusal):
@@ -51,7 +39,17 @@ public struct PasswordChange: Sendable {
                 .passwordChangeFailed, of: signedIn, request: request,
                 data: AuditTrail.data(["reason": .string(refusal.rawValue)], via: via))
             return .refused
-        case .success(let session):
+        case .success(.secondStep(let challenge)):
+            // Every Gatehouse session of the account ends, this one too: it held the old password's session.
+            let ended = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
+            await env.audit.recordOwnAct(
+                .passwordChanged, of: signedIn, request: request,
+                data: AuditTrail.data(
+                    ["others_signed_out": .number(Double(max(ended - 1, 0))), "second_step": .bool(true)], via: via))
+            return .secondStep(challenge)
+        case .success(.refused(let refusal)):
+            throw refusal.error
+        case .success(.signedIn(let session)):
             try await env.sessions.replaceBackendSession(of: signedIn, with: session)
             // The backend ended the sessions it keeps; these are Gatehouse's.
             let others = try await env.database.revokeSessions(

@@ -78,6 +78,7 @@ public struct SignUp: Sendable {
         var outcome = try await attempt(signUp, backend: env.pageBackend, request: request)
         if outcome.session == nil, !outcome.requireEmailVerification {
             outcome.session = try await policy.applied(to: env.pageBackend).signIn(email: signUp.email, password: signUp.password)
+                .session
         }
         return outcome
     }

@@ -13,7 +13,7 @@ extension Budgets {
     /// admitted try of `check` for `email`: a try that is not admitted never reaches the backend.
     /// Returns `change`'s result, or the refusal when the try was not admitted or the password was
     /// wrong (`.invalidCredentials` from `change`). Other errors pass on, the try forgotten; a
-    /// sign-in that goes on to its second step counts as the right password.
+    /// result that goes on to a second step counts as the right password, as any result does.
     public func withPasswordTry<T: Sendable>(
         _ check: PasswordCheck, email: String, password: String, ip: String, _ change: () async throws -> T
     ) async throws -> Result<T, PasswordRefusal> {
@@ -29,9 +29,6 @@ extension Budgets {
             return .success(result)
         } catch AuthError.invalidCredentials {
             return .failure(.wrong)
-        } catch AuthError.mfaRequired(let challenge) {
-            await settle(attempt, .right)
-            throw AuthError.mfaRequired(challenge)
         } catch {
             await settle(attempt, .none)
             throw error

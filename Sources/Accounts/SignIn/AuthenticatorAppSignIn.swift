@@ -34,28 +34,29 @@ public struct AuthenticatorAppSignIn: Sendable {
         return enrollment
     }
 
-    /// Signs the account at `email` in with its authenticator's `code`.
-    public func signIn(email: String, code: String, request: Request) async throws -> SecondStepSignIn.Outcome {
+    /// Signs the account at `email` in with its authenticator's `code`; refusals as
+    /// `SecondStepSignIn.attempt`'s (never `.wrongMethod`).
+    public func signIn(email: String, code: String, request: Request) async throws -> SignInResult {
         guard let backend = env.backend as? any AuthenticatorOnlyAccounts else { throw AuthError.notSupported(.totp) }
         if let refusal = await env.budgets.take(.secondSteps(ip: request.remoteAddress)) {
             await failed("rate_limited", email: email, request: request)
-            return .throttled(retryAfter: refusal.retryAfter)
+            return .refused(.throttled(retryAfter: refusal.retryAfter))
         }
         let session: AuthSession
         do {
             session = try await backend.signIn(email: email, authenticatorCode: code)
         } catch AuthError.invalidCode, AuthError.invalidCredentials {
             await failed("invalid_code", email: email, request: request)
-            return .wrongCode
+            return .refused(.wrongCode)
         } catch AuthError.codeExpired {
             await failed("expired", email: email, request: request)
-            return .expired
+            return .refused(.expired)
         }
         let user = session.user.id.rawValue
         await env.audit.record(
             .signInCompleted, actor: user, subject: user, request: request,
             data: AuditTrail.data(["method": "totp"], via: via))
-        return .completed(session)
+        return .signedIn(session)
     }
 
     private func failed(_ reason: String, email: String, request: Request) async {

@@ -16,47 +16,30 @@ public struct EmailCodeSignIn: Sendable {
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
-    /// What a front-end shows for the check.
-    public enum Outcome: Sendable {
-        /// Signed in: the backend's new session.
-        case signedIn(AuthSession)
-        /// The code was right and the account asks for its second step.
-        case secondStepRequired(MFAChallenge)
-        /// Wrong, unknown or refused: answered alike.
-        case wrongCode
-        /// Expired, already used, or out of tries.
-        case expired
-        /// The source spent its code checks; nothing reached the backend.
-        case throttled(retryAfter: Int)
-    }
-
     /// Checks `code` against the request `otpID` made for `email` (audited when the front-end knows
     /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
-    /// answered like a wrong code. Other backend failures are thrown on.
-    public func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> Outcome {
+    /// answered like a wrong code. Refusals: `.wrongCode` (wrong, unknown or refused, alike),
+    /// `.expired` (expired, used, out of tries), `.throttled` (the source spent its code checks;
+    /// nothing reached the backend). Other backend failures are thrown on.
+    public func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> SignInResult {
         try env.requireSignIn(by: .emailCode)
         if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             await failed(email: email, reason: "rate_limited", request: request)
-            return .throttled(retryAfter: refusal.retryAfter)
+            return .refused(.throttled(retryAfter: refusal.retryAfter))
         }
         guard let otpID else {
             await failed(email: email, reason: "\(AuthError.invalidCode)", request: request)
-            return .wrongCode
+            return .refused(.wrongCode)
         }
         do {
-            let session = try await env.pageBackend.signIn(otpID: otpID, code: code)
-            let user = session.user.id.rawValue
-            await env.audit.record(
-                .signInCompleted, actor: user, subject: user, request: request,
-                data: AuditTrail.data(["method": "email_code"], via: via))
-            return .signedIn(session)
-        } catch AuthError.mfaRequired(let challenge) {
-            return .secondStepRequired(challenge)
+            return await env.audit.completed(
+                try await env.pageBackend.signIn(otpID: otpID, code: code), ["method": "email_code"], via: via,
+                request: request)
         } catch let error as AuthError {
             switch error {
             case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:
                 await failed(email: email, reason: "\(error)", request: request)
-                return error == .codeExpired ? .expired : .wrongCode
+                return .refused(error == .codeExpired ? .expired : .wrongCode)
             default:
                 throw error
             }

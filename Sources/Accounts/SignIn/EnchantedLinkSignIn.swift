@@ -27,16 +27,6 @@ public struct EnchantedLinkSignIn: Sendable {
         case held(Budgets.Refusal)
     }
 
-    /// What a poll found.
-    public enum Poll: Sendable {
-        case signedIn(AuthSession)
-        case secondStepRequired(MFAChallenge)
-        /// Not approved yet (or no such ref: the two read alike).
-        case pending
-        /// Approved, but the link no longer signs in (spent by an earlier poll, expired, refused).
-        case refused
-    }
-
     /// Mails the link (as a magic-link request, answered alike for every address), opening this
     /// server's page, or `appURL` (which passes the token to `approve`); an account it creates gets
     /// `signUpProfile`.
@@ -70,18 +60,18 @@ public struct EnchantedLinkSignIn: Sendable {
     }
 
     /// The app's poll: signs in once the link is approved (`MagicLinkSignIn`, in the "browser" that
-    /// asked: the ref is the nonce), and only once.
-    public func poll(pendingRef: String, request: Request) async throws -> Poll {
+    /// asked: the ref is the nonce), and only once. Nil while it is not approved (or there is no
+    /// such ref: the two read alike); `.refused(.expired)` once approved but the link no longer
+    /// signs in (spent by an earlier poll, expired, refused).
+    public func poll(pendingRef: String, request: Request) async throws -> SignInResult? {
         let bound = binding(of: pendingRef)
         switch await env.enchantedLinks.take(binding: bound) {
-        case .waiting: return .pending
-        case .taken: return .refused
+        case .waiting: return nil
+        case .taken: return .refused(.expired)
         case .approved(let token):
-            switch try await MagicLinkSignIn(env: env, via: via).open(token: token, binding: bound, request: request) {
-            case .signedIn(let session): return .signedIn(session)
-            case .secondStepRequired(let challenge): return .secondStepRequired(challenge)
-            case .openedElsewhere, .refused: return .refused
-            }
+            let result = try await MagicLinkSignIn(env: env, via: via).open(token: token, binding: bound, request: request)
+            if case .refused = result { return .refused(.expired) }
+            return result
         }
     }
 }

@@ -13,25 +13,17 @@ public struct MagicLinkSignIn: Sendable {
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 
-    public enum Outcome: Sendable {
-        case signedIn(AuthSession)
-        /// The link was right and the account asks for its second step.
-        case secondStepRequired(MFAChallenge)
-        /// The link is good but was asked for in another browser: the person confirms first.
-        case openedElsewhere(email: String)
-        /// Spent, expired, superseded, unknown, throttled or refused: one answer.
-        case refused
-    }
-
     /// Opens the link in the browser holding `nonce` (the cookie set when it asked), or — nil — in
-    /// a browser the person confirmed "Continue as …" in.
-    public func open(token: String, nonce: String?, request: Request) async throws -> Outcome {
+    /// a browser the person confirmed "Continue as …" in. Refusals: `.openedElsewhere` (the link is
+    /// good but was asked for in another browser: the person confirms first), else `.expired` —
+    /// spent, expired, superseded, unknown, throttled or refused: one answer.
+    public func open(token: String, nonce: String?, request: Request) async throws -> SignInResult {
         try await open(token: token, binding: nonce.map(binding), request: request)
     }
 
     /// `open` with the binding itself: an enchanted link's (`EnchantedLinkSignIn`) is its pending
     /// ref's, and only that binding opens it — never a confirmation in place of one.
-    func open(token: String, binding: String?, request: Request) async throws -> Outcome {
+    func open(token: String, binding: String?, request: Request) async throws -> SignInResult {
         try env.requireSignIn(by: .magicLink)
         if await env.budgets.take(.codeChecks(ip: request.remoteAddress)) != nil {
             return await refused("rate_limited", request)
@@ -42,16 +34,11 @@ public struct MagicLinkSignIn: Sendable {
             return await refused("enchanted_link", request)
         }
         do {
-            let session = try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding)
-            let user = session.user.id.rawValue
-            await env.audit.record(
-                .signInCompleted, actor: user, subject: user, request: request,
-                data: AuditTrail.data(["method": "magic_link"], via: via))
-            return .signedIn(session)
+            return await env.audit.completed(
+                try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding), ["method": "magic_link"],
+                via: via, request: request)
         } catch AuthError.magicLinkOpenedElsewhere(let email) {
-            return .openedElsewhere(email: email)
-        } catch AuthError.mfaRequired(let challenge) {
-            return .secondStepRequired(challenge)
+            return .refused(.openedElsewhere(email: email))
         } catch let error as AuthError {
             return await refused("\(error)", request)
         }
@@ -62,9 +49,9 @@ public struct MagicLinkSignIn: Sendable {
     public func binding(of nonce: String) -> String { env.sessions.bindings.hasher.hex("magic-binding:" + nonce) }
 
     /// Records a link refused before it reached the backend (malformed) or by it.
-    public func refused(_ reason: String, _ request: Request) async -> Outcome {
+    public func refused(_ reason: String, _ request: Request) async -> SignInResult {
         await env.audit.record(
             .signInFailed, request: request, data: AuditTrail.data(["method": "magic_link", "reason": .string(reason)], via: via))
-        return .refused
+        return .refused(.expired)
     }
 }

@@ -18,40 +18,35 @@ public struct PasswordSignIn: Sendable {
         (self.env, self.via, self.policy) = (env, via, policy)
     }
 
-    /// The backend's session or the second step it asks; throws `.invalidCredentials` for a wrong
-    /// password, an unknown address or a locked account alike, `.rateLimited` when the source is
-    /// over its tries, `SignInMethodOff` when passwords are turned off, and passes `.emailNotVerified` on.
+    /// The backend's session, the second step it asks, or the refusal: `.invalidCredentials` for a
+    /// wrong password, an unknown address or a locked account alike, `.throttled` when the source is
+    /// over its tries, `.emailNotVerified` for the right password of an address still to verify.
+    /// Throws `SignInMethodOff` when passwords are turned off, and the backend's other failures.
     public func attempt(email: String, password: String, request: Request) async throws -> SignInResult {
         try env.requireSignIn(by: .password)
         let attempt = await env.budgets.beginPasswordTry(
             .signIn, email: email, password: password, ip: policy.source(of: request, account: email))
         if case .throttled(let wait) = attempt.admission {
             await failed(email, reason: "rate_limited", request: request)
-            throw AuthError.rateLimited(retryAfter: wait)
+            return .refused(.throttled(retryAfter: wait))
         }
         await env.audit.record(.signInStarted, request: request, data: AuditTrail.data(["email": .string(email)], via: via))
         guard attempt.admission == .open else {
             await failed(email, reason: "locked", request: request)
-            throw AuthError.invalidCredentials
+            return .refused(.invalidCredentials)
         }
         do {
-            let session = try await policy.applied(to: env.pageBackend).signIn(email: email, password: password)
+            let result = try await policy.applied(to: env.pageBackend).signIn(email: email, password: password)
             await env.budgets.settle(attempt, .right)
-            let user = session.user.id.rawValue
-            await env.audit.record(
-                .signInCompleted, actor: user, subject: user, request: request, data: AuditTrail.data([:], via: via))
-            return .session(session)
-        } catch AuthError.mfaRequired(let challenge) {
-            await env.budgets.settle(attempt, .right)
-            return .secondStep(challenge)
+            return await env.audit.completed(result, [:], via: via, request: request)
         } catch AuthError.emailNotVerified(let address) {
             // The right password for an address still to verify: not a failure, not a sign-in.
             await env.budgets.settle(attempt, .none)
             await failed(email, reason: "email_not_verified", request: request)
-            throw AuthError.emailNotVerified(email: address)
+            return .refused(.emailNotVerified(email: address))
         } catch AuthError.invalidCredentials {
             await failed(email, reason: await refusalReason(email), request: request)
-            throw AuthError.invalidCredentials
+            return .refused(.invalidCredentials)
         } catch {
             await env.budgets.settle(attempt, .none)
             throw error

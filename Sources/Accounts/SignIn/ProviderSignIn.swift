@@ -15,31 +15,30 @@ public struct ProviderSignIn: Sendable {
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
     /// Signs `identity` in; `allowCreate` lets an identity without an account make one. An account
-    /// that asks for its second step answers `.secondStep`, never a session.
-    public func attempt(_ identity: ExternalIdentity, allowCreate: Bool, request: Request) async throws -> Outcome {
+    /// that asks for its second step answers `.secondStep`, never a session; an identity the
+    /// backend refuses (a conflict, sign-up closed) answers `.refused(.provider(…))`.
+    public func attempt(_ identity: ExternalIdentity, allowCreate: Bool, request: Request) async throws -> ExternalSignIn {
         let result: ExternalSignIn
         do {
             result = try await env.pageBackend.signIn(with: identity, allowCreate: allowCreate)
         } catch let error as ExternalAuthError {
             await failed(provider: identity.provider, reason: "\(error)", request: request)
-            return .refused(error)
-        } catch AuthError.mfaRequired(let challenge) {
-            return .secondStep(challenge)
+            return ExternalSignIn(result: .refused(.provider(error)), outcome: nil)
         }
-        let user = result.user.id.rawValue
-        if result.outcome != .existingLink {
+        guard let user = result.result.session?.user.id.rawValue else { return result }
+        if let how = result.outcome, how != .existingLink {
             await env.audit.record(
                 .externalAuthLinked, actor: user, subject: user, request: request,
                 data: AuditTrail.data(
                     [
                         "provider": .string(identity.provider), "providerId": .string(identity.subject),
-                        "how": .string(result.outcome.rawValue)
+                        "how": .string(how.rawValue)
                     ], via: via))
         }
         await env.audit.record(
             .signInCompleted, actor: user, subject: user, request: request,
             data: AuditTrail.data(["provider": .string(identity.provider)], via: via))
-        return .signedIn(result)
+        return result
     }
 
     /// A provider round trip that did not give an identity (a bad state, the provider's error, an
@@ -61,15 +60,5 @@ public struct ProviderSignIn: Sendable {
     /// before. Kept until `expiresAt`, after which the token itself is refused.
     public func spendToken(idHash: String, expiresAt: Date) async throws -> Bool {
         try await env.database.markTokenIDUsed(idHash: idHash, expiresAt: expiresAt, now: env.clock())
-    }
-
-    /// What became of the identity.
-    public enum Outcome: Sendable {
-        /// Signed in: the backend's session and how the identity met the account.
-        case signedIn(ExternalSignIn)
-        /// The provider vouched for the person; the account asks for its second step.
-        case secondStep(MFAChallenge)
-        /// The backend refused the identity (a conflict, sign-up closed).
-        case refused(ExternalAuthError)
     }
 }

@@ -23,7 +23,7 @@ extension SecondStepSignIn {
     /// Tries `factor` on `email`'s pending second step. An address without one (never asked,
     /// unknown, out of date) tries a challenge nobody holds: the same budget, audit and answer
     /// (`.expired`) as a spent challenge, so the answer tells nobody whether a password was just right.
-    public func attempt(email: String, factor: SecondFactor, request: Request) async throws -> Outcome {
+    public func attempt(email: String, factor: SecondFactor, request: Request) async throws -> SignInResult {
         let pending = try await env.database.otpRequest(emailHash: pendingHash(email), now: env.clock())
         return try await attempt(challengeID: pending ?? SecureRandom.token(), factor: factor, request: request)
     }

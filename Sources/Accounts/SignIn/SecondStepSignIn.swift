@@ -13,43 +13,32 @@ public struct SecondStepSignIn: Sendable {
     /// events have never carried one.
     public let via: String?
 
-    /// What a front-end shows for the try.
-    public enum Outcome: Sendable {
-        /// The sign-in is complete: the backend's new session.
-        case completed(AuthSession)
-        /// The source spent its tries; nothing reached the backend.
-        case throttled(retryAfter: Int)
-        /// A wrong, reused or refused code; the challenge lives on while it has tries left.
-        case wrongCode
-        /// The challenge is unknown, expired, spent or out of tries: start the sign-in again.
-        case expired
-        /// A mailed code for an account whose second step is its authenticator app: refused, or
-        /// whoever reads the mailbox would pass both steps.
-        case wrongMethod
-    }
-
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
-    /// Tries `factor` on the pending sign-in `challengeID`. Backend failures other than the
-    /// refusals above are thrown on.
-    public func attempt(challengeID: String, factor: SecondFactor, request: Request) async throws -> Outcome {
+    /// Tries `factor` on the pending sign-in `challengeID`: signed in, or refused — `.throttled`
+    /// (the source spent its tries; nothing reached the backend), `.wrongCode` (a wrong, reused or
+    /// refused code; the challenge lives on while it has tries left), `.expired` (the challenge is
+    /// unknown, expired, spent or out of tries: start again), `.wrongMethod` (a mailed code for an
+    /// account whose second step is its authenticator app, or whoever reads the mailbox would pass
+    /// both steps). Never `.secondStep`. Other backend failures are thrown on.
+    public func attempt(challengeID: String, factor: SecondFactor, request: Request) async throws -> SignInResult {
         let method = Self.auditName(of: factor)
         if let refusal = await env.budgets.take(.secondSteps(ip: request.remoteAddress)) {
             await failed(method, reason: "rate_limited", request: request)
-            return .throttled(retryAfter: refusal.retryAfter)
+            return .refused(.throttled(retryAfter: refusal.retryAfter))
         }
         let session: AuthSession
         do {
             session = try await env.pageBackend.completeMFA(challengeID: challengeID, with: factor)
         } catch AuthError.invalidCode, AuthError.invalidCredentials {
             await failed(method, reason: "invalid_code", request: request)
-            return .wrongCode
+            return .refused(.wrongCode)
         } catch AuthError.codeExpired {
             await failed(method, reason: "expired", request: request)
-            return .expired
+            return .refused(.expired)
         } catch AuthError.notSupported(.emailOTP) {
             await failed(method, reason: "wrong_method", request: request)
-            return .wrongMethod
+            return .refused(.wrongMethod)
         }
         let user = session.user.id.rawValue
         await env.audit.record(
@@ -58,7 +47,7 @@ public struct SecondStepSignIn: Sendable {
         await env.audit.record(
             .signInCompleted, actor: user, subject: user, request: request,
             data: AuditTrail.data(["secondStep": .string(method)], via: via))
-        return .completed(session)
+        return .signedIn(session)
     }
 
     private func failed(_ method: String, reason: String, request: Request) async {

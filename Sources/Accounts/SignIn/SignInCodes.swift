@@ -37,7 +37,7 @@ public struct SignInCodes: Sendable {
 
     /// Checks `code` against the address's newest request (`EmailCodeSignIn`). A `name` goes on a
     /// signed-in account that has none yet (an account the code just made); one already there stays.
-    public func check(email: String, code: String, name: String?, request: Request) async throws -> EmailCodeSignIn.Outcome {
+    public func check(email: String, code: String, name: String?, request: Request) async throws -> SignInResult {
         let otpID = try await env.database.otpRequest(emailHash: addressHash(email), now: env.clock())
         let outcome = try await EmailCodeSignIn(env: env, via: via).attempt(
             otpID: otpID, code: code, email: email, request: request)

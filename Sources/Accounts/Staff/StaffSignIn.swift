@@ -59,7 +59,7 @@ public struct StaffSignIn: Sendable {
             return await refused("wrong_password", email: email, request: request, via: via)
         }
         await budgets.settle(attempt, .right)
-        guard try await hasTOTP(superuser) else { return .signedIn(superuser) }
+        guard try await keys.isOn(.superuser(superuser.id)) else { return .signedIn(superuser) }
         return .secondStep(superuser, pending: pendingStep(for: superuser))
     }
 
@@ -104,15 +104,13 @@ extension StaffSignIn {
         return .recoveryCode(String(typed.prefix(64)))
     }
 
-    /// Whether the superuser has an authenticator key on.
-    public func hasTOTP(_ superuser: SuperuserRecord) async throws -> Bool {
-        try await database.superuserTOTPSecret(id: superuser.id) != nil
+    /// Whether the superuser's authenticator app is on, and their unused recovery codes.
+    public func totpStatus(_ superuser: SuperuserRecord) async throws -> TOTPStatus {
+        try await database.totpStatus(.superuser(superuser.id))
     }
 
-    /// The superuser's unused recovery codes.
-    public func recoveryCodesLeft(_ superuser: SuperuserRecord) async throws -> Int {
-        try await database.superuserRecoveryCodesLeft(id: superuser.id)
-    }
+    /// The superuser's authenticator key and recovery codes: the one owner people's are kept by too.
+    private var keys: SecondFactorKeys { SecondFactorKeys(database: database, keyedHash: hasher, clock: clock) }
 
     /// The signed pending step for a superuser whose password was right.
     private func pendingStep(for superuser: SuperuserRecord) -> String {
@@ -163,13 +161,10 @@ extension StaffSignIn {
         let method: SecondFactor.Method
         switch factor {
         case .totp(let code):
-            guard try await codeMatches(superuser, code) else { return .wrong }
+            guard try await keys.claimCode(.superuser(superuser.id), code: code) else { return .wrong }
             method = .totp
         case .recoveryCode(let typed):
-            guard !RecoveryCodes.normalize(typed).isEmpty,
-                try await database.spendSuperuserRecoveryCode(
-                    id: superuser.id, hash: recoveryCodeHash(typed, superuser: superuser), at: clock())
-            else { return .wrong }
+            guard try await keys.spendRecoveryCode(.superuser(superuser.id), typed: typed) else { return .wrong }
             method = .recoveryCode
         case .emailOTP:
             return .wrong
@@ -178,45 +173,20 @@ extension StaffSignIn {
         return .right(method)
     }
 
-    /// A right code whose step is newer than the last one used (which it then becomes).
-    private func codeMatches(_ superuser: SuperuserRecord, _ code: String) async throws -> Bool {
-        guard let sealed = try await database.superuserTOTPSecret(id: superuser.id),
-            let step = try TOTP().matchingStep(code, secret: try openSecret(sealed).bytes, at: clock())
-        else { return false }
-        return try await database.claimSuperuserTOTPStep(id: superuser.id, step: step)
-    }
-
-    /// The key shown for enrolment: the pending one while it is fresh
-    /// (`TOTPRules.pendingEnrollmentLifetime`), else a new one kept pending. Only in a recent
-    /// console sign-in (`StaffRecentSignIn`).
-    public func beginEnrollment(_ staff: Staff) async throws -> TOTPSecret {
-        let now = clock()
-        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: now)
-        let superuser = staff.superuser
-        if let pending = try await freshPendingKey(superuser, now: now), let secret = try? openSecret(pending) {
-            return secret
-        }
-        let secret = TOTPSecret()
-        try await database.setSuperuserPendingTOTPSecret(id: superuser.id, sealed: try box().seal(secret.base32), at: now)
-        return secret
+    /// The key shown for enrolment (`SecondFactorKeys.pendingKey`); nil when the app is on already.
+    /// Only in a recent console sign-in (`StaffRecentSignIn`).
+    public func beginEnrollment(_ staff: Staff) async throws -> TOTPSecret? {
+        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: clock())
+        return try await keys.pendingKey(.superuser(staff.superuser.id))
     }
 
     /// Turns TOTP on with a first right code for the fresh pending key, audited as
     /// `console.totp.enabled`. Returns the recovery codes, shown once; nil when the code was wrong
     /// or the key expired. Only in a recent console sign-in, as the start.
     public func confirmEnrollment(_ staff: Staff, code: String, request: Request) async throws -> [String]? {
-        let now = clock()
-        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: now)
+        try StaffRecentSignIn.require(.addAuthenticatorApp, staff, now: clock())
         let superuser = staff.superuser
-        guard let pending = try await freshPendingKey(superuser, now: now),
-            let step = try TOTP().matchingStep(code, secret: try openSecret(pending).bytes, at: now)
-        else { return nil }
-        let codes = RecoveryCodes.generate()
-        guard
-            try await database.enableSuperuserTOTP(
-                id: superuser.id, pendingSealed: pending, step: step,
-                recoveryCodeHashes: codes.map { recoveryCodeHash($0, superuser: superuser) }, at: now)
-        else { return nil }
+        guard case .enabled(let codes) = try await keys.confirm(.superuser(superuser.id), code: code) else { return nil }
         await audit.record(.consoleTOTPEnabled, actor: superuser.id, request: request)
         return codes
     }
@@ -227,11 +197,7 @@ extension StaffSignIn {
         -> [String]?
     {
         guard try await reauthenticate(superuser, password: password, request: request) == nil else { return nil }
-        let codes = RecoveryCodes.generate()
-        guard
-            try await database.replaceSuperuserRecoveryCodes(
-                id: superuser.id, hashes: codes.map { recoveryCodeHash($0, superuser: superuser) }, at: clock())
-        else { return nil }
+        guard let codes = try await keys.regenerateRecoveryCodes(.superuser(superuser.id)) else { return nil }
         await audit.record(.consoleRecoveryCodesRegenerated, actor: superuser.id, request: request)
         return codes
     }
@@ -240,7 +206,7 @@ extension StaffSignIn {
     /// `console.totp.disabled`; the key and the recovery codes go.
     public func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
         guard try await reauthenticate(superuser, password: password, request: request) == nil else { return false }
-        try await database.disableSuperuserTOTP(id: superuser.id, at: clock())
+        try await keys.disable(.superuser(superuser.id))
         await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
         return true
     }
@@ -258,25 +224,5 @@ extension StaffSignIn {
             }
         }
         return result.refusal
-    }
-
-    /// The pending key while it is younger than `TOTPRules.pendingEnrollmentLifetime`.
-    private func freshPendingKey(_ superuser: SuperuserRecord, now: Date) async throws -> [UInt8]? {
-        guard let pending = try await database.superuserPendingTOTPSecret(id: superuser.id),
-            let created = pending.createdAt, now.timeIntervalSince(created) < TOTPRules.pendingEnrollmentLifetime
-        else { return nil }
-        return pending.sealed
-    }
-
-    /// Recovery codes are kept as keyed hashes, bound to the superuser.
-    private func recoveryCodeHash(_ code: String, superuser: SuperuserRecord) -> String {
-        hasher.hex("console-recovery-code:\(superuser.id):" + RecoveryCodes.normalize(code))
-    }
-
-    private func box() throws -> SecretBox { try SecretBox(key: hasher.derivedKey(for: "console-totp-secrets")) }
-
-    private func openSecret(_ sealed: [UInt8]) throws -> TOTPSecret {
-        guard let secret = TOTPSecret(base32: try box().open(sealed)) else { throw SecretsError.openFailed }
-        return secret
     }
 }

@@ -37,10 +37,12 @@ extension AuthClient {
     /// Replaces the password after checking the current one; other sessions end, this one goes on.
     public func replacePassword(currentPassword: String, newPassword: String) async throws {
         let current = try await requireSession()
-        let renewed = try await authorized(current) {
+        let result = try await authorized(current) {
             try await self.api.changePassword(currentPassword: currentPassword, newPassword: newPassword, session: $0)
         }
-        try await replace(with: renewed, event: .tokenRefreshed)
+        // A backend that ends every session (PocketBase) may ask the fresh sign-in's second step:
+        // this client is then signed out, and signs in again.
+        try await replace(with: result.session, event: result.session == nil ? .signedOut : .tokenRefreshed)
     }
 
     // MARK: Email change
@@ -84,10 +86,8 @@ extension AuthClient {
 
     /// Signs in with a mailed one-time code (PocketBase's `authWithOTP`).
     @discardableResult
-    public func signIn(otpId: String, code: String) async throws -> AuthSession {
-        let session = try await api.signIn(otpID: otpId, code: code)
-        try await replace(with: session, event: .signedIn)
-        return session
+    public func signIn(otpId: String, code: String) async throws -> SignInResult {
+        try await keep(try await api.signIn(otpID: otpId, code: code))
     }
 
     /// Mails a magic link that signs in this client: `browserBinding` is what it shows again with
@@ -98,10 +98,8 @@ extension AuthClient {
 
     /// Signs in with a magic link's token.
     @discardableResult
-    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
-        let session = try await api.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding)
-        try await replace(with: session, event: .signedIn)
-        return session
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> SignInResult {
+        try await keep(try await api.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding))
     }
 
     // MARK: Two-step sign-in
@@ -133,7 +131,7 @@ extension AuthClient {
         return try await authorized(current) { try await self.api.regenerateRecoveryCodes(password: password, session: $0) }
     }
 
-    /// Finishes a sign-in that threw `.mfaRequired(challenge)`.
+    /// Finishes a sign-in that answered `.secondStep(challenge)`.
     @discardableResult
     public func completeMFA(_ challenge: MFAChallenge, with factor: SecondFactor) async throws -> AuthSession {
         let session = try await api.completeMFA(challengeID: challenge.id, with: factor)

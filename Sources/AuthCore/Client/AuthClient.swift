@@ -90,12 +90,20 @@ public actor AuthClient {
         try await api.resendVerificationEmail(email: email)
     }
 
+    /// Signs in with a password: kept and announced when signed in; a second step owed is
+    /// finished with `completeMFA`.
     @discardableResult
-    public func signIn(email: String, password: String) async throws -> AuthSession {
-        let session = try await api.signIn(email: email, password: password)
-        try await replace(with: session, event: .signedIn)
-        logger.info("signed in", metadata: ["user": "\(session.user.id)"])
-        return session
+    public func signIn(email: String, password: String) async throws -> SignInResult {
+        try await keep(try await api.signIn(email: email, password: password))
+    }
+
+    /// Keeps the session a sign-in opened (announced as `.signedIn`) and passes the result on.
+    func keep(_ result: SignInResult) async throws -> SignInResult {
+        if let session = result.session {
+            try await replace(with: session, event: .signedIn)
+            logger.info("signed in", metadata: ["user": "\(session.user.id)"])
+        }
+        return result
     }
 
     /// Ends the session on the backend (best effort) and forgets it here.

@@ -36,12 +36,20 @@ public struct SignUpOutcome: Sendable, Equatable {
 /// verification (the embedded one), a session.
 public struct VerificationOutcome: Sendable, Equatable {
     public var user: User?
-    public var session: AuthSession?
+    /// Where the backend signs in on verification: the session, or the second step the account owes.
+    public var signIn: SignInResult?
+
+    public init(user: User?, signIn: SignInResult?) {
+        self.user = user
+        self.signIn = signIn
+    }
 
     public init(user: User?, session: AuthSession?) {
-        self.user = user
-        self.session = session
+        self.init(user: user, signIn: session.map(SignInResult.signedIn))
     }
+
+    /// The session verification opened, if it signed in.
+    public var session: AuthSession? { signIn?.session }
 
     /// The verified account, when the backend said whose address it was.
     public var verifiedUser: User? { user ?? session?.user }

@@ -41,14 +41,15 @@ extension DescopeBackend {
 
     /// `password/replace {loginId, oldPassword, newPassword}`: the answer is the session to go on with.
     public func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws
-        -> AuthSession
+        -> SignInResult
     {
-        try self.session(
-            from: try await http.json(
-                DescopeJWTResponse.self, "POST", "auth/password/replace",
-                body: [
-                    "loginId": .string(session.user.email), "oldPassword": .string(currentPassword),
-                    "newPassword": .string(newPassword)
-                ]))
+        .signedIn(
+            try self.session(
+                from: try await http.json(
+                    DescopeJWTResponse.self, "POST", "auth/password/replace",
+                    body: [
+                        "loginId": .string(session.user.email), "oldPassword": .string(currentPassword),
+                        "newPassword": .string(newPassword)
+                    ])))
     }
 }

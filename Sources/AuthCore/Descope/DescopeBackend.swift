@@ -60,14 +60,14 @@ public final class DescopeBackend: AuthAPI {
 
     /// A code `resendVerificationEmail` mailed: Descope marks the address verified when it signs in.
     public func verifyEmail(email: String, code: String) async throws -> VerificationOutcome {
-        let session = try await signIn(otpID: email, code: code)
-        return VerificationOutcome(user: session.user, session: session)
+        let signIn = try await signIn(otpID: email, code: code)
+        return VerificationOutcome(user: signIn.session?.user, signIn: signIn)
     }
 
     /// A magic link's token: it signs in and marks the address verified.
     public func verifyEmailLink(token: String) async throws -> VerificationOutcome {
-        let session = try await signIn(magicLinkToken: token, browserBinding: nil)
-        return VerificationOutcome(user: session.user, session: session)
+        let signIn = try await signIn(magicLinkToken: token, browserBinding: nil)
+        return VerificationOutcome(user: signIn.session?.user, signIn: signIn)
     }
 
     /// Mails a sign-in code (`otp/signin/email`): entering it verifies the address.
@@ -75,11 +75,12 @@ public final class DescopeBackend: AuthAPI {
         _ = try await requestEmailOTP(email: email, allowSignUp: false)
     }
 
-    public func signIn(email: String, password: String) async throws -> AuthSession {
-        try session(
-            from: try await http.json(
+    public func signIn(email: String, password: String) async throws -> SignInResult {
+        try await signingIn {
+            try await http.json(
                 DescopeJWTResponse.self, "POST", "auth/password/signin",
-                body: ["loginId": .string(email), "password": .string(password)], secondStepFor: email))
+                body: ["loginId": .string(email), "password": .string(password)], secondStepFor: email)
+        }
     }
 
     /// Ends this refresh JWT's session (`auth/logout`).
@@ -136,11 +137,12 @@ public final class DescopeBackend: AuthAPI {
     }
 
     /// `otp/verify/email {loginId, code}`; `otpID` is the address `requestEmailOTP` returned.
-    public func signIn(otpID: String, code: String) async throws -> AuthSession {
-        try session(
-            from: try await http.json(
+    public func signIn(otpID: String, code: String) async throws -> SignInResult {
+        try await signingIn {
+            try await http.json(
                 DescopeJWTResponse.self, "POST", "auth/otp/verify/email",
-                body: ["loginId": .string(otpID), "code": .string(code)], secondStepFor: otpID))
+                body: ["loginId": .string(otpID), "code": .string(code)], secondStepFor: otpID)
+        }
     }
 
     /// Mails a sign-in link. Descope binds a link to no browser: `browserBinding` is not sent, and
@@ -153,10 +155,20 @@ public final class DescopeBackend: AuthAPI {
     }
 
     /// `magiclink/verify {token}`.
-    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> AuthSession {
-        try session(
-            from: try await http.json(
-                DescopeJWTResponse.self, "POST", "auth/magiclink/verify", body: ["token": .string(magicLinkToken)]))
+    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> SignInResult {
+        .signedIn(
+            try session(
+                from: try await http.json(
+                    DescopeJWTResponse.self, "POST", "auth/magiclink/verify", body: ["token": .string(magicLinkToken)])))
+    }
+
+    /// The session a sign-in call answered, or the second step it asked for (`SecondStepOwed`).
+    func signingIn(_ call: () async throws -> DescopeJWTResponse) async throws -> SignInResult {
+        do {
+            return .signedIn(try session(from: try await call()))
+        } catch let owed as SecondStepOwed {
+            return .secondStep(owed.challenge)
+        }
     }
 
     /// `auth/me` with the session's refresh JWT.

@@ -9,8 +9,8 @@ struct DescopeHTTP: Sendable {
     let projectID: String
 
     /// Sends a request and returns the body of a 2xx answer. POSTs always carry a body (`{}` when
-    /// there is nothing to say), as the SDKs send. A sign-in refused for its second step becomes
-    /// `.mfaRequired` naming `loginID`, which completes it (`totp/verify {loginId, code}`).
+    /// there is nothing to say), as the SDKs send. A sign-in refused for its second step throws
+    /// `SecondStepOwed` naming `loginID`, which completes it (`totp/verify {loginId, code}`).
     @discardableResult
     func send(
         _ method: String, _ path: String, refreshJwt: String? = nil, body: [String: JSONValue]? = nil,
@@ -20,6 +20,11 @@ struct DescopeHTTP: Sendable {
         let (status, data, retryAfter) = try await transport.exchange(
             method, "v1/" + path, query: [], authorization: authorization, body: method == "GET" ? nil : body ?? [:])
         guard (200..<300).contains(status) else {
+            if status == 403, let loginID,
+                (try? JSONDecoder().decode(Envelope.self, from: data))?.errorDescription == "Second step required"
+            {
+                throw SecondStepOwed(challenge: MFAChallenge(id: loginID, methods: [.totp], expiresAt: nil))
+            }
             throw Self.error(status: status, body: data, retryAfter: retryAfter, loginID: loginID)
         }
         return data
@@ -58,8 +63,6 @@ struct DescopeHTTP: Sendable {
         case (_, "E062108"): return .userNotFound
         case (400, "E011002"), (400, "E011004"): return .validation([FieldError(field: "form", message: message)])
         case (401, _): return .sessionExpired
-        case (403, _) where envelope?.errorDescription == "Second step required" && loginID != nil:
-            return .mfaRequired(MFAChallenge(id: loginID ?? "", methods: [.totp], expiresAt: nil))
         case (403, _) where envelope?.errorDescription == "Email not verified":
             return .emailNotVerified(email: loginID ?? "")
         default:

@@ -85,13 +85,13 @@ public final class InsForgeBackend: AuthAPI {
         try await http.send("POST", "api/auth/email/send-verification", body: ["email": .string(email)])
     }
 
-    public func signIn(email: String, password: String) async throws -> AuthSession {
+    public func signIn(email: String, password: String) async throws -> SignInResult {
         do {
             let reply = try await http.json(
                 InsForgeAuthReply.self, "POST", "api/auth/sessions", query: Self.mobile,
                 body: ["email": .string(email), "password": .string(password)])
             guard let session = session(from: reply) else { throw AuthError.invalidCredentials }
-            return session
+            return .signedIn(session)
         } catch AuthError.sessionExpired {
             throw AuthError.invalidCredentials
         } catch AuthError.emailNotVerified {
@@ -108,12 +108,12 @@ public final class InsForgeBackend: AuthAPI {
     }
 
     /// `POST /api/auth/sessions` with `method: "otp"`; `otpID` is the address `requestEmailOTP` returned.
-    public func signIn(otpID: String, code: String) async throws -> AuthSession {
+    public func signIn(otpID: String, code: String) async throws -> SignInResult {
         let reply = try await http.json(
             InsForgeAuthReply.self, "POST", "api/auth/sessions", query: Self.mobile,
             body: ["method": "otp", "email": .string(otpID), "otp": .string(code)])
         guard let session = session(from: reply) else { throw AuthError.invalidCode }
-        return session
+        return .signedIn(session)
     }
 
     public func signOut(_ session: AuthSession) async throws {

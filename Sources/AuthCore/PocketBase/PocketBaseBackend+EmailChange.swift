@@ -60,8 +60,8 @@ extension PocketBaseBackend {
         }
         logger.info("email changed on PocketBase", metadata: ["user": "\(id)"])
         // The change ended every token of the account; the caller's own goes on as a new sign-in.
-        if keeping?.user.id.rawValue == id {
-            let session = try await signIn(email: newEmail, password: password)
+        // A collection with MFA on asks its second method again: the caller signs in afresh.
+        if keeping?.user.id.rawValue == id, let session = try await signIn(email: newEmail, password: password).session {
             return EmailChangeConfirmation(user: session.user, session: session)
         }
         if superuser != nil { return EmailChangeConfirmation(user: try await admin.user(UserID(id)), session: nil) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// PocketBase's multi-factor sign-in (`.mfa`): when its collection has MFA on, the first method
-/// (the password) answers 401 `{mfaId}` — `.mfaRequired` here — and a second, different method
+/// (the password) answers 401 `{mfaId}` — `SignInResult.secondStep` here — and a second, different method
 /// carrying that `mfaId` completes it. PocketBase has no authenticator codes, so the second method
 /// is a mailed one-time code (`requestEmailOTP`, then `.emailOTP(otpID:code:)`).
 extension PocketBaseBackend {

@@ -20,11 +20,15 @@ extension PocketBaseBackend {
         return reply.otpId
     }
 
-    public func signIn(otpID: String, code: String) async throws -> AuthSession {
-        let reply = try await http.json(
-            PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-with-otp",
-            body: ["otpId": .string(otpID), "password": .string(code.filter { !$0.isWhitespace })], call: .verify)
-        return session(from: reply)
+    public func signIn(otpID: String, code: String) async throws -> SignInResult {
+        do {
+            let reply = try await http.json(
+                PocketBaseAuthReply.self, "POST", "\(collectionPath)/auth-with-otp",
+                body: ["otpId": .string(otpID), "password": .string(code.filter { !$0.isWhitespace })], call: .verify)
+            return .signedIn(session(from: reply))
+        } catch let owed as SecondStepOwed {
+            return .secondStep(owed.challenge)
+        }
     }
 
     /// The collection's `otp` options with OTP on, 6 digits and `otpDuration`; nil when already so.

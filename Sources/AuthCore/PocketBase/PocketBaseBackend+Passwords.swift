@@ -40,7 +40,7 @@ extension PocketBaseBackend {
     /// Updates the record as the user with `oldPassword`, then signs in again with the new password:
     /// PocketBase has invalidated every token of the account, this one included.
     public func changePassword(currentPassword: String, newPassword: String, session: AuthSession) async throws
-        -> AuthSession
+        -> SignInResult
     {
         // An impersonation token (not refreshable) may not change credentials.
         guard session.refreshable, PocketBaseToken.decode(session.accessToken)?.refreshable != false else {

@@ -90,8 +90,9 @@ public final class PocketBaseBackend: AuthAPI {
         if user.email.isEmpty { user.email = request.email }
         logger.info("account created on PocketBase", metadata: ["user": "\(user.id)"])
         guard configuration.requireVerifiedEmail else {
-            let session = try await signIn(email: request.email, password: request.password)
-            return SignUpOutcome(user: session.user, session: session, requireEmailVerification: false)
+            // A collection with MFA on asks its second method even now: the account is made, unsigned-in.
+            let session = try await signIn(email: request.email, password: request.password).session
+            return SignUpOutcome(user: session?.user ?? user, session: session, requireEmailVerification: false)
         }
         // PocketBase's create mails nothing; the pages ask for the mail here, an app asks itself.
         if !request.appAsksForVerificationMail { try await resendVerificationEmail(email: request.email) }
@@ -129,7 +130,7 @@ public final class PocketBaseBackend: AuthAPI {
             body: ["email": .string(email.trimmingCharacters(in: .whitespacesAndNewlines))])
     }
 
-    public func signIn(email: String, password: String) async throws -> AuthSession {
+    public func signIn(email: String, password: String) async throws -> SignInResult {
         let reply: PocketBaseAuthReply
         do {
             reply = try await http.json(
@@ -138,12 +139,14 @@ public final class PocketBaseBackend: AuthAPI {
                 call: .signIn)
         } catch AuthError.emailNotVerified {
             throw AuthError.emailNotVerified(email: email)
+        } catch let owed as SecondStepOwed {
+            return .secondStep(owed.challenge)
         }
         let session = session(from: reply)
         if configuration.requireVerifiedEmail && !session.user.emailVerified {
             throw AuthError.emailNotVerified(email: session.user.email)
         }
-        return session
+        return .signedIn(session)
     }
 
     /// PocketBase tokens are stateless; there is nothing to revoke short of rotating the account's tokenKey.

@@ -7,7 +7,8 @@ import Logging
 
 /// JSON over HTTP to one PocketBase server. Logs method, path and status at trace level; never
 /// bodies, tokens or passwords. Transport failures become `AuthError.network`, PocketBase's error
-/// envelope `{status, message, data: {field: {code, message}}}` becomes the nearest `AuthError`.
+/// envelope `{status, message, data: {field: {code, message}}}` becomes the nearest `AuthError`
+/// (`SecondStepOwed` for a sign-in that must go on to a second method).
 struct PocketBaseHTTP: Sendable {
     /// Which call failed, so a 400 or 404 maps to the error that call means.
     enum Call: Sendable {
@@ -30,6 +31,10 @@ struct PocketBaseHTTP: Sendable {
         let (status, data, retryAfter) = try await transport.exchange(
             method, path, query: query, authorization: token, body: body)
         guard (200..<300).contains(status) else {
+            // A first sign-in method on a collection with MFA on: `{"mfaId": …}`.
+            if status == 401, let mfa = try? JSONDecoder().decode(MFAReply.self, from: data) {
+                throw SecondStepOwed(challenge: MFAChallenge(id: mfa.mfaId, methods: [.emailOTP], expiresAt: nil))
+            }
             let error = Self.error(status: status, body: data, call: call, retryAfter: retryAfter)
             logger.debug("PocketBase refused", metadata: ["path": "\(path)", "status": "\(status)", "error": "\(error)"])
             throw error
@@ -84,10 +89,6 @@ struct PocketBaseHTTP: Sendable {
             }
             return .server(status: 400, code: "bad_request", message: message)
         case 401:
-            // A first sign-in method on a collection with MFA on: `{"mfaId": …}`.
-            if let mfa = try? JSONDecoder().decode(MFAReply.self, from: body) {
-                return .mfaRequired(MFAChallenge(id: mfa.mfaId, methods: [.emailOTP], expiresAt: nil))
-            }
             return .sessionExpired
         case 403 where call == .signIn:
             // PocketBase with "only verified" sign-in (and Gatehouse's own API) refuses unverified accounts so.

@@ -193,7 +193,7 @@ struct PasswordResetPages: Sendable {
             switch try await PasswordSignIn(env: env.accounts, via: nil).attempt(
                 email: user.email, password: password, request: visit.request)
             {
-            case .session(let session):
+            case .signedIn(let session):
                 response = .redirect(
                     to: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.passwordReset.rawValue)"))
                 try await env.sessions.start(session, replacing: visit.signedIn, request: visit.request, response: &response)
@@ -203,15 +203,21 @@ struct PasswordResetPages: Sendable {
                 response = SecondStep.redirect(
                     challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account"),
                     secure: env.configuration.usesTLS)
+            case .refused(let refusal):
+                response = signInPage(after: user, refusal)
             }
         } catch let error as AuthError {
-            env.logger.notice("no sign-in after password reset", metadata: ["error": "\(error)"])
-            response = .redirect(
-                to: URLQuery.path(
-                    "/auth/sign-in", [("email", user.email), ("notice", Notice.passwordResetSignIn.rawValue)]))
+            response = signInPage(after: user, error)
         }
         try await env.sessions.end(visit.signedIn, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
         return response
+    }
+
+    /// The sign-in page for `user`, the new password set, when signing in with it stopped (`why`).
+    private func signInPage(after user: User, _ why: Any) -> Response {
+        env.logger.notice("no sign-in after password reset", metadata: ["error": "\(why)"])
+        return .redirect(
+            to: URLQuery.path("/auth/sign-in", [("email", user.email), ("notice", Notice.passwordResetSignIn.rawValue)]))
     }
 }

@@ -129,16 +129,16 @@ struct PasswordlessPages: Sendable {
             {
             case .signedIn(let session):
                 return try await start(session, redirect: Self.landing(visit, redirect), visit: visit)
-            case .secondStepRequired(let challenge):
+            case .secondStep(let challenge):
                 return SecondStep.redirect(
                     challenge, continueTo: Self.landing(visit, redirect), secure: env.configuration.usesTLS)
-            case .wrongCode, .expired:
-                errors.add("code", VerificationPages.codeRefused)
-                return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
-            case .throttled(let wait):
+            case .refused(.throttled(let wait)):
                 errors.add("code", AuthError.rateLimited(retryAfter: wait).pageMessage)
                 return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 429)
                     .retrying(after: wait)
+            case .refused:
+                errors.add("code", VerificationPages.codeRefused)
+                return await renderCode(visit, otp: otp, email: email, redirect: redirect, errors: errors, status: 422)
             }
         } catch let error as AuthError {
             errors.add("code", error.pageMessage)
@@ -221,10 +221,10 @@ struct PasswordlessPages: Sendable {
                     name: Self.magicCookieName, value: "", path: "/auth/magic", maxAge: 0, httpOnly: true,
                     secure: env.configuration.usesTLS, sameSite: .lax))
             return response
-        case .openedElsewhere(let email):
+        case .refused(.openedElsewhere(let email)):
             return env.renderer.page(
                 .magicLink, visit.context(title: "Continue signing in", ["token": token, "maskedEmail": Self.mask(email)]))
-        case .secondStepRequired(let challenge):
+        case .secondStep(let challenge):
             return SecondStep.redirect(
                 challenge, continueTo: AppFlow.landing(visit.request, otherwise: "/account"), secure: env.configuration.usesTLS)
         case .refused:

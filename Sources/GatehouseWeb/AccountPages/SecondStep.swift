@@ -2,8 +2,8 @@ import Accounts
 import AuthCore
 import HTTPServer
 
-/// Where every sign-in path (password, email code, magic link, provider) goes when the backend
-/// answers `.mfaRequired`: the pending challenge's id in a short-lived HttpOnly cookie scoped to
+/// Where every sign-in path (password, email code, magic link, provider) goes when its owner
+/// answers `SignInResult.secondStep`: the pending challenge's id in a short-lived HttpOnly cookie scoped to
 /// `/auth/mfa`, then that page, which finishes the sign-in and continues to `continueTo`.
 enum SecondStep {
     static let cookieName = "gh_mfa"
@@ -100,7 +100,7 @@ struct SecondStepPages: Sendable {
             switch try await SecondStepSignIn(env: env.accounts, via: nil).attempt(
                 challengeID: challengeID, factor: factor, request: request)
             {
-            case .completed(let session):
+            case .signedIn(let session):
                 // A spent recovery code: the security tab says how many are left (when the sign-in
                 // was going to the account anyway; an app's callback keeps its redirect).
                 let next =
@@ -111,10 +111,10 @@ struct SecondStepPages: Sendable {
                 try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
                 env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
                 return response
-            case .throttled, .wrongCode, .wrongMethod:
-                return wrong(visit, redirect: redirect, recovery: recovery)
-            case .expired:
+            case .refused(.expired):
                 return restart(visit, redirect: redirect, notice: .mfaExpired)
+            case .refused, .secondStep:
+                return wrong(visit, redirect: redirect, recovery: recovery)
             }
         } catch let error as AuthError {
             errors.add("form", error.pageMessage)

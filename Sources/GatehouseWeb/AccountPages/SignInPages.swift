@@ -125,7 +125,7 @@ struct SignInPages: Sendable {
             switch try await PasswordSignIn(env: env.accounts, via: nil).attempt(
                 email: email, password: password, request: request)
             {
-            case .session(let signedIn):
+            case .signedIn(let signedIn):
                 session = signedIn
             case .secondStep(let challenge):
                 // The password was right; the account asks for its second step. An app sign-in then
@@ -136,16 +136,17 @@ struct SignInPages: Sendable {
                 var response = SecondStep.redirect(challenge, continueTo: AppFlow.returnPath, secure: env.configuration.usesTLS)
                 oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
                 return response
+            case .refused(.throttled(let wait)):
+                errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
+                return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
+                    .retrying(after: wait)
+            case .refused(.emailNotVerified(let address)):
+                return .redirect(
+                    to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
+            case .refused:
+                errors.add("form", AuthError.invalidCredentials.pageMessage)
+                return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
             }
-        } catch AuthError.rateLimited(let wait) {
-            errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
-            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
-                .retrying(after: wait)
-        } catch AuthError.emailNotVerified(let address) {
-            return .redirect(to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
-        } catch AuthError.invalidCredentials {
-            errors.add("form", AuthError.invalidCredentials.pageMessage)
-            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
         } catch is SignInMethodOff {
             errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)

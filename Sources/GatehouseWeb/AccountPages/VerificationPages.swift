@@ -66,20 +66,19 @@ struct VerificationPages: Sendable {
             return await renderVerify(visit, email: email, code: code, errors: errors, status: 422)
         }
         do {
-            let outcome: VerificationOutcome
+            let session: AuthSession
             switch try await MailedCodeChecks(env: env.accounts).completeVerification(
-                email: email, code: code, request: visit.request)
-            {
-            case .verified(let verified): outcome = verified
+                email: email, code: code, request: visit.request
+            ).signIn {
+            case .signedIn(let signedIn): session = signedIn
             case .secondStep(let challenge):
                 // The code was right and the address is verified; the account asks for its second step.
                 return SecondStep.redirect(
                     challenge,
                     continueTo: AppFlow.landing(visit.request, otherwise: "/account?notice=\(Notice.verified.rawValue)"),
                     secure: env.configuration.usesTLS)
-            }
-            // A backend that verifies without signing in sends the person to sign in.
-            guard let session = outcome.session else {
+            case .refused, nil:
+                // A backend that verifies without signing in sends the person to sign in.
                 return .redirect(
                     to: URLQuery.path("/auth/sign-in", [("email", email), ("notice", Notice.verifiedSignIn.rawValue)]))
             }

@@ -99,11 +99,12 @@ struct ConsoleSecurityPages: Sendable {
         _ visit: Visit, _ staff: Staff, enrolling: TOTPSecret?, newCodes: [String] = [], errors: FormErrors,
         status: Int = 200
     ) async throws -> Response {
+        let totp = try await env.staffSignIn.totpStatus(staff.superuser)
         var page: [String: Any] = [
             "confirmFirst": StaffRecentSignIn.isStale(staff, now: env.accounts.clock()),
             "confirmMinutes": Int(RecentSignIn.window / 60),
-            "enabled": try await env.staffSignIn.hasTOTP(staff.superuser),
-            "recoveryCodesLeft": try await env.staffSignIn.recoveryCodesLeft(staff.superuser),
+            "enabled": totp.enabled,
+            "recoveryCodesLeft": totp.recoveryCodesLeft,
             "passkeys": try await ConsolePasskeyPages(env: env).section(staff)
         ]
         page.merge(RecoveryCodesFile.context(newCodes, for: "the console (\(staff.superuser.email))")) { $1 }

@@ -158,11 +158,22 @@ final class DescopeAPI: Sendable {
         }
     }
 
-    /// A right first step for an account with an authenticator app: no session yet. The step is
-    /// kept by address for `totp/verify {loginId, code}`, and the call answers 403.
-    func secondStep(_ challenge: MFAChallenge, email: String) async throws -> Never {
-        try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: email)
-        throw AuthError.mfaRequired(challenge)
+    /// A sign-in owner's answer in Descope's shape, for every way in under `/v1/auth`: the session's
+    /// `JWTResponse`; for a second step owed, 403 "Second step required" — the step kept by address
+    /// for `totp/verify {loginId, code}` when `keepingStepFor` names it; a refusal as the errors'
+    /// renderer words it.
+    func answer(
+        _ result: SignInResult, amr: [String], call: Call, keepingStepFor email: String? = nil
+    ) async throws -> Response {
+        switch result {
+        case .signedIn(let session):
+            return try await signedIn(session, amr: amr, call: call)
+        case .secondStep(let challenge):
+            if let email { try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: email) }
+            return DescopeAnswer.secondStepOwed.response
+        case .refused(let refusal):
+            throw refusal.error
+        }
     }
 
     /// Signed in: a new session row and its JWTs, answered as Descope's `JWTResponse`. `firstSeen`

@@ -30,16 +30,14 @@ struct DescopeEnchantedLinkRoutes: Sendable {
         }
         api.on(&router, .post, "/v1/auth/enchantedlink/pending-session") { call in
             let pendingRef = try call.required("pendingRef")
-            switch try await EnchantedLinkSignIn(env: accounts, via: DescopeAPI.via).poll(
-                pendingRef: pendingRef, request: call.request)
-            {
-            case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
-            case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
-            case .pending:
+            guard
+                let result = try await EnchantedLinkSignIn(env: accounts, via: DescopeAPI.via).poll(
+                    pendingRef: pendingRef, request: call.request)
+            else {
                 throw DescopeAnswer(
                     401, DescopeCode.enchantedLinkPending, "Enchanted link pending", "The link was not opened yet")
-            case .refused: throw AuthError.invalidCode
             }
+            return try await api.answer(result, amr: ["email"], call: call)
         }
         api.on(&router, .post, "/v1/auth/enchantedlink/verify") { call in
             let token = try call.required("token")

@@ -37,6 +37,16 @@ struct DescopeAnswer: Error {
         DescopeAnswer(400, DescopeCode.missingArguments, "Missing arguments", "\(field) is required")
     }
 
+    /// A right first step for an account with an authenticator app: no session yet.
+    static let secondStepOwed = DescopeAnswer(
+        403, DescopeCode.invalidRequest, "Second step required",
+        "This account has an authenticator app: send its code to totp/verify {loginId, code}")
+
+    /// A code check the source has no tries left for.
+    static func tooManyOTPAttempts(_ wait: Int) -> DescopeAnswer {
+        DescopeAnswer(429, DescopeCode.tooManyOTPAttempts, "Too many OTP attempts", "Try again in \(wait) seconds")
+    }
+
     /// No refresh JWT, or one that is not a live refresh JWT of this project.
     static let unauthorized = DescopeAnswer(
         401, DescopeCode.invalidRequest, "Unauthorized",
@@ -93,10 +103,6 @@ enum DescopeError {
             return response(
                 501, DescopeCode.badRequest, "Not supported",
                 "\(capability.displayName) is not supported by the backend Gatehouse is connected to")
-        case .mfaRequired:
-            return response(
-                403, DescopeCode.invalidRequest, "Second step required",
-                "This account has an authenticator app: send its code to totp/verify {loginId, code}")
         case .magicLinkOpenedElsewhere:
             return response(401, DescopeCode.wrongOTPCode, "Wrong code", "The link does not work here")
         case .network, .server: return response(502, "E000000", "Backend unavailable", "The account service could not be reached")

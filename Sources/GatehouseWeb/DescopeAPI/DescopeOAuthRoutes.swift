@@ -79,8 +79,7 @@ struct DescopeOAuthRoutes: Sendable {
                 token, provider: .apple, nonce: .equals(nonce), name: Self.appleName(try call.text("user")),
                 request: call.request)
             {
-            case .signedIn(let signedIn): return try await api.signedIn(signedIn.session, amr: ["oauth"], call: call)
-            case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+            case .signIn(let result): return try await api.answer(result, amr: ["oauth"], call: call)
             case .refused:
                 throw DescopeAnswer(
                     401, DescopeCode.invalidRequest, "Unauthorized", "The Apple identity token could not be verified")

@@ -56,24 +56,17 @@ struct DescopePasswordRoutes: Sendable {
     }
 
     private func signIn(email: String, password: String, call: DescopeAPI.Call) async throws -> Response {
-        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
-            email: email, password: password, request: call.request)
-        {
-        case .session(let session): return try await api.signedIn(session, amr: ["pwd"], call: call)
-        case .secondStep(let challenge): try await api.secondStep(challenge, email: email)
-        }
+        try await api.answer(
+            try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
+                email: email, password: password, request: call.request), amr: ["pwd"], call: call, keepingStepFor: email)
     }
 
     /// The old password signs in (a session row like any sign-in's), then changes to the new one
     /// through the security page's owner: every other session of the account ends.
     private func replace(email: String, old: String, new: String, call: DescopeAPI.Call) async throws -> Response {
-        let session: AuthSession
-        switch try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
+        let result = try await PasswordSignIn(env: accounts, via: DescopeAPI.via, policy: .descopeAPI).attempt(
             email: email, password: old, request: call.request)
-        {
-        case .session(let signedIn): session = signedIn
-        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
-        }
+        guard case .signedIn(let session) = result else { return try await api.answer(result, amr: ["pwd"], call: call) }
         let issued = try await api.tokens.issue(for: session, project: call.project, amr: ["pwd"], request: call.request)
         guard let holder = await api.tokens.holder(of: issued.refreshJwt, project: call.project) else {
             throw AuthError.sessionExpired
@@ -85,7 +78,7 @@ struct DescopePasswordRoutes: Sendable {
             return try api.jwtResponse(
                 session: issued.sessionJwt, refresh: issued.refreshJwt, expiresAt: issued.refreshExpiresAt,
                 user: DescopeUser(renewed.user, amr: ["pwd"]), firstSeen: false)
-        case .secondStep(let challenge): throw AuthError.mfaRequired(challenge)
+        case .secondStep(let challenge): return try await api.answer(.secondStep(challenge), amr: ["pwd"], call: call)
         case .refused: throw AuthError.invalidCredentials
         }
     }

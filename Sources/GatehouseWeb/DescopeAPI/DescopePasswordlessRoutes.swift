@@ -63,30 +63,21 @@ struct DescopePasswordlessRoutes: Sendable {
             {
                 return try await api.signedIn(moved, amr: ["email"], call: call)
             }
-            switch try await SignInCodes(env: accounts, via: DescopeAPI.via).check(
+            let result = try await SignInCodes(env: accounts, via: DescopeAPI.via).check(
                 email: email, code: code, name: nil, request: call.request)
-            {
-            case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
-            case .secondStepRequired(let challenge): try await api.secondStep(challenge, email: email)
-            case .wrongCode, .expired: throw AuthError.invalidCode
-            case .throttled(let wait):
-                throw DescopeAnswer(
-                    429, DescopeCode.tooManyOTPAttempts, "Too many OTP attempts", "Try again in \(wait) seconds")
-            }
+            if case .refused(.throttled(let wait)) = result { throw DescopeAnswer.tooManyOTPAttempts(wait) }
+            return try await api.answer(result, amr: ["email"], call: call, keepingStepFor: email)
         }
         api.on(&router, .post, "/v1/auth/magiclink/verify") { call in
             let token = try call.required("token")
-            switch try await MagicLinkSignIn(env: accounts).open(token: token, nonce: nil, request: call.request) {
-            case .signedIn(let session): return try await api.signedIn(session, amr: ["email"], call: call)
-            case .secondStepRequired(let challenge): throw AuthError.mfaRequired(challenge)
-            case .openedElsewhere, .refused:
-                // Or the link of a `magiclink/update/email`.
-                guard
-                    let moved = try await MailedCodeChecks(env: accounts, via: DescopeAPI.via).completeProvenEmailChange(
-                        linkToken: token, policy: .descopeAPI, request: call.request)
-                else { throw AuthError.invalidCode }
-                return try await api.signedIn(moved, amr: ["email"], call: call)
-            }
+            let result = try await MagicLinkSignIn(env: accounts).open(token: token, nonce: nil, request: call.request)
+            guard case .refused = result else { return try await api.answer(result, amr: ["email"], call: call) }
+            // Or the link of a `magiclink/update/email`.
+            guard
+                let moved = try await MailedCodeChecks(env: accounts, via: DescopeAPI.via).completeProvenEmailChange(
+                    linkToken: token, policy: .descopeAPI, request: call.request)
+            else { throw AuthError.invalidCode }
+            return try await api.signedIn(moved, amr: ["email"], call: call)
         }
     }
 }

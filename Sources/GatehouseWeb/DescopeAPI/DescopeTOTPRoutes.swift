@@ -36,13 +36,8 @@ struct DescopeTOTPRoutes: Sendable {
                 ? try await steps.attempt(email: email, factor: .totp(code: code), request: call.request)
                 : try await AuthenticatorAppSignIn(env: accounts, via: DescopeAPI.via).signIn(
                     email: email, code: code, request: call.request)
-            switch outcome {
-            case .completed(let session):
-                return try await api.signedIn(session, amr: pending ? ["mfa", "totp"] : ["totp"], call: call)
-            case .throttled(let wait):
-                throw DescopeAnswer(429, DescopeCode.tooManyOTPAttempts, "Too many OTP attempts", "Try again in \(wait) seconds")
-            case .wrongCode, .expired, .wrongMethod: throw AuthError.invalidCode
-            }
+            if case .refused(.throttled(let wait)) = outcome { throw DescopeAnswer.tooManyOTPAttempts(wait) }
+            return try await api.answer(outcome, amr: pending ? ["mfa", "totp"] : ["totp"], call: call)
         }
     }
 

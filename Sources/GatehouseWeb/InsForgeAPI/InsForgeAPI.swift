@@ -126,16 +126,24 @@ struct InsForgeAPI: Sendable {
             throw InsForgeAnswer(400, "INVALID_INPUT", "password: Required")
         }
         let client = try InsForgeDelivery.clientType(request)
-        let session: AuthSession
-        switch try await PasswordSignIn(env: env.accounts, via: "insforge-api").attempt(
-            email: email, password: password, request: request)
-        {
-        case .session(let signedIn): session = signedIn
-        // InsForge's SDK has no second step: the account's sign-in stops here.
-        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
+        return try await answer(
+            try await PasswordSignIn(env: env.accounts, via: "insforge-api").attempt(
+                email: email, password: password, request: request), client: client, request: request)
+    }
+
+    /// A sign-in owner's answer in InsForge's shape, for every way in under `/api/auth`: the
+    /// session's tokens delivered to `client` (for `user`, when the caller knows it better), the
+    /// second step's stop (InsForge's SDK has none), or the refusal as the errors' renderer words it.
+    func answer(_ result: SignInResult, user: User? = nil, client: ClientType, request: Request) async throws
+        -> Response
+    {
+        switch result {
+        case .signedIn(let session):
+            return try await delivery.response(
+                user ?? session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
+        case .secondStep: return InsForgeError.secondStepOwed
+        case .refused(let refusal): throw refusal.error
         }
-        return try await delivery.response(
-            session.user, tokens: try await tokens.issue(for: session, request: request), client: client)
     }
 
     /// A right code (or, in link mode, the link's token) verifies the address and signs in — through
@@ -146,20 +154,14 @@ struct InsForgeAPI: Sendable {
         guard let otp = Self.text(body, "otp"), !otp.isEmpty else {
             throw InsForgeAnswer(400, "INVALID_INPUT", "otp: enter the code from the email.")
         }
-        let outcome: VerificationOutcome
-        switch try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeVerification(
+        let outcome = try await MailedCodeChecks(env: env.accounts, via: "insforge-api").completeVerification(
             email: Self.text(body, "email") ?? "", code: otp, request: request)
-        {
-        case .verified(let verified): outcome = verified
-        // InsForge's SDK has no second step: the account's sign-in stops here.
-        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
-        }
         guard let user = outcome.verifiedUser else { throw AuthError.invalidCode }
-        guard let session = outcome.session else {
+        guard let signIn = outcome.signIn else {
             // A backend that verifies without signing in (PocketBase): the app signs in next.
             throw InsForgeAnswer(401, "AUTH_UNAUTHORIZED", "The address is verified. Sign in to continue.")
         }
-        return try await delivery.response(user, tokens: try await tokens.issue(for: session, request: request), client: client)
+        return try await answer(signIn, user: user, client: client, request: request)
     }
 
     private func refresh(_ request: Request, _: PathParameters) async throws -> Response {

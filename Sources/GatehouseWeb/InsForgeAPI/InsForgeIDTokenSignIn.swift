@@ -18,13 +18,11 @@ struct InsForgeIDTokenSignIn: Sendable {
         _ token: String, provider: Provider, nonce: IDTokenVerifier.NonceRule, name: String?, request: Request,
         refusal: (code: String, message: String)
     ) async throws -> Response {
-        let result: ExternalSignIn
         switch try await IDTokenSignIn(feature: feature, via: "insforge-api").signIn(
             token, provider: provider, nonce: nonce, name: name, request: request)
         {
-        case .signedIn(let signedIn): result = signedIn
-        // InsForge's SDK has no second step: the account's sign-in stops here.
-        case .secondStep(let challenge): return InsForgeError.response(for: .mfaRequired(challenge))
+        case .signIn(let result):
+            return try await api.answer(result, client: try InsForgeDelivery.clientType(request), request: request)
         case .refused: return InsForgeError.response(401, refusal.code, refusal.message)
         case .conflict(let message): return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", message)
         case .notConfigured:
@@ -32,8 +30,5 @@ struct InsForgeIDTokenSignIn: Sendable {
                 400, "PROVIDER_NOT_CONFIGURED",
                 "\(provider.rawValue): no client id is configured for ID-token sign-in (--\(provider.rawValue)-audience).")
         }
-        let kind = try InsForgeDelivery.clientType(request)
-        let tokens = try await api.tokens.issue(for: result.session, request: request)
-        return try await api.delivery.response(result.user, tokens: tokens, client: kind)
     }
 }

@@ -40,22 +40,9 @@ struct InsForgeOTPRoutes: Sendable {
         try requireOffered()
         let client = try InsForgeDelivery.clientType(request)
         // InsForge names an account made by its first code; a name already there stays.
-        switch try await SignInCodes(env: env.accounts, via: "insforge-api").check(
-            email: email, code: otp, name: name, request: request)
-        {
-        case .signedIn(let session):
-            return try await api.delivery.response(
-                session.user, tokens: try await api.tokens.issue(for: session, request: request), client: client)
-        case .secondStepRequired(let challenge):
-            // InsForge's SDK has no second step: the account's sign-in stops here.
-            return InsForgeError.response(for: .mfaRequired(challenge))
-        case .wrongCode:
-            throw AuthError.invalidCode
-        case .expired:
-            throw AuthError.codeExpired
-        case .throttled(let wait):
-            throw AuthError.rateLimited(retryAfter: wait)
-        }
+        return try await api.answer(
+            try await SignInCodes(env: env.accounts, via: "insforge-api").check(
+                email: email, code: otp, name: name, request: request), client: client, request: request)
     }
 
     /// Sign-in by mailed code is offered here when it is on the sign-in page.

@@ -63,6 +63,9 @@ enum InsForgeError {
         response(status, status == 400 ? "INVALID_INPUT" : APIError.code(for: status), message)
     }
 
+    /// A sign-in that owes its second step: InsForge's SDK has none, so the sign-in stops here.
+    static let secondStepOwed = response(401, "AUTH_MFA_REQUIRED", "A second sign-in step is required.")
+
     /// A seam error in InsForge's words. A wrong password and an unknown address read alike, and so
     /// do a dead code and one for an unknown address.
     static func response(for error: AuthError) -> Response {
@@ -89,7 +92,6 @@ enum InsForgeError {
         case .notSupported(let capability):
             return response(
                 501, "NOT_SUPPORTED", "\(capability.displayName) is not supported by the backend Gatehouse is connected to.")
-        case .mfaRequired: return response(401, "AUTH_MFA_REQUIRED", "A second sign-in step is required.")
         case .magicLinkOpenedElsewhere:
             return response(401, "AUTH_UNAUTHORIZED", "Open the link in the browser that asked for it.")
         case .network, .server: return response(502, "BACKEND_UNAVAILABLE", "The account service could not be reached.")

@@ -26,9 +26,8 @@ struct IDTokenSignIn: Sendable {
 
     /// What the token came to.
     enum Outcome: Sendable {
-        case signedIn(ExternalSignIn)
-        /// The provider vouched for the person; the account asks for its second step.
-        case secondStep(MFAChallenge)
+        /// The provider vouched for the person: signed in, or the second step the account owes.
+        case signIn(SignInResult)
         /// The token could not be verified, or was used before (the reason is in the audit trail).
         case refused
         /// The identity may not sign in to, or create, the account it names.
@@ -79,12 +78,13 @@ struct IDTokenSignIn: Sendable {
         let identity = ExternalIdentity(
             provider: provider.rawValue, subject: verified.subject, email: verified.email,
             emailVerified: verified.emailVerified, name: name ?? verified.name)
-        switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
-        case .signedIn(let signedIn): return .signedIn(signedIn)
-        case .secondStep(let challenge): return .secondStep(challenge)
-        case .refused(let error):
+        let signIn = try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request)
+        switch signIn.result {
+        case .refused(.provider(let error)):
             let config = ProviderConfiguration(name: provider.rawValue, type: .oidc, clientId: "")
             return .conflict(message: OAuthPages.message(error, provider: config))
+        case .refused(let refusal): throw refusal.error
+        case .signedIn, .secondStep: return .signIn(signIn.result)
         }
     }
 

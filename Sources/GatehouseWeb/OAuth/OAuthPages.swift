@@ -163,10 +163,11 @@ struct OAuthPages: Sendable {
         _ identity: ExternalIdentity, visit: Visit, provider: ProviderConfiguration, app: AppSignInRequest?
     ) async throws -> Response {
         let request = visit.request
-        let result: ExternalSignIn
+        let session: AuthSession
         do {
-            switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
-            case .signedIn(let signedIn): result = signedIn
+            switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request).result
+            {
+            case .signedIn(let signedIn): session = signedIn
             case .secondStep(let challenge):
                 // The provider vouched for the person; the account asks for its second step. An app
                 // sign-in then continues at `/auth/app/return`, which hands the app its code.
@@ -176,13 +177,15 @@ struct OAuthPages: Sendable {
                 var response = SecondStep.redirect(challenge, continueTo: AppFlow.returnPath, secure: env.configuration.usesTLS)
                 feature.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
                 return response
-            case .refused(let error):
+            case .refused(.provider(let error)):
                 return refuse(409, "Sign-in with \(provider.label) was refused", Self.message(error, provider: provider))
+            case .refused(let refusal):
+                throw refusal.error
             }
         } catch AuthError.invalidCredentials {
             return refuse(403, "Sign-in refused", AuthError.invalidCredentials.pageMessage)
         }
-        let user = result.user
+        let user = session.user
         var response: Response
         if let app {
             response = try await HostedSignIn(feature: feature).redirect(for: user, request: app, httpRequest: request)
@@ -190,7 +193,7 @@ struct OAuthPages: Sendable {
         } else {
             response = .redirect(to: "/account")
         }
-        try await env.sessions.start(result.session, replacing: visit.signedIn, request: request, response: &response)
+        try await env.sessions.start(session, replacing: visit.signedIn, request: request, response: &response)
         env.csrf.rotate(in: &response, secure: env.configuration.usesTLS)
         return response
     }

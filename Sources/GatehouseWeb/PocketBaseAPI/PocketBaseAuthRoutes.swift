@@ -95,15 +95,9 @@ struct PocketBaseAuthRoutes: Sendable {
                 throw AuthError.invalidCredentials
             }
         }
-        switch try await PasswordSignIn(env: env.accounts, via: "pocketbase-api").attempt(
-            email: identity, password: password, request: request)
-        {
-        case .session(let session):
-            return try await authResponse(session, request: request)
-        case .secondStep(let challenge):
-            // PocketBase's answer when a second method must follow: 401 with the pending `mfaId`.
-            return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
-        }
+        return try await answer(
+            try await PasswordSignIn(env: env.accounts, via: "pocketbase-api").attempt(
+                email: identity, password: password, request: request), request: request)
     }
 
     /// `{token, record}` for a superuser whose sign-in is complete, over a new console session.
@@ -170,12 +164,27 @@ struct PocketBaseAuthRoutes: Sendable {
         ])
     }
 
-    /// `{token, record}` for a session, on a new Gatehouse session row for this app.
-    func authResponse(_ session: AuthSession, request: Request) async throws -> Response {
-        try PocketBaseAPI.json([
-            "token": .string(try await api.tokens.issue(for: session, request: request)),
-            "record": .object(PocketBaseRecord.user(session.user, showEmail: true))
-        ])
+    /// A sign-in owner's answer in PocketBase's shape, for every way in to `users`: `{token,
+    /// record}` (and a provider sign-in's `meta`) on a new Gatehouse session row for this app, 401
+    /// `{mfaId}` when a second method must follow (`auth-with-otp` with the `mfaId`), or the
+    /// refusal as `refusal` words it for the route (the errors' renderer by default).
+    func answer(
+        _ result: SignInResult, request: Request, meta: JSONValue? = nil,
+        refusal: (SignInRefusal) -> any Error = { $0.error }
+    ) async throws -> Response {
+        switch result {
+        case .signedIn(let session):
+            var body: [String: JSONValue] = [
+                "token": .string(try await api.tokens.issue(for: session, request: request)),
+                "record": .object(PocketBaseRecord.user(session.user, showEmail: true))
+            ]
+            body["meta"] = meta
+            return try PocketBaseAPI.json(body)
+        case .secondStep(let challenge):
+            return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
+        case .refused(let reason):
+            throw refusal(reason)
+        }
     }
 
     /// The body's `token`, or PocketBase's "Cannot be blank." for it.

@@ -54,7 +54,7 @@ enum PocketBaseError {
         case .notSupported(let capability):
             return response(
                 status: 403, message: "\(capability.displayName) is not supported by the backend Gatehouse is connected to.")
-        case .mfaRequired, .magicLinkOpenedElsewhere: return response(status: 401, message: "Failed to authenticate.")
+        case .magicLinkOpenedElsewhere: return response(status: 401, message: "Failed to authenticate.")
         case .network, .server: return response(status: 502, message: "The account service could not be reached.")
         }
     }

@@ -71,19 +71,14 @@ struct PocketBaseLifecycleRoutes: Sendable {
                     request, mfaID: mfaID, otpID: PocketBaseAPI.text(body, "otpId") ?? "",
                     password: PocketBaseAPI.text(body, "password") ?? "")
             }
-            switch try await EmailCodeSignIn(env: env.accounts, via: "pocketbase-api").attempt(
-                otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "", email: nil,
-                request: request)
-            {
-            case .signedIn(let session):
-                return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
-            case .secondStepRequired(let challenge):
-                // The mailed code was the first step; the account's authenticator app is the second.
-                return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
-            case .wrongCode, .expired:
-                throw PocketBaseAnswer(400, "Failed to authenticate.")
-            case .throttled(let wait):
-                throw AuthError.rateLimited(retryAfter: wait)
+            // A second step owed: the mailed code was the first; the account's authenticator app is the second.
+            return try await PocketBaseAuthRoutes(api: api).answer(
+                try await EmailCodeSignIn(env: env.accounts, via: "pocketbase-api").attempt(
+                    otpID: PocketBaseAPI.text(body, "otpId") ?? "", code: PocketBaseAPI.text(body, "password") ?? "",
+                    email: nil, request: request), request: request
+            ) { refusal in
+                if case .throttled = refusal { return refusal.error }
+                return PocketBaseAnswer(400, "Failed to authenticate.")
             }
         }
         api.on(&router, .post, base + "/request-email-change") { request, parameters in

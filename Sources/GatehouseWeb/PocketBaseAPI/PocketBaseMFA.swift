@@ -32,22 +32,22 @@ struct PocketBaseMFA: Sendable {
             guard typed.count <= 64 else { throw Self.wrongCode }
             factor = .recoveryCode(typed)
         }
-        switch try await SecondStepSignIn(env: env.accounts, via: "pocketbase-api").attempt(
-            challengeID: mfaID, factor: factor, request: request)
-        {
-        case .completed(let session):
-            return try await PocketBaseAuthRoutes(api: api).authResponse(session, request: request)
-        case .throttled(let wait):
-            throw AuthError.rateLimited(retryAfter: wait)
-        case .wrongCode:
-            throw Self.wrongCode
-        case .expired:
-            throw PocketBaseAnswer(400, "Invalid or expired MFA session.")
+        return try await PocketBaseAuthRoutes(api: api).answer(
+            try await SecondStepSignIn(env: env.accounts, via: "pocketbase-api").attempt(
+                challengeID: mfaID, factor: factor, request: request), request: request, refusal: Self.words)
+    }
+
+    /// PocketBase's words for a refused second step.
+    private static func words(_ refusal: SignInRefusal) -> any Error {
+        switch refusal {
+        case .expired: PocketBaseAnswer(400, "Invalid or expired MFA session.")
         case .wrongMethod:
-            throw PocketBaseAnswer(
+            PocketBaseAnswer(
                 400,
                 "This account's second step is its authenticator app: send the mfaId as otpId and the authenticator "
                     + "or a recovery code as password.")
+        case .throttled: refusal.error
+        default: wrongCode
         }
     }
 

@@ -74,22 +74,15 @@ struct PocketBaseOAuth2: Sendable {
             await providerSignIn.roundTripRefused(provider: name, reason: OAuthPages.reason(error), request: request)
             throw PocketBaseAnswer(400, "Failed to authenticate.")
         }
-        let result: ExternalSignIn
-        switch try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request) {
-        case .signedIn(let signedIn): result = signedIn
-        case .secondStep(let challenge): return try PocketBaseAPI.json(["mfaId": .string(challenge.id)], status: 401)
-        case .refused(let error):
-            throw PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
-        }
-        let user = result.user
-        let token = try await api.tokens.issue(for: result.session, request: request)
-        return try PocketBaseAPI.json([
-            "token": .string(token), "record": .object(PocketBaseRecord.user(user, showEmail: true)),
-            "meta": .object([
-                "id": .string(identity.subject), "email": .string(identity.email ?? ""), "name": .string(identity.name ?? ""),
-                "avatarURL": .string(identity.avatarURL ?? ""), "isNew": .bool(result.outcome == .created)
-            ])
+        let signIn = try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request)
+        let meta: JSONValue = .object([
+            "id": .string(identity.subject), "email": .string(identity.email ?? ""), "name": .string(identity.name ?? ""),
+            "avatarURL": .string(identity.avatarURL ?? ""), "isNew": .bool(signIn.outcome == .created)
         ])
+        return try await PocketBaseAuthRoutes(api: api).answer(signIn.result, request: request, meta: meta) { refusal in
+            guard case .provider(let error) = refusal else { return refusal.error }
+            return PocketBaseAnswer(400, "Failed to authenticate. \(OAuthPages.message(error, provider: provider))")
+        }
     }
 
     /// The OIDC nonce for a flow, bound to its verifier (which only the app and Gatehouse see).

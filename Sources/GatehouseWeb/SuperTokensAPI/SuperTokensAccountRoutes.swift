@@ -69,20 +69,13 @@ struct SuperTokensAccountRoutes: Sendable {
     private func signIn(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let email = try SuperTokensCore.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = try SuperTokensCore.text(body, "password")
-        do {
-            let user = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
-                .checkedUser(
-                    email: email, password: password, request: request)
-            return Self.signedIn(user)
-        } catch AuthError.mfaRequired(let challenge) {
-            guard let user = try await core.accounts(email: email).first else {
-                return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
-            }
-            try await core.awaitSecondStep(challenge, of: user)
-            return Self.signedIn(user)
-        } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
+        let result = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
+            .attempt(email: email, password: password, request: request)
+        if case .refused(.throttled(let wait)) = result { throw AuthError.rateLimited(retryAfter: wait) }
+        guard let user = try await core.signedInUser(result, email: email) else {
             return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
         }
+        return Self.signedIn(user)
     }
 
     /// The accounts with this address (the only account info Gatehouse keeps).

@@ -53,11 +53,23 @@ struct SuperTokensCore: Sendable {
         SuperTokensTOTPRoutes(core: self).register(on: &router)
     }
 
-    /// Leaves a sign-in's second step waiting for the app's MFA recipe (`totp/verify`), its wrong
-    /// codes counted afresh.
-    func awaitSecondStep(_ challenge: MFAChallenge, of user: User) async throws {
-        try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: user.email)
-        try await authenticators.resetFailures(user.id.rawValue)
+    /// A sign-in owner's answer as the core gives it to an app's backend: the account the app opens
+    /// its own session for next — the backend session the sign-in opened closed (`handOver`), or,
+    /// when a second step is owed, no session at all and the step left waiting for the app's MFA
+    /// recipe (`totp/verify`), its wrong codes counted afresh. Nil when refused, or when no account
+    /// has `email`.
+    func signedInUser(_ result: SignInResult, email: String) async throws -> User? {
+        switch result {
+        case .signedIn(let session):
+            return await acts.handOver(session)
+        case .secondStep(let challenge):
+            guard let user = try await accounts(email: email).first else { return nil }
+            try await SecondStepSignIn(env: env.accounts, via: Self.via).remember(challenge, for: user.email)
+            try await authenticators.resetFailures(user.id.rawValue)
+            return user
+        case .refused:
+            return nil
+        }
     }
 
     /// The accounts with this address (the only account info Gatehouse keeps): none or one, read

@@ -75,38 +75,34 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         guard let device = try await devices.device(preAuthSessionID: preAuthSessionID) else {
             return SuperTokensCore.status("RESTART_FLOW_ERROR")
         }
-        let session: AuthSession?
+        let result: SignInResult
         if let link = try SuperTokensCore.optionalText(body, "linkCode") {
-            switch try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
+            result = try await MagicLinkSignIn(env: core.env.accounts, via: SuperTokensCore.via).open(
                 token: link, nonce: nil, request: request)
-            {
-            case .signedIn(let opened): session = opened
-            case .secondStepRequired(let challenge): session = try await awaitSecondStep(challenge, device)
-            case .openedElsewhere, .refused: return SuperTokensCore.status("RESTART_FLOW_ERROR")
-            }
+            if case .refused = result { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
         } else {
             guard try SuperTokensCore.text(body, "deviceId") == device.deviceID else {
                 return SuperTokensCore.status("RESTART_FLOW_ERROR")
             }
             let code = try SuperTokensCore.text(body, "userInputCode")
-            switch try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
+            result = try await EmailCodeSignIn(env: core.env.accounts, via: SuperTokensCore.via).attempt(
                 otpID: device.otpID, code: code, email: device.email, request: request)
-            {
-            case .signedIn(let opened):
-                session = opened
-            case .wrongCode:
+            switch result {
+            case .refused(.wrongCode):
                 return Self.codeRefused(
                     "INCORRECT_USER_INPUT_CODE_ERROR", device, failed: try await devices.failed(device.deviceID))
-            case .expired:
+            case .refused(.expired):
                 return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", device, failed: device.failedAttempts)
-            case .throttled(let retryAfter):
-                throw AuthError.rateLimited(retryAfter: retryAfter)
-            case .secondStepRequired(let challenge):
-                session = try await awaitSecondStep(challenge, device)
+            case .refused(let refusal):
+                throw refusal.error
+            case .signedIn, .secondStep:
+                break
             }
         }
         try await devices.remove(device.deviceID)
-        guard let user = await handOver(session, device) else { return SuperTokensCore.status("RESTART_FLOW_ERROR") }
+        guard let user = try await core.signedInUser(result, email: device.email) else {
+            return SuperTokensCore.status("RESTART_FLOW_ERROR")
+        }
         return SuperTokensCore.status(
             "OK",
             [
@@ -145,20 +141,6 @@ struct SuperTokensPasswordlessRoutes: Sendable {
         case .throttled(let retryAfter):
             throw AuthError.rateLimited(retryAfter: retryAfter)
         }
-    }
-
-    /// A right code or link for an account with an authenticator: its second step waits for
-    /// `totp/verify` (the SDK's MFA recipe asks for it); no session was opened.
-    private func awaitSecondStep(_ challenge: MFAChallenge, _ device: Device) async throws -> AuthSession? {
-        if let user = try await core.accounts(email: device.email).first { try await core.awaitSecondStep(challenge, of: user) }
-        return nil
-    }
-
-    /// The account signed in: the backend's session closed (the app opens its own), or found by
-    /// the device's address when the sign-in waits for its second step.
-    private func handOver(_ session: AuthSession?, _ device: Device) async -> User? {
-        guard let session else { return try? await core.accounts(email: device.email).first }
-        return await core.acts.handOver(session)
     }
 
     private static func codeRefused(_ status: String, _ device: Device, failed: Int) -> Response {

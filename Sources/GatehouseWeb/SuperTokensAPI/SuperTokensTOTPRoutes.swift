@@ -145,16 +145,16 @@ struct SuperTokensTOTPRoutes: Sendable {
         switch try await SecondStepSignIn(env: accounts, via: SuperTokensCore.via).attempt(
             email: user.email, factor: .totp(code: code), request: request)
         {
-        case .completed(let session):
+        case .signedIn(let session):
             _ = await core.acts.handOver(session)
             try await authenticators.resetFailures(userID)
             return SuperTokensCore.status("OK")
-        case .wrongCode, .wrongMethod:
-            return invalid(failed: try await authenticators.failed(userID))
-        case .expired:
-            return invalid(failed: TOTPRules.triesPerStep)
-        case .throttled(let wait):
+        case .refused(.throttled(let wait)):
             return limitReached(retryAfter: wait)
+        case .refused(.expired):
+            return invalid(failed: TOTPRules.triesPerStep)
+        case .refused, .secondStep:
+            return invalid(failed: try await authenticators.failed(userID))
         }
     }
 

@@ -29,7 +29,7 @@ enum APIFailure: HTTPResponseError {
 extension AuthError: HTTPResponseError {
     public var status: Int {
         switch self {
-        case .invalidCredentials, .sessionExpired, .mfaRequired: return 401
+        case .invalidCredentials, .sessionExpired: return 401
         case .magicLinkOpenedElsewhere: return 409
         case .emailNotVerified: return 403
         case .userNotFound: return 404

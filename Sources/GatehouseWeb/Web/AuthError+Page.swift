@@ -16,7 +16,6 @@ extension AuthError {
         case .sessionNotRefreshable: return "This session cannot be extended. Please sign in again."
         case .notSupported(let capability):
             return "\(capability.displayName) is not supported by the backend Gatehouse is connected to."
-        case .mfaRequired: return "Enter the code from your authenticator app to finish signing in."
         case .magicLinkOpenedElsewhere(let email): return "Continue as \(email)?"
         case .network: return "The account service could not be reached. Try again in a moment."
         case .server: return "The account service had a problem. Try again in a moment."
