@@ -34,6 +34,7 @@ class Receiver:
         self.secrets: dict[str, tuple[str, str]] = {}  # path -> (secret, "standard" | "svix")
         self.events: list[tuple[str, str, dict]] = []  # (path, webhook-id, payload) for each 2xx answer
         self.refused: list[str] = []
+        self.arrived: Counter[str] = Counter()
         self.status = 200
         self.delay = 0.0
         self.lock = threading.Lock()
@@ -42,13 +43,16 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 - http.server API
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.lock:
+                    receiver.arrived[self.path] += 1
                 time.sleep(receiver.delay)
                 secret, library = receiver.secrets.get(self.path, ("", "standard"))
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 try:
                     if library == "svix":
                         only_svix = {k: v for k, v in headers.items() if k.startswith("svix-")}
-                        payload = SvixWebhook(secret).verify(body, only_svix)
+                        SvixWebhook(secret).verify(body, only_svix)  # answers nothing; raises when forged
+                        payload = json.loads(body)
                     else:
                         payload = StandardWebhook(secret).verify(body, headers)
                 except Exception as error:  # noqa: BLE001 - any refusal is a failed verification
@@ -73,6 +77,11 @@ class Receiver:
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def events_in_flight(self, path: str) -> int:
+        """Requests to `path` that arrived and are not answered yet (held by `delay`)."""
+        with self.lock:
+            return self.arrived[path] - sum(1 for where, _, _ in self.events if where == path)
 
     def of(self, path: str) -> list[dict]:
         with self.lock:
@@ -111,7 +120,7 @@ def by_user(events: list[dict]) -> dict[str, list[tuple[str, str]]]:
     """Each account's (type, way in) in arrival order."""
     sequences: dict[str, list[tuple[str, str]]] = {}
     for event in events:
-        email = event["data"]["user"].get("email")
+        email = event["data"].get("user", {}).get("email") or event["data"]["details"]["email"]
         sequences.setdefault(email, []).append((event["type"], event["data"].get("wayIn")))
     return sequences
 
@@ -145,6 +154,11 @@ def test_each_way_in_gives_each_account_its_sequence_verified_by_both_libraries(
     assert status == 303
     status, _, _ = browser.form_post("/account", "/account", {"name": "Pat Page", "bio": "", "avatar_url": ""})
     assert status == 303
+    status, _, _ = browser.form_post("/account", "/auth/sign-out", {})
+    assert status == 303
+    status, _, _ = browser.form_post("/auth/sign-in", "/auth/sign-in", {"email": page, "password": "not it at all"})
+    status, _, _ = browser.form_post("/auth/sign-in", "/auth/sign-in", {"email": page, "password": PASSWORD})
+    assert status == 303
 
     urllib.request.urlopen(urllib.request.Request(
         gatehouse.url + "/api/auth/users", method="POST", data=json.dumps({"email": insforge, "password": PASSWORD}).encode(),
@@ -161,10 +175,9 @@ def test_each_way_in_gives_each_account_its_sequence_verified_by_both_libraries(
 
     events = receiver.wait("/all", lambda got: any(e["type"] == "user.deleted" for e in got))
     sequences = by_user(events)
-    assert sequences[page][:3] == [("user.created", "pages"), ("session.created", "pages"), ("user.updated", "pages")]
-    assert sequences[insforge] == [
-        ("user.created", "insforge-api"), ("user.updated", "api"), ("session.ended", "api"), ("user.deleted", "api")
-    ] or sequences[insforge] == [("user.created", "insforge-api"), ("user.updated", "api"), ("user.deleted", "api")]
+    assert sequences[page] == [("user.created", "pages"), ("user.updated", "pages"), ("session.ended", "pages"),
+                               ("sign_in.failed", "pages"), ("session.created", "pages")]
+    assert sequences[insforge] == [("user.created", "insforge-api"), ("user.updated", "api"), ("user.deleted", "api")]
     assert sequences[pocketbase] == [("user.created", "pocketbase-api"), ("session.created", "pocketbase-api")]
     deleted = next(e for e in events if e["type"] == "user.deleted")
     assert deleted["data"]["user"]["email"] == insforge and deleted["data"]["actor"]
@@ -209,30 +222,28 @@ def test_a_slow_receiver_does_not_slow_sign_ins(gatehouse, token, receiver):
     finally:
         receiver.delay = 0.0
     print(f"sign-in seconds without a slow endpoint {before}, with one {during}")
-    assert during[1] < before[1] * 1.5 + 0.25, (before, during)
+    # Had a sign-in waited for its delivery, each would take the receiver's 10 s.
+    assert during[-1] < 5 and during[1] < before[1] + 1, (before, during)
+    assert receiver.events_in_flight("/slow") >= 1
     api(gatehouse, token, "DELETE", f"/_/api/webhooks/{slow['id']}")
 
 
-def test_kill_9_after_a_sign_up_commits_delivers_it_after_the_restart_once(binary, tmp_path, receiver):
-    server = GatehouseServer(binary, tmp_path / "killed.sqlite", "none", FAST).start()
+def test_kill_9_after_a_sign_up_commits_delivers_it_after_the_restart_once(gatehouse, token, receiver):
+    add_endpoint(gatehouse, token, receiver, "/killed", events=["user.created"])
+    receiver.status = 503
+    email = unique_email("killed")
     try:
-        token = server.superuser_token()
-        add_endpoint(server, token, receiver, "/killed", events=["user.created"])
-        receiver.status = 503
-        email = unique_email("killed")
         urllib.request.urlopen(urllib.request.Request(
-            server.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
+            gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
             data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
-        server.kill()
-        receiver.status = 200
-        assert not receiver.of("/killed")
-        server.start()
-        events = receiver.wait("/killed", lambda got: len(got) >= 1)
-        time.sleep(0.5)  # a second delivery of the same event would have come by now
-        with receiver.lock:
-            ids = Counter(webhook_id for path, webhook_id, _ in receiver.events if path == "/killed")
-        assert [e["data"]["user"]["email"] for e in events] == [email]
-        assert set(ids.values()) == {1}, ids
+        gatehouse.kill()
     finally:
         receiver.status = 200
-        server.stop()
+    assert not receiver.of("/killed")
+    gatehouse.start()
+    events = receiver.wait("/killed", lambda got: len(got) >= 1)
+    time.sleep(0.5)  # a second delivery of the same event would have come by now
+    with receiver.lock:
+        ids = Counter(webhook_id for path, webhook_id, _ in receiver.events if path == "/killed")
+    assert [e["data"]["user"]["email"] for e in events] == [email]
+    assert set(ids.values()) == {1}, ids

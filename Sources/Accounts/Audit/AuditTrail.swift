@@ -30,7 +30,7 @@ public struct AuditTrail: Sendable {
             let outboxChanged = try await database.recordAudit(
                 NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()),
                 webhook: Self.webhook(event, actor: actor, subject: subject, ip: ip, data: data))
-            if outboxChanged { await webhooks?.nudge() }
+            if outboxChanged, let webhooks { Task { await webhooks.nudge() } }
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(event.rawValue)", "error": "\(error)"])
         }
