@@ -6,7 +6,7 @@ import HTTPTestClient
 import TestScope
 
 /// A webhook receiver on a loopback port for a test: keeps every request to `/hook` and answers
-/// each with the next status of `statuses` (200 once they run out), or a redirect for `/moved`.
+/// each with the next status of `statuses` (200 once they run out), or a 307 to `/hook` for `/moved`.
 final class WebhookReceiver: @unchecked Sendable {
     struct Received: Sendable {
         var headers: HTTPHeaders
@@ -30,7 +30,7 @@ final class WebhookReceiver: @unchecked Sendable {
             }
             router.on(.post, "/moved") { [unowned self] request, _ in
                 _ = self.keep(Received(headers: request.headers, body: request.body))
-                return .redirect(to: "/hook")
+                return .redirect(to: "/hook", status: 307)
             }
         }
     }
