@@ -43,7 +43,8 @@ extension AppDatabase {
         }
     }
 
-    /// A test event of `type` for the endpoint `endpointID` alone, as an act would make it.
+    /// A test event of `type` for the endpoint `endpointID` alone, as an act would make it, sent
+    /// whatever the endpoint's filter says (the fan-out trigger honours it; the delivery is made here).
     public func enqueueTestWebhook(type: String, endpointID: String, context: [String: JSONValue]) async throws {
         let context = try Self.json(context)
         try await pool.write { db in
@@ -52,6 +53,13 @@ extension AppDatabase {
                     INSERT INTO webhook_events (id, type, context, only_endpoint, created_at)
                     VALUES (\(Self.newEventID), ?, ?, ?, \(Self.sqlNow))
                     """, arguments: [type, context, endpointID])
+            let seq = db.lastInsertedRowID
+            try db.execute(
+                sql: """
+                    INSERT INTO webhook_deliveries (event_seq, endpoint_id, chain, next_at, created_at)
+                    SELECT ?, ?, '', \(Self.sqlNow), \(Self.sqlNow)
+                    WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_seq = ?)
+                    """, arguments: [seq, endpointID, seq])
         }
     }
 }

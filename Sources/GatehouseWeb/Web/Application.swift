@@ -149,6 +149,7 @@ public struct Application: Sendable {
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
         WebhooksAPI(env: env).register(on: &router)
+        WebhookConsolePages(env: env).register(on: &router)
         PocketBaseAPI(
             env: env,
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
