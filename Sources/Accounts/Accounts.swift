@@ -21,6 +21,8 @@ public struct Accounts: Sendable {
     /// The owner of every limit (`Budget`) and its counts.
     let budgets: Budgets
     let audit: AuditTrail
+    /// Webhook endpoints, their secrets and the delivery worker.
+    let webhooks: Webhooks
     /// Browser sessions: Gatehouse's own rows over the backend's sessions.
     public let sessions: BrowserSessions
     /// Superusers' console sessions.
@@ -41,15 +43,18 @@ public struct Accounts: Sendable {
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
     ///   - sessionLifetime: how long a browser session lives after sign-in.
+    ///   - webhookBox: seals webhook endpoints' secrets (a key derived from the key file).
     ///   - secureCookies: whether session cookies get `Secure` (people reach Gatehouse over TLS).
     public init(
         backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
         passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
-        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), clock: @escaping @Sendable () -> Date, logger: Logger
+        signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), webhookPolicy: WebhookPolicy = .standard,
+        webhookBox: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
-        let audit = AuditTrail(database: database, clock: clock, logger: logger)
+        webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
+        let audit = AuditTrail(database: database, clock: clock, logger: logger, webhooks: webhooks.delivery)
         self.backend = backend
         self.database = database
         self.budgets = budgets

@@ -136,6 +136,7 @@ extension AppDatabase {
         registerAppBackendMigrations(&migrator)
         registerAccountTrustMigrations(&migrator)
         registerSecondFactorMigrations(&migrator)
+        registerWebhookMigrations(&migrator)
         return migrator
     }
 }

@@ -133,6 +133,16 @@ struct Serve: AsyncParsableCommand {
     var passkeyChallengeLifetime: Int = Environment.value("PASSKEY_CHALLENGE_LIFETIME").flatMap(Int.init) ?? 360
 
     @Option(
+        help:
+            "Seconds between a webhook's tries, comma-separated; it gives up after one more try than there are waits (default 5,30,120,600,1800,3600,3600). (GATEHOUSE_WEBHOOK_RETRY_DELAYS)"
+    )
+    var webhookRetryDelays: String?
+
+    @Flag(help: "Let webhook endpoints name any host, not only loopback ones. (GATEHOUSE_WEBHOOK_ANY_HOST=1)")
+    var webhookAnyHost: Bool =
+        Environment.value("WEBHOOK_ANY_HOST").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
+
+    @Option(
         help: """
             A Descope project id the Descope-compatible API (/v1/auth) answers for; repeat it or give a \
             comma-separated list. Without it, one is made at first start and kept in the database. \
@@ -344,6 +354,8 @@ struct Serve: AsyncParsableCommand {
         web.descopeRedirectOrigins = Self.list(descopeRedirectOrigin, else: "DESCOPE_REDIRECT_ORIGINS")
         web.descopeSessionLifetime = TimeInterval(max(descopeSessionLifetime, 1))
         web.passkeyChallengeLifetime = TimeInterval(max(passkeyChallengeLifetime, 1))
+        web.webhookPolicy = try Self.webhookPolicy(
+            retryDelays: webhookRetryDelays ?? Environment.value("WEBHOOK_RETRY_DELAYS"), anyHost: webhookAnyHost)
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))

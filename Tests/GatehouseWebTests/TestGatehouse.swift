@@ -106,6 +106,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = superTokensAPIKey
+        configuration.webhookPolicy = .tests
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,

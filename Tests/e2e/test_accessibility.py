@@ -46,24 +46,38 @@ def violations(driver, script: str) -> list[str]:
             for v in json.loads(result)]
 
 
+def api_call(base: str, token: str, path: str, body: dict) -> dict:
+    """A POST to the admin API; its JSON answer ({} for none)."""
+    request = urllib.request.Request(base + path, method="POST", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        raw = answer.read()
+        return json.loads(raw) if raw else {}
+
+
 def scheme(driver, dark: bool) -> None:
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
         "features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
 
 
-def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server, binary, tmp_path):
+def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server, binary, tmp_path, screenshots_dir):
     db = tmp_path / "a11y.sqlite"
     create_superuser(binary, db, STAFF_EMAIL, STAFF_PASSWORD)
     server = start_server(db_path=db, verification="none")
     base = server.url
+    token = server.superuser_token()
     request = urllib.request.Request(
         base + "/_/api/apps", method="POST",
         data=json.dumps({"id": "notes", "name": "Notes", "callbackURLs": [CALLBACK],
                          "accentColor": "#0f766e", "termsURL": "https://notes.example/terms",
                          "privacyURL": "https://notes.example/privacy"}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": "Bearer " + server.superuser_token()})
+        headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 201
+    # A webhook endpoint with a delivery for the inspector to show (the server's own health route
+    # answers the POST with 405, kept as the try's answer).
+    webhook = api_call(base, token, "/_/api/webhooks", {"url": base + "/api/health"})
+    api_call(base, token, f"/_/api/webhooks/{webhook['id']}/test", {"type": "user.created"})
     app_page = "/auth/sign-in?" + urllib.parse.urlencode(
         {"redirect": CALLBACK, "client_type": "web", "code_challenge": CHALLENGE, "code_challenge_method": "S256"})
 
@@ -101,8 +115,16 @@ def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server,
     wait_for_path(driver, "/_/users")
     user = driver.find_element(By.CSS_SELECTOR, "a.cx-usercell__email").get_attribute("href")
     for path in ("/_/users", urllib.parse.urlsplit(user).path, "/_/audit", "/_/providers",
-                 "/_/providers/apps/notes/edit", "/_/mailbox", "/_/test-users", "/_/security"):
+                 "/_/providers/apps/notes/edit", "/_/mailbox", "/_/test-users", "/_/security", "/_/webhooks",
+                 f"/_/webhooks/{webhook['id']}"):
         check(path)
+    # The inspector as staff see it, a try opened, in both schemes (looked at by hand, see the README).
+    for dark in (False, True):
+        scheme(driver, dark)
+        driver.get(base + f"/_/webhooks/{webhook['id']}")
+        for summary in driver.find_elements(By.CSS_SELECTOR, "tr[data-delivery] summary")[:1]:
+            summary.click()
+        driver.save_screenshot(str(screenshots_dir / f"console-webhook-inspector-{'dark' if dark else 'light'}.png"))
 
     assert not found, "axe-core violations:\n" + "\n".join(
         f"{page}: {problem}" for page, problems in found.items() for problem in problems)

@@ -5,11 +5,15 @@ import Logging
 import Store
 
 /// Writes audit events (who did what to whom, from where). A failed write is logged, never shown:
-/// the user's action already happened.
+/// the user's action already happened. An act webhooks report goes to their outbox in the same
+/// transaction (`WebhookEventType(audit:)`, `AuditTrail+Webhooks`).
 public struct AuditTrail: Sendable {
     let database: AppDatabase
     public let clock: @Sendable () -> Date
     public let logger: Logger
+    /// The delivery worker, told when an act added to the outbox; nil in the command line, whose
+    /// events the server sends when it next looks at the outbox (an act, or its start).
+    var webhooks: WebhookDelivery? = nil
 
     public func record(
         _ event: AuditEvent, actor: String? = nil, subject: String? = nil, request: Request,
@@ -23,8 +27,10 @@ public struct AuditTrail: Sendable {
         _ event: AuditEvent, actor: String? = nil, subject: String? = nil, ip: String?, data: [String: JSONValue] = [:]
     ) async {
         do {
-            try await database.recordAudit(
-                NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()))
+            let outboxChanged = try await database.recordAudit(
+                NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()),
+                webhook: Self.webhook(event, actor: actor, subject: subject, ip: ip, data: data))
+            if outboxChanged, let webhooks { Task { await webhooks.nudge() } }
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(event.rawValue)", "error": "\(error)"])
         }

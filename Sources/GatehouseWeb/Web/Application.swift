@@ -36,6 +36,7 @@ public struct Application: Sendable {
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
             secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules,
             passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, signInMethods: configuration.signInMethods,
+            webhookPolicy: configuration.webhookPolicy, webhookBox: try SecretBox(key: hasher.derivedKey(for: "webhook-secrets")),
             clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.
@@ -147,6 +148,8 @@ public struct Application: Sendable {
         TestUserPages(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
+        WebhooksAPI(env: env).register(on: &router)
+        WebhookConsolePages(env: env).register(on: &router)
         PocketBaseAPI(
             env: env,
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),

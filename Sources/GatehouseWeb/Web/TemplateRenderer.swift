@@ -36,6 +36,8 @@ enum Template: String, CaseIterable, Sendable {
     case resetPasswordSent = "reset-password-sent"
     case resetPassword = "reset-password"
     case notMe = "not-me"
+    case consoleWebhooks = "console-webhooks"
+    case consoleWebhook = "console-webhook"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

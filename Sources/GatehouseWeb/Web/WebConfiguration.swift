@@ -55,6 +55,8 @@ public struct WebConfiguration: Sendable {
     public var descopeSessionLifetime: TimeInterval = 10 * 60
     /// How long a passkey ceremony's challenge may be answered (`--passkey-challenge-lifetime`).
     public var passkeyChallengeLifetime: TimeInterval = 360
+    /// How webhooks are delivered (`--webhook-retry-delays`, `--webhook-any-host`).
+    public var webhookPolicy: WebhookPolicy = .standard
     /// How long a Descope-API refresh JWT, and the session behind it, lives (Descope's default: 4 weeks).
     public var descopeRefreshLifetime: TimeInterval = 28 * 24 * 3600
 

@@ -1,0 +1,65 @@
+import AuthCore
+import GRDB
+
+/// An event an act's audit row brings to the webhook outbox (`AppDatabase.recordAudit(_:webhook:)`).
+public struct NewWebhookEvent: Sendable, Equatable {
+    /// The event's type (`user.created`, `session.ended`, …).
+    public var type: String
+    /// The account it is about, when there is one: its row is the event's `data.user`.
+    public var userID: String?
+    /// The way in, the actor and the act's details, as `data` carries them.
+    public var context: [String: JSONValue]
+
+    public init(type: String, userID: String?, context: [String: JSONValue]) {
+        (self.type, self.userID, self.context) = (type, userID, context)
+    }
+}
+
+extension AppDatabase {
+    /// Records `event` and, while an enabled endpoint exists, `webhook` in one transaction: first
+    /// the account's events the `users` triggers wrote for this act are claimed (given `context`);
+    /// `webhook` itself is written only when none of them has its type already. True when the
+    /// outbox changed (the delivery worker has work).
+    public func recordAudit(_ event: NewAuditEvent, webhook: NewWebhookEvent?) async throws -> Bool {
+        try await pool.write { db in
+            try Self.recordAudit(event, in: db)
+            guard let webhook, try Bool.fetchOne(db, sql: "SELECT \(Self.anyEndpoint)") == true else { return false }
+            let context = try Self.json(webhook.context)
+            var claimed: [String] = []
+            if let user = webhook.userID {
+                claimed = try String.fetchAll(
+                    db, sql: "UPDATE webhook_events SET context = ? WHERE user_id = ? AND context IS NULL RETURNING type",
+                    arguments: [context, user])
+            }
+            if !claimed.contains(webhook.type) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO webhook_events (id, type, user_id, user, context, created_at)
+                        VALUES (\(Self.newEventID), ?, ?, (SELECT \(Self.webhookUser("users.")) FROM users WHERE id = ?), ?,
+                            \(Self.sqlNow))
+                        """, arguments: [webhook.type, webhook.userID, webhook.userID, context])
+            }
+            return true
+        }
+    }
+
+    /// A test event of `type` for the endpoint `endpointID` alone, as an act would make it, sent
+    /// whatever the endpoint's filter says (the fan-out trigger honours it; the delivery is made here).
+    public func enqueueTestWebhook(type: String, endpointID: String, context: [String: JSONValue]) async throws {
+        let context = try Self.json(context)
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO webhook_events (id, type, context, only_endpoint, created_at)
+                    VALUES (\(Self.newEventID), ?, ?, ?, \(Self.sqlNow))
+                    """, arguments: [type, context, endpointID])
+            let seq = db.lastInsertedRowID
+            try db.execute(
+                sql: """
+                    INSERT INTO webhook_deliveries (event_seq, endpoint_id, chain, next_at, created_at)
+                    SELECT ?, ?, '', \(Self.sqlNow), \(Self.sqlNow)
+                    WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_seq = ?)
+                    """, arguments: [seq, endpointID, seq])
+        }
+    }
+}

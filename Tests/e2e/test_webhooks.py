@@ -1,0 +1,249 @@
+"""Webhooks end to end: the real binary delivers each act's event to a receiver on a loopback
+port, which checks every request with the PyPI `standardwebhooks` library (and one endpoint with
+`svix`'s `Webhook.verify` over the `svix-*` aliases). Faults: a receiver that is down gets the
+event once it is back; `kill -9` after a sign-up commits and before its delivery delivers it after
+the restart, once per `webhook-id`; a receiver that takes 10 s does not slow sign-ins. The retry
+schedule is shortened with `--webhook-retry-delays` so the whole file stays within seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from standardwebhooks.webhooks import Webhook as StandardWebhook
+from svix.webhooks import Webhook as SvixWebhook
+
+from conftest import PASSWORD, Browserless, GatehouseServer, pocketbase_client, unique_email
+
+FAST = ["--webhook-retry-delays", "0.2,0.4,0.8,1.6"]
+
+
+class Receiver:
+    """A webhook receiver: verifies each request with the endpoint's secret (standardwebhooks, or
+    svix for the paths registered as such) and keeps the verified events; `status` is what it
+    answers (503 while "down"), `delay` how long it takes."""
+
+    def __init__(self):
+        self.secrets: dict[str, tuple[str, str]] = {}  # path -> (secret, "standard" | "svix")
+        self.events: list[tuple[str, str, dict]] = []  # (path, webhook-id, payload) for each 2xx answer
+        self.refused: list[str] = []
+        self.arrived: Counter[str] = Counter()
+        self.status = 200
+        self.delay = 0.0
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server API
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.lock:
+                    receiver.arrived[self.path] += 1
+                time.sleep(receiver.delay)
+                secret, library = receiver.secrets.get(self.path, ("", "standard"))
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                try:
+                    if library == "svix":
+                        only_svix = {k: v for k, v in headers.items() if k.startswith("svix-")}
+                        SvixWebhook(secret).verify(body, only_svix)  # answers nothing; raises when forged
+                        payload = json.loads(body)
+                    else:
+                        payload = StandardWebhook(secret).verify(body, headers)
+                except Exception as error:  # noqa: BLE001 - any refusal is a failed verification
+                    with receiver.lock:
+                        receiver.refused.append(f"{self.path}: {error}")
+                    self.send_response(400)
+                    self.end_headers()
+                    return
+                with receiver.lock:
+                    status = receiver.status
+                    if 200 <= status < 300:
+                        receiver.events.append((self.path, headers["webhook-id"], payload))
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def events_in_flight(self, path: str) -> int:
+        """Requests to `path` that arrived and are not answered yet (held by `delay`)."""
+        with self.lock:
+            return self.arrived[path] - sum(1 for where, _, _ in self.events if where == path)
+
+    def of(self, path: str) -> list[dict]:
+        with self.lock:
+            return [payload for where, _, payload in self.events if where == path]
+
+    def wait(self, path: str, predicate, timeout: float = 10) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            events = self.of(path)
+            if predicate(events):
+                return events
+            time.sleep(0.05)
+        raise AssertionError(f"{path} got {[e['type'] for e in self.of(path)]}; refused: {self.refused}")
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def api(server: GatehouseServer, token: str, method: str, path: str, body: dict | None = None):
+    request = urllib.request.Request(server.url + path, method=method, data=json.dumps(body).encode() if body else None,
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        raw = response.read()
+        return json.loads(raw) if raw else None
+
+
+def add_endpoint(server, token, receiver: Receiver, path: str, library: str = "standard", **extra) -> dict:
+    endpoint = api(server, token, "POST", "/_/api/webhooks",
+                   {"url": receiver.url(path), "svixHeaders": library == "svix", **extra})
+    receiver.secrets[path] = (endpoint["secret"], library)
+    return endpoint
+
+
+def by_user(events: list[dict]) -> dict[str, list[tuple[str, str]]]:
+    """Each account's (type, way in) in arrival order."""
+    sequences: dict[str, list[tuple[str, str]]] = {}
+    for event in events:
+        email = event["data"].get("user", {}).get("email") or event["data"]["details"]["email"]
+        sequences.setdefault(email, []).append((event["type"], event["data"].get("wayIn")))
+    return sequences
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    receiver = Receiver()
+    yield receiver
+    receiver.close()
+
+
+@pytest.fixture(scope="module")
+def gatehouse(binary, tmp_path_factory):
+    server = GatehouseServer(binary, tmp_path_factory.mktemp("webhooks") / "gatehouse.sqlite", "none", FAST).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def token(gatehouse):
+    return gatehouse.superuser_token()
+
+
+def test_each_way_in_gives_each_account_its_sequence_verified_by_both_libraries(gatehouse, token, receiver):
+    add_endpoint(gatehouse, token, receiver, "/all")
+    add_endpoint(gatehouse, token, receiver, "/svix", "svix", events=["user.created", "user.deleted"])
+    page, insforge, pocketbase = unique_email("page"), unique_email("insforge"), unique_email("pb")
+
+    browser = Browserless(gatehouse.url)
+    status, _, _ = browser.form_post("/auth/sign-up", "/auth/sign-up", {"email": page, "password": PASSWORD, "name": "Pat"})
+    assert status == 303
+    status, _, _ = browser.form_post("/account", "/account", {"name": "Pat Page", "bio": "", "avatar_url": ""})
+    assert status == 303
+    status, _, _ = browser.form_post("/account", "/auth/sign-out", {})
+    assert status == 303
+    status, _, _ = browser.form_post("/auth/sign-in", "/auth/sign-in", {"email": page, "password": "not it at all"})
+    status, _, _ = browser.form_post("/auth/sign-in", "/auth/sign-in", {"email": page, "password": PASSWORD})
+    assert status == 303
+
+    urllib.request.urlopen(urllib.request.Request(
+        gatehouse.url + "/api/auth/users", method="POST", data=json.dumps({"email": insforge, "password": PASSWORD}).encode(),
+        headers={"Content-Type": "application/json"}), timeout=30).read()
+
+    client = pocketbase_client(gatehouse.url)
+    client.collection("users").create({"email": pocketbase, "password": PASSWORD, "passwordConfirm": PASSWORD})
+    client.collection("users").auth_with_password(pocketbase, PASSWORD)
+
+    created = api(gatehouse, token, "GET", "/_/api/users?" + urllib.parse.urlencode({"q": insforge}))
+    target = next(user for user in created["items"] if user["email"] == insforge)
+    api(gatehouse, token, "PATCH", f"/_/api/users/{target['id']}", {"disabled": True})
+    api(gatehouse, token, "DELETE", f"/_/api/users/{target['id']}")
+
+    events = receiver.wait("/all", lambda got: any(e["type"] == "user.deleted" for e in got))
+    sequences = by_user(events)
+    assert sequences[page] == [("user.created", "pages"), ("user.updated", "pages"), ("session.ended", "pages"),
+                               ("sign_in.failed", "pages"), ("session.created", "pages")]
+    assert sequences[insforge] == [("user.created", "insforge-api"), ("user.updated", "api"), ("user.deleted", "api")]
+    assert sequences[pocketbase] == [("user.created", "pocketbase-api"), ("session.created", "pocketbase-api")]
+    deleted = next(e for e in events if e["type"] == "user.deleted")
+    assert deleted["data"]["user"]["email"] == insforge and deleted["data"]["actor"]
+    svix = receiver.wait("/svix", lambda got: any(e["type"] == "user.deleted" for e in got))
+    assert [e["type"] for e in svix] == ["user.created"] * 3 + ["user.deleted"]
+    assert not receiver.refused
+
+
+def test_a_receiver_that_is_down_gets_the_event_when_it_is_back(gatehouse, token, receiver):
+    add_endpoint(gatehouse, token, receiver, "/down", events=["user.created"])
+    receiver.status = 503
+    email = unique_email("down")
+    try:
+        urllib.request.urlopen(urllib.request.Request(
+            gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        time.sleep(0.8)  # the first try and at least one retry meet a 503
+        assert not [e for e in receiver.of("/down") if e["data"]["user"]["email"] == email]
+    finally:
+        receiver.status = 200
+    receiver.wait("/down", lambda got: any(e["data"]["user"]["email"] == email for e in got))
+
+
+def test_a_slow_receiver_does_not_slow_sign_ins(gatehouse, token, receiver):
+    email = unique_email("slow")
+    urllib.request.urlopen(urllib.request.Request(
+        gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+
+    def sign_in_seconds() -> float:
+        started = time.monotonic()
+        urllib.request.urlopen(urllib.request.Request(
+            gatehouse.url + "/api/auth/sessions", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        return time.monotonic() - started
+
+    before = sorted(sign_in_seconds() for _ in range(3))
+    slow = add_endpoint(gatehouse, token, receiver, "/slow", events=["session.created"])
+    receiver.delay = 10.0
+    try:
+        during = sorted(sign_in_seconds() for _ in range(3))
+    finally:
+        receiver.delay = 0.0
+    print(f"sign-in seconds without a slow endpoint {before}, with one {during}")
+    # Had a sign-in waited for its delivery, each would take the receiver's 10 s.
+    assert during[-1] < 5 and during[1] < before[1] + 1, (before, during)
+    assert receiver.events_in_flight("/slow") >= 1
+    api(gatehouse, token, "DELETE", f"/_/api/webhooks/{slow['id']}")
+
+
+def test_kill_9_after_a_sign_up_commits_delivers_it_after_the_restart_once(gatehouse, token, receiver):
+    add_endpoint(gatehouse, token, receiver, "/killed", events=["user.created"])
+    receiver.status = 503
+    email = unique_email("killed")
+    try:
+        urllib.request.urlopen(urllib.request.Request(
+            gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        gatehouse.kill()
+    finally:
+        receiver.status = 200
+    assert not receiver.of("/killed")
+    gatehouse.start()
+    events = receiver.wait("/killed", lambda got: len(got) >= 1)
+    time.sleep(0.5)  # a second delivery of the same event would have come by now
+    with receiver.lock:
+        ids = Counter(webhook_id for path, webhook_id, _ in receiver.events if path == "/killed")
+    assert [e["data"]["user"]["email"] for e in events] == [email]
+    assert set(ids.values()) == {1}, ids
