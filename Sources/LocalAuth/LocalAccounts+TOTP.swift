@@ -190,6 +190,11 @@ extension LocalAccounts {
 
     private func challengeHash(_ id: String) -> String { keyedHash.hex("mfa-challenge:" + id) }
 
+    /// The account the second step `challengeID` belongs to, whatever its state.
+    func owner(ofChallenge challengeID: String) async throws -> UserID? {
+        try await database.mfaChallengeOwner(idHash: challengeHash(challengeID))
+    }
+
     func recoveryCodeHash(_ code: String, userID: UserID) -> String {
         keyedHash.hex("recovery-code:\(userID.rawValue):" + RecoveryCodes.normalize(code))
     }

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import HTTPServer
+import ServerSeam
 import Store
 
 /// `/auth/sign-in` and `/auth/sign-out`. Every failure reads the same: unknown email, wrong
@@ -138,7 +139,7 @@ struct SignInPages: Sendable {
                 return response
             }
         } catch AuthError.rateLimited(let wait) {
-            errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
+            errors.add("form", Wait.signInBackOff(wait, now: env.clock()))
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
                 .retrying(after: wait)
         } catch AuthError.emailNotVerified(let address) {
@@ -146,6 +147,9 @@ struct SignInPages: Sendable {
         } catch AuthError.invalidCredentials {
             errors.add("form", AuthError.invalidCredentials.pageMessage)
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)
+        } catch is AccountDisabled {
+            errors.add("form", AccountDisabled.pageMessage)
+            return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
         } catch is SignInMethodOff {
             errors.add("form", "Signing in with a password is turned off here. Ask for a sign-in email instead.")
             return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)

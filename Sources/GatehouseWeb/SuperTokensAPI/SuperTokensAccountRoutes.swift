@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// The core's account routes: emailpassword sign-up and sign-in, the users by id and by address,
 /// password reset tokens, `PUT /recipe/user`, and email verification. Tokens the SDK mails itself
@@ -82,6 +83,10 @@ struct SuperTokensAccountRoutes: Sendable {
             return Self.signedIn(user)
         } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
             return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
+        } catch is AccountDisabled {
+            // SuperTokens' refusal with a reason (its FDI's word); the Python SDK reads any
+            // status but OK as wrong credentials.
+            return SuperTokensCore.status("SIGN_IN_NOT_ALLOWED", ["reason": .string("The account is disabled.")])
         }
     }
 
