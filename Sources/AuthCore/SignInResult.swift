@@ -19,15 +19,18 @@ public enum SignInResult: Sendable, Equatable {
 
 /// Why a sign-in was refused, in the words every way in answers alike.
 public enum SignInRefusal: Sendable, Equatable {
-    /// A wrong password, an unknown address or a locked account: deliberately one reason.
+    /// A wrong password or an unknown address: deliberately one reason.
     case invalidCredentials
+    /// The right password for an account staff disabled: said only after the right password.
+    case disabled
     /// The password was right, but the address is still to verify.
     case emailNotVerified(email: String)
     /// A wrong or unknown code or link.
     case wrongCode
     /// A code, link or pending second step that expired, was spent or ran out of tries.
     case expired
-    /// The source spent its tries; nothing reached the account.
+    /// The source spent its tries, or the (address, source) pair is backing off: nothing reached
+    /// the account, and an unknown address is told the same.
     case throttled(retryAfter: Int)
     /// A mailed code for an account whose second step is its authenticator app.
     case wrongMethod
@@ -40,6 +43,7 @@ public enum SignInRefusal: Sendable, Equatable {
     public var error: any Error {
         switch self {
         case .invalidCredentials: AuthError.invalidCredentials
+        case .disabled: AccountDisabled()
         case .emailNotVerified(let email): AuthError.emailNotVerified(email: email)
         case .wrongCode, .wrongMethod: AuthError.invalidCode
         case .expired: AuthError.codeExpired

@@ -185,7 +185,7 @@ extension LocalAccounts {
 
     private func deliverPasswordless(_ mail: OutgoingMail, _ userID: UserID?) async {
         do {
-            try await mailer.send(mail)
+            try await mailer.send(MailBrand.current.withLogo(mail))
         } catch {
             logger.error(
                 "sign-in mail not sent", metadata: ["user": "\(userID?.rawValue ?? "-")", "error": "\(type(of: error))"])

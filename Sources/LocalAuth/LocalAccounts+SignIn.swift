@@ -1,11 +1,13 @@
 import AuthCore
 import Foundation
+import ServerSeam
 import Store
 
 extension LocalAccounts {
     /// Every failing path costs one password verification and throws `.invalidCredentials`, so
-    /// neither the answer nor its timing tells unknown, wrong and disabled apart (ASVS 6.3). An
-    /// unverified account is refused while addresses are verified, unless `admitUnverified`.
+    /// neither the answer nor its timing tells unknown and wrong apart (ASVS 6.3); a disabled
+    /// account is named (`AccountDisabled`) only after its right password. An unverified account
+    /// is refused while addresses are verified, unless `admitUnverified`.
     public func signIn(email: String, password: String, admitUnverified: Bool = false) async throws -> User {
         guard let user = try await database.user(email: email), let passwordHash = user.passwordHash else {
             await hasher.dummyVerify(password)
@@ -18,7 +20,7 @@ extension LocalAccounts {
         }
         guard !user.disabled else {
             logger.notice("sign-in failed", metadata: ["user": "\(user.id)", "reason": "disabled"])
-            throw AuthError.invalidCredentials
+            throw AccountDisabled()
         }
         if hasher.needsRehash(passwordHash) {
             await upgradeHash(of: user.id, from: passwordHash, password: password)

@@ -144,6 +144,11 @@ extension LocalAccounts {
 
     private func challengeHash(_ id: String) -> String { keyedHash.hex("mfa-challenge:" + id) }
 
+    /// The account the second step `challengeID` belongs to, whatever its state.
+    func owner(ofChallenge challengeID: String) async throws -> UserID? {
+        try await database.mfaChallengeOwner(idHash: challengeHash(challengeID))
+    }
+
     private static var alreadyOn: AuthError {
         .validation([FieldError(field: "totp", message: "Two-step sign-in is already on. Turn it off first to set up a new key.")]
         )

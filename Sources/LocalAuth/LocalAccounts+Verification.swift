@@ -142,7 +142,7 @@ extension LocalAccounts {
     /// token exist, "resend" recovers, and unknown addresses (which send nothing) must answer alike.
     func deliver(_ mail: OutgoingMail, userID: UserID) async {
         do {
-            try await mailer.send(mail)
+            try await mailer.send(MailBrand.current.withLogo(mail))
         } catch {
             logger.error("verification mail not sent", metadata: ["user": "\(userID)", "error": "\(type(of: error))"])
         }

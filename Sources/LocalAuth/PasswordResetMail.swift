@@ -16,19 +16,20 @@ extension VerificationMail {
                 """
             } ?? ""
         let text = """
-            Someone asked to reset the password of your Gatehouse account. Choose a new password here:
+            Someone asked to reset the password of your \(MailBrand.current.name) account. Choose a new password here:
 
             \(link)\(codeText)
 
             It works once, for \(validity). If you did not ask, ignore this message: your password stays as it is.
             """
         let html = """
-            <p>Someone asked to reset the password of your Gatehouse account.</p>
+            <p>Someone asked to reset the password of your \(VerificationMail.escape(MailBrand.current.name)) account.</p>
             <p><a href="\(escape(link))">Choose a new password</a></p>
             \(codeHTML)
             <p>It works once, for \(validity). If you did not ask, ignore this message: your password stays as it is.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Reset your Gatehouse password", text: text, html: html, code: code, link: link)
+            to: recipient, subject: "Reset your \(MailBrand.current.name) password", text: text, html: html, code: code,
+            link: link)
     }
 }

@@ -7,23 +7,24 @@ enum PasswordlessMail {
     static func code(_ code: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = VerificationMail.describe(lifetime)
         let text = """
-            Your Gatehouse sign-in code is \(code).
+            Your \(MailBrand.current.name) sign-in code is \(code).
 
             It works once, for \(validity). If you did not ask to sign in, ignore this message: \
             nobody can use the code without this mailbox.
             """
         let html = """
-            <p>Your Gatehouse sign-in code is</p>
+            <p>Your \(VerificationMail.escape(MailBrand.current.name)) sign-in code is</p>
             <p style="font-size:2em;letter-spacing:0.2em"><strong>\(VerificationMail.escape(code))</strong></p>
             <p>It works once, for \(validity). If you did not ask to sign in, ignore this message.</p>
             """
-        return OutgoingMail(to: recipient, subject: "Your Gatehouse sign-in code", text: text, html: html, code: code)
+        return OutgoingMail(
+            to: recipient, subject: "Your \(MailBrand.current.name) sign-in code", text: text, html: html, code: code)
     }
 
     static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = VerificationMail.describe(lifetime)
         let text = """
-            Sign in to Gatehouse by opening this link:
+            Sign in to \(MailBrand.current.name) by opening this link:
 
             \(link)
 
@@ -31,10 +32,10 @@ enum PasswordlessMail {
             not ask to sign in, ignore this message.
             """
         let html = """
-            <p>Sign in to Gatehouse:</p>
+            <p>Sign in to \(VerificationMail.escape(MailBrand.current.name)):</p>
             <p><a href="\(VerificationMail.escape(link))">Sign me in</a></p>
             <p>It works once, for \(validity), best in the browser where you asked for it. If you did not ask to sign in, ignore this message.</p>
             """
-        return OutgoingMail(to: recipient, subject: "Sign in to Gatehouse", text: text, html: html, link: link)
+        return OutgoingMail(to: recipient, subject: "Sign in to \(MailBrand.current.name)", text: text, html: html, link: link)
     }
 }

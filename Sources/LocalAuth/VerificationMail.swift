@@ -7,23 +7,24 @@ enum VerificationMail {
     static func code(_ code: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = describe(lifetime)
         let text = """
-            Your Gatehouse verification code is \(code).
+            Your \(MailBrand.current.name) verification code is \(code).
 
             It works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
-            <p>Your Gatehouse verification code is</p>
+            <p>Your \(escape(MailBrand.current.name)) verification code is</p>
             <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
             <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
-        return OutgoingMail(to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code)
+        return OutgoingMail(
+            to: recipient, subject: "Your \(MailBrand.current.name) verification code", text: text, html: html, code: code)
     }
 
     /// The code, and the link that does the same, for apps that confirm with a link's token.
     static func code(_ code: String, link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = describe(lifetime)
         let text = """
-            Your Gatehouse verification code is \(code).
+            Your \(MailBrand.current.name) verification code is \(code).
 
             Or confirm your email address by opening this link:
 
@@ -32,30 +33,32 @@ enum VerificationMail {
             Either works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
-            <p>Your Gatehouse verification code is</p>
+            <p>Your \(escape(MailBrand.current.name)) verification code is</p>
             <p style="font-size:2em;letter-spacing:0.2em"><strong>\(escape(code))</strong></p>
             <p>Or <a href="\(escape(link))">verify my email address</a> by link.</p>
             <p>Either works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Your Gatehouse verification code", text: text, html: html, code: code, link: link)
+            to: recipient, subject: "Your \(MailBrand.current.name) verification code", text: text, html: html, code: code,
+            link: link)
     }
 
     static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
         let validity = describe(lifetime)
         let text = """
-            Confirm your email address for Gatehouse by opening this link:
+            Confirm your email address for \(MailBrand.current.name) by opening this link:
 
             \(link)
 
             It works once, for \(validity). If you didn't create this account, ignore this message.
             """
         let html = """
-            <p>Confirm your email address for Gatehouse:</p>
+            <p>Confirm your email address for \(escape(MailBrand.current.name)):</p>
             <p><a href="\(escape(link))">Verify my email address</a></p>
             <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
-        return OutgoingMail(to: recipient, subject: "Verify your Gatehouse email address", text: text, html: html, link: link)
+        return OutgoingMail(
+            to: recipient, subject: "Verify your \(MailBrand.current.name) email address", text: text, html: html, link: link)
     }
 
     /// `mail` with the sign-up's "this wasn't me" link added.
@@ -72,18 +75,20 @@ enum VerificationMail {
     /// know, and how to get in if it was them.
     static func signUpAttempt(to recipient: String, signInURL: String) -> OutgoingMail {
         let text = """
-            Someone tried to create a Gatehouse account with this email address, which already has one.
+            Someone tried to create a \(MailBrand.current.name) account with this email address, which already has one.
 
             If it was you, sign in instead: \(signInURL)
             If it was not, you can ignore this message: nothing about your account changed.
             """
         let html = """
-            <p>Someone tried to create a Gatehouse account with this email address, which already has one.</p>
+            <p>Someone tried to create a \(escape(MailBrand.current.name)) account with this email address, \
+            which already has one.</p>
             <p>If it was you, <a href="\(escape(signInURL))">sign in instead</a>.</p>
             <p>If it was not, you can ignore this message: nothing about your account changed.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Someone tried to sign up with your Gatehouse address", text: text, html: html)
+            to: recipient, subject: "Someone tried to sign up with your \(MailBrand.current.name) address", text: text, html: html
+        )
     }
 
     /// "10 minutes", "24 hours", "1 hour".

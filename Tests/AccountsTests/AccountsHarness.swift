@@ -48,7 +48,8 @@ final class AccountsHarness: Sendable {
                 logger: logger))
         accounts = Accounts(
             backend: backend, database: database, hasher: hasher, passwords: passwords, rateLimits: true,
-            sessionLifetime: 7 * 24 * 3600, secureCookies: false, clock: now, logger: logger)
+            sessionLifetime: 7 * 24 * 3600, secureCookies: false,
+            webhookBox: try SecretBox(key: hasher.derivedKey(for: "webhook-secrets")), clock: now, logger: logger)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

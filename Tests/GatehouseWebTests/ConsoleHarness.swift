@@ -41,6 +41,20 @@ extension ConsoleHarness {
     }
 }
 
+extension ConsoleHarness {
+    /// The newest mails to `email`, read through the mailbox JSON API like a test script would.
+    func mails(to email: String) async throws -> [[String: Any]] {
+        let target = "/_/api/mailbox?to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email)
+        let response = try await HTTPTestClient(port: port).request("GET", target)
+        guard response.status == 200,
+            let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
+        else {
+            throw TestFailure("mailbox answered \(response.status): \(response.text)")
+        }
+        return list
+    }
+}
+
 extension TestGatehouse: ConsoleHarness {}
 extension ProxyGatehouse: ConsoleHarness {}
 extension OAuthGatehouse: ConsoleHarness {}

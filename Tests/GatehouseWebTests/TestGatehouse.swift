@@ -144,18 +144,6 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// A browser; `source` makes it connect from another loopback address (another client IP).
     func browser(from source: String? = nil) -> Browser { Browser(port: port, source: source) }
 
-    /// The newest mails to `email`, read through the mailbox JSON API like a test script would.
-    func mails(to email: String) async throws -> [[String: Any]] {
-        let target = "/_/api/mailbox?to=" + (email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email)
-        let response = try await HTTPTestClient(port: port).request("GET", target)
-        guard response.status == 200,
-            let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
-        else {
-            throw TestFailure("mailbox answered \(response.status): \(response.text)")
-        }
-        return list
-    }
-
     /// A JSON POST from `source` (another loopback client when set), carrying the app's anon key as
     /// InsForge's SDK sends it on signed-out calls unless `anonKey` is false.
     func postJSON(

@@ -18,6 +18,7 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case adminUserUnverified = "admin.user.unverified"
     case adminUserDisabled = "admin.user.disabled"
     case adminUserEnabled = "admin.user.enabled"
+    case adminUserUnlocked = "admin.user.unlocked"
     case adminUserTagged = "admin.user.tagged"
     case adminUsersBulkDeleted = "admin.users.bulk_deleted"
     case adminUsersImported = "admin.users.imported"

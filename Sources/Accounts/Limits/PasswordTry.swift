@@ -38,9 +38,10 @@ public struct PasswordTry: Sendable {
     public enum Admission: Sendable, Equatable {
         /// Check the password.
         case open
-        /// The (account, source) pair is backing off or the account is at its ceiling: answer as
-        /// for a wrong password without checking it (the dummy hash was already spent).
-        case locked
+        /// The (account, source) pair is backing off or the account is at its ceiling for
+        /// `retryAfter` seconds: refuse without checking the password (the dummy hash was already
+        /// spent). Known and unknown addresses back off alike, so saying so reveals no account.
+        case locked(retryAfter: Int)
         /// The source is over its sign-in tries (`Budget.signInTries`): nothing was counted.
         case throttled(retryAfter: Int)
     }
@@ -87,7 +88,7 @@ extension Budgets {
     /// locked try spends the dummy hash on `password` before it returns: the caller must not check it.
     public func beginPasswordTry(_ check: PasswordCheck, email: String, password: String, ip: String) async -> PasswordTry {
         let attempt = await admitPasswordTry(check, email: email, ip: ip)
-        if attempt.admission == .locked { await passwords.dummyVerify(password) }
+        if case .locked = attempt.admission { await passwords.dummyVerify(password) }
         return attempt
     }
 
@@ -111,15 +112,22 @@ extension Budgets {
                 }
                 let pair = try ledger.window(key: pairKey, since: now.addingTimeInterval(-PasswordTry.backOffWindow))
                 let failures = try ledger.window(key: accountKey, since: now.addingTimeInterval(-PasswordTry.ceiling.window))
-                let locked = PasswordTry.backOffWait(pair, now: now) != nil || failures.count >= PasswordTry.ceiling.limit
+                let ceilingWait = Self.wait(failures, PasswordTry.ceiling, now: now)
                 let pairEvent = try ledger.record(key: pairKey, at: now)
-                let accountEvent = locked ? nil : try ledger.record(key: accountKey, at: now)
+                guard PasswordTry.backOffWait(pair, now: now) != nil || ceilingWait != nil else {
+                    let accountEvent = try ledger.record(key: accountKey, at: now)
+                    return PasswordTry(admission: .open, pairKey: pairKey, pairEvent: pairEvent, accountEvent: accountEvent)
+                }
+                // The refused try counts too: the wait it answers is the one after it.
+                let counted = RateWindow(count: pair.count + 1, oldest: pair.oldest ?? now, newest: now)
+                let wait = max(PasswordTry.backOffWait(counted, now: now) ?? 0, ceilingWait ?? 0)
                 return PasswordTry(
-                    admission: locked ? .locked : .open, pairKey: pairKey, pairEvent: pairEvent, accountEvent: accountEvent)
+                    admission: .locked(retryAfter: wait), pairKey: pairKey, pairEvent: pairEvent, accountEvent: nil)
             }
         } catch {
             logger.error("rate-limit counts unreadable; refusing for now", metadata: ["error": "\(error)"])
-            return PasswordTry(admission: .locked, pairKey: pairKey, pairEvent: nil, accountEvent: nil)
+            return PasswordTry(
+                admission: .locked(retryAfter: Self.unavailableWait), pairKey: pairKey, pairEvent: nil, accountEvent: nil)
         }
     }
 

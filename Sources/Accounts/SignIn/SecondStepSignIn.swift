@@ -1,11 +1,13 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// One try at the second sign-in step (the authenticator, a recovery code, or PocketBase's mailed
 /// code) with Gatehouse's rules around the seam's `completeMFA`: the per-source limit
 /// (`Budget.secondSteps`, one budget for the `/auth/mfa` page and the PocketBase API) and the
-/// audit trail (`mfa.completed` and `sign_in.completed`, or `mfa.failed` with its reason). The
+/// audit trail (`mfa.completed` and `sign_in.completed`, or `mfa.failed` with its reason, against
+/// the account whose step it is). The
 /// backend keeps the per-account limits (the challenge's tries, the account's recent failures).
 public struct SecondStepSignIn: Sendable {
     let env: Accounts
@@ -24,20 +26,20 @@ public struct SecondStepSignIn: Sendable {
     public func attempt(challengeID: String, factor: SecondFactor, request: Request) async throws -> SignInResult {
         let method = Self.auditName(of: factor)
         if let refusal = await env.budgets.take(.secondSteps(ip: request.remoteAddress)) {
-            await failed(method, reason: "rate_limited", request: request)
+            await failed(method, reason: "rate_limited", challengeID: challengeID, request: request)
             return .refused(.throttled(retryAfter: refusal.retryAfter))
         }
         let session: AuthSession
         do {
             session = try await env.pageBackend.completeMFA(challengeID: challengeID, with: factor)
         } catch AuthError.invalidCode, AuthError.invalidCredentials {
-            await failed(method, reason: "invalid_code", request: request)
+            await failed(method, reason: "invalid_code", challengeID: challengeID, request: request)
             return .refused(.wrongCode)
         } catch AuthError.codeExpired {
-            await failed(method, reason: "expired", request: request)
+            await failed(method, reason: "expired", challengeID: challengeID, request: request)
             return .refused(.expired)
         } catch AuthError.notSupported(.emailOTP) {
-            await failed(method, reason: "wrong_method", request: request)
+            await failed(method, reason: "wrong_method", challengeID: challengeID, request: request)
             return .refused(.wrongMethod)
         }
         let user = session.user.id.rawValue
@@ -50,9 +52,12 @@ public struct SecondStepSignIn: Sendable {
         return .signedIn(session)
     }
 
-    private func failed(_ method: String, reason: String, request: Request) async {
+    /// Records a refused second step, against its account when the backend can name it.
+    private func failed(_ method: String, reason: String, challengeID: String, request: Request) async {
+        let owner = try? await (env.backend as? any SecondStepOwners)?.owner(ofSecondStep: challengeID)
         await env.audit.record(
-            .mfaFailed, request: request, data: AuditTrail.data(["method": .string(method), "reason": .string(reason)], via: via))
+            .mfaFailed, subject: owner?.rawValue, request: request,
+            data: AuditTrail.data(["method": .string(method), "reason": .string(reason)], via: via))
     }
 
     /// The method as audit events name it.

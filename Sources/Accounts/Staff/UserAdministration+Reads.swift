@@ -19,14 +19,23 @@ extension UserAdministration {
     }
 
     /// One page of accounts; with a `tag`, only the accounts that carry it: the embedded store reads
-    /// the tags itself, any other backend is named the tagged accounts.
-    public func users(_ query: UserQuery, taggedWith tag: String?) async throws -> UserPage {
+    /// the tags itself, any other backend is named the tagged accounts. With `locked`, only the
+    /// accounts whose address has a sign-in back-off running (the first `lockedLimit` addresses).
+    public func users(_ query: UserQuery, taggedWith tag: String?, locked: Bool = false) async throws -> UserPage {
+        var query = query
+        if locked {
+            let addresses = try await env.budgets.lockedAddresses(limit: Self.lockedLimit)
+            query.ids = try await env.database.userIDs(normalizedEmails: addresses)
+        }
         guard let tag else { return try await api.admin.listUsers(query) }
         if let lists = api.admin as? any TaggedUserLists { return try await lists.listUsers(query, taggedWith: tag) }
-        var query = query
-        query.ids = try await env.database.userIDs(taggedWith: tag)
+        let tagged = try await env.database.userIDs(taggedWith: tag)
+        query.ids = query.ids.map { locked in tagged.filter(Set(locked).contains) } ?? tagged
         return try await api.admin.listUsers(query)
     }
+
+    /// How many locked addresses the "locked" filter looks at.
+    public static let lockedLimit = 1000
 
     /// The tags of each of these accounts.
     public func tags(of ids: [UserID]) async throws -> [UserID: [String]] {
@@ -64,5 +73,11 @@ extension UserAdministration {
     /// The account's Gatehouse sessions, newest first, live or not.
     public func sessions(of user: User) async throws -> [SessionRecord] {
         try await env.database.sessions(userID: user.id)
+    }
+
+    /// The address change the person asked for and has not confirmed yet, with when its link or
+    /// code stops working; nil when none is waiting.
+    public func waitingEmailChange(of user: User) async throws -> (newEmail: String, expiresAt: Date)? {
+        try await env.database.waitingEmailChange(userID: user.id, now: env.clock())
     }
 }

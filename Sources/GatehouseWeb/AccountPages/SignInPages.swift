@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import HTTPServer
+import ServerSeam
 import Store
 
 /// `/auth/sign-in` and `/auth/sign-out`. Every failure reads the same: unknown email, wrong
@@ -137,12 +138,15 @@ struct SignInPages: Sendable {
                 oauth.appFlow.remember(app, in: &response, now: env.clock(), secure: env.configuration.usesTLS)
                 return response
             case .refused(.throttled(let wait)):
-                errors.add("form", "Too many sign-in attempts from your network. Try again in \(Wait.describe(wait)).")
+                errors.add("form", Wait.signInBackOff(wait, now: env.clock()))
                 return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 429)
                     .retrying(after: wait)
             case .refused(.emailNotVerified(let address)):
                 return .redirect(
                     to: URLQuery.path("/auth/verify", [("email", address), ("notice", Notice.verifyFirst.rawValue)]))
+            case .refused(.disabled):
+                errors.add("form", AccountDisabled.pageMessage)
+                return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 403)
             case .refused:
                 errors.add("form", AuthError.invalidCredentials.pageMessage)
                 return await render(visit, email: email, redirect: redirect, app: app, errors: errors, status: 401)

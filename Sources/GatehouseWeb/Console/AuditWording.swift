@@ -75,6 +75,7 @@ enum AuditWording {
         case .adminUserUnverified: "Email marked unverified by staff"
         case .adminUserDisabled: "Account disabled by staff"
         case .adminUserEnabled: "Account enabled by staff"
+        case .adminUserUnlocked: "Sign-in back-off lifted by staff"
         case .adminUserTagged: "Tagged by staff"
         case .adminUsersBulkDeleted: "Users deleted in bulk"
         case .adminUsersImported: "Users imported"

@@ -45,7 +45,7 @@ struct ConsoleUserList: Sendable {
             let administration = UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
             let result: UserPage
             do {
-                result = try await administration.users(userQuery, taggedWith: filters.tag)
+                result = try await administration.users(userQuery, taggedWith: filters.tag, locked: filters.locked)
             } catch let error as AuthError {
                 page["unsupported"] = error.pageMessage
                 return render(visit, staff, page)
@@ -155,6 +155,8 @@ struct UserListFilters {
     var verified: Bool?
     var disabled: Bool?
     var hasProvider: Bool?
+    /// Only accounts whose address has a sign-in back-off running.
+    var locked: Bool
     var tag: String?
     var sort: UserSort
     /// 1-based; pages past `ConsoleUserList.maximumPage` read as it, anything else not a number as 1.
@@ -177,6 +179,7 @@ struct UserListFilters {
         verified = try choice("verified")
         disabled = try choice("disabled")
         hasProvider = try choice("provider")
+        locked = try choice("locked") == true
         tag = try text("tag")
         sort = try text("sort").flatMap(UserSort.init(rawValue:)) ?? .newest
         page = min(max(1, try text("page").flatMap { Int($0) } ?? 1), ConsoleUserList.maximumPage)
@@ -199,6 +202,7 @@ struct UserListFilters {
         if let verified { items.append(("verified", verified ? "yes" : "no")) }
         if let disabled { items.append(("disabled", disabled ? "yes" : "no")) }
         if let hasProvider { items.append(("provider", hasProvider ? "yes" : "no")) }
+        if locked { items.append(("locked", "yes")) }
         if let tag { items.append(("tag", tag)) }
         if sort != .newest { items.append(("sort", sort.rawValue)) }
         return items
@@ -210,6 +214,7 @@ struct UserListFilters {
             "verifiedAny": verified == nil, "verifiedYes": verified == true, "verifiedNo": verified == false,
             "disabledAny": disabled == nil, "disabledYes": disabled == true, "disabledNo": disabled == false,
             "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false,
+            "locked": locked,
             // The column headers sort; the filter form carries the sort along.
             "sort": sort == .newest ? "" : sort.rawValue
         ]

@@ -46,6 +46,7 @@ struct ConsoleUserPage: Sendable {
             }
         }
         router.consolePage(.post, "/_/users/:id/email", env, setEmail)
+        registerLockouts(on: &router)
         router.consolePage(.post, "/_/users/:id/disable", env) { visit, staff in
             let user = try await loadUser(visit, staff)
             let disable = try visit.field("disabled") == "true"
@@ -115,13 +116,13 @@ struct ConsoleUserPage: Sendable {
         }
     }
 
-    private func operations(_ visit: Visit, _ staff: Staff) -> UserAdministration {
+    func operations(_ visit: Visit, _ staff: Staff) -> UserAdministration {
         UserAdministration(env: env.accounts, staff: staff, request: visit.request, via: "console")
     }
 
     /// Runs one of `UserAdministration`'s acts (which audits it) and comes back with a notice; a
     /// refused act re-renders the page with the backend's reason.
-    private func perform(
+    func perform(
         _ visit: Visit, _ staff: Staff, _ user: User, notice: Notice,
         _ action: (UserAdministration) async throws -> Void
     ) async throws -> Response {
@@ -217,6 +218,8 @@ struct ConsoleUserPage: Sendable {
             page["passwordResetUnavailable"] = AuthError.notSupported(.passwordReset).pageMessage
         }
         let administration = operations(visit, staff)
+        page["lockouts"] = try await lockoutsContext(of: user, administration)
+        page["waitingEmail"] = try await waitingEmailContext(of: user, administration)
         if let refusal = try await ImpersonationPolicy(env: env.accounts).refusal(of: user, impersonating: visit.isImpersonating)
         {
             page["impersonationUnavailable"] = refusal.message

@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// The Descope-compatible auth API (`/v1/auth/…`, `/v2/keys/{projectId}`): apps on Descope's SDKs
 /// (DescopeKit, the Python `descope` package) point their base URL at Gatehouse unchanged. A thin
@@ -125,6 +126,8 @@ final class DescopeAPI: Sendable {
                 return DescopeError.response(for: error)
             } catch let answer as DescopeAnswer {
                 return answer.response
+            } catch is AccountDisabled {
+                return DescopeError.response(403, DescopeCode.userDisabled, "User disabled", "The user is disabled")
             }
         }
     }

@@ -14,6 +14,7 @@ enum DescopeCode {
     static let tooManyOTPAttempts = "E061103"
     static let enchantedLinkPending = "E062503"
     static let userNotFound = "E062108"
+    static let userDisabled = "E062109"
     static let invalidCredentials = "E062801"
     static let userExists = "E063003"
     static let rateLimited = "E130429"

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// The InsForge-compatible auth API (`/api/auth/…`): apps on InsForge's SDKs point at Gatehouse
 /// unchanged. A thin adapter: the account operations are the ones the pages use (their budgets,
@@ -197,6 +198,8 @@ struct InsForgeAPI: Sendable {
                 return InsForgeError.response(for: error)
             } catch let answer as InsForgeAnswer {
                 return answer.response
+            } catch is AccountDisabled {
+                return InsForgeError.response(403, "FORBIDDEN", "This account is disabled.")
             }
         }
     }

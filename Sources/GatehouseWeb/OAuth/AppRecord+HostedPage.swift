@@ -1,3 +1,4 @@
+import ServerSeam
 import Store
 
 extension AppRecord {
@@ -13,4 +14,7 @@ extension AppRecord {
         if let privacyURL { brand["privacyURL"] = privacyURL }
         return brand
     }
+
+    /// The mails asked for inside this app's flow go out in its name, with its logo.
+    var mailBrand: MailBrand { MailBrand(name: name, logoURL: logoURL) }
 }

@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// The PocketBase/BosBase-compatible API (`/api/collections/…`): apps on PocketBase's SDKs point at
 /// Gatehouse unchanged. A thin adapter: every account operation is a seam call (`env.backend`),
@@ -43,6 +44,8 @@ struct PocketBaseAPI: Sendable {
                 return PocketBaseError.response(for: error)
             } catch let answer as PocketBaseAnswer {
                 return answer.response
+            } catch is AccountDisabled {
+                return PocketBaseError.response(status: 403, message: "The account is disabled.")
             }
         }
     }

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// The core's account routes: emailpassword sign-up and sign-in, the users by id and by address,
 /// password reset tokens, `PUT /recipe/user`, and email verification. Tokens the SDK mails itself
@@ -72,6 +73,11 @@ struct SuperTokensAccountRoutes: Sendable {
         let result = try await PasswordSignIn(env: env.accounts, via: SuperTokensCore.via, policy: .superTokensCore)
             .attempt(email: email, password: password, request: request)
         if case .refused(.throttled(let wait)) = result { throw AuthError.rateLimited(retryAfter: wait) }
+        if case .refused(.disabled) = result {
+            // SuperTokens' refusal with a reason (its FDI's word); the Python SDK reads any
+            // status but OK as wrong credentials.
+            return SuperTokensCore.status("SIGN_IN_NOT_ALLOWED", ["reason": .string("The account is disabled.")])
+        }
         guard let user = try await core.signedInUser(result, email: email) else {
             return SuperTokensCore.status("WRONG_CREDENTIALS_ERROR")
         }

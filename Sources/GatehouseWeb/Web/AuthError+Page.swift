@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 
 extension AuthError {
     /// What a page says when this error has no better place (field messages come from `.validation`).
@@ -29,5 +30,18 @@ enum Wait {
         if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
         let minutes = (seconds + 59) / 60
         return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+
+    /// The clock time `seconds` after `now`, as "HH:MM UTC" (the server does not know the reader's zone).
+    static func clockTime(_ seconds: Int, after now: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: now.addingTimeInterval(TimeInterval(seconds)))
+        return String(format: "%02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// A sign-in's back-off as the page says it, alike for every address: "try again in N s (at HH:MM UTC)".
+    static func signInBackOff(_ seconds: Int, now: Date) -> String {
+        "Too many tries from this device: try again in \(seconds) s (at \(clockTime(seconds, after: now)))."
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 extension Router {
     /// Registers an HTML page handler: gives every visitor a CSRF secret cookie, refuses POSTs
@@ -29,7 +30,10 @@ extension Router {
                 signedIn: await env.sessions.current(request),
                 assetVersion: env.configuration.assetVersion,
                 appBrand: await env.appFlowBrands?.brand(for: request))
-            var response = try await handler(visit)
+            // Mails asked for inside an app's flow go out in the app's name (issue 49, item 4).
+            var response = try await MailBrand.$current.withValue(visit.appBrand?.app.mailBrand ?? .gatehouse) {
+                try await handler(visit)
+            }
             // The app's pages keep the app's policy (its logo's host, its callback), unless the
             // page set its own.
             if let policy = visit.appBrand?.contentSecurityPolicy, response.headers["Content-Security-Policy"] == nil {
