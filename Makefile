@@ -37,7 +37,7 @@ test-deps: deps
 	$(PY312_ENV) $(PYTHON312) -m pip install --quiet --disable-pip-version-check 'oidc-provider-mock==0.4.*'
 
 build: deps
-	swift build --disable-index-store
+	swift build
 
 # The release binary carries the Swift runtime and Foundation inside it (--static-swift-stdlib): it
 # runs on a Debian machine without the Swift toolchain, idles ~5 MiB smaller (no relocated copies of
