@@ -136,6 +136,7 @@ extension AppDatabase {
         registerAppBackendMigrations(&migrator)
         registerAccountTrustMigrations(&migrator)
         registerSecondFactorMigrations(&migrator)
+        registerStaffChallengeMigrations(&migrator)
         return migrator
     }
 }
