@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import Secrets
 import Store
 import TwoFactor
 
@@ -77,64 +76,30 @@ extension LocalAccounts {
 
     // MARK: The second step of a sign-in
 
-    /// A pending second step for `userID`, after `firstMethod` passed.
+    /// A pending second step for `userID`, after `firstMethod` passed (`SecondFactorKeys`' rules).
     func startMFAChallenge(for userID: UserID, firstMethod: String) async throws -> MFAChallenge {
-        let now = clock()
-        let id = SecureRandom.token()
-        // Challenges matter only for the account's recent failures: forget the ones past that window.
-        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-TOTPRules.failureWindow))
-        try await database.insertMFAChallenge(
-            MFAChallengeRecord(
-                idHash: challengeHash(id), userID: userID, firstMethod: firstMethod, createdAt: now,
-                expiresAt: now.addingTimeInterval(TOTPRules.stepLifetime)))
+        let pending = try await secondFactors.startChallenge(for: .user(userID), firstMethod: firstMethod)
         logger.info("second step asked", metadata: ["user": "\(userID)", "first": "\(firstMethod)"])
-        return MFAChallenge(
-            id: id, methods: [.totp, .recoveryCode], expiresAt: now.addingTimeInterval(TOTPRules.stepLifetime))
+        return MFAChallenge(id: pending.id, methods: [.totp, .recoveryCode], expiresAt: pending.expiresAt)
     }
 
     /// The account whose sign-in `challengeID` finishes. Wrong: `.invalidCode`; unknown, expired,
-    /// spent or out of tries: `.codeExpired`.
+    /// spent or out of tries, or the account gone or disabled: `.codeExpired`.
     func completeMFA(challengeID: String, with factor: SecondFactor) async throws -> User {
         if case .emailOTP = factor { throw AuthError.notSupported(.emailOTP) }
-        let now = clock()
-        let idHash = challengeHash(challengeID)
-        let challenge: MFAChallengeRecord
-        switch try await database.claimMFAAttempt(
-            idHash: idHash, maxAttempts: TOTPRules.triesPerStep, maxAccountFailures: TOTPRules.wrongStepsPerAccount,
-            failuresSince: now.addingTimeInterval(-TOTPRules.failureWindow), now: now)
-        {
-        case .dead: throw AuthError.codeExpired
-        case .accountThrottled:
-            logger.notice("second step refused: too many wrong tries for the account")
+        switch try await secondFactors.complete(challenge: challengeID, of: .user, with: factor) {
+        case .dead:
+            throw AuthError.codeExpired
+        case .wrong:
+            logger.notice("wrong second step")
             throw AuthError.invalidCode
-        case .claimed(let claimed): challenge = claimed
-        }
-        guard let user = try await database.user(id: challenge.userID), !user.disabled else { throw AuthError.codeExpired }
-        let spent: SpentFactor
-        switch factor {
-        case .totp(let code):
-            guard let step = try await secondFactors.matchingStep(.user(user.id), code: code) else {
-                throw wrongSecondStep(user.id)
+        case .passed(let holder, let firstMethod):
+            guard case .user(let id) = holder, let user = try await database.user(id: id), !user.disabled else {
+                throw AuthError.codeExpired
             }
-            spent = .totpStep(step)
-        case .recoveryCode(let typed):
-            guard !RecoveryCodes.normalize(typed).isEmpty else { throw wrongSecondStep(user.id) }
-            spent = .recoveryCode(hash: secondFactors.recoveryCodeHash(typed, .user(user.id)))
-        case .emailOTP:
-            throw AuthError.notSupported(.emailOTP)
-        }
-        switch try await database.completeMFAChallenge(idHash: idHash, spending: spent, now: now) {
-        case .completed:
-            logger.info("second step passed", metadata: ["user": "\(user.id)", "first": "\(challenge.firstMethod)"])
+            logger.info("second step passed", metadata: ["user": "\(id)", "first": "\(firstMethod)"])
             return user.user
-        case .factorRefused: throw wrongSecondStep(user.id)
-        case .challengeDead: throw AuthError.codeExpired
         }
-    }
-
-    private func wrongSecondStep(_ userID: UserID) -> AuthError {
-        logger.notice("wrong second step", metadata: ["user": "\(userID)"])
-        return .invalidCode
     }
 
     // MARK: Keys and hashes
@@ -142,11 +107,9 @@ extension LocalAccounts {
     /// The account's authenticator key and recovery codes, with the one owner superusers' use too.
     var secondFactors: SecondFactorKeys { SecondFactorKeys(database: database, keyedHash: keyedHash, clock: clock) }
 
-    private func challengeHash(_ id: String) -> String { keyedHash.hex("mfa-challenge:" + id) }
-
     /// The account the second step `challengeID` belongs to, whatever its state.
     func owner(ofChallenge challengeID: String) async throws -> UserID? {
-        try await database.mfaChallengeOwner(idHash: challengeHash(challengeID))
+        try await secondFactors.owner(ofChallenge: challengeID)
     }
 
     private static var alreadyOn: AuthError {

@@ -2,10 +2,10 @@ import AuthCore
 import Foundation
 import GRDB
 
-/// A pending second step of a sign-in.
+/// A pending second step of a person's or a superuser's sign-in.
 public struct MFAChallengeRecord: Sendable, Equatable {
     public var idHash: String
-    public var userID: UserID
+    public var holder: CredentialHolder
     /// How the first step was passed ("password", "email_code", "provider", …), for the audit.
     public var firstMethod: String
     public var attempts: Int
@@ -14,11 +14,11 @@ public struct MFAChallengeRecord: Sendable, Equatable {
     public var consumedAt: Date?
 
     public init(
-        idHash: String, userID: UserID, firstMethod: String, attempts: Int = 0, createdAt: Date, expiresAt: Date,
+        idHash: String, holder: CredentialHolder, firstMethod: String, attempts: Int = 0, createdAt: Date, expiresAt: Date,
         consumedAt: Date? = nil
     ) {
         self.idHash = idHash
-        self.userID = userID
+        self.holder = holder
         self.firstMethod = firstMethod
         self.attempts = attempts
         self.createdAt = createdAt
@@ -33,7 +33,7 @@ public enum MFAAttemptClaim: Sendable, Equatable {
     case claimed(MFAChallengeRecord)
     /// Unknown, expired, spent or out of tries.
     case dead
-    /// The account had too many wrong second steps lately: refused like a wrong code.
+    /// The holder had too many wrong second steps lately: refused like a wrong code.
     case accountThrottled
 }
 
@@ -57,18 +57,18 @@ extension AppDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO mfa_challenges (id_hash, user_id, first_method, attempts, created_at, expires_at)
+                    INSERT INTO mfa_challenges (id_hash, \(challenge.holder.column), first_method, attempts, created_at, expires_at)
                     VALUES (?, ?, ?, 0, ?, ?)
                     """,
                 arguments: [
-                    challenge.idHash, challenge.userID.rawValue, challenge.firstMethod, challenge.createdAt.storedText,
+                    challenge.idHash, challenge.holder.key, challenge.firstMethod, challenge.createdAt.storedText,
                     challenge.expiresAt.storedText
                 ])
         }
     }
 
     /// Claims one of a live challenge's `maxAttempts` tries before any code is compared, in one
-    /// write: parallel tries can never compare more than `maxAttempts` codes. The account's wrong
+    /// write: parallel tries can never compare more than `maxAttempts` codes. The holder's wrong
     /// tries over every challenge created since `failuresSince` must stay under `maxAccountFailures`
     /// (a try in flight counts as wrong until it completes), so new challenges do not buy new guesses.
     public func claimMFAAttempt(
@@ -86,8 +86,8 @@ extension AppDatabase {
                     db,
                     sql: """
                         SELECT COALESCE(SUM(attempts - (consumed_at IS NOT NULL)), 0) FROM mfa_challenges
-                        WHERE user_id = ? AND created_at > ?
-                        """, arguments: [challenge.userID.rawValue, failuresSince.storedText]) ?? 0
+                        WHERE \(challenge.holder.column) = ? AND created_at > ?
+                        """, arguments: [challenge.holder.key, failuresSince.storedText]) ?? 0
             guard failures < maxAccountFailures else { return .accountThrottled }
             try db.execute(sql: "UPDATE mfa_challenges SET attempts = attempts + 1 WHERE id_hash = ?", arguments: [idHash])
             var claimed = challenge
@@ -108,9 +108,9 @@ extension AppDatabase {
             else { return .challengeDead }
             switch factor {
             case .totpStep(let step):
-                guard try Self.claimStep(db, .user(challenge.userID), step: step) else { return .factorRefused }
+                guard try Self.claimStep(db, challenge.holder, step: step) else { return .factorRefused }
             case .recoveryCode(let hash):
-                guard try Self.spendRecoveryCode(db, .user(challenge.userID), hash: hash, at: now) else {
+                guard try Self.spendRecoveryCode(db, challenge.holder, hash: hash, at: now) else {
                     return .factorRefused
                 }
             }
@@ -121,7 +121,7 @@ extension AppDatabase {
         }
     }
 
-    /// Forgets challenges that ended long ago (they only count toward the account's recent failures).
+    /// Forgets challenges that ended long ago (they only count toward the holder's recent failures).
     public func deleteMFAChallenges(expiredBefore cutoff: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM mfa_challenges WHERE expires_at < ?", arguments: [cutoff.storedText])
@@ -130,7 +130,9 @@ extension AppDatabase {
 
     private static func challenge(_ row: Row) throws -> MFAChallengeRecord {
         MFAChallengeRecord(
-            idHash: row["id_hash"], userID: UserID(row["user_id"] as String), firstMethod: row["first_method"],
+            idHash: row["id_hash"],
+            holder: (row["user_id"] as String?).map { .user(UserID($0)) } ?? .superuser(row["superuser_id"] as String),
+            firstMethod: row["first_method"],
             attempts: row["attempts"], createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
             consumedAt: try row.optionalDate("consumed_at"))
     }

@@ -137,6 +137,7 @@ extension AppDatabase {
         registerAccountTrustMigrations(&migrator)
         registerSecondFactorMigrations(&migrator)
         registerWebhookMigrations(&migrator)
+        registerStaffChallengeMigrations(&migrator)
         return migrator
     }
 }

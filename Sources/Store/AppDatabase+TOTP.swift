@@ -96,11 +96,6 @@ extension AppDatabase {
         }
     }
 
-    /// Spends one of the holder's unused recovery codes (TOTP on). False when none matches.
-    public func spendRecoveryCode(_ holder: CredentialHolder, hash: String, at now: Date) async throws -> Bool {
-        try await pool.write { db in try Self.spendRecoveryCode(db, holder, hash: hash, at: now) }
-    }
-
     /// Whether the holder's authenticator app is on, and its unused recovery codes (none counted
     /// while it is off).
     public func totpStatus(_ holder: CredentialHolder) async throws -> TOTPStatus {

@@ -8,6 +8,18 @@ public enum CredentialHolder: Sendable, Hashable {
     case user(UserID)
     case superuser(String)
 
+    /// People or staff, for an owner that must find only one kind's rows.
+    public enum Kind: Sendable {
+        case user, superuser
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .user: .user
+        case .superuser: .superuser
+        }
+    }
+
     /// The column that holds this kind of holder.
     var column: String {
         switch self {

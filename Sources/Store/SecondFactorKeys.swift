@@ -79,12 +79,6 @@ public struct SecondFactorKeys: Sendable {
         return try await database.claimTOTPStep(holder, step: step)
     }
 
-    /// Spends one of the holder's unused recovery codes (the app on). False when none matches.
-    public func spendRecoveryCode(_ holder: CredentialHolder, typed: String) async throws -> Bool {
-        guard !RecoveryCodes.normalize(typed).isEmpty else { return false }
-        return try await database.spendRecoveryCode(holder, hash: recoveryCodeHash(typed, holder), at: clock())
-    }
-
     /// A fresh set of recovery codes (the old ones stop working); nil when the app is off.
     public func regenerateRecoveryCodes(_ holder: CredentialHolder) async throws -> [String]? {
         let codes = RecoveryCodes.generate()

@@ -238,9 +238,7 @@ import Testing
     /// The counts are reached through their owner only (`Budgets`): no other file of the operations
     /// or the web module reads or writes the store's rate-limit events.
     @Test func onlyTheBudgetsOwnerReachesTheCounts() throws {
-        let owners: Set<String> = [
-            "Accounts/Limits/Budgets.swift", "Accounts/Limits/PasswordTry.swift", "Accounts/Limits/StaffSecondStepTry.swift"
-        ]
+        let owners: Set<String> = ["Accounts/Limits/Budgets.swift", "Accounts/Limits/PasswordTry.swift"]
         var offenders: [String] = []
         for module in ["Accounts", "GatehouseWeb"] {
             let root = TestGatehouse.repositoryRoot + "/Sources/"

@@ -73,18 +73,51 @@ import TwoFactor
         #expect(try await keys.claimCode(person, code: try TOTP.code(secret: personKey.bytes, at: clock.now)))
     }
 
+    /// One try of `factor` on a fresh pending step of `holder`.
+    private func signIn(_ holder: CredentialHolder, _ factor: SecondFactor) async throws -> SecondFactorKeys.ChallengeOutcome {
+        let pending = try await keys.startChallenge(for: holder, firstMethod: "password")
+        return try await keys.complete(challenge: pending.id, of: holder.kind, with: factor)
+    }
+
     @Test func aRecoveryCodeIsSpentOnceAndOnlyByItsHolder() async throws {
         let (_, personCodes) = try await enrol(person)
         let (_, staffCodes) = try await enrol(staff)
-        #expect(try await keys.spendRecoveryCode(person, typed: staffCodes[0]) == false, "a superuser's code is no person's")
-        #expect(try await keys.spendRecoveryCode(staff, typed: personCodes[0]) == false, "a person's code is no superuser's")
-        #expect(try await keys.spendRecoveryCode(staff, typed: staffCodes[0].uppercased()))
-        #expect(try await keys.spendRecoveryCode(staff, typed: staffCodes[0]) == false, "a recovery code works once")
+        #expect(try await signIn(person, .recoveryCode(staffCodes[0])) == .wrong, "a superuser's code is no person's")
+        #expect(try await signIn(staff, .recoveryCode(personCodes[0])) == .wrong, "a person's code is no superuser's")
+        #expect(try await signIn(staff, .recoveryCode(staffCodes[0].uppercased())) == .passed(staff, firstMethod: "password"))
+        #expect(try await signIn(staff, .recoveryCode(staffCodes[0])) == .wrong, "a recovery code works once")
         #expect(try await store.database.totpStatus(staff).recoveryCodesLeft == 9)
         #expect(try await store.database.totpStatus(person).recoveryCodesLeft == 10)
         let fresh = try #require(try await keys.regenerateRecoveryCodes(staff))
-        #expect(try await keys.spendRecoveryCode(staff, typed: staffCodes[1]) == false, "new codes end the old ones")
-        #expect(try await keys.spendRecoveryCode(staff, typed: fresh[0]))
+        #expect(try await signIn(staff, .recoveryCode(staffCodes[1])) == .wrong, "new codes end the old ones")
+        #expect(try await signIn(staff, .recoveryCode(fresh[0])) == .passed(staff, firstMethod: "password"))
+    }
+
+    @Test func aPendingStepIsCompletedOnlyAsItsKindOfHolder() async throws {
+        let (staffKey, _) = try await enrol(staff)
+        clock.now += 30
+        let pending = try await keys.startChallenge(for: staff, firstMethod: "password")
+        let code = SecondFactor.totp(code: try TOTP.code(secret: staffKey.bytes, at: clock.now))
+        #expect(
+            try await keys.complete(challenge: pending.id, of: .user, with: code) == .dead,
+            "a superuser's step on the people's way")
+        #expect(
+            try await keys.complete(challenge: pending.id, of: .superuser, with: code) == .passed(staff, firstMethod: "password"))
+        #expect(try await keys.complete(challenge: pending.id, of: .superuser, with: code) == .dead, "a step completes once")
+    }
+
+    @Test func wrongStepsAreCappedPerHolderAcrossFreshSignIns() async throws {
+        _ = try await enrol(staff)
+        _ = try await enrol(person)
+        for _ in 0..<TOTPRules.wrongStepsPerAccount {
+            #expect(try await signIn(staff, .recoveryCode("not-a-code")) == .wrong)
+        }
+        let codes = try #require(try await keys.regenerateRecoveryCodes(staff))
+        #expect(try await signIn(staff, .recoveryCode(codes[0])) == .wrong, "the eleventh try this hour, right or not")
+        let personCodes = try #require(try await keys.regenerateRecoveryCodes(person))
+        #expect(try await signIn(person, .recoveryCode(personCodes[0])) == .passed(person, firstMethod: "password"))
+        clock.now += TOTPRules.failureWindow + 1
+        #expect(try await signIn(staff, .recoveryCode(codes[0])) == .passed(staff, firstMethod: "password"))
     }
 
     @Test func turningOffOneHoldersAppLeavesTheOthers() async throws {

@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import TwoFactor
 
 /// One limit Gatehouse keeps, named by what it counts and whose count it is. Each case has its
 /// one rule (`rule`), whichever front-end takes it: the hosted pages, the console, the admin API,
@@ -33,13 +32,6 @@ public enum Budget: Sendable, Equatable {
     /// Questions to the password-strength meter from one IP address: each runs the estimator, and
     /// anyone may ask.
     case strengthChecks(ip: String)
-    /// Tries at one superuser's pending second step (the console form's nonce, or the superuser
-    /// for `/_/api/auth`).
-    case staffSecondSteps(String)
-    /// One superuser's second steps over all their sign-ins in an hour (`TOTPRules.wrongStepsPerAccount`):
-    /// taken with `staffSecondSteps` before the code is compared, given back when it was right
-    /// (`Budgets.beginStaffSecondStep`), so only wrong ones stay counted, as for people.
-    case staffWrongSecondSteps(superuserID: String)
 
     /// The passwordless mails, each with its own cool-down.
     public enum SignInMail: String, Sendable {
@@ -69,8 +61,6 @@ public enum Budget: Sendable, Equatable {
         case .passkeyStarts: Rule(limit: 60, window: 5 * 60)
         // The meter asks once typing pauses (250 ms): a person choosing a password asks a few dozen times.
         case .strengthChecks: Rule(limit: 300, window: 5 * 60)
-        case .staffSecondSteps: Rule(limit: TOTPRules.triesPerStep, window: TOTPRules.stepLifetime)
-        case .staffWrongSecondSteps: Rule(limit: TOTPRules.wrongStepsPerAccount, window: TOTPRules.failureWindow)
         }
     }
 
@@ -79,9 +69,7 @@ public enum Budget: Sendable, Equatable {
     public var countsSource: Bool {
         switch self {
         case .signUps, .mails, .codeChecks, .secondSteps, .signInTries, .passkeyStarts, .strengthChecks: true
-        case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo, .staffSecondSteps,
-            .staffWrongSecondSteps:
-            false
+        case .verificationMailsTo, .resetMailsTo, .signInMailsTo, .signInMailsPerHourTo: false
         }
     }
 
@@ -101,8 +89,6 @@ public enum Budget: Sendable, Equatable {
         case .signInTries(let ip, .staff): "console-sign-in:\(ip)"
         case .passkeyStarts(let ip): "passkey-start:\(ip)"
         case .strengthChecks(let ip): "password-strength:\(ip)"
-        case .staffSecondSteps(let step): "console-mfa:\(step)"
-        case .staffWrongSecondSteps(let id): "console-mfa-wrong:\(id)"
         }
     }
 }

@@ -16,7 +16,7 @@ public struct StaffSignIn: Sendable {
     let database: AppDatabase
     /// The try's admission and the hasher it checks passwords with (`budgets.passwords`).
     let budgets: Budgets
-    /// Signs the pending second step's cookie and derives the key that seals superusers' TOTP keys.
+    /// Keys the superuser's authenticator key, recovery codes and pending second steps (`SecondFactorKeys`).
     public let hasher: KeyedHash
     public let clock: @Sendable () -> Date
     /// Where refused sign-ins and a superuser's own TOTP changes are recorded.
@@ -60,7 +60,8 @@ public struct StaffSignIn: Sendable {
         }
         await budgets.settle(attempt, .right)
         guard try await keys.isOn(.superuser(superuser.id)) else { return .signedIn(superuser) }
-        return .secondStep(superuser, pending: pendingStep(for: superuser))
+        let pending = try await keys.startChallenge(for: .superuser(superuser.id), firstMethod: "password")
+        return .secondStep(superuser, pending: pending.id)
     }
 
     private func refused(_ reason: String, email: String, request: Request, via: String?) async -> Outcome {
@@ -77,13 +78,11 @@ public struct StaffSignIn: Sendable {
     }
 }
 
-/// A superuser's own two-step sign-in, on the people's rules (`TOTPRules`): with an authenticator
-/// key enrolled (`/_/security`), the right password leads to a second step asking for the code or
-/// one of the ten single-use recovery codes. The pending step is a signed value (superuser, expiry,
-/// nonce, keyed MAC) that lives `TOTPRules.stepLifetime` and `TOTPRules.triesPerStep` tries, and
-/// every try also spends one of the superuser's `TOTPRules.wrongStepsPerAccount` wrong steps per
-/// hour (given back when right): the console keeps it in the `gh_console_mfa` cookie, the
-/// PocketBase API hands it out as the `mfaId`.
+/// A superuser's own two-step sign-in, by the owner of people's (`SecondFactorKeys`, on
+/// `TOTPRules`): with an authenticator key enrolled (`/_/security`), the right password leads to a
+/// pending second step asking for the code or one of the ten single-use recovery codes — its tries,
+/// its lifetime and the superuser's wrong steps per hour counted as a person's are. The console
+/// keeps the step's id in the `gh_console_mfa` cookie, the PocketBase API hands it out as the `mfaId`.
 extension StaffSignIn {
     public static let secondStepLifetime = TOTPRules.stepLifetime
 
@@ -112,65 +111,34 @@ extension StaffSignIn {
     /// The superuser's authenticator key and recovery codes: the one owner people's are kept by too.
     private var keys: SecondFactorKeys { SecondFactorKeys(database: database, keyedHash: hasher, clock: clock) }
 
-    /// The signed pending step for a superuser whose password was right.
-    private func pendingStep(for superuser: SuperuserRecord) -> String {
-        let expires = Int(clock().addingTimeInterval(Self.secondStepLifetime).timeIntervalSince1970)
-        let body = "\(superuser.id).\(expires).\(SecureRandom.token())"
-        return body + "." + hasher.hex("console-mfa:" + body)
-    }
-
     /// Checks `factor` for the pending step `pending`; a code's step, or the recovery code, is spent.
     public func completeSecondStep(pending: String?, factor: SecondFactor) async throws -> CodeOutcome {
-        let parts = (pending ?? "").split(separator: ".").map(String.init)
-        guard parts.count == 4, let expires = TimeInterval(parts[1]) else { return .dead }
-        let body = parts[0...2].joined(separator: ".")
-        let now = clock()
-        guard KeyedHash.constantTimeEquals(hasher.hex("console-mfa:" + body), parts[3]),
-            now.timeIntervalSince1970 < expires,
-            let superuser = try await database.superuser(id: parts[0])
-        else { return .dead }
-        switch try await check(superuser, factor, step: parts[2]) {
+        guard let pending, !pending.isEmpty else { return .dead }
+        switch try await keys.complete(challenge: pending, of: .superuser, with: factor) {
         case .dead: return .dead
         case .wrong: return .wrong
-        case .right(let method): return .signedIn(superuser, method)
+        case .passed(let holder, _):
+            guard case .superuser(let id) = holder, let superuser = try await database.superuser(id: id) else { return .dead }
+            return .signedIn(superuser, Self.method(of: factor))
         }
     }
 
     /// For `POST /_/api/auth`, which has no second form: the code (or a recovery code) comes with
-    /// the password, on the same tries as a pending step named after the superuser. Nil when wrong.
+    /// the password, as a pending step begun and tried at once. Nil when wrong.
     public func apiSecondStep(_ superuser: SuperuserRecord, _ typed: String?) async throws -> SecondFactor.Method? {
         guard let typed else { return nil }
-        guard case .right(let method) = try await check(superuser, Self.factor(typed), step: "superuser:\(superuser.id)")
+        let pending = try await keys.startChallenge(for: .superuser(superuser.id), firstMethod: "password")
+        guard case .signedIn(_, let method) = try await completeSecondStep(pending: pending.id, factor: Self.factor(typed))
         else { return nil }
         return method
     }
 
-    private enum Check {
-        case right(SecondFactor.Method)
-        case wrong, dead
-    }
-
-    /// One try: admitted (`Budgets.beginStaffSecondStep`) before anything is compared.
-    private func check(_ superuser: SuperuserRecord, _ factor: SecondFactor, step: String) async throws -> Check {
-        let admission = await budgets.beginStaffSecondStep(step: step, superuserID: superuser.id)
-        switch admission {
-        case .stepSpent: return .dead
-        case .accountThrottled: return .wrong
-        case .open: break
-        }
-        let method: SecondFactor.Method
+    private static func method(of factor: SecondFactor) -> SecondFactor.Method {
         switch factor {
-        case .totp(let code):
-            guard try await keys.claimCode(.superuser(superuser.id), code: code) else { return .wrong }
-            method = .totp
-        case .recoveryCode(let typed):
-            guard try await keys.spendRecoveryCode(.superuser(superuser.id), typed: typed) else { return .wrong }
-            method = .recoveryCode
-        case .emailOTP:
-            return .wrong
+        case .totp: .totp
+        case .recoveryCode: .recoveryCode
+        case .emailOTP: .emailOTP
         }
-        await budgets.settleRight(admission)
-        return .right(method)
     }
 
     /// The key shown for enrolment (`SecondFactorKeys.pendingKey`); nil when the app is on already.
