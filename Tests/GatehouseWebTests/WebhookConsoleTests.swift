@@ -43,3 +43,33 @@ import Testing
         #expect(try await staff.get(location, follow: false).status == 404)
     }
 }
+
+extension WebhookConsoleTests {
+    @Test func theBuiltInBinShowsWhatArrivedWithItsSignatureChecked() async throws {
+        let gatehouse = try await TestGatehouse()
+        let staff = try await gatehouse.staffBrowser()
+        let bin = "http://127.0.0.1:\(gatehouse.port)/_/webhooks/bin/demo"
+        let added = try await staff.post("/_/webhooks", [("url", bin), ("events", "")])
+        let location = try #require(added.header("Location"))
+        #expect(try await staff.post(location + "/test", [("type", "passkey.added")]).status == 303)
+        // A forged request: signed with another secret.
+        let forged = try await HTTPTestClient(port: gatehouse.port).request(
+            "POST", "/_/webhooks/bin/demo",
+            headers: [
+                ("webhook-id", "msg_forged"), ("webhook-timestamp", String(Int(Date().timeIntervalSince1970))),
+                ("webhook-signature", "v1,bm90IGEgc2lnbmF0dXJlIGF0IGFsbCwgbm90IG9uZQ=="), ("Content-Type", "application/json")
+            ], body: Array(#"{"type":"user.deleted","timestamp":"x","data":{}}"#.utf8))
+        #expect(forged.status == 204)
+        var page = try await staff.get("/_/webhooks/bin/demo")
+        let deadline = Date().addingTimeInterval(5)
+        while !page.text.contains("passkey.added"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            page = try await staff.get("/_/webhooks/bin/demo")
+        }
+        let rows = page.text.components(separatedBy: "<tr data-arrival>").dropFirst()
+        #expect(rows.count == 2)
+        #expect(rows.contains { $0.contains("passkey.added") && $0.contains("Verified") })
+        #expect(rows.contains { $0.contains("user.deleted") && $0.contains("Does not match") })
+        #expect(page.header("Refresh") == "5")
+    }
+}

@@ -10,6 +10,8 @@ struct Webhooks: Sendable {
     let secrets: WebhookSecrets
     let policy: WebhookPolicy
     let delivery: WebhookDelivery
+    /// The built-in receiving bins' requests.
+    let bins = WebhookBins()
 
     /// `box` seals the endpoints' secrets: a key from the key file.
     init(database: AppDatabase, box: SecretBox, policy: WebhookPolicy, clock: @escaping @Sendable () -> Date, logger: Logger) {

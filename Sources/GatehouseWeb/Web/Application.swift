@@ -149,6 +149,7 @@ public struct Application: Sendable {
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
         WebhooksAPI(env: env).register(on: &router)
+        WebhookBinPages(env: env).register(on: &router)
         WebhookConsolePages(env: env).register(on: &router)
         PocketBaseAPI(
             env: env,

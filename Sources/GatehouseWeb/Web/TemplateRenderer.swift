@@ -38,6 +38,7 @@ enum Template: String, CaseIterable, Sendable {
     case notMe = "not-me"
     case consoleWebhooks = "console-webhooks"
     case consoleWebhook = "console-webhook"
+    case consoleWebhookBin = "console-webhook-bin"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one
