@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestClient
 import TestScope
 import Testing
+import TwoFactor
 
 /// Issue 49, items 1 and 2: support staff see why a person cannot sign in. The user page lists
 /// each running back-off (address, tries, until when) with Unlock (audited), the users list
@@ -73,6 +74,21 @@ import Testing
             list.text.range(of: #"/_/users/[A-Za-z0-9]+"#, options: .regularExpression).map { String(list.text[$0]) })
         let page = try await staff.get(userURL)
         #expect(page.text.contains("The user asked to move to <strong class=\"break\">moving@example.com</strong>"))
+        await gatehouse.stop()
+    }
+
+    /// Item 2: a refused second step is recorded against the account whose sign-in it continues.
+    @Test func aRefusedSecondStepIsTheAccounts() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let (_, secret, _) = try await TOTPPageTests.enrolled(gatehouse, email: Self.email)
+        let browser = try await TOTPPageTests.passwordStep(gatehouse, email: Self.email)
+        let right = try TOTP.code(secret: secret, at: gatehouse.clock.now)
+        let refused = try await browser.post("/auth/mfa", [("code", right == "000000" ? "111111" : "000000")])
+        #expect(refused.status == 422)
+        let events = try await gatehouse.database.auditEvents(subject: nil, limit: 100)
+        let owner = try #require(events.first { $0.type == "totp.enabled" }?.subject)
+        let failed = try #require(events.first { $0.type == "mfa.failed" })
+        #expect(failed.subject == owner, "the refusal names the account: \(failed)")
         await gatehouse.stop()
     }
 }
