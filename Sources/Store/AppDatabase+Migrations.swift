@@ -135,6 +135,7 @@ extension AppDatabase {
         registerKeptVerifierMigrations(&migrator)
         registerAppBackendMigrations(&migrator)
         registerAccountTrustMigrations(&migrator)
+        registerManagementKeyMigrations(&migrator)
         return migrator
     }
 }
