@@ -134,7 +134,14 @@ struct Serve: AsyncParsableCommand {
         help:
             "Reserve test addresses: every emailed code for an address containing this (e.g. +gatehouse_test@) is 424242 and nothing is mailed to it. Loopback and the embedded backend only. (GATEHOUSE_TEST_ADDRESS_SUFFIX)"
     )
-    var testAddressSuffix: String? = Environment.value("TEST_ADDRESS_SUFFIX")
+    var testAddressSuffix: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "The test controls (Descope's management API for test users, the Mailpit-compatible mailbox API) answer peers off loopback too; --no-test-controls leaves them out. Default: loopback peers only."
+    )
+    var testControls: Bool?
 
     @Option(help: "Seconds a passkey ceremony's challenge may be answered (default 360). (GATEHOUSE_PASSKEY_CHALLENGE_LIFETIME)")
     var passkeyChallengeLifetime: Int = Environment.value("PASSKEY_CHALLENGE_LIFETIME").flatMap(Int.init) ?? 360
@@ -252,8 +259,8 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--backend \(backend.rawValue) needs --backend-url http://HOST:PORT of the server.")
             }
         }
-        if testAddressSuffix != nil {
-            guard TestAddresses(suffix: testAddressSuffix ?? "") != nil else {
+        if let suffix = resolvedTestAddressSuffix {
+            guard TestAddresses(suffix: suffix) != nil else {
                 throw ValidationError("--test-address-suffix needs some text, e.g. +gatehouse_test@.")
             }
             // A fixed code is no secret: only where nobody else can reach the server.
@@ -261,6 +268,9 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--test-address-suffix works only on loopback (--host 127.0.0.1, ::1 or localhost).")
             }
             guard backend == .local else { throw ValidationError("--test-address-suffix works with the embedded backend only.") }
+            guard testControls != false else {
+                throw ValidationError("--test-address-suffix is a test control: drop --no-test-controls.")
+            }
         }
         if backend == .pocketbase {
             guard superuser != nil else {
@@ -270,6 +280,9 @@ struct Serve: AsyncParsableCommand {
             }
         }
     }
+
+    /// `--test-address-suffix`, else `GATEHOUSE_TEST_ADDRESS_SUFFIX`.
+    private var resolvedTestAddressSuffix: String? { testAddressSuffix ?? Environment.value("TEST_ADDRESS_SUFFIX") }
 
     /// The host names that bind to loopback only.
     static let loopbackHosts: Set<String> = ["127.0.0.1", "::1", "localhost"]
@@ -323,7 +336,7 @@ struct Serve: AsyncParsableCommand {
             pocketBase = nil
             var settings = LocalAccounts.Configuration(verification: verification, publicBaseURL: { baseURL.value ?? "" })
             settings.passwordRules = passwordRules
-            settings.testAddresses = testAddressSuffix.flatMap(TestAddresses.init(suffix:))
+            settings.testAddresses = resolvedTestAddressSuffix.flatMap(TestAddresses.init(suffix:))
             let local = LocalAccounts(
                 configuration: settings,
                 database: database, hasher: passwords,
@@ -360,7 +373,13 @@ struct Serve: AsyncParsableCommand {
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.passwordRules = passwordRules
-        web.testAddresses = testAddressSuffix.flatMap(TestAddresses.init(suffix:))
+        web.testAddresses = resolvedTestAddressSuffix.flatMap(TestAddresses.init(suffix:))
+        web.testControls =
+            switch testControls {
+            case nil: .onLoopback
+            case true?: .everywhere
+            case false?: .off
+            }
         web.descopeProjectIDs = Self.list(descopeProjectId, else: "DESCOPE_PROJECT_ID")
         web.descopeTokenCookies = descopeTokenCookies
         web.descopeRedirectOrigins = Self.list(descopeRedirectOrigin, else: "DESCOPE_REDIRECT_ORIGINS")

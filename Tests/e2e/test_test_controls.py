@@ -169,3 +169,7 @@ def test_reserved_test_addresses_are_refused_off_loopback(tmp_path):
         [str(gatehouse_binary()), "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(tmp_path / "g.sqlite"),
          "--test-address-suffix", SUFFIX], capture_output=True, text=True, timeout=60)
     assert refused.returncode != 0 and "loopback" in refused.stderr
+    refused = subprocess.run(
+        [str(gatehouse_binary()), "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"),
+         "--test-address-suffix", SUFFIX, "--no-test-controls"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "--no-test-controls" in refused.stderr

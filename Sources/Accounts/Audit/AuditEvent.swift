@@ -83,6 +83,8 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case testSecretIssued = "test.secret_issued"
     /// A session opened for a test suite without a credential (Descope's management sign-in).
     case testSignIn = "test.sign_in"
+    /// A test suite listed its test users (`TestUsers.search`).
+    case testUsersSearched = "test.users_searched"
     case totpDisabled = "totp.disabled"
     case totpEnabled = "totp.enabled"
     case totpRecoveryCodesRegenerated = "totp.recovery_codes_regenerated"

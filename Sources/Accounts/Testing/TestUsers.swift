@@ -47,7 +47,8 @@ public struct TestUsers: Sendable {
 
     /// One page (from 0) of test users, newest first: `limit` of them (0: 100, at most 500),
     /// only those at `emails` when it names any, matching `text` when given.
-    public func search(emails: [String], text: String?, limit: Int, page: Int) async throws -> [User] {
+    public func search(emails: [String], text: String?, limit: Int, page: Int, request: Request) async throws -> [User] {
+        await env.audit.record(.testUsersSearched, request: request, data: auditData)
         var ids = try await env.database.userIDs(taggedWith: Self.mark)
         if !emails.isEmpty {
             var named: Set<UserID> = []

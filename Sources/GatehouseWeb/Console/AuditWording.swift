@@ -137,6 +137,7 @@ enum AuditWording {
         case .signUpRefused: "Sign-up refused"
         case .testSecretIssued: "Sign-in secret handed to a test suite"
         case .testSignIn: "Signed in by a test suite"
+        case .testUsersSearched: "Test users listed by a test suite"
         case .totpDisabled: "Authenticator app turned off"
         case .totpEnabled: "Authenticator app turned on"
         case .totpRecoveryCodesRegenerated: "Recovery codes regenerated"

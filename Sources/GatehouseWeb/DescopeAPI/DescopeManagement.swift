@@ -21,14 +21,17 @@ struct DescopeManagement: Sendable {
         DescopeManagementAuthRoutes(management: self).register(on: &router)
     }
 
-    /// A management route: the project and a live key are checked before anything else (Descope's
-    /// 401 otherwise); DELETE routes have no body.
+    /// A management route: where the test controls answer (`TestControls`, 403 elsewhere), then
+    /// the project and a live key (Descope's 401 otherwise); DELETE routes have no body.
     func on(
         _ router: inout Router, _ method: HTTPMethod, _ path: String,
         _ handler: @escaping @Sendable (DescopeAPI.Call, ManagementKey) async throws -> Response
     ) {
         router.on(method, path) { request, _ in
             do {
+                guard api.env.configuration.testControls.admits(request) else {
+                    throw DescopeAnswer(403, DescopeCode.invalidRequest, "Forbidden", TestControls.refusal)
+                }
                 let (project, secret) = try api.project.caller(request)
                 guard let secret, let key = try await ManagementKeys(env: accounts).key(for: secret) else {
                     throw DescopeAnswer(

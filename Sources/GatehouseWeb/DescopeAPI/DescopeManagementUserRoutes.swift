@@ -29,7 +29,8 @@ struct DescopeManagementUserRoutes: Sendable {
                 throw DescopeAnswer(400, DescopeCode.invalidArguments, "Invalid arguments", "limit is 0…500, page from 0")
             }
             let text = try call.text("text").flatMap { $0.isEmpty ? nil : $0 }
-            let found = try await users(key).search(emails: emails, text: text, limit: limit, page: page)
+            let found = try await users(key).search(
+                emails: emails, text: text, limit: limit, page: page, request: call.request)
             var raw: [UInt8] = [UInt8(ascii: "[")]
             for (index, user) in found.enumerated() {
                 if index > 0 { raw.append(UInt8(ascii: ",")) }

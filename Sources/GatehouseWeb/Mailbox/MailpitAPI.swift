@@ -51,12 +51,14 @@ struct MailpitAPI: Sendable {
 
     private var mailbox: DevMailbox { DevMailbox(mailbox: env.mailbox) }
 
-    /// A route open on loopback, else for a superuser's bearer token (the staff member it names).
+    /// A route where the test controls answer (`TestControls`), open while Gatehouse is bound to
+    /// loopback, else for a superuser's bearer token (the staff member it names).
     private func open(
         _ router: inout Router, _ method: HTTPMethod, _ path: String,
         _ handler: @escaping @Sendable (Request, PathParameters, Staff?) async throws -> Response
     ) {
         router.on(method, path) { request, parameters in
+            guard env.configuration.testControls.admits(request) else { return .text(TestControls.refusal, status: 403) }
             let staff = await env.console.fromBearer(request)
             guard env.configuration.mailboxIsOpen || staff != nil else {
                 return .text("Off loopback the mailbox is for superusers: send Authorization: Bearer TOKEN", status: 401)

@@ -139,7 +139,7 @@ public struct Application: Sendable {
         DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
         MailboxLive(env: env).register(on: &router)
-        MailpitAPI(env: env).register(on: &router)
+        if configuration.testControls != .off { MailpitAPI(env: env).register(on: &router) }
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)
         ConsolePasskeyPages(env: env).register(on: &router)

@@ -48,6 +48,8 @@ public struct WebConfiguration: Sendable {
     /// What reserved test addresses contain (`--test-address-suffix`): their codes are `424242`
     /// and nothing is mailed to them; the console says so on such an account's page. Nil: none.
     public var testAddresses: TestAddresses? = nil
+    /// Where the test controls answer (`--test-controls`, `--no-test-controls`): `TestControls`.
+    public var testControls: TestControls = .onLoopback
 
     /// The key apps on InsForge's SDKs must send as `Bearer` on signed-out calls; nil accepts any
     /// (local apps need no set-up).
