@@ -2,10 +2,6 @@ import AuthCore
 import Foundation
 import GatehouseWeb
 import HTTPServer
-import LocalAuth
-import Logging
-import Secrets
-import Store
 import Testing
 
 /// Who the SuperTokens-core API answers: callers that send its key (from anywhere) —

@@ -1,12 +1,7 @@
 import Accounts
-import AuthCore
 import Foundation
 import GatehouseWeb
 import HTTPServer
-import LocalAuth
-import Logging
-import Secrets
-import Store
 import Testing
 
 /// Who the test controls answer (issue 47, item 4): by default only peers on loopback;
