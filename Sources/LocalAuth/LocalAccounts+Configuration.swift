@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import PasswordStrength
+import ServerSeam
 
 extension LocalAccounts {
     /// Settings of the embedded backend; the defaults follow the security defaults in DESIGN.md.
@@ -22,6 +23,8 @@ extension LocalAccounts {
         public var resendCooldown: TimeInterval
         /// The one password rule (length and strength) every password a person chooses must meet.
         public var passwordRules: PasswordRules = .default
+        /// Reserved test addresses (`--test-address-suffix`): code `424242`, nothing mailed.
+        public var testAddresses: TestAddresses?
 
         public init(
             verification: VerificationMode = .code, publicBaseURL: @escaping @Sendable () -> String,

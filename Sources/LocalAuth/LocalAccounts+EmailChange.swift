@@ -105,7 +105,7 @@ extension LocalAccounts {
         _ proof: MailedProof?, userID: UserID, email: String, newEmail: String, now: Date
     ) -> (VerificationTokenRecord, OutgoingMail) {
         if proof == .code {
-            let code = SecureRandom.digits(6)
+            let code = configuration.newCode(for: newEmail)
             let token = VerificationTokenRecord(
                 userID: userID, purpose: .changeEmail, kind: .code, secretHash: keyedHash.hex(code),
                 expiresAt: now.addingTimeInterval(configuration.codeLifetime), createdAt: now)

@@ -29,7 +29,7 @@ extension LocalAccounts {
     {
         let email = try Self.passwordlessAddress(email)
         let otpID = SecureRandom.token()
-        let code = SecureRandom.digits(6)
+        let code = configuration.newCode(for: email)
         let now = clock()
         let recipient = try await storeSignInToken(
             kind: .code, email: email, allowSignUp: allowSignUp, lookupHash: otpLookupHash(otpID),

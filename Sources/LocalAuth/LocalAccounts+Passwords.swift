@@ -23,7 +23,7 @@ extension LocalAccounts {
         var tokens = [link]
         var code: String?
         if configuration.verification == .code {
-            let digits = SecureRandom.digits(6)
+            let digits = configuration.newCode(for: user.email)
             code = digits
             tokens.append(
                 VerificationTokenRecord(

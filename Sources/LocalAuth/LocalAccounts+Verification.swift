@@ -99,7 +99,7 @@ extension LocalAccounts {
         case .none:
             return nil
         case .code:
-            let code = SecureRandom.digits(6)
+            let code = configuration.newCode(for: email)
             let token = VerificationTokenRecord(
                 userID: userID, purpose: .verifyEmail, kind: .code, secretHash: keyedHash.hex(code),
                 expiresAt: now.addingTimeInterval(configuration.codeLifetime), createdAt: now)

@@ -30,7 +30,9 @@ public final class LocalAccounts: Sendable {
     ) {
         self.database = database
         self.hasher = hasher
-        self.mailer = mailer
+        // A reserved test address is mailed nothing (`--test-address-suffix`).
+        self.mailer =
+            configuration.testAddresses.map { TestAddressMailer(wrapped: mailer, addresses: $0, logger: logger) } ?? mailer
         self.keyedHash = keyedHash
         self.linkTokens = HS256Token(derivedFrom: keyedHash, context: "link-tokens")
         self.configuration = configuration

@@ -33,9 +33,16 @@ extension AppDatabase {
     /// Up to `limit` messages, newest first, opened with `box`; only those to `to` (any letter case)
     /// when given, and only those newer than the message `after` when given (what a live view has
     /// not shown yet). A mail that does not open (sealed under a key file since replaced) is left out.
-    func mails(to: String?, after: Int64? = nil, limit: Int, openedWith box: SecretBox) async throws -> [MailRecord] {
+    /// `offset` skips that many of the newest; `id` keeps only that message.
+    func mails(
+        to: String?, after: Int64? = nil, limit: Int, offset: Int = 0, id: Int64? = nil, openedWith box: SecretBox
+    ) async throws -> [MailRecord] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
+        if let id {
+            conditions.append("id = ?")
+            arguments += [id]
+        }
         if let to {
             conditions.append("recipient_normalized = ?")
             arguments += [EmailAddress.normalize(to)]
@@ -47,9 +54,9 @@ extension AppDatabase {
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
             SELECT id, recipient, recipient_normalized, content_sealed, created_at FROM mails
-            \(filter) ORDER BY id DESC LIMIT ?
+            \(filter) ORDER BY id DESC LIMIT ? OFFSET ?
             """
-        arguments += [max(0, limit)]
+        arguments += [max(0, limit), max(0, offset)]
         let bound = arguments
         return try await pool.read { db in
             try Row.fetchAll(db, sql: sql, arguments: bound).compactMap { row in
@@ -62,6 +69,16 @@ extension AppDatabase {
                     subject: content.subject, text: content.text, html: content.html, code: content.code,
                     link: content.link, createdAt: createdAt)
             }
+        }
+    }
+
+    /// How many messages there are, only those to `to` (any letter case) when given.
+    func mailCount(to: String?) async throws -> Int {
+        try await pool.read { db in
+            guard let to else { return try Int.fetchOne(db, sql: "SELECT count(*) FROM mails") ?? 0 }
+            return try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM mails WHERE recipient_normalized = ?", arguments: [EmailAddress.normalize(to)])
+                ?? 0
         }
     }
 

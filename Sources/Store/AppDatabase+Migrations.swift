@@ -138,6 +138,7 @@ extension AppDatabase {
         registerSecondFactorMigrations(&migrator)
         registerWebhookMigrations(&migrator)
         registerStaffChallengeMigrations(&migrator)
+        registerManagementKeyMigrations(&migrator)
         return migrator
     }
 }

@@ -31,6 +31,17 @@ public struct MailboxMailer: Mailer {
         try await database.mails(to: to, after: after, limit: limit, openedWith: box)
     }
 
+    /// A page of messages, newest first, skipping the `start` newest (Mailpit's paging), and how
+    /// many there are in all; only those to `to` (any letter case) when given.
+    public func page(to: String?, start: Int, limit: Int) async throws -> (total: Int, mails: [MailRecord]) {
+        (try await database.mailCount(to: to), try await database.mails(to: to, limit: limit, offset: start, openedWith: box))
+    }
+
+    /// The message `id`; nil when there is none.
+    public func mail(id: Int64) async throws -> MailRecord? {
+        try await database.mails(to: nil, limit: 1, id: id, openedWith: box).first
+    }
+
     /// The newest message's id, 0 when there is none.
     public func newestID() async throws -> Int64 {
         try await database.newestMailID()

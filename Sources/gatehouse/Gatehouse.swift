@@ -6,6 +6,6 @@ struct Gatehouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
         abstract: "A local auth server: hosted account pages, a dev mailbox, and PocketBase/InsForge-compatible APIs.",
-        subcommands: [Serve.self, SuperuserCommand.self, UsersCommand.self, ResetCommand.self],
+        subcommands: [Serve.self, SuperuserCommand.self, UsersCommand.self, ResetCommand.self, DescopeCommand.self],
         defaultSubcommand: Serve.self)
 }

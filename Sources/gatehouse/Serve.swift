@@ -9,6 +9,7 @@ import Logging
 import MailCatcher
 import PasswordStrength
 import Secrets
+import ServerSeam
 import Store
 
 /// `gatehouse serve`: opens the SQLite file, wires the embedded backend to the web front-end and
@@ -128,6 +129,19 @@ struct Serve: AsyncParsableCommand {
     )
     var passwordlessSignUp: Bool =
         Environment.value("PASSWORDLESS_SIGN_UP").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
+
+    @Option(
+        help:
+            "Reserve test addresses: every emailed code for an address containing this (e.g. +gatehouse_test@) is 424242 and nothing is mailed to it. Loopback and the embedded backend only. (GATEHOUSE_TEST_ADDRESS_SUFFIX)"
+    )
+    var testAddressSuffix: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "The test controls (Descope's management API for test users, the Mailpit-compatible mailbox API) answer peers off loopback too; --no-test-controls leaves them out. Default: loopback peers only."
+    )
+    var testControls: Bool?
 
     @Option(help: "Seconds a passkey ceremony's challenge may be answered (default 360). (GATEHOUSE_PASSKEY_CHALLENGE_LIFETIME)")
     var passkeyChallengeLifetime: Int = Environment.value("PASSKEY_CHALLENGE_LIFETIME").flatMap(Int.init) ?? 360
@@ -255,6 +269,19 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--backend \(backend.rawValue) needs --backend-url http://HOST:PORT of the server.")
             }
         }
+        if let suffix = resolvedTestAddressSuffix {
+            guard TestAddresses(suffix: suffix) != nil else {
+                throw ValidationError("--test-address-suffix needs some text, e.g. +gatehouse_test@.")
+            }
+            // A fixed code is no secret: only where nobody else can reach the server.
+            guard Self.loopbackHosts.contains(host) else {
+                throw ValidationError("--test-address-suffix works only on loopback (--host 127.0.0.1, ::1 or localhost).")
+            }
+            guard backend == .local else { throw ValidationError("--test-address-suffix works with the embedded backend only.") }
+            guard testControls != false else {
+                throw ValidationError("--test-address-suffix is a test control: drop --no-test-controls.")
+            }
+        }
         if backend == .pocketbase {
             guard superuser != nil else {
                 throw ValidationError(
@@ -263,6 +290,12 @@ struct Serve: AsyncParsableCommand {
             }
         }
     }
+
+    /// `--test-address-suffix`, else `GATEHOUSE_TEST_ADDRESS_SUFFIX`.
+    private var resolvedTestAddressSuffix: String? { testAddressSuffix ?? Environment.value("TEST_ADDRESS_SUFFIX") }
+
+    /// The host names that bind to loopback only.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "::1", "localhost"]
 
     /// `--password-min-score` as the one password rule.
     private var passwordRules: PasswordRules { PasswordRules(minimumScore: passwordMinScore) }
@@ -301,7 +334,7 @@ struct Serve: AsyncParsableCommand {
         }
         let hasher = try KeyedHash(key: keys.keyedHash)
         let passwords = try PasswordHasher()
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host)
+        let loopback = Self.loopbackHosts.contains(host)
         let displayHost = host.contains(":") ? "[\(host)]" : host
 
         // The public URL is known only once the port is bound (port 0 picks one), so the backend reads it late.
@@ -313,6 +346,7 @@ struct Serve: AsyncParsableCommand {
             pocketBase = nil
             var settings = LocalAccounts.Configuration(verification: verification, publicBaseURL: { baseURL.value ?? "" })
             settings.passwordRules = passwordRules
+            settings.testAddresses = resolvedTestAddressSuffix.flatMap(TestAddresses.init(suffix:))
             let local = LocalAccounts(
                 configuration: settings,
                 database: database, hasher: passwords,
@@ -349,6 +383,13 @@ struct Serve: AsyncParsableCommand {
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.passwordRules = passwordRules
+        web.testAddresses = resolvedTestAddressSuffix.flatMap(TestAddresses.init(suffix:))
+        web.testControls =
+            switch testControls {
+            case nil: .onLoopback
+            case true?: .everywhere
+            case false?: .off
+            }
         web.descopeProjectIDs = Self.list(descopeProjectId, else: "DESCOPE_PROJECT_ID")
         web.descopeTokenCookies = descopeTokenCookies
         web.descopeRedirectOrigins = Self.list(descopeRedirectOrigin, else: "DESCOPE_REDIRECT_ORIGINS")

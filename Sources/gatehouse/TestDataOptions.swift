@@ -21,19 +21,24 @@ struct TestDataOptions: ParsableArguments {
     /// The console's test-data operations over the embedded accounts in `db` (a server may be
     /// running on the same file: SQLite's WAL lets both work).
     func testData() throws -> CommandLineTestData {
-        var logger = Logger(label: "gatehouse.cli")
-        logger.logLevel = .warning
-        let database = try AppDatabase(path: db)
-        let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
-        let keys = try ServerKeys.loadOrCreate(path: keyPath) { try database.legacySecret(named: Serve.keyedHashSecret) }
+        let (database, keyedHash, logger) = try opened()
         let clock: @Sendable () -> Date = { Date() }
-        let keyedHash = try KeyedHash(key: keys.keyedHash)
         let accounts = LocalAccounts(
             configuration: .init(verification: .none, publicBaseURL: { "" }),
             database: database, hasher: try PasswordHasher(),
             mailer: try MailboxMailer(database: database, keyedHash: keyedHash, clock: clock),
             keyedHash: keyedHash, clock: clock, logger: logger)
         return CommandLineTestData(backend: LocalBackend(accounts: accounts), database: database, logger: logger, clock: clock)
+    }
+
+    /// The file, the server's keyed hash (the key file made if missing) and a quiet logger.
+    func opened() throws -> (database: AppDatabase, keyedHash: KeyedHash, logger: Logger) {
+        var logger = Logger(label: "gatehouse.cli")
+        logger.logLevel = .warning
+        let database = try AppDatabase(path: db)
+        let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
+        let keys = try ServerKeys.loadOrCreate(path: keyPath) { try database.legacySecret(named: Serve.keyedHashSecret) }
+        return (database, try KeyedHash(key: keys.keyedHash), logger)
     }
 }
 

@@ -2,10 +2,6 @@ import AuthCore
 import Foundation
 import GatehouseWeb
 import HTTPServer
-import LocalAuth
-import Logging
-import Secrets
-import Store
 import Testing
 
 /// Who the SuperTokens-core API answers: callers that send its key (from anywhere) —
@@ -43,25 +39,8 @@ import Testing
     ]
 
     @Test(arguments: cases) func onlyCallersWithTheKey(_ check: Case) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-st-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try AppDatabase(path: directory.appendingPathComponent("gatehouse.sqlite").path)
-        var logger = Logger(label: "gatehouse-test")
-        logger.logLevel = .critical
-        let hasher = try KeyedHash(key: try database.secretKey(named: "keyed-hash"))
-        let passwords = try PasswordHasher(cost: .minimal)
-        let accounts = LocalAccounts(
-            configuration: .init(verification: .none, publicBaseURL: { "http://127.0.0.1" }), database: database,
-            hasher: passwords, mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: Date.init),
-            keyedHash: hasher, logger: logger)
-        var configuration = WebConfiguration(
-            publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
-            publicDirectory: TestGatehouse.repositoryRoot + "/Public")
-        configuration.superTokensAPIKey = check.key
-        let app = try await Application(
-            configuration: configuration, backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
-            passwords: passwords, logger: logger, templates: try await TestGatehouse.templates())
+        let running = try await InProcessApplication { $0.superTokensAPIKey = check.key }
+        let app = running.app
         var headers: HTTPHeaders = ["Content-Type": "application/json", "cdi-version": "5.4"]
         if let sent = check.sent { headers.add("api-key", sent == Self.made ? app.superTokensAPIKey : sent) }
         let isGet = !check.path.hasPrefix("/public")
@@ -72,7 +51,6 @@ import Testing
         let response = await app.responder(request)
         #expect(response.status == check.status, "\(String(decoding: response.body, as: UTF8.self))")
         if check.status == 401 { #expect(String(decoding: response.body, as: UTF8.self) == "Invalid API key") }
-        passwords.releaseMemory()
-        await database.releaseMemory()
+        await running.stop()
     }
 }

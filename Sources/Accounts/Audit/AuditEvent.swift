@@ -51,6 +51,9 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case impersonationStarted = "impersonation.started"
     case impersonationStopped = "impersonation.stopped"
     case mailboxCleared = "mailbox.cleared"
+    /// A key for Descope's management API made (the console, the command line).
+    case managementKeyCreated = "management_key.created"
+    case managementKeyRevoked = "management_key.revoked"
     case mfaCompleted = "mfa.completed"
     case mfaFailed = "mfa.failed"
     case oauthRefused = "oauth.refused"
@@ -77,6 +80,12 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case signInStarted = "sign_in.started"
     case signOut = "sign_out"
     case signUpRefused = "sign_up.refused"
+    /// A sign-in code or link handed to a test suite instead of mailed (`TestSignInSecrets`).
+    case testSecretIssued = "test.secret_issued"
+    /// A session opened for a test suite without a credential (Descope's management sign-in).
+    case testSignIn = "test.sign_in"
+    /// A test suite listed its test users (`TestUsers.search`).
+    case testUsersSearched = "test.users_searched"
     case totpDisabled = "totp.disabled"
     case totpEnabled = "totp.enabled"
     case totpRecoveryCodesRegenerated = "totp.recovery_codes_regenerated"

@@ -132,7 +132,8 @@ public struct MailRequests: Sendable {
             signUpProfile: signUpProfile)
     }
 
-    private func takeSignInMail(_ kind: Budget.SignInMail, email: String, request: Request) async -> Budgets.Refusal? {
+    /// The budgets a sign-in mail of `kind` takes: the source's and the address's.
+    func takeSignInMail(_ kind: Budget.SignInMail, email: String, request: Request) async -> Budgets.Refusal? {
         await env.budgets.take(
             .mails(ip: request.remoteAddress), .signInMailsTo(email, kind), .signInMailsPerHourTo(email))
     }

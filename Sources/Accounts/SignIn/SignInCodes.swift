@@ -28,11 +28,16 @@ public struct SignInCodes: Sendable {
         case .held(let refusal):
             return .held(refusal)
         case .sent(let otpID):
-            let now = env.clock()
-            try await env.database.rememberOTPRequest(
-                emailHash: addressHash(email), otpID: otpID, expiresAt: now.addingTimeInterval(Self.requestLifetime), now: now)
+            try await remember(otpID: otpID, for: email)
             return .sent
         }
+    }
+
+    /// Keeps `otpID` as the address's newest request, which `check` reads.
+    func remember(otpID: String, for email: String) async throws {
+        let now = env.clock()
+        try await env.database.rememberOTPRequest(
+            emailHash: addressHash(email), otpID: otpID, expiresAt: now.addingTimeInterval(Self.requestLifetime), now: now)
     }
 
     /// Checks `code` against the address's newest request (`EmailCodeSignIn`). A `name` goes on a

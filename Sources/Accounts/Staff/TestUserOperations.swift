@@ -126,10 +126,11 @@ public struct TestUserOperations: Sendable {
         return count
     }
 
-    /// Creates one account (a generated password when `password` is empty) and tags it.
+    /// Creates one account (a generated password when `password` is empty) and tags it; `auditData`
+    /// goes into the audit row beside `via`.
     public func createOne(
         email: String, password: String?, name: String?, verified: Bool, tag: String?,
-        via: String
+        via: String, auditData: [String: JSONValue] = [:]
     ) async throws -> (user: User, generatedPassword: String?) {
         if let tag, let problem = Self.tagProblem(tag) {
             throw AuthError.validation([FieldError(field: "tag", message: problem)])
@@ -143,7 +144,7 @@ public struct TestUserOperations: Sendable {
         if let tag { try await database.addTag(tag, to: [user.id], at: clock()) }
         await audit.record(
             .adminUserCreated, actor: actor, subject: user.id.rawValue, ip: ip,
-            data: ["via": .string(via)])
+            data: auditData.merging(["via": .string(via)]) { $1 })
         return (user, generated)
     }
 

@@ -107,6 +107,8 @@ enum AuditWording {
         case .externalAuthUnlinked: "Provider unlinked"
         case .impersonationStarted: "Impersonation started"
         case .mailboxCleared: "Dev mailbox cleared"
+        case .managementKeyCreated: "Management key created"
+        case .managementKeyRevoked: "Management key revoked"
         case .impersonationStopped: "Impersonation ended"
         case .mfaCompleted: "Second step passed"
         case .mfaFailed: "Second step failed"
@@ -134,6 +136,9 @@ enum AuditWording {
         case .signInStarted: "Sign-in started"
         case .signOut: "Signed out"
         case .signUpRefused: "Sign-up refused"
+        case .testSecretIssued: "Sign-in secret handed to a test suite"
+        case .testSignIn: "Signed in by a test suite"
+        case .testUsersSearched: "Test users listed by a test suite"
         case .totpDisabled: "Authenticator app turned off"
         case .totpEnabled: "Authenticator app turned on"
         case .totpRecoveryCodesRegenerated: "Recovery codes regenerated"
@@ -165,6 +170,7 @@ enum AuditWording {
 
     private static let waysIn = [
         "pocketbase-api": "PocketBase API", "insforge-api": "InsForge API", "descope-api": "Descope API",
-        "supertokens-core": "SuperTokens core", "api": "Admin API", "console": "Console", "cli": "Command line"
+        "supertokens-core": "SuperTokens core", "api": "Admin API", "console": "Console", "cli": "Command line",
+        "descope-management": "Descope management API"
     ]
 }

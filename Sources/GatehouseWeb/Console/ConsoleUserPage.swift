@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 import Store
 
 /// `/_/users/{id}`: one account with everything support staff do to it, each action a form post
@@ -210,6 +211,9 @@ struct ConsoleUserPage: Sendable {
             "mailboxURL": URLQuery.path("/_/mailbox", [("to", user.email)]),
             "auditURL": URLQuery.path("/_/audit", [("user", user.id.rawValue)])
         ]
+        if let addresses = env.configuration.testAddresses, addresses.reserves(user.email) {
+            page["testAddress"] = addresses.suffix
+        }
         if !capabilities.contains(.disableUsers) {
             // PocketBase has no disabled accounts: say so where the button would be.
             page["disableUnavailable"] = AuthError.notSupported(.disableUsers).pageMessage

@@ -40,6 +40,7 @@ final class DescopeAPI: Sendable {
         DescopeTOTPRoutes(api: self).register(on: &router)
         DescopeEmailUpdateRoutes(api: self).register(on: &router)
         DescopeEnchantedLinkRoutes(api: self).register(on: &router)
+        if env.configuration.testControls != .off { DescopeManagement(api: self).register(on: &router) }
     }
 
     /// One call: the project it names, the refresh JWT beside it, its JSON body, and when it began.

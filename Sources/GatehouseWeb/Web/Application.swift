@@ -72,8 +72,11 @@ public struct Application: Sendable {
         }
         router.errors(under: "/api", PocketBaseError.renderer)
         router.errors(under: "/api/auth", InsForgeError.renderer)
+        router.errors(under: "/api/v1", MailpitAPI.renderer)
         router.errors(under: "/v1/auth", DescopeError.renderer)
         router.errors(under: "/v2/keys", DescopeError.renderer)
+        router.errors(under: "/v1/mgmt", DescopeError.renderer)
+        router.errors(under: "/v2/mgmt", DescopeError.renderer)
         router.page(.get, "/", env) { visit in .redirect(to: visit.user == nil ? "/auth/sign-in" : "/account") }
         // The admin API's OpenAPI 3.1 document (Public/openapi/admin-api.json), readable without a token.
         router.on(.get, "/_/api/openapi.json") { request, _ in
@@ -137,6 +140,7 @@ public struct Application: Sendable {
         DescopeWebAuthnRoutes(api: descope).register(on: &router)
         MailboxPages(env: env).register(on: &router)
         MailboxLive(env: env).register(on: &router)
+        if configuration.testControls != .off { MailpitAPI(env: env).register(on: &router) }
         ConsolePages(env: env).register(on: &router)
         ConsoleSecurityPages(env: env).register(on: &router)
         ConsolePasskeyPages(env: env).register(on: &router)
@@ -146,6 +150,7 @@ public struct Application: Sendable {
         ConsoleUserPage(env: env).register(on: &router)
         ImpersonationPages(env: env).register(on: &router)
         TestUserPages(env: env).register(on: &router)
+        ManagementKeyPages(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
         WebhooksAPI(env: env).register(on: &router)

@@ -26,6 +26,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleMailbox = "console-mailbox"
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
+    case consoleManagementKeys = "console-management-keys"
     case consoleProviders = "console-providers"
     case consoleApp = "console-app"
     case consoleProvider = "console-provider"

@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import PasswordStrength
+import ServerSeam
 
 /// Settings the web front-end needs; the CLI fills them from flags and `GATEHOUSE_*` variables.
 public struct WebConfiguration: Sendable {
@@ -43,6 +44,12 @@ public struct WebConfiguration: Sendable {
         self.signInMethods = signInMethods
         self.passwordlessSignUp = passwordlessSignUp
     }
+
+    /// What reserved test addresses contain (`--test-address-suffix`): their codes are `424242`
+    /// and nothing is mailed to them; the console says so on such an account's page. Nil: none.
+    public var testAddresses: TestAddresses? = nil
+    /// Where the test controls answer (`--test-controls`, `--no-test-controls`): `TestControls`.
+    public var testControls: TestControls = .onLoopback
 
     /// The key apps on InsForge's SDKs must send as `Bearer` on signed-out calls; nil accepts any
     /// (local apps need no set-up).
