@@ -156,6 +156,20 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
+            Where SuperTokens' frontend API (FDI) answers: the frontend SDKs' apiBasePath. \
+            (GATEHOUSE_SUPERTOKENS_API_BASE_PATH)
+            """)
+    var supertokensAPIBasePath: String = Environment.value("SUPERTOKENS_API_BASE_PATH") ?? "/auth"
+
+    @Option(
+        help: """
+            An origin (scheme://host[:port]) of a web app that calls the SuperTokens frontend API from a \
+            browser (CORS with credentials); repeat for several. (GATEHOUSE_SUPERTOKENS_APP_ORIGINS, comma-separated)
+            """)
+    var supertokensAppOrigin: [String] = []
+
+    @Option(
+        help: """
             An origin (scheme://host[:port]) whose addresses Descope-API links (magic, enchanted, reset, \
             update/email) may open, besides registered app callbacks and loopback origins; repeat for \
             several. (GATEHOUSE_DESCOPE_REDIRECT_ORIGINS, comma-separated)
@@ -347,6 +361,8 @@ struct Serve: AsyncParsableCommand {
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
+        web.superTokensAPIBasePath = "/" + supertokensAPIBasePath.split(separator: "/").joined(separator: "/")
+        web.superTokensAppOrigins = Self.list(supertokensAppOrigin, else: "SUPERTOKENS_APP_ORIGINS")
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,

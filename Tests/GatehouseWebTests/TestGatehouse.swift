@@ -106,6 +106,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp)
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = superTokensAPIKey
+        configuration.superTokensAppOrigins = [superTokensAppOrigin]
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
@@ -120,6 +121,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
 
     /// The SuperTokens core's API key, given as `--supertokens-api-key` would give it.
     static let superTokensAPIKey = "test-supertokens-api-key-0123456789"
+    /// A web app's origin, given as `--supertokens-app-origin` would give it.
+    static let superTokensAppOrigin = "http://app.example.test"
 
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {
