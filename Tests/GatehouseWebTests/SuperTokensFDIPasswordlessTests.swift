@@ -10,7 +10,7 @@ import Testing
     static func startCode(_ app: FDIScript, _ email: String) async throws -> (deviceID: String, preAuthSessionID: String) {
         let started = try await app.call("POST", "/auth/signinup/code", ["email": email], rid: "passwordless")
         #expect(
-            started.json["status"] as? String == "OK" && started.json["flowType"] as? String == "USER_INPUT_CODE",
+            started.json["status"] as? String == "OK" && started.json["flowType"] as? String == "USER_INPUT_CODE_AND_MAGIC_LINK",
             "\(started.json)")
         return (try #require(started.json["deviceId"] as? String), try #require(started.json["preAuthSessionId"] as? String))
     }
@@ -70,5 +70,30 @@ import Testing
         }
         let spentTries = try await Self.consume(app, device, second)
         #expect(spentTries["status"] as? String != "OK", "five wrong codes end the code: \(spentTries)")
+    }
+
+    /// The magic link mailed beside the code opens the app's `verify` page with the pre-auth
+    /// session id and, in the fragment, the link code: spent from another device it signs in
+    /// once; the link again, or the first device's code afterwards, restarts the flow.
+    @Test func theMagicLinkSignsInOnAnotherDeviceOnce() async throws {
+        let gatehouse = try await TestGatehouse()
+        let phone = FDIScript(gatehouse)
+        let device = try await Self.startCode(phone, "mia@example.com")
+        let link = try #require(
+            try await gatehouse.mails(to: "mia@example.com").compactMap { $0["link"] as? String }.first { $0.contains("#") })
+        let url = try #require(URLComponents(string: link))
+        #expect(link.hasPrefix(TestGatehouse.superTokensAppOrigin + "/auth/verify?"))
+        #expect(url.queryItems?.first { $0.name == "preAuthSessionId" }?.value == device.preAuthSessionID)
+        let linkCode = try #require(url.fragment)
+        let laptop = FDIScript(gatehouse)
+        let body = ["preAuthSessionId": device.preAuthSessionID, "linkCode": linkCode]
+        let opened = try await laptop.call("POST", "/auth/signinup/code/consume", body, rid: "passwordless")
+        #expect(
+            opened.json["status"] as? String == "OK" && opened.json["createdNewRecipeUser"] as? Bool == true, "\(opened.json)")
+        #expect(laptop.accessToken != nil && laptop.emailVerifiedClaim == true)
+        let again = try await FDIScript(gatehouse).call("POST", "/auth/signinup/code/consume", body, rid: "passwordless")
+        #expect(again.json["status"] as? String == "RESTART_FLOW_ERROR" && again.response.header("st-access-token") == nil)
+        let code = try await Self.consume(phone, device, try await gatehouse.latestCode(for: "mia@example.com"))
+        #expect(code["status"] as? String == "RESTART_FLOW_ERROR", "\(code)")
     }
 }

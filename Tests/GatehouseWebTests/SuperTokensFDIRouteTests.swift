@@ -59,7 +59,7 @@ import Testing
         #expect((discovery.json["jwks_uri"] as? String)?.hasSuffix("/auth/jwt/jwks.json") == true, "\(discovery.json)")
         let methods = try await app.call("GET", "/auth/loginmethods?tenantId=public", rid: "multitenancy")
         #expect((methods.json["emailPassword"] as? [String: Any])?["enabled"] as? Bool == true)
-        #expect(methods.json["firstFactors"] as? [String] == ["emailpassword", "otp-email"], "\(methods.json)")
+        #expect(methods.json["firstFactors"] as? [String] == ["emailpassword", "otp-email", "link-email"], "\(methods.json)")
     }
 
     /// A browser app at the configured origin gets its preflight and credentialed answers; any

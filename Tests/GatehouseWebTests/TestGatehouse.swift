@@ -107,6 +107,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = superTokensAPIKey
         configuration.superTokensAppOrigins = [superTokensAppOrigin]
+        configuration.superTokensWebsiteURL = superTokensAppOrigin + "/auth"
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,

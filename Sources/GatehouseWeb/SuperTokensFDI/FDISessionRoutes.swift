@@ -30,11 +30,15 @@ struct FDISessionRoutes: Sendable {
         let methods = fdi.env.accounts.signInMethods
         let password = methods.contains(.password)
         let code = methods.contains(.emailCode) && fdi.env.capabilities.contains(.emailOTP)
-        let factors: [JSONValue] = (password ? ["emailpassword"] : []) + (code ? ["otp-email"] : [])
+        let link =
+            fdi.env.configuration.superTokensWebsiteURL != nil && methods.contains(.magicLink)
+            && fdi.env.capabilities.contains(.magicLink)
+        let factors: [JSONValue] =
+            (password ? ["emailpassword"] : []) + (code ? ["otp-email"] : []) + (link ? ["link-email"] : [])
         return SuperTokensFDI.status(
             "OK",
             [
-                "emailPassword": .object(["enabled": .bool(password)]), "passwordless": .object(["enabled": .bool(code)]),
+                "emailPassword": .object(["enabled": .bool(password)]), "passwordless": .object(["enabled": .bool(code || link)]),
                 "thirdParty": .object(["enabled": .bool(false), "providers": .array([])]),
                 "webauthn": .object(["enabled": .bool(false)]), "firstFactors": .array(factors)
             ])

@@ -78,6 +78,10 @@ public struct WebConfiguration: Sendable {
     /// Origins (`scheme://host[:port]`) of web apps that call the FDI from a browser
     /// (`--supertokens-app-origin`): answered with CORS, credentials allowed.
     public var superTokensAppOrigins: [String] = []
+    /// The app's website and its auth pages, as SuperTokens' `websiteDomain` + `websiteBasePath`
+    /// (`--supertokens-website-url`, e.g. `https://app.example/auth`): with it, the FDI's
+    /// passwordless mails carry a magic link to `{url}/verify?preAuthSessionId=…#linkCode` too.
+    public var superTokensWebsiteURL: String? = nil
 
     /// The one password rule (`--password-min-score`); the embedded backend gets the same value.
     public var passwordRules: PasswordRules = .default
