@@ -92,6 +92,12 @@ public struct WayInPolicy: Sendable, Equatable {
         sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, signInMailsCoolDown: false,
         budgetsPerAccount: true)
 
+    /// SuperTokens' frontend API (FDI), which people's own devices call: emailpassword `signup`
+    /// answers with a session at once (the `st-ev` claim tells the app the address is unproven)
+    /// and passwordless `signinup` creates the account. The budgets and the cool-down between
+    /// mails are the caller's, as on the pages.
+    public static let superTokensFrontend = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+
     /// Whose count a source's budget is for an act on `account` asked by `request`: the caller's
     /// address, or — `budgetsPerAccount` — the account's.
     func source(of request: Request, account: String) -> String {

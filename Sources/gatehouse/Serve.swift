@@ -180,6 +180,28 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
+            Where SuperTokens' frontend API (FDI) answers: the frontend SDKs' apiBasePath. \
+            (GATEHOUSE_SUPERTOKENS_API_BASE_PATH)
+            """)
+    var supertokensAPIBasePath: String = Environment.value("SUPERTOKENS_API_BASE_PATH") ?? "/auth"
+
+    @Option(
+        help: """
+            An origin (scheme://host[:port]) of a web app that calls the SuperTokens frontend API from a \
+            browser (CORS with credentials); repeat for several. (GATEHOUSE_SUPERTOKENS_APP_ORIGINS, comma-separated)
+            """)
+    var supertokensAppOrigin: [String] = []
+
+    @Option(
+        help: """
+            The app's website and its auth pages (SuperTokens' websiteDomain + websiteBasePath, e.g. \
+            https://app.example/auth): the frontend API's passwordless mails then carry a magic link to \
+            URL/verify. (GATEHOUSE_SUPERTOKENS_WEBSITE_URL)
+            """)
+    var supertokensWebsiteURL: String?
+
+    @Option(
+        help: """
             An origin (scheme://host[:port]) whose addresses Descope-API links (magic, enchanted, reset, \
             update/email) may open, besides registered app callbacks and loopback origins; repeat for \
             several. (GATEHOUSE_DESCOPE_REDIRECT_ORIGINS, comma-separated)
@@ -400,6 +422,11 @@ struct Serve: AsyncParsableCommand {
         web.descopeRefreshLifetime = TimeInterval(max(descopeRefreshLifetime, 1))
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
+        web.superTokensAPIBasePath = "/" + supertokensAPIBasePath.split(separator: "/").joined(separator: "/")
+        web.superTokensAppOrigins = Self.list(supertokensAppOrigin, else: "SUPERTOKENS_APP_ORIGINS")
+        web.superTokensWebsiteURL = (supertokensWebsiteURL ?? Environment.value("SUPERTOKENS_WEBSITE_URL")).map {
+            $0.hasSuffix("/") ? String($0.dropLast()) : $0
+        }
         let app = try await Application(
             configuration: web,
             backend: authBackend, database: database, hasher: hasher,

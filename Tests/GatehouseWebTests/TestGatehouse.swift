@@ -107,6 +107,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = superTokensAPIKey
         configuration.webhookPolicy = .tests
+        configuration.superTokensAppOrigins = [superTokensAppOrigin]
+        configuration.superTokensWebsiteURL = superTokensAppOrigin + "/auth"
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
@@ -121,6 +123,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
 
     /// The SuperTokens core's API key, given as `--supertokens-api-key` would give it.
     static let superTokensAPIKey = "test-supertokens-api-key-0123456789"
+    /// A web app's origin, given as `--supertokens-app-origin` would give it.
+    static let superTokensAppOrigin = "http://app.example.test"
 
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {

@@ -41,28 +41,18 @@ def build_app(core_url: str, api_key: str, smtp_port: int):
     from flask import Flask, jsonify, g
     from supertokens_python import InputAppInfo, SupertokensConfig, init
     from supertokens_python.framework.flask import Middleware
-    from supertokens_python.ingredients.emaildelivery.types import EmailDeliveryConfig, SMTPSettings, SMTPSettingsFrom
-    from supertokens_python.recipe import (
-        emailpassword, emailverification, multifactorauth, passwordless, session, totp, usermetadata)
-    from supertokens_python.recipe.emailpassword.emaildelivery.services import SMTPService as PasswordSMTP
-    from supertokens_python.recipe.emailverification.emaildelivery.services import SMTPService as VerificationSMTP
-    from supertokens_python.recipe.passwordless import ContactEmailOnlyConfig
-    from supertokens_python.recipe.passwordless.emaildelivery.services import SMTPService as PasswordlessSMTP
+    from supertokens_python.recipe import multifactorauth, totp, usermetadata
     from supertokens_python.recipe.session.framework.flask import verify_session
 
-    smtp = SMTPSettings(host="127.0.0.1", port=smtp_port, from_=SMTPSettingsFrom("Demo", "demo@example.com"), secure=False)
+    from supertokens_recipes import mailing_recipes
+
     init(
         app_info=InputAppInfo(app_name="Demo", api_domain="http://localhost:5000", website_domain="http://localhost:3000"),
         supertokens_config=SupertokensConfig(connection_uri=core_url, api_key=api_key),
         framework="flask",
         mode="wsgi",
         recipe_list=[
-            session.init(),
-            emailpassword.init(email_delivery=EmailDeliveryConfig(service=PasswordSMTP(smtp))),
-            emailverification.init(mode="REQUIRED", email_delivery=EmailDeliveryConfig(service=VerificationSMTP(smtp))),
-            passwordless.init(
-                flow_type="USER_INPUT_CODE_AND_MAGIC_LINK", contact_config=ContactEmailOnlyConfig(),
-                email_delivery=EmailDeliveryConfig(service=PasswordlessSMTP(smtp))),
+            *mailing_recipes(smtp_port, "REQUIRED", "USER_INPUT_CODE_AND_MAGIC_LINK"),
             usermetadata.init(),
             totp.init(),
             multifactorauth.init(),

@@ -23,11 +23,18 @@ extension AppSessions {
         _ userID: UserID, request: Request, lifetime: TimeInterval, via: String
     ) async throws -> Opened {
         let session = try await env.pageBackend.admin.openSession(for: userID)
-        let (token, refreshToken) = try await openRefreshable(session, request: request, lifetime: lifetime)
-        guard let signedIn = await current(token: token) else { throw AuthError.sessionExpired }
+        let opened = try await openNamed(session, request: request, lifetime: lifetime)
         await env.audit.record(
             .appSessionOpened, actor: userID.rawValue, subject: userID.rawValue, request: request,
             data: ["via": .string(via)])
+        return opened
+    }
+
+    /// A refreshable, handle-named row for `session`, which a sign-in owner opened (SuperTokens'
+    /// frontend API signs people in itself, then hands out the handle's tokens).
+    public func openNamed(_ session: AuthSession, request: Request, lifetime: TimeInterval) async throws -> Opened {
+        let (token, refreshToken) = try await openRefreshable(session, request: request, lifetime: lifetime)
+        guard let signedIn = await current(token: token) else { throw AuthError.sessionExpired }
         return Opened(handle: handle(of: signedIn), token: token, refreshToken: refreshToken, user: signedIn.user)
     }
 

@@ -34,15 +34,7 @@ struct SuperTokensSessionRoutes: Sendable {
         }
         try await tokens.sessions.setData(
             handle: opened.handle, inJWT: userData, inDatabase: try Self.object(body, "userDataInDatabase"))
-        let refresh = tokens.sealRefresh(.init(h: opened.handle, r: opened.refreshToken, d: userData))
-        let access = try tokens.accessToken(
-            handle: opened.handle, userID: userID, userData: userData, refreshToken: refresh, parentRefreshToken: nil,
-            antiCsrfToken: antiCsrf, dynamic: dynamic)
-        return try .json(
-            SuperTokensTokens.Minted(
-                handle: opened.handle, userID: userID, userData: userData, accessToken: access.token,
-                accessExpiry: access.expiry, refreshToken: refresh, antiCsrfToken: antiCsrf, createdTime: access.createdTime
-            ).body())
+        return try .json(try tokens.mint(opened, userData: userData, antiCsrf: antiCsrf, dynamic: dynamic).body())
     }
 
     /// Checks an access token: its signature and expiry always, the session itself when the SDK
@@ -96,36 +88,15 @@ struct SuperTokensSessionRoutes: Sendable {
         let presented = try SuperTokensCore.text(body, "refreshToken")
         let dynamic = try SuperTokensCore.flag(body, "useDynamicSigningKey", default: true)
         let antiCsrf = try SuperTokensCore.flag(body, "enableAntiCsrf") ? SecureRandom.token() : nil
-        guard let parts = tokens.openRefresh(presented) else {
-            return SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found"])
-        }
-        switch try await tokens.sessions.rotate(
-            refreshToken: parts.r, lifetime: tokens.accessLifetime, familyLifetime: SuperTokensTokens.refreshLifetime)
-        {
-        case .rotated(let token, let newRefresh):
-            guard let signedIn = await tokens.sessions.current(token: token) else {
-                return SuperTokensCore.status("UNAUTHORISED", ["message": "Session has ended or has been revoked"])
-            }
-            let userID = signedIn.user.id.rawValue
-            // The payload `PUT /recipe/jwt/data` or a regeneration set, else the one the token carries.
-            let userData = try await tokens.sessions.data(handle: parts.h)?.inJWT ?? parts.d
-            let refresh = tokens.sealRefresh(.init(h: parts.h, r: newRefresh, d: userData))
-            let access = try tokens.accessToken(
-                handle: parts.h, userID: userID, userData: userData, refreshToken: refresh, parentRefreshToken: presented,
-                antiCsrfToken: antiCsrf, dynamic: dynamic)
-            return try .json(
-                SuperTokensTokens.Minted(
-                    handle: parts.h, userID: userID, userData: userData, accessToken: access.token,
-                    accessExpiry: access.expiry, refreshToken: refresh, antiCsrfToken: antiCsrf, createdTime: access.createdTime
-                ).body())
-        case .reused:
-            core.env.logger.warning("a rotated SuperTokens refresh token was presented again; its session is revoked")
-            let userID = await tokens.sessions.owner(ofHandle: parts.h)?.rawValue ?? ""
+        switch try await tokens.rotate(presented, antiCsrf: antiCsrf, dynamic: dynamic, userData: { $1 }) {
+        case .minted(let minted):
+            return try .json(minted.body())
+        case .theft(let handle, let userID):
             return SuperTokensCore.status(
                 "TOKEN_THEFT_DETECTED",
-                ["session": .object(["handle": .string(parts.h), "userId": .string(userID), "recipeUserId": .string(userID)])])
-        case .refused:
-            return SuperTokensCore.status("UNAUTHORISED", ["message": "Refresh token not found or expired"])
+                ["session": .object(["handle": .string(handle), "userId": .string(userID), "recipeUserId": .string(userID)])])
+        case .refused(let message):
+            return SuperTokensCore.status("UNAUTHORISED", ["message": .string(message)])
         }
     }
 

@@ -161,12 +161,11 @@ public struct Application: Sendable {
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
             oauth: oauthFeature
         ).register(on: &router)
-        try SuperTokensCore(
-            env: env,
-            tokens: SuperTokensTokens(
-                env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
-                refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
-        ).register(on: &router)
+        let superTokens = try SuperTokensTokens(
+            env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
+            refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
+        SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
+        SuperTokensFDI(env: env, tokens: superTokens).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }

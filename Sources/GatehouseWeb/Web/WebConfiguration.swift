@@ -81,6 +81,17 @@ public struct WebConfiguration: Sendable {
     /// the core's `access_token_validity`).
     public var superTokensAccessTokenValidity: TimeInterval = 3600
 
+    /// Where SuperTokens' frontend API (FDI) answers (`--supertokens-api-base-path`, the frontend
+    /// SDKs' `apiBasePath`); its routes (`signin`) sit beside the pages' (`sign-in`) under `/auth`.
+    public var superTokensAPIBasePath = "/auth"
+    /// Origins (`scheme://host[:port]`) of web apps that call the FDI from a browser
+    /// (`--supertokens-app-origin`): answered with CORS, credentials allowed.
+    public var superTokensAppOrigins: [String] = []
+    /// The app's website and its auth pages, as SuperTokens' `websiteDomain` + `websiteBasePath`
+    /// (`--supertokens-website-url`, e.g. `https://app.example/auth`): with it, the FDI's
+    /// passwordless mails carry a magic link to `{url}/verify?preAuthSessionId=…#linkCode` too.
+    public var superTokensWebsiteURL: String? = nil
+
     /// The one password rule (`--password-min-score`); the embedded backend gets the same value.
     public var passwordRules: PasswordRules = .default
 

@@ -1,0 +1,121 @@
+import Accounts
+import AuthCore
+import Foundation
+import HTTPServer
+import Secrets
+
+/// The FDI's sessions: opened for a sign-in an owner admitted, checked on every call that needs
+/// one (signature, expiry, and the row itself, so a revoked session stops at once), refreshed
+/// by rotation and ended by sign-out — `AppSessions` rows named by their handle, the same sessions
+/// the core API hands out. The access token carries `iss` and the `st-ev` claim (whether the
+/// address is proven), fresh at every token minted.
+struct FDISessions: Sendable {
+    let fdi: SuperTokensFDI
+    var tokens: SuperTokensTokens { fdi.tokens }
+
+    /// A checked access token: its claims, its session and how it came.
+    struct Verified: Sendable {
+        var claims: [String: JSONValue]
+        var token: String
+        var signedIn: SignedIn
+        var transport: FDITransport
+        var user: User { signedIn.user }
+    }
+
+    /// `body` with a new session for `session` (a sign-in or sign-up the owner admitted), in the
+    /// transport the frontend asked for.
+    func opening(_ session: AuthSession, request: Request, body: Response) async throws -> Response {
+        let opened = try await tokens.sessions.openNamed(session, request: request, lifetime: tokens.accessLifetime)
+        let minted = try tokens.mint(opened, userData: claims(for: opened.user), antiCsrf: nil, dynamic: true)
+        return try answer(
+            body, minted.accessToken, refreshToken: minted.refreshToken, userID: minted.userID,
+            transport: FDITransport(forNewSessionOf: request))
+    }
+
+    /// The session the request's access token names: `tryRefresh` for an expired or unreadable
+    /// token, `unauthorised` for none or an ended session. In cookie mode a state-changing call
+    /// must carry the SDK's `rid` header (its anti-CSRF check `VIA_CUSTOM_HEADER`): a cross-site
+    /// form cannot set one.
+    func verified(_ request: Request) async throws -> Verified {
+        guard let (token, transport) = FDITransport.presented(request, refresh: false) else { throw FDIRefusal.unauthorised }
+        guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
+            case .number(let exp)? = claims["exp"], exp > fdi.env.clock().timeIntervalSince1970
+        else { throw FDIRefusal.tryRefresh }
+        if transport == .cookie, request.method != .get, request.headers["rid"] == nil {
+            // The tokens are kept (the SDK clears them): a forged post must not sign the person out.
+            throw FDIRefusal(
+                status: 401, message: "anti-csrf check failed. Please pass 'rid: \"session\"' header in the request.")
+        }
+        guard let signedIn = await tokens.sessions.current(handle: handle) else { throw FDIRefusal.unauthorised }
+        return Verified(claims: claims, token: token, signedIn: signedIn, transport: transport)
+    }
+
+    /// The session the request names, if any: nil without an access token; its refusals otherwise.
+    func optional(_ request: Request) async throws -> Verified? {
+        FDITransport.presented(request, refresh: false) == nil ? nil : try await verified(request)
+    }
+
+    /// `body` with the session's access token re-signed with today's `st-ev` (same session, same
+    /// expiry), as the SDK does when a claim is fetched again.
+    func refreshingClaims(_ session: Verified, body: Response) throws -> Response {
+        var claims = session.claims
+        claims.merge(self.claims(for: session.user)) { _, fresh in fresh }
+        // The refresh it came from has been used: the core drops the parent's hash at its first use.
+        claims["parentRefreshTokenHash1"] = nil
+        guard case .number(let exp)? = claims["exp"] else { throw FDIRefusal.tryRefresh }
+        let expiry = Date(timeIntervalSince1970: exp)
+        let reissued = try tokens.sign(claims, dynamic: tokens.isDynamic(session.token), expiry: expiry)
+        return try answer(body, reissued.token, refreshToken: nil, userID: session.user.id.rawValue, transport: session.transport)
+    }
+
+    /// `session/refresh`: a new pair for the request's refresh token, in the transport it came in.
+    func refresh(_ request: Request) async throws -> Response {
+        guard let (presented, transport) = FDITransport.presented(request, refresh: true) else {
+            throw FDIRefusal.unauthorised
+        }
+        switch try await tokens.rotate(
+            presented, antiCsrf: nil, dynamic: true,
+            userData: { signedIn, kept in
+                kept.merging(claims(for: signedIn.user)) { _, fresh in fresh }
+            })
+        {
+        case .minted(let minted):
+            return try answer(
+                .json(raw: "{}"), minted.accessToken, refreshToken: minted.refreshToken,
+                userID: minted.userID, transport: transport)
+        case .theft: throw FDIRefusal.tokenTheft
+        case .refused: throw FDIRefusal.unauthorised
+        }
+    }
+
+    /// `signout`: the request's session ends, and the frontend's tokens are cleared.
+    func signOut(_ request: Request) async throws -> Response {
+        let session = try await verified(request)
+        try await tokens.sessions.signOut(session.signedIn, request: request, via: SuperTokensFDI.via)
+        var response = SuperTokensFDI.status("OK")
+        FDITransport.clear(session.transport, refreshPath: fdi.refreshPath, secure: fdi.secureCookies, in: &response)
+        return response
+    }
+
+    /// The claims the FDI adds to an access token: its issuer and `st-ev` for `user`.
+    private func claims(for user: User) -> [String: JSONValue] {
+        let now = (fdi.env.clock().timeIntervalSince1970 * 1000).rounded(.down)
+        return ["iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])]
+    }
+
+    /// `body` carrying `access` (and `refreshToken`) in `transport`, with the `front-token`:
+    /// base64 of `{uid, ate, up}` (the payload), keys sorted as supertokens-python writes it.
+    private func answer(
+        _ body: Response, _ access: String, refreshToken: String?, userID: String, transport: FDITransport
+    ) throws -> Response {
+        guard let payload = tokens.claims(of: access), case .number(let exp)? = payload["exp"] else {
+            throw FDIRefusal.tryRefresh
+        }
+        let front = JSONValue.object(["uid": .string(userID), "ate": .number(exp * 1000), "up": .object(payload)])
+        var response = body
+        transport.write(
+            access: access, refreshToken: refreshToken, frontToken: Data(front.serialized).base64EncodedString(),
+            refreshPath: fdi.refreshPath, secure: fdi.secureCookies, into: &response)
+        return response
+    }
+}
