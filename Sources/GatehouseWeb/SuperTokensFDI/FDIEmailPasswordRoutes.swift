@@ -42,17 +42,19 @@ struct FDIEmailPasswordRoutes: Sendable {
         let fields = try SuperTokensFDI.formFields(try SuperTokensFDI.body(request), required: ["email", "password"])
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let signIn = PasswordSignIn(env: env.accounts, via: SuperTokensFDI.via, policy: .superTokensFrontend)
-        do {
-            switch try await signIn.attempt(email: email, password: fields["password"] ?? "", request: request) {
-            case .session(let session):
-                return try await fdi.sessions.opening(session, request: request, body: Self.signedIn(session.user))
-            case .secondStep:
-                return SuperTokensFDI.status(
-                    "SIGN_IN_NOT_ALLOWED",
-                    ["reason": "This account signs in with a second step, which this API does not offer yet."])
-            }
-        } catch AuthError.invalidCredentials, AuthError.emailNotVerified {
+        switch try await signIn.attempt(email: email, password: fields["password"] ?? "", request: request) {
+        case .signedIn(let session):
+            return try await fdi.sessions.opening(session, request: request, body: Self.signedIn(session.user))
+        case .secondStep:
+            return SuperTokensFDI.status(
+                "SIGN_IN_NOT_ALLOWED",
+                ["reason": "This account signs in with a second step, which this API does not offer yet."])
+        case .refused(.invalidCredentials), .refused(.emailNotVerified):
             return SuperTokensFDI.status("WRONG_CREDENTIALS_ERROR")
+        case .refused(.disabled):
+            return SuperTokensFDI.status("SIGN_IN_NOT_ALLOWED", ["reason": "The account is disabled."])
+        case .refused(let refusal):
+            throw refusal.error
         }
     }
 

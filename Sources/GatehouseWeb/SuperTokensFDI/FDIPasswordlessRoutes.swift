@@ -86,15 +86,17 @@ struct FDIPasswordlessRoutes: Sendable {
         case .signedIn(let session):
             try await devices.remove(deviceID)
             return try await signedIn(session, createdNewRecipeUser: !device.accountExisted, request: request)
-        case .wrongCode:
+        case .refused(.wrongCode):
             let failed = try await devices.failed(deviceID)
             guard failed < device.maximumAttempts else { return SuperTokensFDI.status("RESTART_FLOW_ERROR") }
             return Self.codeRefused("INCORRECT_USER_INPUT_CODE_ERROR", failed: failed, of: device.maximumAttempts)
-        case .expired:
+        case .refused(.expired):
             return Self.codeRefused("EXPIRED_USER_INPUT_CODE_ERROR", failed: device.failedAttempts, of: device.maximumAttempts)
-        case .throttled(let retryAfter):
+        case .refused(.throttled(let retryAfter)):
             throw FDIRefusal.rateLimited(retryAfter)
-        case .secondStepRequired:
+        case .refused(let refusal):
+            throw refusal.error
+        case .secondStep:
             try await devices.remove(deviceID)
             return Self.secondStepRefused
         }
@@ -113,10 +115,10 @@ struct FDIPasswordlessRoutes: Sendable {
         case .signedIn(let session):
             try await devices.remove(device.deviceID)
             return try await signedIn(session, createdNewRecipeUser: !device.accountExisted, request: request)
-        case .secondStepRequired:
+        case .secondStep:
             try await devices.remove(device.deviceID)
             return Self.secondStepRefused
-        case .openedElsewhere, .refused:
+        case .refused:
             return SuperTokensFDI.status("RESTART_FLOW_ERROR")
         }
     }
