@@ -24,11 +24,16 @@ import Testing
         #expect(unknown as? AuthError == .invalidCredentials)
     }
 
-    @Test func disabledAccountFailsLikeAWrongPassword() async throws {
+    /// A disabled account is named only to whoever knows its password: a wrong one reads like any
+    /// wrong password.
+    @Test func aDisabledAccountIsNamedOnlyAfterItsRightPassword() async throws {
         let h = try Harness()
         _ = try await verifiedAccount(h)
         try await h.database.pool.write { db in try db.execute(sql: "UPDATE users SET disabled = 1") }
         await #expect(throws: AuthError.invalidCredentials) {
+            try await h.backend.signIn(email: "ann@example.com", password: "wrong-password")
+        }
+        await #expect(throws: AccountDisabled()) {
             try await h.backend.signIn(email: "ann@example.com", password: "quiet-otter-321")
         }
     }

@@ -146,7 +146,7 @@ import Testing
             try await admitting.signIn(email: "di@example.com", password: "wrong-password")
         }
         _ = try await LocalBackend(accounts: h.backend).admin.updateUser(user.id, UserUpdate(disabled: true))
-        await #expect(throws: AuthError.invalidCredentials) {
+        await #expect(throws: AccountDisabled()) {
             try await admitting.signIn(email: "di@example.com", password: "quiet-otter-321")
         }
     }
