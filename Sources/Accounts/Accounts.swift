@@ -88,4 +88,10 @@ public struct Accounts: Sendable {
     public var verificationMode: VerificationMode { backend.verificationMode }
     /// Whether an email change's confirmation asks for the account's password (PocketBase's does).
     public var confirmsEmailChangeWithPassword: Bool { backend.confirmsEmailChangeWithPassword }
+
+    /// Stops what runs beside requests (the webhook delivery worker); the server calls it once it
+    /// stopped serving.
+    public func stopBackgroundWork() async {
+        await webhooks.delivery.stop()
+    }
 }

@@ -482,6 +482,7 @@ struct Serve: AsyncParsableCommand {
         logger.notice("stopping (signal \(signal)); finishing requests in flight")
         await catcher?.shutdown()
         await server.shutdown(gracePeriod: .seconds(10))
+        await app.stop()
     }
 }
 

@@ -53,6 +53,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// `.minimal` unless a test is about what hashing costs (see `PasswordHasher.Cost`).
     let hashCost: PasswordHasher.Cost
     private(set) var server: HTTPServer
+    /// What the server serves; stopped with it (its webhook worker).
+    private var app: Application
     private(set) var database: AppDatabase
     /// The server's password hasher, for the argon2 work a try cost (`PasswordHasher.argon2Work`).
     private(set) var passwords: PasswordHasher
@@ -77,7 +79,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         self.hashCost = hashCost
         let clock = TestClock()
         self.clock = clock
-        (server, database, passwords) = try await Self.makeServer(
+        (server, app, database, passwords) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
             anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
@@ -89,7 +91,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         templates: String, clock: TestClock, anonKey: String? = nil,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
         hashCost: PasswordHasher.Cost
-    ) async throws -> (HTTPServer, AppDatabase, PasswordHasher) {
+    ) async throws -> (HTTPServer, Application, AppDatabase, PasswordHasher) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
         let database = try AppDatabase(path: databasePath)
@@ -118,7 +120,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
             logger: logger)
         try server.start()
         portBox.port = server.port
-        return (server, database, passwords)
+        return (server, app, database, passwords)
     }
 
     /// The SuperTokens core's API key, given as `--supertokens-api-key` would give it.
@@ -129,7 +131,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// Stops this server and starts a fresh one on the same SQLite file (a restart).
     func restart() async throws {
         await server.shutdown(gracePeriod: .seconds(5))
-        (server, database, passwords) = try await Self.makeServer(
+        await app.stop()
+        (server, app, database, passwords) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
             templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
             passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
@@ -139,6 +142,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// removes the files; the object itself stays on its test's list until the test ends.
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
+        await app.stop()
         await database.releaseMemory()
         // The hasher outlives the server here (`passwords`), so its kept argon2 memory goes back now.
         passwords.releaseMemory()

@@ -15,6 +15,8 @@ public actor WebhookDelivery {
     let logger: Logger
     private let http: WebhookHTTP
     private var running = false
+    /// Set by `stop`: the loop ends and no nudge starts it again.
+    private var stopped = false
     private var inFlight: Set<Int64> = []
     /// Set by a nudge that came while the loop was busy; the loop then looks again before waiting.
     private var nudged = false
@@ -29,6 +31,7 @@ public actor WebhookDelivery {
 
     /// Says the outbox may hold work: starts the loop, or wakes it.
     public func nudge() {
+        guard !stopped else { return }
         guard running else {
             running = true
             Task { await loop() }
@@ -39,8 +42,16 @@ public actor WebhookDelivery {
         waiter = nil
     }
 
+    /// Ends the loop (tries in flight finish) when the server stops: its database may be gone next.
+    public func stop() {
+        stopped = true
+        waiter?.resume()
+        waiter = nil
+    }
+
     private func loop() async {
-        while true {
+        defer { running = false }
+        while !stopped {
             do {
                 let free = policy.concurrency - inFlight.count
                 let due =
@@ -55,10 +66,7 @@ public actor WebhookDelivery {
                 }
                 if !due.isEmpty { continue }
                 let wait = try await database.secondsUntilNextWebhookDelivery(grace: policy.grace)
-                if wait == nil, inFlight.isEmpty {
-                    running = false
-                    return
-                }
+                if wait == nil, inFlight.isEmpty { return }
                 await sleep(upTo: wait ?? 3600)
             } catch {
                 logger.error("webhook outbox read failed", metadata: ["error": "\(error)"])

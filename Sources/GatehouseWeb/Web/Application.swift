@@ -12,6 +12,7 @@ import Store
 public struct Application: Sendable {
     private let router: Router
     private let staticFiles: StaticFiles
+    private let accounts: Accounts
     /// The Descope project ids the Descope-compatible API answers for (shown in the startup log).
     public let descopeProjectIDs: [String]
     /// The key the SuperTokens-core API asks of every caller (shown in the startup log).
@@ -55,6 +56,7 @@ public struct Application: Sendable {
         let providers = oauth.map { settings in
             (settings: settings, registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock))
         }
+        self.accounts = accounts
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
             mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
@@ -182,6 +184,11 @@ public struct Application: Sendable {
 
     /// An HTTP server (not started) serving this application: its responder, and its shapes for
     /// the errors the server answers before routing.
+    /// Stops the work that runs beside requests; call it after the server's shutdown.
+    public func stop() async {
+        await accounts.stopBackgroundWork()
+    }
+
     public func server(configuration: HTTPServer.Configuration, logger: Logger) -> HTTPServer {
         HTTPServer(configuration: configuration, logger: logger, responder: responder, rejections: rejections)
     }
