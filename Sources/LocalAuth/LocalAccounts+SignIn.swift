@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import ServerSeam
 import Store
 
 extension LocalAccounts {

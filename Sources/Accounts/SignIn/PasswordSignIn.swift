@@ -1,7 +1,6 @@
 import AuthCore
 import Foundation
 import HTTPServer
-import ServerSeam
 
 /// One password sign-in attempt, whichever way in — the sign-in page, the InsForge and PocketBase
 /// APIs — with Gatehouse's rules around the seam call: the try is admitted before the password is

@@ -1,11 +1,11 @@
 import Accounts
 import AuthCore
 import HTTPServer
-import ServerSeam
 import Store
 
-/// `/auth/sign-in` and `/auth/sign-out`. Every failure reads the same: unknown email, wrong
-/// password, disabled or locked account.
+/// `/auth/sign-in` and `/auth/sign-out`. An unknown email and a wrong password read the same; a
+/// back-off is told its wait (alike for unknown addresses); a disabled account is named only after
+/// its right password.
 struct SignInPages: Sendable {
     let env: PageEnvironment
     /// Provider buttons and the hosted page for apps (`?redirect=…&client_type=…&code_challenge=…`).

@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import ServerSeam
 
 /// The Descope-compatible auth API (`/v1/auth/…`, `/v2/keys/{projectId}`): apps on Descope's SDKs
 /// (DescopeKit, the Python `descope` package) point their base URL at Gatehouse unchanged. A thin

@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-import ServerSeam
 
 /// The InsForge-compatible auth API (`/api/auth/…`): apps on InsForge's SDKs point at Gatehouse
 /// unchanged. A thin adapter: the account operations are the ones the pages use (their budgets,

@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import ServerSeam
 
 /// The PocketBase/BosBase-compatible API (`/api/collections/…`): apps on PocketBase's SDKs point at
 /// Gatehouse unchanged. A thin adapter: every account operation is a seam call (`env.backend`),

@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-import ServerSeam
 
 /// The core's account routes: emailpassword sign-up and sign-in, the users by id and by address,
 /// password reset tokens, `PUT /recipe/user`, and email verification. Tokens the SDK mails itself
