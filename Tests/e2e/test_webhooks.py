@@ -109,6 +109,13 @@ def api(server: GatehouseServer, token: str, method: str, path: str, body: dict 
         return json.loads(raw) if raw else None
 
 
+def insforge_post(server: GatehouseServer, path: str, email: str) -> None:
+    """An InsForge SDK's call with `{email, password}`: `/api/auth/users` signs up, `/api/auth/sessions` in."""
+    urllib.request.urlopen(urllib.request.Request(
+        server.url + path, method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+
+
 def add_endpoint(server, token, receiver: Receiver, path: str, library: str = "standard", **extra) -> dict:
     endpoint = api(server, token, "POST", "/_/api/webhooks",
                    {"url": receiver.url(path), "svixHeaders": library == "svix", **extra})
@@ -160,9 +167,7 @@ def test_each_way_in_gives_each_account_its_sequence_verified_by_both_libraries(
     status, _, _ = browser.form_post("/auth/sign-in", "/auth/sign-in", {"email": page, "password": PASSWORD})
     assert status == 303
 
-    urllib.request.urlopen(urllib.request.Request(
-        gatehouse.url + "/api/auth/users", method="POST", data=json.dumps({"email": insforge, "password": PASSWORD}).encode(),
-        headers={"Content-Type": "application/json"}), timeout=30).read()
+    insforge_post(gatehouse, "/api/auth/users", insforge)
 
     client = pocketbase_client(gatehouse.url)
     client.collection("users").create({"email": pocketbase, "password": PASSWORD, "passwordConfirm": PASSWORD})
@@ -191,9 +196,7 @@ def test_a_receiver_that_is_down_gets_the_event_when_it_is_back(gatehouse, token
     receiver.status = 503
     email = unique_email("down")
     try:
-        urllib.request.urlopen(urllib.request.Request(
-            gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
-            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        insforge_post(gatehouse, "/api/auth/users", email)
         time.sleep(0.8)  # the first try and at least one retry meet a 503
         assert not [e for e in receiver.of("/down") if e["data"]["user"]["email"] == email]
     finally:
@@ -203,15 +206,11 @@ def test_a_receiver_that_is_down_gets_the_event_when_it_is_back(gatehouse, token
 
 def test_a_slow_receiver_does_not_slow_sign_ins(gatehouse, token, receiver):
     email = unique_email("slow")
-    urllib.request.urlopen(urllib.request.Request(
-        gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
-        data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+    insforge_post(gatehouse, "/api/auth/users", email)
 
     def sign_in_seconds() -> float:
         started = time.monotonic()
-        urllib.request.urlopen(urllib.request.Request(
-            gatehouse.url + "/api/auth/sessions", method="POST", headers={"Content-Type": "application/json"},
-            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        insforge_post(gatehouse, "/api/auth/sessions", email)
         return time.monotonic() - started
 
     before = sorted(sign_in_seconds() for _ in range(3))
@@ -233,9 +232,7 @@ def test_kill_9_after_a_sign_up_commits_delivers_it_after_the_restart_once(gateh
     receiver.status = 503
     email = unique_email("killed")
     try:
-        urllib.request.urlopen(urllib.request.Request(
-            gatehouse.url + "/api/auth/users", method="POST", headers={"Content-Type": "application/json"},
-            data=json.dumps({"email": email, "password": PASSWORD}).encode()), timeout=30).read()
+        insforge_post(gatehouse, "/api/auth/users", email)
         gatehouse.kill()
     finally:
         receiver.status = 200
