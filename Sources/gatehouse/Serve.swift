@@ -307,7 +307,7 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--test-address-suffix is a test control: drop --no-test-controls.")
             }
         }
-        if seed != nil, testControls == false {
+        if seed ?? Environment.value("SEED") != nil, testControls == false {
             throw ValidationError("--seed is a test control: drop --no-test-controls.")
         }
         if backend == .pocketbase {

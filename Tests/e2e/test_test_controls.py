@@ -237,3 +237,20 @@ def test_an_insforge_refresh_under_a_401_fault_answers_insforges_error_shape(ser
     assert error["error"] == "AUTH_UNAUTHORIZED" and error["statusCode"] == 401 and error["message"]
     with refresh() as response:  # the token was never reached: it still refreshes
         assert response.status == 200 and json.loads(response.read())["refreshToken"] != session["refreshToken"]
+
+
+def test_gatehouse_seed_makes_accounts_the_sdk_signs_in_to_and_is_a_test_control(server, tmp_path):
+    email = unique_email("seeded")
+    seed = tmp_path / "accounts.json"
+    seed.write_text(json.dumps({"users": [
+        {"id": "e2eseed00000001", "email": email, "password": "a long enough password", "verified": True,
+         "tags": ["seeded"]}]}))
+    made = subprocess.run([str(gatehouse_binary()), "seed", str(seed), "--db", str(server.db_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0 and "Seeded 1 accounts" in made.stdout, made.stderr
+    record = PocketBase(server.url, timeout=30).collection("users").auth_with_password(email, "a long enough password")
+    assert record.record.id == "e2eseed00000001"
+    refused = subprocess.run(
+        [str(gatehouse_binary()), "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"), "--seed", str(seed),
+         "--no-test-controls"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "--no-test-controls" in refused.stderr
