@@ -39,6 +39,8 @@ public struct Accounts: Sendable {
     let passkeyChallengeLifetime: TimeInterval
     /// The ways a person may sign in (`--sign-in-methods`).
     public let signInMethods: Set<SignInMethod>
+    /// Whether staff must say why they impersonate (`--impersonation-reason`).
+    public let impersonationReasonRule: ImpersonationReason.Rule
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
@@ -50,7 +52,8 @@ public struct Accounts: Sendable {
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
         passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), webhookPolicy: WebhookPolicy = .standard,
-        webhookBox: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger
+        impersonationReasonRule: ImpersonationReason.Rule = .optional, webhookBox: SecretBox,
+        clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
@@ -72,6 +75,7 @@ public struct Accounts: Sendable {
         self.passwordRules = passwordRules
         self.passkeyChallengeLifetime = passkeyChallengeLifetime
         self.signInMethods = signInMethods
+        self.impersonationReasonRule = impersonationReasonRule
     }
 
     /// Refuses a sign-in by `method` when `--sign-in-methods` turned it off (`SignInMethodOff`).
