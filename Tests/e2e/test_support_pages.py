@@ -4,7 +4,8 @@ never speaks of a password to an account without one, and deleting a passkey or 
 everywhere asks first; an app's flow is the app's (long names wrap in the card, its own footer, no
 dev mailbox link); the console keeps addresses whole where it can (and on focus where it cuts them),
 draws the chart's days in the viewer's zone, and works on a phone; an impersonation's banner says
-the time left, its header Sign out returns to the console, and the user's page folds ended sessions.
+why (the reason and ticket staff typed) and the time left, its header Sign out returns to the
+console, and the user's page folds ended sessions.
 
 One server and one browser serve the whole module: starting them is most of an e2e test's cost."""
 
@@ -381,11 +382,16 @@ def test_impersonation_banner_says_time_left_hides_what_it_cannot_do_and_sign_ou
     driver.get(base + "/_/users?q=" + urllib.parse.quote(person))
     driver.find_element(By.CSS_SELECTOR, "a.cx-usercell__email").click()
     wait_for_path(driver, "/_/users/")
+    type_into(field(driver, "reason"), "Ticket 4821: can't see the invoices page")
+    type_into(field(driver, "ticket"), "https://support.example/tickets/4821")
     driver.find_element(By.XPATH, "//button[contains(., 'Open as this user')]").click()
     wait_for_path(driver, "/account")
 
     left = driver.find_element(By.CSS_SELECTOR, ".impersonation [data-ends-at]").text
     assert left.startswith("15 min left (ends "), left
+    reason = driver.find_element(By.CSS_SELECTOR, ".impersonation [data-impersonation-reason]")
+    assert reason.text == "Reason: Ticket 4821: can't see the invoices page ticket", reason.text
+    assert reason.find_element(By.LINK_TEXT, "ticket").get_attribute("href") == "https://support.example/tickets/4821"
     for path, what in (("/account/security", "change the password"), ("/account/email", "change the email address")):
         driver.get(base + path)
         assert what in driver.find_element(By.CSS_SELECTOR, "[data-impersonation-note]").text
