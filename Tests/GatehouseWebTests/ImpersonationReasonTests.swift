@@ -37,9 +37,10 @@ import Testing
         let form = try await staff.get(userURL)
         #expect(form.text.contains(#"name="reason" type="text" maxlength="500""#) && form.text.contains("required"))
 
-        // Without a reason, or with a ticket "link" that would run script in the banner: refused, nothing opened.
+        // Without a reason (a ticket link alone is no reason), or with a ticket "link" that would run
+        // script in the banner: refused, nothing opened.
         for (reason, ticket, says) in [
-            ("", "", "a reason is required"),
+            ("", "", "a reason is required"), ("", Self.ticket, "a reason is required"),
             (Self.reason, "javascript:alert(document.cookie)", "must be an http or https address")
         ] {
             let refused = try await staff.post(

@@ -83,7 +83,8 @@ public struct ImpersonationStart: Sendable {
         } catch {
             return .unexplained(error)
         }
-        if given == nil, env.impersonationReasonRule == .required { return .unexplained(.missing) }
+        // A ticket link alone says where, not why: a required reason is words.
+        if given?.text.isEmpty ?? true, env.impersonationReasonRule == .required { return .unexplained(.missing) }
         let duration = Impersonation.clamp(duration)
         let backend = delivery.backsGatehouseSession ? env.pageBackend : env.backend
         let session = try await backend.admin.impersonate(user.id, duration: duration, actor: staff.superuser.email)
