@@ -50,9 +50,17 @@ public struct ImpersonationReason: Sendable, Equatable {
     }
 
     /// What was stored on a session: the text and the ticket link, as `init(text:ticket:)` kept them.
-    public init?(stored text: String?, ticket: String?) {
+    init?(stored text: String?, ticket: String?) {
         guard text != nil || ticket != nil else { return nil }
         self.text = text ?? ""
         ticketURL = ticket
+    }
+}
+
+extension SignedIn {
+    /// Why staff opened this impersonation session, for its banner; nil for the person's own
+    /// sessions and for an impersonation started without a reason.
+    public var impersonationReason: ImpersonationReason? {
+        ImpersonationReason(stored: session.impersonationReason, ticket: session.impersonationTicket)
     }
 }

@@ -49,7 +49,7 @@ struct Visit: Sendable {
                 "endsAtSeconds": Int(session.expiresAt.timeIntervalSince1970)
             ]
             // Why staff opened the account, as they said it at the start (issue 49, item 5).
-            if let reason = ImpersonationReason(stored: session.impersonationReason, ticket: session.impersonationTicket) {
+            if let reason = signedIn?.impersonationReason {
                 var said: [String: Any] = ["text": reason.text]
                 if let ticket = reason.ticketURL { said["ticket"] = ticket }
                 banner["reason"] = said
