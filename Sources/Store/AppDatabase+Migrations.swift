@@ -139,6 +139,7 @@ extension AppDatabase {
         registerWebhookMigrations(&migrator)
         registerStaffChallengeMigrations(&migrator)
         registerManagementKeyMigrations(&migrator)
+        registerSessionExpiryMigrations(&migrator)
         return migrator
     }
 }
