@@ -8,7 +8,8 @@
 #   static CSS, GET /auth/sign-in, signed-in GET /account, the SuperTokens-core API's recipe/session/verify
 #   and recipe/session/refresh; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
 #   page sign-ins in flight (one argon2id hash each); POST auth-with-password at 1 and HASH_LOOPS connections, in BENCH_HASH_ROUNDS
-#   alternating pairs of windows (one hash's time and sign-ins per second); with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
+#   alternating pairs of windows (one hash's time and sign-ins per second), and at HASH_LOOPS connections with
+#   and without one webhook endpoint (a local receiver answering 200) in as many pairs; with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
 #   PocketBase-compatible auth-refresh and the Descope-compatible refresh and me (BENCH_DESCOPE_ROUNDS
 #   interleaved rounds), and records?perPage=50; with BENCH_SEED_USERS (100,000) users in all,
 #   the console search GET /_/users?q=test%2B4242 at one connection. PocketBase (pocketbase on PATH) gets
@@ -50,6 +51,8 @@ STAFF_EMAIL="staff@example.com"
 STAFF_PASSWORD="staff-password-123"
 PASSWORD="bench-password-123"
 DESCOPE_PROJECT="P2benchDescopeProject000000"
+# The SuperTokens-core API answers only calls with its API key (the SDK's api_key).
+ST_API_KEY="bench-supertokens-api-key-1"
 
 die() { echo "bench: $*" >&2; exit 1; }
 for tool in wrk curl python3; do
@@ -121,7 +124,7 @@ HELP="$("$BIN" serve --help 2>&1 || true)"
 THROTTLE_FLAG="$(grep -oiE -- '--(no-|disable-)[a-z-]*(throttl|rate-limit)[a-z-]*' <<<"$HELP" | head -n1 || true)"
 SERVE_ARGS=(serve --host 127.0.0.1 --port 0 --db "$WORK/gatehouse.sqlite"
             --templates "$REPO/Templates" --assets "$REPO/Public" --verification none --log-level notice
-            --descope-project-id "$DESCOPE_PROJECT")
+            --descope-project-id "$DESCOPE_PROJECT" --supertokens-api-key "$ST_API_KEY")
 [ -n "$THROTTLE_FLAG" ] && SERVE_ARGS+=("$THROTTLE_FLAG")
 
 printf '%s\n' "$STAFF_PASSWORD" | "$BIN" superuser create "$STAFF_EMAIL" --password-stdin --db "$WORK/gatehouse.sqlite" \
@@ -218,7 +221,7 @@ GH_ACCOUNT_ROW=$(( ${#ROWS[@]} - 1 ))
 # connection per thread, since wrk cannot tell a thread's connections apart), so a token is never
 # presented twice (that would be theft and end the session).
 # ---------------------------------------------------------------------------------------------------
-st_call() { curl -s -H 'Content-Type: application/json' -H 'cdi-version: 5.4' -d "$2" "$GH$1"; }
+st_call() { curl -s -H 'Content-Type: application/json' -H 'cdi-version: 5.4' -H "api-key: $ST_API_KEY" -d "$2" "$GH$1"; }
 ST_USER="$(st_call /public/recipe/signup "{\"email\":\"st-$EMAIL\",\"password\":\"$PASSWORD\"}" \
   | python3 -c 'import json, sys; print(json.load(sys.stdin)["user"]["id"])')" || die "SuperTokens signup failed"
 st_session() {
@@ -227,7 +230,7 @@ st_session() {
 ST_ACCESS="$(st_session | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"]["token"])')"
 [ -n "$ST_ACCESS" ] || die "SuperTokens session create gave no access token"
 WRK_BODY="{\"accessToken\":\"$ST_ACCESS\",\"doAntiCsrfCheck\":false,\"enableAntiCsrf\":false,\"checkDatabase\":true}" \
-  run_wrk "SuperTokens POST recipe/session/verify (checkDatabase)" "$GH/recipe/session/verify" POST
+  run_wrk "SuperTokens POST recipe/session/verify (checkDatabase)" "$GH/recipe/session/verify" POST -H "api-key: $ST_API_KEY"
 ST_VERIFY_RPS="$LAST_RPS"
 [ "$LAST_ERRORS" = 0 ] || die "recipe/session/verify answered errors"
 ST_REFRESH_TOKENS=()
@@ -244,7 +247,7 @@ function setup(thread)
 end
 function init(args) rotated = 0; other = 0 end
 function request()
-  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["cdi-version"] = "5.4" },
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["cdi-version"] = "5.4", ["api-key"] = "$ST_API_KEY" },
     '{"refreshToken":"' .. token .. '","enableAntiCsrf":false,"useDynamicSigningKey":true}')
 end
 function response(status, headers, body)
@@ -358,6 +361,84 @@ done
 LIB_HASH_RATIO="$(python3 -c "print(f'{(${LIB_ALL[0]} / ${LIB_ALL[1]}) / max(0.001, $CORES * ${LIB_ONE[0]} / ${LIB_ONE[1]}):.2f}')")"
 LIB_HASH_MS="$(python3 -c "print(f'{1000 * ${LIB_ONE[1]} / max(1, ${LIB_ONE[0]}):.0f}')")"
 echo "  done: libsodium alone, $LIB_HASH_MS ms a hash; $CORES threads ÷ ($CORES × 1 thread): $LIB_HASH_RATIO" >&2
+
+# ---------------------------------------------------------------------------------------------------
+# Webhooks (issue 48): sign-ins per second with one webhook endpoint configured ÷ without. The
+# endpoint hears every event type and points at a local receiver (Python's http.server, answering
+# 200 to each request and counting them); each sign-in is a session.created event, written in the
+# sign-in's transaction and delivered by the worker beside the load. The same password sign-in as
+# above at HASH_LOOPS connections, in HASH_ROUNDS pairs of windows in ABBA order (without, with, with,
+# without, ...): the endpoint is added before each window with it and removed after.
+# ---------------------------------------------------------------------------------------------------
+cat >"$WORK/receiver.py" <<'PY'
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+class Receiver(BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        with open(sys.argv[1], "a") as log:
+            log.write("1\n")
+
+    def log_message(self, *args):
+        pass
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+: >"$WORK/received.log"
+python3 "$WORK/receiver.py" "$WORK/received.log" >"$WORK/receiver.port" 2>"$WORK/receiver.err" &
+PIDS+=($!)
+for _ in $(seq 1 100); do [ -s "$WORK/receiver.port" ] && break; sleep 0.1; done
+RECEIVER_PORT="$(head -n1 "$WORK/receiver.port")"
+[ -n "$RECEIVER_PORT" ] || { cat "$WORK/receiver.err" >&2; die "the webhook receiver did not start"; }
+WEBHOOK_TOKEN="$(curl -s -H 'Content-Type: application/json' -d "{\"email\":\"$STAFF_EMAIL\",\"password\":\"$STAFF_PASSWORD\"}" \
+  "$GH/_/api/auth" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("token", ""))')"
+[ -n "$WEBHOOK_TOKEN" ] || die "POST /_/api/auth gave no token for the webhook windows"
+WEBHOOK_WINDOW_REQUESTS=0
+declare -A HOOK_REQUESTS=([without]=0 [with]=0) HOOK_SECONDS=([without]=0 [with]=0)
+# webhook_window without|with ROUND: one wrk window of sign-ins, the endpoint there only for "with".
+webhook_window() {
+  local endpoint=""
+  if [ "$1" = with ]; then
+    endpoint="$(curl -s -H "Authorization: Bearer $WEBHOOK_TOKEN" -H 'Content-Type: application/json' \
+      -d "{\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hook\"}" "$GH/_/api/webhooks" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("id", ""))')"
+    [ -n "$endpoint" ] || die "POST /_/api/webhooks gave no endpoint"
+  fi
+  WRK_BODY="$AUTH_BODY" CONNECTIONS="$HASH_LOOPS" run_wrk "POST users/auth-with-password (-c$HASH_LOOPS, $1 a webhook endpoint, round $2)" \
+    "$GH/api/collections/users/auth-with-password" POST
+  [ "$LAST_ERRORS" = 0 ] || die "sign-ins $1 a webhook endpoint answered $LAST_ERRORS errors"
+  HOOK_REQUESTS[$1]=$((HOOK_REQUESTS[$1] + LAST_REQUESTS))
+  HOOK_SECONDS[$1]="$(python3 -c "print(${HOOK_SECONDS[$1]} + $LAST_SECONDS)")"
+  if [ -n "$endpoint" ]; then
+    # Every sign-in's event reaches the receiver (bounded wait) before the endpoint goes: the account's
+    # deliveries go in order, so none pending among the newest 50 means none pending at all.
+    local pending=""
+    for _ in $(seq 1 300); do
+      pending="$(curl -s -H "Authorization: Bearer $WEBHOOK_TOKEN" "$GH/_/api/webhooks/$endpoint/deliveries" \
+        | python3 -c 'import json, sys; print(sum(1 for d in json.load(sys.stdin)["items"] if d["state"] != "delivered"))')"
+      [ "$pending" = 0 ] && break
+      sleep 0.1
+    done
+    [ "$pending" = 0 ] || die "webhook deliveries still pending 30 s after the window"
+    curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $WEBHOOK_TOKEN" "$GH/_/api/webhooks/$endpoint"
+    WEBHOOK_WINDOW_REQUESTS=$((WEBHOOK_WINDOW_REQUESTS + LAST_REQUESTS))
+  fi
+}
+for round in $(seq 1 "$HASH_ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then webhook_window without "$round"; webhook_window with "$round"
+  else webhook_window with "$round"; webhook_window without "$round"; fi
+done
+WEBHOOK_RECEIVED="$(wc -l <"$WORK/received.log")"
+[ "$WEBHOOK_RECEIVED" -ge "$WEBHOOK_WINDOW_REQUESTS" ] \
+  || die "the receiver got $WEBHOOK_RECEIVED webhook requests for $WEBHOOK_WINDOW_REQUESTS sign-ins"
+HOOK_WITHOUT_RPS="$(python3 -c "print(f'{${HOOK_REQUESTS[without]} / max(0.001, ${HOOK_SECONDS[without]}):.2f}')")"
+HOOK_WITH_RPS="$(python3 -c "print(f'{${HOOK_REQUESTS[with]} / max(0.001, ${HOOK_SECONDS[with]}):.2f}')")"
+echo "  done: sign-ins/s without a webhook endpoint $HOOK_WITHOUT_RPS, with one $HOOK_WITH_RPS ($WEBHOOK_RECEIVED events received)" >&2
 
 # ---------------------------------------------------------------------------------------------------
 # Seeding through the console's API: PB_SEED_USERS users first (the PocketBase comparison runs over the
@@ -678,6 +759,8 @@ echo
   printf 'hash_p99\tGET /auth/sign-in p99 while %s sign-ins hash\t%s\t<\t%s\tms\n' "$HASH_LOOPS" "$HASH_P99" "$P99_GOAL_MS"
   printf 'signins\tsign-ins/s at -c%s ÷ (%s cores ÷ one hash, %.1f ms; libsodium alone %s ms, %s)\t%s\t>=\t0.9\t×\n' \
     "$HASH_LOOPS" "$(nproc)" "$ONE_HASH_P50" "$LIB_HASH_MS" "$LIB_HASH_RATIO" "$(python3 -c "print(f'{$GH_PASSWORD_RPS / max(0.001, $(nproc) * $ONE_HASH_RPS):.3f}')")"
+  printf 'webhook\tsign-ins/s with one webhook endpoint ÷ without (%s vs %s/s, -c%s)\t%s\t>=\t0.9\t×\n' \
+    "$HOOK_WITH_RPS" "$HOOK_WITHOUT_RPS" "$HASH_LOOPS" "$(python3 -c "print(f'{$HOOK_WITH_RPS / max(0.001, $HOOK_WITHOUT_RPS):.3f}')")"
   if [ -n "$PB_RSS_KB" ]; then
     printf 'rss\tRSS after the bench, Gatehouse ÷ PocketBase (%s vs %s MiB)\t%s\t<=\t0.5\t×\n' \
       "$((GH_RSS_KB / 1024))" "$((PB_RSS_KB / 1024))" "$(python3 -c "print(f'{$GH_RSS_KB / max(1, $PB_RSS_KB):.3f}')")"

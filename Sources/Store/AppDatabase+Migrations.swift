@@ -140,6 +140,7 @@ extension AppDatabase {
         registerStaffChallengeMigrations(&migrator)
         registerManagementKeyMigrations(&migrator)
         registerSupportDetailMigrations(&migrator)
+        registerSessionExpiryMigrations(&migrator)
         return migrator
     }
 }

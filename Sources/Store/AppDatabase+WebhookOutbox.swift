@@ -1,7 +1,7 @@
 import AuthCore
 import GRDB
 
-/// An event an act's audit row brings to the webhook outbox (`AppDatabase.recordAudit(_:webhook:)`).
+/// An event an act's audit row brings to the webhook outbox (`AppDatabase.recordAudit(_:webhooks:)`).
 public struct NewWebhookEvent: Sendable, Equatable {
     /// The event's type (`user.created`, `session.ended`, …).
     public var type: String
@@ -16,28 +16,29 @@ public struct NewWebhookEvent: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// Records `event` and, while an enabled endpoint exists, `webhook` in one transaction: first
-    /// the account's events the `users` triggers wrote for this act are claimed (given `context`);
-    /// `webhook` itself is written only when none of them has its type already. True when the
-    /// outbox changed (the delivery worker has work).
-    public func recordAudit(_ event: NewAuditEvent, webhook: NewWebhookEvent?) async throws -> Bool {
+    /// Records `event` and, while an enabled endpoint exists, `webhooks` in one transaction: first
+    /// the account's events the `users` triggers wrote for this act are claimed (given the first
+    /// event's context); each of `webhooks` is written only when none of them has its type already.
+    /// True when the outbox changed (the delivery worker has work).
+    public func recordAudit(_ event: NewAuditEvent, webhooks: [NewWebhookEvent]) async throws -> Bool {
         try await pool.write { db in
             try Self.recordAudit(event, in: db)
-            guard let webhook, try Bool.fetchOne(db, sql: "SELECT \(Self.anyEndpoint)") == true else { return false }
-            let context = try Self.json(webhook.context)
+            guard let first = webhooks.first, try Bool.fetchOne(db, sql: "SELECT \(Self.anyEndpoint)") == true else {
+                return false
+            }
             var claimed: [String] = []
-            if let user = webhook.userID {
+            if let user = first.userID {
                 claimed = try String.fetchAll(
                     db, sql: "UPDATE webhook_events SET context = ? WHERE user_id = ? AND context IS NULL RETURNING type",
-                    arguments: [context, user])
+                    arguments: [try Self.json(first.context), user])
             }
-            if !claimed.contains(webhook.type) {
+            for webhook in webhooks where !claimed.contains(webhook.type) {
                 try db.execute(
                     sql: """
                         INSERT INTO webhook_events (id, type, user_id, user, context, created_at)
                         VALUES (\(Self.newEventID), ?, ?, (SELECT \(Self.webhookUser("users.")) FROM users WHERE id = ?), ?,
                             \(Self.sqlNow))
-                        """, arguments: [webhook.type, webhook.userID, webhook.userID, context])
+                        """, arguments: [webhook.type, webhook.userID, webhook.userID, try Self.json(webhook.context)])
             }
             return true
         }

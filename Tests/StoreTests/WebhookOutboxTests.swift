@@ -82,13 +82,13 @@ import Testing
         _ = try await test.database.insertUser(user("u1", "a@example.com"), verificationToken: nil)
         let audit = NewAuditEvent(type: "user.signed_up", actor: "u1", subject: "u1", at: now)
         let changed = try await test.database.recordAudit(
-            audit, webhook: NewWebhookEvent(type: "user.created", userID: "u1", context: ["wayIn": "pages"]))
+            audit, webhooks: [NewWebhookEvent(type: "user.created", userID: "u1", context: ["wayIn": "pages"])])
         #expect(changed)
         let claimed = try rows()
         #expect(claimed.count == 1 && claimed.first?["context"] as String? == #"{"wayIn":"pages"}"#)
         // An act with no change of its own (a sign-in) writes its event with the account as it is.
         _ = try await test.database.recordAudit(
-            audit, webhook: NewWebhookEvent(type: "session.created", userID: "u1", context: ["wayIn": "pages"]))
+            audit, webhooks: [NewWebhookEvent(type: "session.created", userID: "u1", context: ["wayIn": "pages"])])
         let both = try rows()
         #expect(both.map { $0["type"] as String } == ["user.created", "session.created"])
         #expect((both.last?["user"] as String?)?.contains("a@example.com") == true)

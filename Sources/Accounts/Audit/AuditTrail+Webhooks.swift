@@ -2,20 +2,37 @@ import AuthCore
 import Store
 
 extension AuditTrail {
-    /// The webhook event an audited act is, if any: its type, its account, and in `data` the way
+    /// The webhook events an audited act is, if any: its type, its account, and in `data` the way
     /// in (`wayIn`: the front-end's `via`, `console` for staff's acts, else `pages`), the actor, the
-    /// source address and the act's own details.
-    static func webhook(
+    /// source address and the act's own details; a session's end says why (`reason`). A sign-up
+    /// that signed the person in (`signedIn` in its data) is also that session's `session.created`.
+    static func webhooks(
         _ event: AuditEvent, actor: String?, subject: String?, ip: String?, data: [String: JSONValue]
-    ) -> NewWebhookEvent? {
-        guard let type = WebhookEventType(audit: event) else { return nil }
+    ) -> [NewWebhookEvent] {
+        guard let type = WebhookEventType(audit: event) else { return [] }
         var details = data
         let via = details.removeValue(forKey: "via")?.stringValue
         let wayIn =
             via ?? (event.rawValue.hasPrefix("admin.") || event.rawValue.hasPrefix("impersonation.") ? "console" : "pages")
         var context: [String: JSONValue] = ["wayIn": .string(wayIn), "actor": actor.map(JSONValue.string) ?? .null]
         if let ip { context["ip"] = .string(ip) }
+        if let reason = endReason(event, scope: data["scope"]?.stringValue) { context["reason"] = .string(reason) }
         if !details.isEmpty { context["details"] = .object(details) }
-        return NewWebhookEvent(type: type.rawValue, userID: subject, context: context)
+        var events = [NewWebhookEvent(type: type.rawValue, userID: subject, context: context)]
+        if event == .userSignedUp, data["signedIn"] == .bool(true) {
+            events.append(NewWebhookEvent(type: WebhookEventType.sessionCreated.rawValue, userID: subject, context: context))
+        }
+        return events
+    }
+
+    /// Why a `session.ended` came, by the act that ended it (`expired`: `WebhookDelivery`'s sweep):
+    /// signing out of every session is `sign_out_everywhere`, ending one or the others `revoked`.
+    static func endReason(_ event: AuditEvent, scope: String?) -> String? {
+        switch event {
+        case .signOut: return "sign_out"
+        case .sessionRevoked: return "revoked"
+        case .sessionsSignedOut: return scope == "all" ? "sign_out_everywhere" : "revoked"
+        default: return nil
+        }
     }
 }

@@ -30,7 +30,7 @@ public struct AuditTrail: Sendable {
         do {
             let outboxChanged = try await database.recordAudit(
                 NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()),
-                webhook: Self.webhook(event, actor: actor, subject: subject, ip: ip, data: data))
+                webhooks: Self.webhooks(event, actor: actor, subject: subject, ip: ip, data: data))
             if outboxChanged, let webhooks { Task { await webhooks.nudge() } }
             RequestEffects.note("audit", event.rawValue)
         } catch {

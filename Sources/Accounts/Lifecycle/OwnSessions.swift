@@ -8,8 +8,10 @@ import Store
 /// the person: signing someone out of their devices is theirs to do.
 public struct OwnSessions: Sendable {
     let env: Accounts
+    /// Names the front-end in the audit data ("descope-api"); nil for the pages.
+    let via: String?
 
-    public init(env: Accounts) { self.env = env }
+    public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 
     /// The account's sessions still in use: not revoked or expired, and (for a browser session, which
     /// has no refresh token) not idle past `BrowserSessions.idleTimeout`.
@@ -24,7 +26,7 @@ public struct OwnSessions: Sendable {
     /// backend's session behind it too, audited as their own act — and, for an impersonation
     /// session, as the impersonation's end. The caller clears its cookie or token.
     public func signOutOfThis(_ signedIn: SignedIn, request: Request) async throws {
-        await env.audit.recordOwnAct(.signOut, of: signedIn, request: request)
+        await env.audit.recordOwnAct(.signOut, of: signedIn, request: request, data: AuditTrail.data([:], via: via))
         try await env.sessions.bindings.revoke(signedIn)
         await ImpersonationEnding(env: env).recordEnded(signedIn, reason: .signedOut, request: request)
     }
@@ -33,7 +35,8 @@ public struct OwnSessions: Sendable {
     public func signOut(_ id: Int64, of signedIn: SignedIn, request: Request) async throws -> Bool {
         try refuseImpersonation(signedIn)
         guard try await env.database.revokeSession(id: id, ofUser: signedIn.user.id, at: env.clock()) else { return false }
-        await env.audit.recordOwnAct(.sessionsSignedOut, of: signedIn, request: request, data: ["scope": "one"])
+        await env.audit.recordOwnAct(
+            .sessionsSignedOut, of: signedIn, request: request, data: AuditTrail.data(["scope": "one"], via: via))
         return true
     }
 
@@ -43,7 +46,8 @@ public struct OwnSessions: Sendable {
         let count = try await env.database.revokeSessions(
             userID: signedIn.user.id, keeping: signedIn.session.id, at: env.clock())
         await env.audit.recordOwnAct(
-            .sessionsSignedOut, of: signedIn, request: request, data: ["scope": "others", "count": .number(Double(count))])
+            .sessionsSignedOut, of: signedIn, request: request,
+            data: AuditTrail.data(["scope": "others", "count": .number(Double(count))], via: via))
         return count
     }
 
@@ -52,7 +56,8 @@ public struct OwnSessions: Sendable {
         try refuseImpersonation(signedIn)
         let count = try await env.database.revokeSessions(userID: signedIn.user.id, at: env.clock())
         await env.audit.recordOwnAct(
-            .sessionsSignedOut, of: signedIn, request: request, data: ["scope": "all", "count": .number(Double(count))])
+            .sessionsSignedOut, of: signedIn, request: request,
+            data: AuditTrail.data(["scope": "all", "count": .number(Double(count))], via: via))
         return count
     }
 

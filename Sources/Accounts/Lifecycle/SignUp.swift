@@ -6,10 +6,10 @@ import ServerSeam
 /// A new account, whichever way in asks for it — the sign-up page, InsForge's `POST /api/auth/users`,
 /// PocketBase's guest `records` create: the source's sign-up budget (`Budget.signUps`, every attempt
 /// counted, whatever its outcome; the address's own under `WayInPolicy.budgetsPerAccount`), the seam
-/// call, the audit trail (`user.signed_up`, and `verification.sent` when a verification mail went
-/// out), and the sign-up's own verification mail as the way in's vendor sends it
-/// (`WayInPolicy.signUpMail`): on the pages it is the address's first verification mail and starts
-/// its cool-down.
+/// call, the audit trail (`user.signed_up`, saying `signedIn` when the new account keeps the session
+/// it was given, and `verification.sent` when a verification mail went out), and the sign-up's own
+/// verification mail as the way in's vendor sends it (`WayInPolicy.signUpMail`): on the pages it is
+/// the address's first verification mail and starts its cool-down.
 public struct SignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
@@ -24,9 +24,17 @@ public struct SignUp: Sendable {
     /// The backend's outcome; throws `.rateLimited` when the source is over its budget and passes
     /// the backend's refusals on. `backend` is the seam as the front-end opens sessions with it.
     public func attempt(_ signUp: SignUpRequest, backend: any AuthAPI, request: Request) async throws -> SignUpOutcome {
+        try await attempt(signUp, backend: backend, keepsSession: true, request: request)
+    }
+
+    /// The same; `keepsSession` false when the session the backend opened is signed out at once.
+    private func attempt(
+        _ signUp: SignUpRequest, backend: any AuthAPI, keepsSession: Bool, request: Request
+    ) async throws -> SignUpOutcome {
         var signUp = signUp
         signUp.appAsksForVerificationMail = policy.signUpMail == .notSent
-        return try await accounted(email: signUp.email, method: nil, request: request) { [signUp] in
+        return try await accounted(email: signUp.email, method: nil, keepsSession: keepsSession, request: request) {
+            [signUp] in
             try await policy.applied(to: backend).signUp(signUp)
         }
     }
@@ -39,7 +47,8 @@ public struct SignUp: Sendable {
         id: UserID, email: String, name: String?, profile extra: [String: JSONValue] = [:], method: String = "passkey",
         request: Request
     ) async throws -> SignUpOutcome {
-        let outcome = try await accounted(email: email, method: method, request: request) {
+        // An authenticator app's account signs its session out once the key is made (the first code signs in).
+        let outcome = try await accounted(email: email, method: method, keepsSession: method != "totp", request: request) {
             try await policy.applied(to: env.pageBackend).signUpWithoutPassword(id: id, email: email, name: name)
         }
         return try await giving(extra, to: outcome)
@@ -48,7 +57,7 @@ public struct SignUp: Sendable {
     /// `create` under the source's sign-up budget, audited, the verification cool-down started
     /// where the policy says the sign-up's mail starts it.
     private func accounted(
-        email: String, method: String?, request: Request, _ create: () async throws -> SignUpOutcome
+        email: String, method: String?, keepsSession: Bool, request: Request, _ create: () async throws -> SignUpOutcome
     ) async throws -> SignUpOutcome {
         if let refusal = await env.budgets.take(.signUps(ip: policy.source(of: request, account: email))) {
             await env.audit.record(
@@ -60,6 +69,7 @@ public struct SignUp: Sendable {
         let user = outcome.user
         var data: [String: JSONValue] = ["email": .string(user.email)]
         if let method { data["method"] = .string(method) }
+        if keepsSession, outcome.session != nil { data["signedIn"] = .bool(true) }
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: AuditTrail.data(data, via: via))
@@ -77,8 +87,8 @@ public struct SignUp: Sendable {
     public func attemptSigningIn(_ signUp: SignUpRequest, request: Request) async throws -> SignUpOutcome {
         var outcome = try await attempt(signUp, backend: env.pageBackend, request: request)
         if outcome.session == nil, !outcome.requireEmailVerification {
-            outcome.session = try await policy.applied(to: env.pageBackend).signIn(email: signUp.email, password: signUp.password)
-                .session
+            let signedIn = try await policy.applied(to: env.pageBackend).signIn(email: signUp.email, password: signUp.password)
+            outcome.session = await env.audit.completed(signedIn, ["method": "password"], via: via, request: request).session
         }
         return outcome
     }
@@ -88,7 +98,16 @@ public struct SignUp: Sendable {
     public func attempt(
         _ signUp: SignUpRequest, profile extra: [String: JSONValue] = [:], for client: SessionClient, request: Request
     ) async throws -> SignUpOutcome {
-        try await giving(extra, to: try await attempt(signUp, backend: env.backend.opening(for: client), request: request))
+        try await attempt(signUp, profile: extra, for: client, keepsSession: true, request: request)
+    }
+
+    private func attempt(
+        _ signUp: SignUpRequest, profile extra: [String: JSONValue], for client: SessionClient, keepsSession: Bool,
+        request: Request
+    ) async throws -> SignUpOutcome {
+        let backend = env.backend.opening(for: client)
+        return try await giving(
+            extra, to: try await attempt(signUp, backend: backend, keepsSession: keepsSession, request: request))
     }
 
     /// The new account of `outcome` with the profile fields `extra` set (its session's user too).
@@ -106,7 +125,7 @@ public struct SignUp: Sendable {
     public func attemptWithoutSession(
         _ signUp: SignUpRequest, profile extra: [String: JSONValue], for client: SessionClient, request: Request
     ) async throws -> User {
-        let outcome = try await attempt(signUp, profile: extra, for: client, request: request)
+        let outcome = try await attempt(signUp, profile: extra, for: client, keepsSession: false, request: request)
         if let session = outcome.session { try await env.backend.signOut(session) }
         return outcome.user
     }

@@ -4,7 +4,8 @@ import Secrets
 import Store
 
 /// The delivery worker: sends what the outbox holds, at least once, in order per account and
-/// endpoint, retrying on the policy's schedule. It runs only while deliveries are pending — woken
+/// endpoint, retrying on the policy's schedule, and reports sessions that expire (`session.ended`).
+/// It runs only while deliveries are pending or a session will expire — woken
 /// when an act adds some (`nudge`) and at start-up, which sends what a stop or a crash left (each
 /// with its `webhook-id` unchanged) — and never on a request's path: a slow receiver delays only
 /// its own endpoint's deliveries.
@@ -65,14 +66,30 @@ public actor WebhookDelivery {
                     }
                 }
                 if !due.isEmpty { continue }
-                let wait = try await database.secondsUntilNextWebhookDelivery(grace: policy.grace)
+                let expiry = try await sweepExpiredSessions()
+                if expiry.reported { continue }
+                let wait = [try await database.secondsUntilNextWebhookDelivery(grace: policy.grace), expiry.wait]
+                    .compactMap { $0 }.min()
                 if wait == nil, inFlight.isEmpty { return }
                 await sleep(upTo: wait ?? 3600)
             } catch {
+                // A stop may have come while the outbox was read, its database already gone.
+                guard !stopped else { return }
                 logger.error("webhook outbox read failed", metadata: ["error": "\(error)"])
                 await sleep(upTo: 1)
             }
         }
+    }
+
+    /// Notices sessions that reached their end: writes their `session.ended` (`reason` `expired`)
+    /// once the first is due; else answers the seconds until it will be (nil: none will, or no
+    /// endpoint hears). Expiry is noticed here, on the worker's clock, whether or not anyone
+    /// presents the session again.
+    private func sweepExpiredSessions() async throws -> (reported: Bool, wait: TimeInterval?) {
+        guard let next = try await database.nextSessionExpiry() else { return (false, nil) }
+        let now = secrets.clock()
+        guard next <= now else { return (false, next.timeIntervalSince(now)) }
+        return (try await database.reportExpiredSessions(now: now) > 0, nil)
     }
 
     /// Waits `seconds`, or less when a nudge comes (or came since the last look).

@@ -46,11 +46,12 @@ struct DescopeSessionRoutes: Sendable {
                 })
         }
         api.on(&router, .post, "/v1/auth/logout") { call in
-            try await OwnSessions(env: api.env.accounts).signOutOfThis(try await api.holder(call).signedIn, request: call.request)
+            try await OwnSessions(env: api.env.accounts, via: DescopeAPI.via).signOutOfThis(
+                try await api.holder(call).signedIn, request: call.request)
             return try signedOut()
         }
         api.on(&router, .post, "/v1/auth/logoutall") { call in
-            _ = try await OwnSessions(env: api.env.accounts).signOutEverywhere(
+            _ = try await OwnSessions(env: api.env.accounts, via: DescopeAPI.via).signOutEverywhere(
                 try await api.holder(call).signedIn, request: call.request)
             return try signedOut()
         }
