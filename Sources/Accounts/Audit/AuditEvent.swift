@@ -80,6 +80,10 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case signInStarted = "sign_in.started"
     case signOut = "sign_out"
     case signUpRefused = "sign_up.refused"
+    /// A test suite moved one account's clock ahead (`AccountClockControl.advance`).
+    case testClockAdvanced = "test.clock_advanced"
+    /// A test suite ended one kind of an account's credentials at once (`AccountClockControl.expireNow`).
+    case testExpiredNow = "test.expired_now"
     /// A sign-in code or link handed to a test suite instead of mailed (`TestSignInSecrets`).
     case testSecretIssued = "test.secret_issued"
     /// A session opened for a test suite without a credential (Descope's management sign-in).

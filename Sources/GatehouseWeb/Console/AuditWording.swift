@@ -136,6 +136,8 @@ enum AuditWording {
         case .signInStarted: "Sign-in started"
         case .signOut: "Signed out"
         case .signUpRefused: "Sign-up refused"
+        case .testClockAdvanced: "Account's clock moved ahead by a test suite"
+        case .testExpiredNow: "Credentials ended at once by a test suite"
         case .testSecretIssued: "Sign-in secret handed to a test suite"
         case .testSignIn: "Signed in by a test suite"
         case .testUsersSearched: "Test users listed by a test suite"

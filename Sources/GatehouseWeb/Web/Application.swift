@@ -158,16 +158,21 @@ public struct Application: Sendable {
         WebhooksAPI(env: env).register(on: &router)
         WebhookBinPages(env: env).register(on: &router)
         WebhookConsolePages(env: env).register(on: &router)
-        PocketBaseAPI(
+        let pocketBase = PocketBaseAPI(
             env: env,
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
-            oauth: oauthFeature
-        ).register(on: &router)
+            oauth: oauthFeature)
+        pocketBase.register(on: &router)
         let superTokens = try SuperTokensTokens(
             env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
             refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
         SuperTokensFDI(env: env, tokens: superTokens).register(on: &router)
+        if configuration.testControls != .off {
+            TestClockRoutes(env: env).register(on: &router)
+            TestSignInRoutes(env: env, pocketBase: pocketBase, insForge: insForge, descope: descope, superTokens: superTokens)
+                .register(on: &router)
+        }
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }
