@@ -57,7 +57,7 @@ public struct Accounts: Sendable {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
         let audit = AuditTrail(database: database, clock: clock, logger: logger, webhooks: webhooks.delivery)
-        let clocks = AccountClocks(database: database, clock: clock, logger: logger)
+        let clocks = AccountClocks(clock: clock, database: database)
         self.backend = backend
         self.database = database
         self.budgets = budgets

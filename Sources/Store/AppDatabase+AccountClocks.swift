@@ -3,8 +3,13 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Every account clock's offset in seconds, read once at start-up (`AccountClocks` keeps them in memory).
-    public func accountClockOffsets() throws -> [UserID: TimeInterval] {
+    /// `userID`'s time now, by `clock` (the server's): moved ahead by `accountClockOffsets`.
+    public func now(for userID: UserID, clock: () -> Date) -> Date {
+        clock().addingTimeInterval(accountClockOffsets.offset(of: userID))
+    }
+
+    /// Every account clock's offset in seconds, read once when the file is opened.
+    static func accountClockOffsets(_ pool: DatabasePool) throws -> [UserID: TimeInterval] {
         try pool.read { db in
             var offsets: [UserID: TimeInterval] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT user_id, offset_seconds FROM account_clocks") {
@@ -14,16 +19,23 @@ extension AppDatabase {
         }
     }
 
-    /// Stores `userID`'s clock offset.
-    public func saveAccountClockOffset(_ offset: TimeInterval, for userID: UserID, at now: Date) async throws {
-        try await pool.write { db in
+    /// Moves `userID`'s clock `seconds` further ahead, kept in the file and in memory; the new offset.
+    public func advanceAccountClock(_ userID: UserID, by seconds: TimeInterval, at now: Date) async throws -> TimeInterval {
+        let offset = try await pool.write { db in
+            let moved =
+                (try Double.fetchOne(
+                    db, sql: "SELECT offset_seconds FROM account_clocks WHERE user_id = ?", arguments: [userID.rawValue])
+                    ?? 0) + seconds
             try db.execute(
                 sql: """
                     INSERT INTO account_clocks (user_id, offset_seconds, updated_at) VALUES (?, ?, ?)
                     ON CONFLICT (user_id) DO UPDATE SET offset_seconds = excluded.offset_seconds, updated_at = excluded.updated_at
                     """,
-                arguments: [userID.rawValue, offset, now.storedText])
+                arguments: [userID.rawValue, moved, now.storedText])
+            return moved
         }
+        accountClockOffsets.set(offset, for: userID)
+        return offset
     }
 
     /// The account whose session row holds the refresh token hashed to `refreshTokenHash`,
