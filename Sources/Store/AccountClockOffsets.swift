@@ -19,4 +19,8 @@ public final class AccountClockOffsets: @unchecked Sendable {
     func set(_ offset: TimeInterval, for userID: UserID) {
         lock.withLock { offsets[userID] = offset }
     }
+
+    func removeAll() {
+        lock.withLock { offsets.removeAll() }
+    }
 }

@@ -38,6 +38,13 @@ extension AppDatabase {
         return offset
     }
 
+    /// Puts every account back on the server's clock (a test reset: a seed file's pinned ids must
+    /// not inherit the clocks of the accounts the reset removed).
+    public func forgetAccountClocks() async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM account_clocks") }
+        accountClockOffsets.removeAll()
+    }
+
     /// The account whose session row holds the refresh token hashed to `refreshTokenHash`,
     /// revoked or not (a rotation asks whose clock decides the row's age before it rotates).
     public func sessionOwner(refreshTokenHash: String) async throws -> UserID? {

@@ -46,9 +46,7 @@ public struct AccountClockControl: Sendable {
         let offset = try await env.clocks.advance(user.id, by: seconds)
         await env.audit.record(
             .testClockAdvanced, actor: caller.actor, subject: user.id.rawValue, request: request,
-            data: caller.auditData(via: TestControlCaller.via).merging(["seconds": .number(seconds), "offset": .number(offset)]) {
-                $1
-            })
+            data: caller.auditData(["seconds": .number(seconds), "offset": .number(offset)]))
         return (offset, env.clocks.now(for: user.id))
     }
 
@@ -61,11 +59,7 @@ public struct AccountClockControl: Sendable {
         }
         await env.audit.record(
             .testExpiredNow, actor: caller.actor, subject: user.id.rawValue, request: request,
-            data: caller.auditData(via: TestControlCaller.via).merging([
-                "kind": .string(kind.rawValue), "count": .number(Double(ended))
-            ]) {
-                $1
-            })
+            data: caller.auditData(["kind": .string(kind.rawValue), "count": .number(Double(ended))]))
         return ended
     }
 }

@@ -1,27 +1,29 @@
 import AuthCore
+import HTTPServer
 
-/// Who uses one of Gatehouse's test controls (`/_/api/test/…`): a superuser with an admin-API
-/// token, or a test suite with a Descope management key. Named in every audit row the control writes.
+/// Who uses Gatehouse's own test controls (`/_/api/test/…`, the console's Testing page): a
+/// superuser (console cookie or admin-API token) or a test suite holding a management key. Every
+/// use is audited with it.
 public enum TestControlCaller: Sendable {
-    case superuser(Staff)
-    case managementKey(ManagementKey)
+    case staff(Staff)
+    case key(ManagementKey)
 
-    /// Names Gatehouse's own test controls (`/_/api/test/…`) as the way in in the audit data.
-    public static let via = "test-controls"
-
-    /// The audit row's actor: the superuser's id; none for a key (the key is named in the data).
+    /// The audit row's actor: the superuser; none for a key, which the data names.
     var actor: String? {
-        switch self {
-        case .superuser(let staff): staff.superuser.id
-        case .managementKey: nil
-        }
+        if case .staff(let staff) = self { return staff.superuser.id }
+        return nil
     }
 
-    /// The audit data naming the caller and the way in (`via`).
-    func auditData(via: String) -> [String: JSONValue] {
-        switch self {
-        case .superuser: ["via": .string(via)]
-        case .managementKey(let key): ["via": .string(via), "managementKey": .string(key.id)]
-        }
+    /// The audit data naming the way in (and the key, for a key).
+    func auditData(_ data: [String: JSONValue] = [:]) -> [String: JSONValue] {
+        var data = data
+        data["via"] = .string("test-controls")
+        if case .key(let key) = self { data["managementKey"] = .string(key.id) }
+        return data
+    }
+
+    /// Records a use of the test controls.
+    func record(_ event: AuditEvent, in env: Accounts, request: Request, data: [String: JSONValue] = [:]) async {
+        await env.audit.record(event, actor: actor, request: request, data: auditData(data))
     }
 }

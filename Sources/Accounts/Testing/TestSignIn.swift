@@ -27,7 +27,8 @@ public struct TestSignIn: Sendable {
         guard let user = try await env.backend.admin.user(email: email) else { throw AuthError.userNotFound }
         guard !user.disabled else { throw AuthError.invalidCredentials }
         let session = try await env.pageBackend.admin.openSession(for: user.id)
-        var data = caller.auditData(via: via)
+        var data = caller.auditData()
+        data["via"] = .string(via)
         if let way { data["way"] = .string(way.rawValue) }
         await env.audit.record(.testSignIn, actor: user.id.rawValue, subject: user.id.rawValue, request: request, data: data)
         return session

@@ -79,7 +79,7 @@ public struct TestSignInSecrets: Sendable {
     /// step: the key vouches); `.userNotFound` for no account, `.invalidCredentials` for a
     /// disabled one.
     public func signIn(email: String, request: Request) async throws -> AuthSession {
-        try await TestSignIn(env: env, caller: .managementKey(key), via: via).session(email: email, request: request)
+        try await TestSignIn(env: env, caller: .key(key), via: via).session(email: email, request: request)
     }
 
     /// Makes an account at `email` (no password anyone knows; `name` and `verified` as the suite

@@ -7,7 +7,8 @@ import HTTPServer
 /// moves one account's time ahead, `POST /_/api/test/clock/expire-now {email|userId, kind}` ends
 /// one kind of its credentials at once (`AccountClockControl`).
 struct TestClockRoutes: Sendable {
-    let env: PageEnvironment
+    let api: TestControlsAPI
+    var env: PageEnvironment { api.env }
 
     struct AdvanceBody: Decodable {
         var email: String?
@@ -35,7 +36,7 @@ struct TestClockRoutes: Sendable {
     }
 
     func register(on router: inout Router) {
-        router.testControl(.post, "/_/api/test/clock", env) { request, caller in
+        api.on(&router, .post, "/clock") { request, _, caller in
             let body: AdvanceBody = try request.decodeJSON()
             let clock = AccountClockControl(env: env.accounts, caller: caller)
             let user = try await clock.account(email: body.email, userID: body.userId)
@@ -43,7 +44,7 @@ struct TestClockRoutes: Sendable {
             return try .json(
                 Advanced(userId: user.id.rawValue, offsetSeconds: offset, now: now.formatted(.iso8601)))
         }
-        router.testControl(.post, "/_/api/test/clock/expire-now", env) { request, caller in
+        api.on(&router, .post, "/clock/expire-now") { request, _, caller in
             let body: ExpireBody = try request.decodeJSON()
             guard let kind = AccountClockControl.Kind(rawValue: body.kind) else {
                 let kinds = AccountClockControl.Kind.allCases.map(\.rawValue).joined(separator: ", ")

@@ -9,7 +9,8 @@ import HTTPServer
 /// own shape — PocketBase's `{token, record}`, InsForge's auth response (a mobile client's),
 /// Descope's `JWTResponse`, the SuperTokens core's new session.
 struct TestSignInRoutes: Sendable {
-    let env: PageEnvironment
+    let api: TestControlsAPI
+    var env: PageEnvironment { api.env }
     let pocketBase: PocketBaseAPI
     let insForge: InsForgeAPI
     let descope: DescopeAPI
@@ -35,7 +36,7 @@ struct TestSignInRoutes: Sendable {
     }
 
     func register(on router: inout Router) {
-        router.testControl(.post, "/_/api/test/sign-in", env) { request, caller in
+        api.on(&router, .post, "/sign-in") { request, _, caller in
             let body: Body = try request.decodeJSON()
             guard let way = TestSignIn.Way(rawValue: body.way) else {
                 let ways = TestSignIn.Way.allCases.map(\.rawValue).joined(separator: ", ")
@@ -45,7 +46,7 @@ struct TestSignInRoutes: Sendable {
             if way == .descope, !descope.project.knows(project) {
                 throw APIFailure.invalid("projectId: this server answers for \(descope.project.ids.joined(separator: ", ")).")
             }
-            let session = try await TestSignIn(env: env.accounts, caller: caller, via: TestControlCaller.via).session(
+            let session = try await TestSignIn(env: env.accounts, caller: caller, via: "test-controls").session(
                 email: body.email, way: way, request: request)
             return try await answer(session, way: way, project: project, request: request)
         }
