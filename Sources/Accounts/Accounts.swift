@@ -32,6 +32,8 @@ public struct Accounts: Sendable {
     /// Enchanted links opened and not yet taken by their app's poll (`EnchantedLinkSignIn`).
     let enchantedLinks: EnchantedLinkApprovals
     public let clock: @Sendable () -> Date
+    /// Each account's own time (`AccountClocks`): what every per-account expiry reads.
+    public let clocks: AccountClocks
     public let logger: Logger
     /// The one password rule, for the forms that check a new password before they submit it.
     public let passwordRules: PasswordRules
@@ -61,12 +63,14 @@ public struct Accounts: Sendable {
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
         let audit = AuditTrail(database: database, clock: clock, logger: logger, webhooks: webhooks.delivery)
+        let clocks = AccountClocks(clock: clock, database: database)
         self.backend = backend
         self.database = database
         self.budgets = budgets
         self.audit = audit
         sessions = BrowserSessions(
-            bindings: SessionBindings(database: database, backend: backend, hasher: hasher, clock: clock, logger: logger),
+            bindings: SessionBindings(
+                database: database, backend: backend, hasher: hasher, clocks: clocks, logger: logger),
             lifetime: sessionLifetime, secureCookies: secureCookies)
         console = ConsoleSessions(
             database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
@@ -74,6 +78,7 @@ public struct Accounts: Sendable {
         impersonationTickets = ImpersonationTickets(clock: clock)
         enchantedLinks = EnchantedLinkApprovals(clock: clock)
         self.clock = clock
+        self.clocks = clocks
         self.logger = logger
         self.passwordRules = passwordRules
         self.passkeyChallengeLifetime = passkeyChallengeLifetime

@@ -11,7 +11,7 @@ extension LocalAccounts {
         guard let user = try await database.user(id: id) else { throw AuthError.userNotFound }
         guard !user.verified, !user.disabled else { return nil }
         var (token, secret) = verificationLinkToken(
-            userID: user.id, email: user.email, now: clock(), lifetime: configuration.linkLifetime)
+            userID: user.id, email: user.email, now: now(for: user.id), lifetime: configuration.linkLifetime)
         // The app asked without naming a session: spending it keeps the sessions live now.
         token.binding = .app
         _ = try await database.replaceVerificationTokens(with: token, twin: nil)
@@ -24,7 +24,7 @@ extension LocalAccounts {
     public func passwordResetToken(for id: UserID) async throws -> String? {
         guard let user = try await database.user(id: id) else { throw AuthError.userNotFound }
         guard !user.disabled else { return nil }
-        let now = clock()
+        let now = self.now(for: user.id)
         let (token, secret) = resetLinkToken(userID: user.id, email: user.email, now: now)
         try await database.replacePasswordResetTokens(with: [token], at: now)
         logger.info("password reset token handed to an app", metadata: ["user": "\(user.id)"])

@@ -32,7 +32,7 @@ extension LocalAccounts {
                 throw AuthError.invalidCredentials
             }
         }
-        let now = clock()
+        let now = self.now(for: userID)
         if try await database.user(email: newEmail) != nil {
             logger.info("email change to a taken address", metadata: ["user": "\(userID)"])
             await deliver(EmailChangeMail.addressTaken(to: newEmail), userID: userID)
@@ -57,7 +57,7 @@ extension LocalAccounts {
         guard let pending = try await database.pendingEmailChange(secretHash: keyedHash.hex(token)),
             let id = pending.token.id
         else { throw AuthError.invalidCode }
-        let now = clock()
+        let now = self.now(for: pending.token.userID)
         guard pending.token.consumedAt == nil, pending.token.expiresAt > now else { throw AuthError.codeExpired }
         // A session-proven change (Descope's `update/email`) is confirmed by its link alone.
         if !pending.provenBySession, let passwordHash = try await database.user(id: pending.token.userID)?.passwordHash {
@@ -83,7 +83,7 @@ extension LocalAccounts {
         guard let user = try await database.user(email: email),
             let pending = try await database.pendingEmailChangeCode(userID: user.id), let id = pending.token.id
         else { throw AuthError.invalidCode }
-        let now = clock()
+        let now = self.now(for: user.id)
         let maxAttempts = configuration.maxCodeAttempts
         guard TokenCheck.decide(pending.token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
             try await database.claimVerificationAttempt(tokenID: id, maxAttempts: maxAttempts, now: now)

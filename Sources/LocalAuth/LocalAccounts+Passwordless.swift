@@ -30,11 +30,10 @@ extension LocalAccounts {
         let email = try Self.passwordlessAddress(email)
         let otpID = SecureRandom.token()
         let code = configuration.newCode(for: email)
-        let now = clock()
         let recipient = try await storeSignInToken(
             kind: .code, email: email, allowSignUp: allowSignUp, lookupHash: otpLookupHash(otpID),
             codeHash: codeHash(otpID: otpID, code: code), browserBinding: nil,
-            expiresAt: now.addingTimeInterval(configuration.codeLifetime), signUpProfile: signUpProfile, now: now)
+            lifetime: configuration.codeLifetime, signUpProfile: signUpProfile)
         return (otpID, code, recipient)
     }
 
@@ -52,7 +51,7 @@ extension LocalAccounts {
         guard let token = try await database.signInToken(lookupHash: otpLookupHash(otpID)), token.kind == .code,
             let id = token.id, let storedHash = token.codeHash
         else { throw AuthError.invalidCode }
-        let now = clock()
+        let now = self.now(for: token.userID)
         let maxAttempts = configuration.maxCodeAttempts
         guard TokenCheck.decide(token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
             try await database.claimSignInAttempt(tokenID: id, maxAttempts: maxAttempts, now: now)
@@ -92,18 +91,16 @@ extension LocalAccounts {
     {
         let email = try Self.passwordlessAddress(email)
         let secret = SecureRandom.token()
-        let now = clock()
         let recipient = try await storeSignInToken(
             kind: .link, email: email, allowSignUp: allowSignUp, lookupHash: linkLookupHash(secret), codeHash: nil,
-            browserBinding: browserBinding, expiresAt: now.addingTimeInterval(Self.magicLinkLifetime),
-            signUpProfile: signUpProfile, now: now)
+            browserBinding: browserBinding, lifetime: Self.magicLinkLifetime, signUpProfile: signUpProfile)
         return (secret, recipient)
     }
 
     /// The binding of a live link; nil for an unknown, spent or expired one.
     public func browserBinding(ofMagicLink token: String) async throws -> String? {
         guard let stored = try await database.signInToken(lookupHash: linkLookupHash(token)), stored.kind == .link,
-            stored.consumedAt == nil, stored.expiresAt > clock()
+            stored.consumedAt == nil, stored.expiresAt > now(for: stored.userID)
         else { return nil }
         return stored.browserBinding
     }
@@ -125,7 +122,7 @@ extension LocalAccounts {
         guard let token = try await database.signInToken(lookupHash: linkLookupHash(magicLinkToken)),
             token.kind == .link, let id = token.id
         else { throw AuthError.invalidCode }
-        let now = clock()
+        let now = self.now(for: token.userID)
         guard token.consumedAt == nil, token.expiresAt > now else { throw AuthError.codeExpired }
         if let userID = token.userID {
             guard let user = try await database.user(id: userID), !user.disabled else { throw AuthError.codeExpired }
@@ -149,9 +146,11 @@ extension LocalAccounts {
     /// Writes the token row for any address; returns who to mail, if anyone.
     private func storeSignInToken(
         kind: SignInTokenRecord.Kind, email: String, allowSignUp: Bool, lookupHash: String, codeHash: String?,
-        browserBinding: String?, expiresAt: Date, signUpProfile: Profile?, now: Date
+        browserBinding: String?, lifetime: TimeInterval, signUpProfile: Profile?
     ) async throws -> (email: String, id: UserID?)? {
         let user = try await database.user(email: email)
+        let now = self.now(for: user?.id)
+        let expiresAt = now.addingTimeInterval(lifetime)
         try await database.replaceSignInTokens(
             with: SignInTokenRecord(
                 kind: kind, lookupHash: lookupHash, codeHash: codeHash, email: user?.email ?? email, userID: user?.id,

@@ -13,11 +13,11 @@ extension LocalAccounts {
     /// throttles per address and source. Accounts without a password (provider sign-in only) can
     /// set one this way: the mailed secret proves the address.
     public func requestPasswordReset(email: String) async throws {
-        let now = clock()
         guard let user = try await database.user(email: email), !user.disabled else {
             logger.notice("password reset not sent", metadata: ["reason": "unknown or disabled account"])
             return
         }
+        let now = self.now(for: user.id)
         let expiresAt = now.addingTimeInterval(Self.passwordResetLifetime)
         let (link, secret) = resetLinkToken(userID: user.id, email: user.email, now: now)
         var tokens = [link]
@@ -56,7 +56,7 @@ extension LocalAccounts {
             let token = try await database.latestVerificationToken(userID: user.id, purpose: .resetPassword, kind: .code),
             let id = token.id
         else { throw AuthError.invalidCode }
-        let now = clock()
+        let now = self.now(for: user.id)
         let maxAttempts = configuration.maxCodeAttempts
         // The try is claimed before the code is compared, so parallel guesses get no more tries.
         guard TokenCheck.decide(token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,
@@ -87,10 +87,10 @@ extension LocalAccounts {
     /// says whose account; it works once). A password the rules refuse — judged on the account's
     /// address and name, as on sign-up and change — spends nothing.
     public func resetPassword(token: String, newPassword: String) async throws -> User {
-        let now = clock()
         guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)),
             stored.purpose == .resetPassword, let id = stored.id
         else { throw AuthError.invalidCode }
+        let now = self.now(for: stored.userID)
         guard TokenCheck.decide(stored, secretMatches: true, now: now, maxAttempts: configuration.maxCodeAttempts) == .consume
         else { throw AuthError.codeExpired }
         let owner = try await database.user(id: stored.userID)
@@ -99,7 +99,7 @@ extension LocalAccounts {
             throw AuthError.validation([FieldError(field: "password", message: problem)])
         }
         let hash = try await hasher.hash(newPassword)
-        guard let user = try await database.resetPassword(tokenID: id, passwordHash: hash, at: clock()) else {
+        guard let user = try await database.resetPassword(tokenID: id, passwordHash: hash, at: now) else {
             throw AuthError.codeExpired
         }
         logger.info("password reset", metadata: ["user": "\(user.id)"])
@@ -110,7 +110,8 @@ extension LocalAccounts {
     public func resetTokenIsLive(_ token: String) async throws -> Bool {
         guard let stored = try await database.linkToken(secretHash: keyedHash.hex(token)), stored.purpose == .resetPassword
         else { return false }
-        return TokenCheck.decide(stored, secretMatches: true, now: clock(), maxAttempts: configuration.maxCodeAttempts)
+        return TokenCheck.decide(
+            stored, secretMatches: true, now: now(for: stored.userID), maxAttempts: configuration.maxCodeAttempts)
             == .consume
     }
 

@@ -40,8 +40,8 @@ extension LocalAccounts {
     /// disabled addresses get no mail but the same silent answer, so the reply reveals no account.
     /// The cool-down is the web layer's (see `Configuration.resendCooldown`).
     public func resendVerification(email: String, withLink: Bool = false) async throws {
-        let now = clock()
         guard let user = try await database.user(email: email), !user.verified, !user.disabled,
+            case let now = self.now(for: user.id),
             var pending = pendingVerification(userID: user.id, email: user.email, now: now, withLink: withLink)
         else { return }
         // A resend inside the sign-up mail's cool-down (one the server holds back when its limits are
@@ -70,7 +70,7 @@ extension LocalAccounts {
     /// is claimed in the store before `secretMatches` is asked, so parallel guesses can never
     /// compare more than `maxCodeAttempts` codes against one token.
     private func settle(_ token: VerificationTokenRecord, secretMatches: () -> Bool) async throws -> User {
-        let now = clock()
+        let now = self.now(for: token.userID)
         let maxAttempts = configuration.maxCodeAttempts
         // The first decision only asks whether the token is live; the secret is not looked at yet.
         guard TokenCheck.decide(token, secretMatches: false, now: now, maxAttempts: maxAttempts) != .refuseExpired,

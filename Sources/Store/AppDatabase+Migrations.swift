@@ -141,6 +141,7 @@ extension AppDatabase {
         registerManagementKeyMigrations(&migrator)
         registerSupportDetailMigrations(&migrator)
         registerSessionExpiryMigrations(&migrator)
+        registerAccountClockMigrations(&migrator)
         return migrator
     }
 }

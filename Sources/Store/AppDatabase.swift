@@ -20,6 +20,8 @@ public struct AppDatabase: Sendable {
     /// needs a thread of Swift's small pool to give it back, and blocking those threads on `pool`
     /// could wait for it forever.
     let hotReads: HotReads
+    /// Each moved account's clock (`account_clocks`), kept in memory for every holder of this value.
+    public let accountClockOffsets: AccountClockOffsets
 
     /// Opens (creating if needed) the file at `path`, configures every connection and migrates.
     /// The file, its `-wal` and its `-shm` are readable by their owner only (SQLite gives the
@@ -29,6 +31,7 @@ public struct AppDatabase: Sendable {
         pool = try DatabasePool(path: path, configuration: Self.configuration())
         try Self.migrator.migrate(pool)
         hotReads = HotReads(path: path)
+        accountClockOffsets = AccountClockOffsets(try Self.accountClockOffsets(pool))
         for companion in [path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: companion) {
             _ = chmod(companion, 0o600)
         }

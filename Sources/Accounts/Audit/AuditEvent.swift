@@ -80,8 +80,12 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case signInStarted = "sign_in.started"
     case signOut = "sign_out"
     case signUpRefused = "sign_up.refused"
+    /// A test suite moved one account's clock ahead (`AccountClockControl.advance`).
+    case testClockAdvanced = "test.clock_advanced"
     /// A test suite read an address's latest codes and links (`TestCodes`).
     case testCodesRead = "test.codes_read"
+    /// A test suite ended one kind of an account's credentials at once (`AccountClockControl.expireNow`).
+    case testExpiredNow = "test.expired_now"
     /// A fault put in the way of requests (`TestFaults`), and one taken away.
     case testFaultAdded = "test.fault_added"
     case testFaultRemoved = "test.fault_removed"

@@ -16,7 +16,7 @@ public struct OwnSessions: Sendable {
     /// The account's sessions still in use: not revoked or expired, and (for a browser session, which
     /// has no refresh token) not idle past `BrowserSessions.idleTimeout`.
     public func live(of signedIn: SignedIn) async throws -> [SessionRecord] {
-        let now = env.clock()
+        let now = env.clocks.now(for: signedIn.user.id)
         return try await env.database.sessions(userID: signedIn.user.id)
             .filter { $0.isActive(at: now) }
             .filter { $0.refreshTokenHash != nil || now.timeIntervalSince($0.lastUsedAt) < BrowserSessions.idleTimeout }

@@ -52,7 +52,7 @@ extension AppSessions {
     /// The handles of `userID`'s live sessions, every way in: a person's sessions are one list
     /// (the one sign-out everywhere ends), whichever way in opened them.
     public func handles(of userID: UserID) async throws -> [String] {
-        let now = env.clock()
+        let now = env.clocks.now(for: userID)
         return try await env.database.sessions(userID: userID).filter { $0.isActive(at: now) }.map { handle(id: $0.id) }
     }
 
@@ -72,7 +72,7 @@ extension AppSessions {
     /// Ends every session of `userID` — every way in, as "sign out everywhere" does — and
     /// returns the handles of the rows it ended.
     public func signOutEverywhere(_ userID: UserID, request: Request, via: String) async throws -> [String] {
-        let now = env.clock()
+        let now = env.clocks.now(for: userID)
         let live = try await env.database.sessions(userID: userID).filter { $0.isActive(at: now) }
         try await env.database.revokeSessions(userID: userID, at: now)
         await env.audit.record(

@@ -40,15 +40,25 @@ public struct BrowserSessions: Sendable {
         impersonator: String? = nil, reason: ImpersonationReason? = nil, lifetime: TimeInterval? = nil,
         response: inout Response
     ) async throws {
+        response.setCookie(
+            try await cookie(
+                for: backendSession, replacing: previous, request: request, impersonator: impersonator, reason: reason,
+                lifetime: lifetime))
+    }
+
+    /// `start`'s session as the cookie that opens it, for a caller that hands it on (a test
+    /// suite's one-call sign-in gives it to its browser).
+    public func cookie(
+        for backendSession: AuthSession, replacing previous: SignedIn?, request: Request,
+        impersonator: String? = nil, reason: ImpersonationReason? = nil, lifetime: TimeInterval? = nil
+    ) async throws -> Cookie {
         let lifetime = lifetime ?? self.lifetime
         if let previous { try await bindings.revoke(previous) }
         let token = try await bindings.bind(
             backendSession, kind: .browser, request: request, impersonator: impersonator, reason: reason,
             lifetime: lifetime)
-        response.setCookie(
-            Cookie(
-                name: Self.cookieName, value: token, maxAge: Int(lifetime),
-                httpOnly: true, secure: secureCookies, sameSite: .lax))
+        return Cookie(
+            name: Self.cookieName, value: token, maxAge: Int(lifetime), httpOnly: true, secure: secureCookies, sameSite: .lax)
     }
 
     /// Keeps `backendSession` behind this browser session from now on: the backend replaced the one

@@ -19,6 +19,8 @@ public struct SessionBindings: Sendable {
     let backend: any AuthAPI
     public let hasher: KeyedHash
     public let clock: @Sendable () -> Date
+    /// Each account's own time: a row's expiry and idleness are decided in its account's.
+    let clocks: AccountClocks
     public let logger: Logger
     public let renewals = SingleFlight<Int64, AuthSession?>()
     /// Seals backend sessions: a key derived from the server key once, not per request.
@@ -31,12 +33,13 @@ public struct SessionBindings: Sendable {
     private let opened = BoundedMemo<String, AuthSession>(capacity: 4096)
 
     public init(
-        database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, logger: Logger
+        database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clocks: AccountClocks, logger: Logger
     ) {
         self.database = database
         self.backend = backend
         self.hasher = hasher
-        self.clock = clock
+        self.clock = clocks.clock
+        self.clocks = clocks
         self.logger = logger
         credentialBox = try? SecretBox(key: hasher.derivedKey(for: "session-credentials"))
     }
@@ -44,7 +47,7 @@ public struct SessionBindings: Sendable {
     /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
     /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
     public func current(token: String, kind: SessionKind, idleTimeout: TimeInterval?) async -> SignedIn? {
-        await signedIn { now in
+        await signedIn(idleTimeout: idleTimeout) { now in
             try await database.activeSessionWithCredential(tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout)
         }
     }
@@ -53,21 +56,26 @@ public struct SessionBindings: Sendable {
     /// their tokens rotate), under `current(token:…)`'s rules: nil when the row is revoked or
     /// expired, its account gone or disabled, or its backend session over.
     public func current(sessionID: Int64) async -> SignedIn? {
-        await signedIn { now in
+        await signedIn(idleTimeout: nil) { now in
             try await database.sessionWithCredential(id: sessionID).flatMap { $0.0.isActive(at: now) ? $0 : nil }
         }
     }
 
-    /// A live row that `lookup` found, with its backend session opened (renewed when due) and its
-    /// account read through the seam.
-    private func signedIn(_ lookup: (Date) async throws -> (SessionRecord, String?)?) async -> SignedIn? {
-        let now = clock()
+    /// A live row that `lookup` found at the server's time, still live in its account's time
+    /// (`AccountClocks`: never behind the server's), with its backend session opened (renewed when
+    /// due) and its account read through the seam.
+    private func signedIn(
+        idleTimeout: TimeInterval?, _ lookup: (Date) async throws -> (SessionRecord, String?)?
+    ) async -> SignedIn? {
         do {
+            guard let (session, stored) = try await lookup(clock()) else { return nil }
+            let now = clocks.now(for: session.userID)
             guard
-                let (session, stored) = try await lookup(now),
+                Self.isLive(session, at: now, idleTimeout: idleTimeout),
                 var backendSession = stored.flatMap({ sealed in opened.value(for: sealed) { openBackendSession(sealed) } })
             else { return nil }
-            if Self.renewalDue(backendSession, now: now) {
+            // The backend's own token lives by the backend's time, not the account's.
+            if Self.renewalDue(backendSession, now: clock()) {
                 guard let renewed = await renew(backendSession, sessionID: session.id) else { return nil }
                 backendSession = renewed
             }
@@ -122,11 +130,13 @@ public struct SessionBindings: Sendable {
         case refused
     }
 
-    /// Swaps the row's token and refresh token for new ones when `refreshToken` is its current one.
+    /// Swaps the row's token and refresh token for new ones when `refreshToken` is its current one;
+    /// the family's age and the new token's end are reckoned in the row's account's time.
     public func rotate(refreshToken: String, kind: SessionKind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
         -> Rotation
     {
-        let now = clock()
+        let owner = try await database.sessionOwner(refreshTokenHash: refreshHash(refreshToken, kind))
+        let now = owner.map(clocks.now(for:)) ?? clock()
         let (token, newRefresh) = (SecureRandom.token(), SecureRandom.token())
         switch try await database.rotateRefreshToken(
             refreshHash(refreshToken, kind), newTokenHash: hash(token, kind), newRefreshTokenHash: refreshHash(newRefresh, kind),
@@ -142,7 +152,7 @@ public struct SessionBindings: Sendable {
         _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?,
         reason: ImpersonationReason? = nil, lifetime: TimeInterval, refreshTokenHash: String? = nil
     ) async throws -> (token: String, record: SessionRecord) {
-        let now = clock()
+        let now = clocks.now(for: backendSession.user.id)
         let token = SecureRandom.token()
         let session = try await database.createSession(
             NewSession(
@@ -169,6 +179,12 @@ public struct SessionBindings: Sendable {
         } catch {
             logger.notice("backend session not signed out", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Whether `session` is live at its account's `now`: not revoked, not expired, and used within
+    /// `idleTimeout` when there is one.
+    static func isLive(_ session: SessionRecord, at now: Date, idleTimeout: TimeInterval?) -> Bool {
+        session.isActive(at: now) && (idleTimeout.map { now.timeIntervalSince(session.lastUsedAt) < $0 } ?? true)
     }
 
     /// A session renews when it can and its access token is near its end: a day ahead for tokens

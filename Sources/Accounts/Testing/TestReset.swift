@@ -5,8 +5,8 @@ import Store
 
 /// A fresh start between tests (`POST /_/api/test/reset`): every person's account goes — with
 /// their sessions, codes, links, passkeys, authenticator keys, provider links and tags —, the dev
-/// mailbox is emptied, every budget is full again, and the faults and the request ledger are
-/// cleared. Superusers (and their sessions), apps and providers, management keys, webhook
+/// mailbox is emptied, every budget is full again, every account clock is back on the server's,
+/// and the faults and the request ledger are cleared. Superusers (and their sessions), apps and providers, management keys, webhook
 /// endpoints and the audit log stay: the log is the record of who used the test controls, this
 /// reset included.
 public struct TestReset: Sendable {
@@ -30,6 +30,7 @@ public struct TestReset: Sendable {
         let people = try await env.backend.admin.deleteAllUsers()
         let mails = try await mailbox.deleteAll()
         try await env.budgets.forgetAll()
+        try await env.database.forgetAccountClocks()
         let faults = env.faults.removeAll()
         env.requestLedger.removeAll()
         await caller.record(

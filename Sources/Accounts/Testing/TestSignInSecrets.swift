@@ -79,13 +79,7 @@ public struct TestSignInSecrets: Sendable {
     /// step: the key vouches); `.userNotFound` for no account, `.invalidCredentials` for a
     /// disabled one.
     public func signIn(email: String, request: Request) async throws -> AuthSession {
-        guard let user = try await env.backend.admin.user(email: email) else { throw AuthError.userNotFound }
-        guard !user.disabled else { throw AuthError.invalidCredentials }
-        let session = try await env.pageBackend.admin.openSession(for: user.id)
-        await env.audit.record(
-            .testSignIn, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
-            data: ["via": .string(via), "managementKey": .string(key.id)])
-        return session
+        try await TestSignIn(env: env, caller: .key(key), via: via).session(email: email, request: request)
     }
 
     /// Makes an account at `email` (no password anyone knows; `name` and `verified` as the suite

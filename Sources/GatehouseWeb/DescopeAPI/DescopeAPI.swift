@@ -197,7 +197,7 @@ final class DescopeAPI: Sendable {
     /// answer: the refresh JWT is not rotated, and Descope answers one there only when it rotates
     /// (every SDK keeps the one it sent), so neither the body nor a cookie carries it.
     func jwtResponse(session: String, refresh: String?, expiresAt: Int, user: DescopeUser, firstSeen: Bool) throws -> Response {
-        let now = Int(env.clock().timeIntervalSince1970)
+        let now = Int(env.accounts.clocks.now(for: user.user.id).timeIntervalSince1970)
         let maxAge = max(expiresAt - now, 0)
         let inCookies = env.configuration.descopeTokenCookies
         // A refresh JWT handed out in the `DSR` cookie leaves the body's field empty.

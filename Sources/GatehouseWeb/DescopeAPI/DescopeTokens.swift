@@ -58,7 +58,7 @@ struct DescopeTokens: Sendable {
     /// person signed in (`pwd`, `email`, `otp`, `totp`, `oauth`).
     func issue(for session: AuthSession, project: String, amr: [String], request: Request) async throws -> Issued {
         let sid = try await sessions.open(session, request: request, lifetime: refreshLifetime)
-        let now = Int(env.clock().timeIntervalSince1970)
+        let now = Int(env.accounts.clocks.now(for: session.user.id).timeIntervalSince1970)
         let expires = now + Int(refreshLifetime)
         let claims = Self.claims(
             drn: "DSR", user: session.user.id.rawValue, project: project, amr: amr, now: now, expires: expires, sid: sid)
@@ -69,7 +69,7 @@ struct DescopeTokens: Sendable {
 
     /// A new session JWT for the holder of a live refresh JWT; never outlives the refresh JWT.
     func sessionJwt(user: String, project: String, amr: [String], refreshExpiresAt: Int) throws -> String {
-        let now = Int(env.clock().timeIntervalSince1970)
+        let now = Int(env.accounts.clocks.now(forAccount: user).timeIntervalSince1970)
         return try signer.sign(
             payload: Self.claims(
                 drn: "DS", user: user, project: project, amr: amr, now: now,
@@ -88,7 +88,8 @@ struct DescopeTokens: Sendable {
     /// session JWT, an expired, tampered or revoked one).
     func holder(of refreshJwt: String, project: String) async -> Holder? {
         guard let claims = verified.value(for: refreshJwt, make: { RefreshClaims(signer.claims(of: refreshJwt)) }),
-            claims.project == project, claims.expiresAt > Int(env.clock().timeIntervalSince1970),
+            claims.project == project,
+            claims.expiresAt > Int(env.accounts.clocks.now(forAccount: claims.user).timeIntervalSince1970),
             let signedIn = await sessions.current(token: claims.sid), signedIn.user.id.rawValue == claims.user
         else { return nil }
         return Holder(signedIn: signedIn, amr: claims.amr, expiresAt: claims.expiresAt)

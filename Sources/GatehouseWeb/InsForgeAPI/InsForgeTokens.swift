@@ -46,7 +46,7 @@ struct InsForgeTokens: Sendable {
     func signedIn(_ request: Request) async -> SignedIn? {
         guard let token = request.bearerToken, let payload = signer.verify(token),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload),
-            claims.exp > Int(env.clock().timeIntervalSince1970),
+            claims.exp > Int(env.accounts.clocks.now(forAccount: claims.sub).timeIntervalSince1970),
             let signedIn = await sessions.current(token: claims.sid),
             signedIn.user.id.rawValue == claims.sub
         else { return nil }
@@ -83,7 +83,7 @@ struct InsForgeTokens: Sendable {
     }
 
     private func accessToken(for user: User, sid: String) -> String {
-        let now = Int(env.clock().timeIntervalSince1970)
+        let now = Int(env.accounts.clocks.now(for: user.id).timeIntervalSince1970)
         let claims = Claims(
             sub: user.id.rawValue, email: user.email, role: "authenticated", iat: now,
             exp: now + Int(Self.accessLifetime), sid: sid)

@@ -41,7 +41,8 @@ struct PocketBaseTokens: Sendable {
             session, request: request, impersonator: impersonator, lifetime: TimeInterval(lifetime))
         return sign(
             Claims(
-                collectionId: PocketBaseCollection.users.id, exp: expiry(lifetime), id: session.user.id.rawValue,
+                collectionId: PocketBaseCollection.users.id, exp: expiry(lifetime, for: session.user.id.rawValue),
+                id: session.user.id.rawValue,
                 refreshable: session.refreshable, type: "auth", sid: sid))
     }
 
@@ -70,12 +71,12 @@ struct PocketBaseTokens: Sendable {
         let lifetime = PocketBaseCollection.users.tokenLifetime
         // The row lives as long as the newest token; rewritten at most hourly (a token may then end
         // up to an hour before its `exp`), not on every refresh.
-        let until = env.clock().addingTimeInterval(TimeInterval(lifetime))
+        let until = env.accounts.clocks.now(forAccount: claims.id).addingTimeInterval(TimeInterval(lifetime))
         if until.timeIntervalSince(signedIn.session.expiresAt) > 3600 {
             try await sessions.extend(signedIn, until: until)
         }
         var renewed = claims
-        renewed.exp = expiry(lifetime)
+        renewed.exp = expiry(lifetime, for: claims.id)
         return sign(renewed)
     }
 
@@ -89,17 +90,18 @@ struct PocketBaseTokens: Sendable {
     /// subscriber's token again before each delivery, so a revoked one stops its events.
     func caller(token: String?) async -> PocketBaseCaller {
         guard let token, let payload = signer.verify(token),
-            let claims = Claims(json: payload), claims.type == "auth",
-            claims.exp > Int(env.clock().timeIntervalSince1970)
+            let claims = Claims(json: payload), claims.type == "auth"
         else { return .guest }
         switch PocketBaseCollection(idOrName: claims.collectionId) {
         case .users:
-            guard let signedIn = await sessions.current(token: claims.sid),
+            guard claims.exp > Int(env.accounts.clocks.now(forAccount: claims.id).timeIntervalSince1970),
+                let signedIn = await sessions.current(token: claims.sid),
                 signedIn.user.id.rawValue == claims.id
             else { return .guest }
             return .user(signedIn, claims: claims)
         case .superusers:
-            guard let staff = await env.console.lookUp(token: claims.sid, at: .pocketBaseAPI), staff.superuser.id == claims.id
+            guard claims.exp > Int(env.clock().timeIntervalSince1970),
+                let staff = await env.console.lookUp(token: claims.sid, at: .pocketBaseAPI), staff.superuser.id == claims.id
             else { return .guest }
             return .superuser(staff)
         default:
@@ -111,7 +113,11 @@ struct PocketBaseTokens: Sendable {
         signer.sign(payload: Data(claims.json.serialized))
     }
 
-    private func expiry(_ lifetime: Int) -> Int { Int(env.clock().timeIntervalSince1970) + lifetime }
+    /// The `exp` of a token living `lifetime` from now in the time of the account `id` (a
+    /// superuser's is the server's: no account clock names it).
+    private func expiry(_ lifetime: Int, for id: String? = nil) -> Int {
+        Int((id.map(env.accounts.clocks.now(forAccount:)) ?? env.clock()).timeIntervalSince1970) + lifetime
+    }
 }
 
 extension PocketBaseTokens.Claims {

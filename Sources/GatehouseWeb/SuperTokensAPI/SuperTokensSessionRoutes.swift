@@ -45,7 +45,7 @@ struct SuperTokensSessionRoutes: Sendable {
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
             let userID = claims["sub"]?.stringValue, case .number(let exp)? = claims["exp"]
         else { return Self.tryRefresh("The access token is not this core's, or it was altered") }
-        guard exp > core.env.accounts.clock().timeIntervalSince1970 else {
+        guard exp > tokens.now(of: claims).timeIntervalSince1970 else {
             return Self.tryRefresh("The access token expired")
         }
         if try SuperTokensCore.flag(body, "doAntiCsrfCheck"), try SuperTokensCore.flag(body, "enableAntiCsrf") {

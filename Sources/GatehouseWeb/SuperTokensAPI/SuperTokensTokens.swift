@@ -125,17 +125,22 @@ struct SuperTokensTokens: Sendable {
     }
 
     /// Signs an access token's claims with a new `iat` and an `exp` of `expiry` (a full lifetime
-    /// from now when nil), under the dynamic or the static `kid`.
+    /// from now when nil; now in the time of the account `sub` names), under the dynamic or the static `kid`.
     func sign(_ claims: [String: JSONValue], dynamic: Bool, expiry: Date? = nil) throws
         -> (token: String, expiry: Int, createdTime: Int)
     {
-        let now = env.clock()
+        let now = now(of: claims)
         let expires = expiry ?? now.addingTimeInterval(accessLifetime)
         var claims = claims
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number(expires.timeIntervalSince1970.rounded(.down))
         let token = try (dynamic ? dynamicKey : staticKey).sign(claims, header: ["version": "5"])
         return (token, Int(expires.timeIntervalSince1970 * 1000), Int(now.timeIntervalSince1970 * 1000))
+    }
+
+    /// Now in the time of the account a token's `sub` names (`AccountClocks`).
+    func now(of claims: [String: JSONValue]) -> Date {
+        claims["sub"]?.stringValue.map(env.accounts.clocks.now(forAccount:)) ?? env.clock()
     }
 
     /// A refresh token's sealed parts.

@@ -39,7 +39,7 @@ struct FDISessions: Sendable {
     func verified(_ request: Request) async throws -> Verified {
         guard let (token, transport) = FDITransport.presented(request, refresh: false) else { throw FDIRefusal.unauthorised }
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
-            case .number(let exp)? = claims["exp"], exp > fdi.env.clock().timeIntervalSince1970
+            case .number(let exp)? = claims["exp"], exp > tokens.now(of: claims).timeIntervalSince1970
         else { throw FDIRefusal.tryRefresh }
         if transport == .cookie, request.method != .get, request.headers["rid"] == nil {
             // The tokens are kept (the SDK clears them): a forged post must not sign the person out.

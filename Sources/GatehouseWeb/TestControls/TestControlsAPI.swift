@@ -18,6 +18,7 @@ struct TestControlsAPI: Sendable {
         TestCodesRoutes(api: self).register(on: &router)
         TestResetRoutes(api: self).register(on: &router)
         TestRequestsRoutes(api: self).register(on: &router)
+        TestClockRoutes(api: self).register(on: &router)
     }
 
     /// A test-control route at `prefix + path`: refused off the controls' network (403) and without

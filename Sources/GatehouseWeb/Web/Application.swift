@@ -161,18 +161,24 @@ public struct Application: Sendable {
         WebhooksAPI(env: env).register(on: &router)
         WebhookBinPages(env: env).register(on: &router)
         WebhookConsolePages(env: env).register(on: &router)
-        PocketBaseAPI(
+        let pocketBase = PocketBaseAPI(
             env: env,
             tokens: PocketBaseTokens(env: env, signer: HS256Token(derivedFrom: hasher, context: "pocketbase-api-tokens")),
-            oauth: oauthFeature
-        ).register(on: &router)
+            oauth: oauthFeature)
+        pocketBase.register(on: &router)
         let superTokens = try SuperTokensTokens(
             env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
             refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
         let fdi = SuperTokensFDI(env: env, tokens: superTokens)
         fdi.register(on: &router)
-        if configuration.testControls != .off { TestControlsAPI(env: env).register(on: &router) }
+        if configuration.testControls != .off {
+            let testControlsAPI = TestControlsAPI(env: env)
+            testControlsAPI.register(on: &router)
+            TestSignInRoutes(
+                api: testControlsAPI, pocketBase: pocketBase, insForge: insForge, descope: descope, superTokens: superTokens
+            ).register(on: &router)
+        }
         TestingPage(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
