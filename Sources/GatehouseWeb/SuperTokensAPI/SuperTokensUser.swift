@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 
@@ -38,6 +39,12 @@ struct SuperTokensUser: Encodable {
         var timeJoined: Int
         var verified: Bool
         var email: String
+    }
+
+    /// The account with the login method it has, as the core shows it: `passwordless` for an
+    /// account without a password (made by a mailed code), `emailpassword` otherwise.
+    static func of(_ user: User, in directory: UserDirectory) async throws -> SuperTokensUser {
+        SuperTokensUser(user: user, recipe: try await directory.hasPassword(user.id) ? "emailpassword" : "passwordless")
     }
 
     var json: JSONValue {

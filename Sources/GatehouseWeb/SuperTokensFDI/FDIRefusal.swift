@@ -13,6 +13,8 @@ struct FDIRefusal: Error, Sendable {
 
     /// No session, or one that ended.
     static let unauthorised = FDIRefusal(status: 401, message: "unauthorised", clearsSession: true)
+    /// No token presented at all: nothing to clear, as the SDK answers it.
+    static let noSession = FDIRefusal(status: 401, message: "unauthorised")
     /// An expired or unreadable access token: the frontend refreshes and retries.
     static let tryRefresh = FDIRefusal(status: 401, message: "try refresh token")
     /// A rotated refresh token presented again: the session is revoked.

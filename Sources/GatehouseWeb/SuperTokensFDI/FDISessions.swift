@@ -37,7 +37,7 @@ struct FDISessions: Sendable {
     /// must carry the SDK's `rid` header (its anti-CSRF check `VIA_CUSTOM_HEADER`): a cross-site
     /// form cannot set one.
     func verified(_ request: Request) async throws -> Verified {
-        guard let (token, transport) = FDITransport.presented(request, refresh: false) else { throw FDIRefusal.unauthorised }
+        guard let (token, transport) = FDITransport.presented(request, refresh: false) else { throw FDIRefusal.noSession }
         guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
             case .number(let exp)? = claims["exp"], exp > fdi.env.clock().timeIntervalSince1970
         else { throw FDIRefusal.tryRefresh }
@@ -97,10 +97,12 @@ struct FDISessions: Sendable {
         return response
     }
 
-    /// The claims the FDI adds to an access token: its issuer and `st-ev` for `user`.
+    /// The claims the FDI adds to an access token: its issuer, `st-ev` for `user`, and the Rownd plugin's.
     private func claims(for user: User) -> [String: JSONValue] {
         let now = (fdi.env.clock().timeIntervalSince1970 * 1000).rounded(.down)
-        return ["iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])]
+        return RowndUser.claims(for: user, now: now).merging([
+            "iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])
+        ]) { _, own in own }
     }
 
     /// `body` carrying `access` (and `refreshToken`) in `transport`, with the `front-token`:

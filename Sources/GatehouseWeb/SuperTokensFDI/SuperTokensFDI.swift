@@ -40,6 +40,7 @@ struct SuperTokensFDI: Sendable {
         FDISessionRoutes(fdi: self).register(on: &router)
         FDIEmailVerificationRoutes(fdi: self).register(on: &router)
         FDIPasswordlessRoutes(fdi: self).register(on: &router)
+        RowndPluginRoutes(fdi: self).register(on: &router)
     }
 
     /// Registers `handler` for `path` under the base path, and under the public tenant's prefix
