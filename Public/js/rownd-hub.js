@@ -11,7 +11,8 @@
   const codeForm = hub.querySelector("[data-hub-code]");
   const error = hub.querySelector("[data-hub-error]");
   const lead = hub.querySelector("[data-hub-lead]");
-  const done = hub.querySelector("[data-hub-done]");
+  const title = hub.querySelector("[data-hub-title]");
+  const firstLead = lead.textContent;
   let device = null;
 
   function post(message) {
@@ -27,7 +28,6 @@
   function step(name) {
     emailForm.hidden = name !== "email";
     codeForm.hidden = name !== "code";
-    done.hidden = name !== "done";
     const field = (name === "email" ? emailForm : codeForm).querySelector("input");
     if (name !== "done") field.focus();
   }
@@ -81,6 +81,8 @@
       };
       const antiCsrf = response.headers.get("anti-csrf");
       if (antiCsrf) payload.anti_csrf = antiCsrf;
+      title.textContent = "You're signed in";
+      lead.textContent = "Returning to the app…";
       step("done");
       post({ type: "authentication", payload });
     } catch (failure) {
@@ -91,6 +93,7 @@
 
   hub.querySelector("[data-hub-restart]").addEventListener("click", () => {
     device = null;
+    lead.textContent = firstLead;
     say("");
     step("email");
   });
@@ -100,7 +103,7 @@
     requestSignIn(options) {
       const hint = options && options.identifier;
       if (hint) emailForm.querySelector("input").value = hint;
-      if (options && options.intent === "sign_up") hub.querySelector("[data-hub-title]").textContent = "Create your account";
+      if (options && options.intent === "sign_up") title.textContent = "Create your account";
       step("email");
     },
     signOut() { post({ type: "sign_out", payload: { was_user_initiated: true } }); },
