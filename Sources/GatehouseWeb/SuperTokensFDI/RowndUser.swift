@@ -20,7 +20,7 @@ struct RowndUser: Sendable {
     var signedInAt: Date
 
     init(_ signedIn: SignedIn, meta: [String: JSONValue]) {
-        (user, self.meta, signedInAt) = (signedIn.user, meta, signedIn.session.createdAt)
+        (user, self.meta, signedInAt) = (signedIn.user, meta, signedIn.signedInAt)
     }
 
     var authLevel: String { user.emailVerified ? "verified" : "unverified" }
