@@ -149,5 +149,7 @@ import Testing
         let methods = ((config["hub"] as? [String: Any])?["auth"] as? [String: Any])?["sign_in_methods"] as? [String: Any]
         #expect((methods?["email"] as? [String: Any])?["enabled"] as? Bool == true)
         #expect((methods?["google"] as? [String: Any])?["enabled"] as? Bool == false)
+        let variant = try await FDIScript(gatehouse).call("GET", "/auth/plugin/rownd/app-config?app_variant_id=kids")
+        #expect(variant.status == 400 && variant.json["reason"] as? String == "UNKNOWN_APP_VARIANT", "\(variant.json)")
     }
 }

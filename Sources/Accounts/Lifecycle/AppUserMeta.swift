@@ -20,9 +20,11 @@ public struct AppUserMeta: Sendable {
     /// The most an account's meta may hold, as stored JSON: bookkeeping, not a file store.
     public static let maximumBytes = 16 * 1024
 
-    /// Merges `patch` into the account's meta (a null value removes a key); the meta after.
+    /// Merges `patch` into the account's meta (a null value removes a key); the meta after (an
+    /// empty patch changes and records nothing).
     /// Throws `.validation` when the result would outgrow `maximumBytes` (nothing is written).
     public func merge(_ patch: [String: JSONValue], of signedIn: SignedIn, request: Request) async throws -> [String: JSONValue] {
+        guard !patch.isEmpty else { return try await meta(of: signedIn) }
         let meta = try await env.database.mergeAppUserMeta(userID: signedIn.user.id.rawValue, patch, at: env.clock()) {
             guard $0.utf8.count <= Self.maximumBytes else {
                 throw AuthError.validation([

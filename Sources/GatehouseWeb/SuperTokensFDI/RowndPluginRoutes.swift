@@ -15,7 +15,17 @@ struct RowndPluginRoutes: Sendable {
     var env: PageEnvironment { fdi.env }
 
     func register(on router: inout Router) {
-        fdi.on(&router, .get, Self.base + "/app-config") { request in .json(raw: appConfig(request).json.serialized) }
+        fdi.on(&router, .get, Self.base + "/app-config") { request in
+            // Gatehouse is one app: any variant named is unknown, as the plugin answers with none configured.
+            if let variant = try request.query.single("app_variant_id"), !variant.isEmpty {
+                let body: [String: JSONValue] = [
+                    "status": "ERROR", "reason": "UNKNOWN_APP_VARIANT",
+                    "message": .string("Unknown Rownd app variant: \(variant)")
+                ]
+                return .json(raw: JSONValue.object(body).serialized, status: 400)
+            }
+            return .json(raw: appConfig(request).json.serialized)
+        }
         fdi.on(&router, .post, Self.base + "/signout") { request in
             let session = try await fdi.sessions.verified(request)
             _ = try await OwnSessions(env: env.accounts).signOutEverywhere(session.signedIn, request: request)

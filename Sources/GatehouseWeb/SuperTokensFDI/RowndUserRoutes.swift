@@ -84,13 +84,11 @@ struct RowndUserRoutes: Sendable {
         var profile = patch
         var pending: Bool?
         if let email = profile.removeValue(forKey: "email") {
-            guard case .string(let address) = email, !address.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return RowndPluginRoutes.refused(400, "email must be a non-empty string")
-            }
-            let moving = address.trimmingCharacters(in: .whitespaces).lowercased() != signedIn.user.email.lowercased()
-            if moving, let refusal = try await moveAddress(to: address.trimmingCharacters(in: .whitespaces), signedIn, request) {
-                return refusal
-            }
+            guard case .string(let given) = email, case let address = given.trimmingCharacters(in: .whitespaces),
+                !address.isEmpty
+            else { return RowndPluginRoutes.refused(400, "email must be a non-empty string") }
+            let moving = address.lowercased() != signedIn.user.email.lowercased()
+            if moving, let refusal = try await moveAddress(to: address, signedIn, request) { return refusal }
             pending = moving
         }
         do {
