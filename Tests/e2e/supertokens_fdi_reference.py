@@ -1,5 +1,6 @@
 """The reference FDI for test_supertokens_fdi_differential.py: an unchanged supertokens-python 0.31.4
-app (Flask, as its docs write one) with Gatehouse as its core, serving the frontend API at /auth.
+app (Flask, as its docs write one) with Gatehouse as its core, serving the frontend API at /auth,
+with the mailing recipes and the TOTP and MFA recipes (the authenticator as a second factor).
 Its own process, since supertokens-python keeps one global configuration per process.
 
 Usage: python3 supertokens_fdi_reference.py CORE_URL API_KEY SMTP_PORT PORT
@@ -9,6 +10,7 @@ import sys
 
 from flask import Flask
 from supertokens_python import InputAppInfo, SupertokensConfig, init
+from supertokens_python.recipe import multifactorauth, totp, usermetadata
 from supertokens_python.framework.flask import Middleware
 from werkzeug.serving import run_simple
 
@@ -24,7 +26,9 @@ def main() -> None:
         supertokens_config=SupertokensConfig(connection_uri=core_url, api_key=api_key),
         framework="flask",
         mode="wsgi",
-        recipe_list=mailing_recipes(smtp_port, "OPTIONAL", "USER_INPUT_CODE"),
+        recipe_list=[
+            *mailing_recipes(smtp_port, "OPTIONAL", "USER_INPUT_CODE"), usermetadata.init(), totp.init(),
+            multifactorauth.init()],
     )
     app = Flask(__name__)
     Middleware(app)
