@@ -8,7 +8,8 @@ import Secrets
 /// one (signature, expiry, and the row itself, so a revoked session stops at once), refreshed
 /// by rotation and ended by sign-out — `AppSessions` rows named by their handle, the same sessions
 /// the core API hands out. The access token carries `iss` and the `st-ev` claim (whether the
-/// address is proven), fresh at every token minted.
+/// address is proven), fresh at every token minted, and `st-mfa` (the factors the sign-in took;
+/// a sign-in that owes its second step: `FDISessions+SecondStep`).
 struct FDISessions: Sendable {
     let fdi: SuperTokensFDI
     var tokens: SuperTokensTokens { fdi.tokens }
