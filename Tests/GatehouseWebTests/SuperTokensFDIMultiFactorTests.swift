@@ -126,4 +126,23 @@ import TwoFactor
         let listed = try await app.call("GET", "/auth/totp/device/list", rid: "totp")
         #expect((listed.json["devices"] as? [[String: Any]])?.first?["verified"] as? Bool == true)
     }
+
+    /// A session an app's backend opened through the core before its MFA recipe's step (its
+    /// `st-mfa` unmet) is no signed-in session at the FDI either.
+    @Test func aCoreSessionOwingItsStepIsHeldAtTheFDI() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let app = FDIScript(gatehouse)
+        #expect(try await app.emailPassword("signup", "sam@example.com", Self.password).status == 200)
+        let userID = try #require(app.front["uid"] as? String)
+        let opened = try await SuperTokensCoreLookupTests.core(
+            gatehouse, "POST", "/recipe/session",
+            [
+                "userId": userID, "userDataInJWT": ["st-mfa": ["c": ["emailpassword": 1], "v": false]], "userDataInDatabase": [:],
+                "enableAntiCsrf": false
+            ])
+        let backend = FDIScript(gatehouse)
+        backend.accessToken = try #require((opened.json["accessToken"] as? [String: Any])?["token"] as? String, "\(opened.json)")
+        let held = try await backend.call("GET", "/auth/user/email/verify", rid: "emailverification")
+        #expect(held.status == 403 && held.json["message"] as? String == "invalid claim", "\(held.json)")
+    }
 }
