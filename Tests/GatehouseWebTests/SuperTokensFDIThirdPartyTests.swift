@@ -148,6 +148,8 @@ import Testing
             rid: "thirdparty")
         #expect(signedIn.json["status"] as? String == "OK" && signedIn.json["createdNewRecipeUser"] as? Bool == false)
         #expect(owner.accessToken != nil, "\(signedIn.json)")
+        let identity = ((signedIn.json["user"] as? [String: Any])?["thirdParty"] as? [[String: Any]])?.first
+        #expect(identity?["id"] as? String == "google" && identity?["userId"] as? String == "google-grace")
         let stale = try await squatter.call("GET", "/auth/user/email/verify", rid: "emailverification")
         #expect(stale.status == 401, "the squatter's session ended: \(stale.json)")
         let password = try await FDIScript(port: gatehouse.port).emailPassword("signin", "grace@gmail.example", Self.password)

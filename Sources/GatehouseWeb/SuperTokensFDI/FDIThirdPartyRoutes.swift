@@ -95,7 +95,7 @@ struct FDIThirdPartyRoutes: Sendable {
         }
         guard identity.email?.isEmpty == false else { return SuperTokensFDI.status("NO_EMAIL_GIVEN_BY_PROVIDER") }
         let signIn = try await providerSignIn.attempt(identity, allowCreate: feature.settings.allowSignUp, request: request)
-        return try await answer(signIn, identity: identity, provider: provider, request: request)
+        return try await answer(signIn, subject: identity.subject, provider: provider, request: request)
     }
 
     /// A native SDK's ID token (`oAuthTokens.id_token`), for Google or Apple: no raw nonce comes
@@ -111,9 +111,9 @@ struct FDIThirdPartyRoutes: Sendable {
         switch try await IDTokenSignIn(feature: feature, via: SuperTokensFDI.via).signIn(
             token, provider: provider, nonce: .unbound, name: nil, request: request)
         {
-        case .signIn(let result, let outcome):
+        case .signIn(let result, let outcome, let subject):
             return try await answer(
-                ExternalSignIn(result: result, outcome: outcome), identity: nil, provider: config, request: request)
+                ExternalSignIn(result: result, outcome: outcome), subject: subject, provider: config, request: request)
         case .refused:
             return SuperTokensFDI.status(
                 "GENERAL_ERROR", ["message": .string("The \(config.label) sign-in could not be verified. Please try again.")])
@@ -126,7 +126,7 @@ struct FDIThirdPartyRoutes: Sendable {
 
     /// The sign-in in the FDI's words: a session (or the second step owed) and the account, or why not.
     private func answer(
-        _ signIn: ExternalSignIn, identity: ExternalIdentity?, provider: ProviderConfiguration, request: Request
+        _ signIn: ExternalSignIn, subject: String, provider: ProviderConfiguration, request: Request
     ) async throws -> Response {
         let created = signIn.outcome == .created
         let body: (User) -> Response = { user in
@@ -136,7 +136,7 @@ struct FDIThirdPartyRoutes: Sendable {
                     "createdNewRecipeUser": .bool(created),
                     "user": SuperTokensUser(
                         user: user, recipe: "thirdparty",
-                        thirdParty: identity.map { .init(id: provider.name, userId: $0.subject) }
+                        thirdParty: .init(id: provider.name, userId: subject)
                     ).json
                 ])
         }
