@@ -4,6 +4,16 @@ request scripts, as a SuperTokens frontend sends them, go to the reference's /au
 own FDI. Statuses, body keys and value types, the front-token's contents and the session headers
 (header names, cookie names and paths, exposed headers) must match.
 
+The MFA script runs the reference with its TOTP and MFA recipes. Third-party sign-in is not
+compared: the reference's thirdparty recipe needs the core's thirdparty `signinup`, which Gatehouse's
+core lacks; SuperTokensFDIThirdPartyTests holds the FDI's answers to the spec's shapes.
+
+Differences kept in the MFA script, compared as such (NO_SESSION_YET, SESSION_OPENED, CLAIM_HELD):
+- A first factor that owes its second step answers an access token that is no session (no refresh
+  token, none of a session's claims, only `st-mfa` unmet); the right code answers the session's
+  tokens, a refresh token among them, where the reference re-signs the access token.
+- That token opens no email-verification route (403 `invalid claim`); the reference's skip the claim.
+
 Differences kept, each on purpose (none shows in these scripts):
 - A verification link spent while the sign-up's session is presented: Gatehouse ends that session
   (an unproven account's sessions are provisional: its account-trust rule) where the reference
