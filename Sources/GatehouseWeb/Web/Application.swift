@@ -167,7 +167,7 @@ public struct Application: Sendable {
             env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
             refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
-        SuperTokensFDI(env: env, tokens: superTokens).register(on: &router)
+        SuperTokensFDI(env: env, tokens: superTokens, oauth: oauthFeature).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
     }
