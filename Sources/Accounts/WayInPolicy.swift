@@ -38,11 +38,16 @@ public struct WayInPolicy: Sendable, Equatable {
     /// its refresh JWT, after a sign-in by mailed link), within the recent-sign-in window like
     /// every way in a session adds on its own word (`RecentSignIn`).
     public let passwordSetBySession: Bool
+    /// A session may turn the authenticator app off without the password (SuperTokens' FDI
+    /// `totp/device/remove`, whose frontend asks for none), within the recent-sign-in window
+    /// (`RecentSignIn`). The pages confirm it with the password.
+    public let authenticatorRemovedBySession: Bool
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
         newPasskeysNeedRecentSignIn: Bool = true, signUpMail: SignUpMail = .startsCooldown,
-        signInMailsCoolDown: Bool = true, budgetsPerAccount: Bool = false, passwordSetBySession: Bool = false
+        signInMailsCoolDown: Bool = true, budgetsPerAccount: Bool = false, passwordSetBySession: Bool = false,
+        authenticatorRemovedBySession: Bool = false
     ) {
         self.signInMailsCoolDown = signInMailsCoolDown
         self.sessionsBeforeVerification = sessionsBeforeVerification
@@ -52,6 +57,7 @@ public struct WayInPolicy: Sendable, Equatable {
         self.signUpMail = signUpMail
         self.budgetsPerAccount = budgetsPerAccount
         self.passwordSetBySession = passwordSetBySession
+        self.authenticatorRemovedBySession = authenticatorRemovedBySession
     }
 
     /// The sign-up's own verification mail, as each vendor sends it.
@@ -94,9 +100,10 @@ public struct WayInPolicy: Sendable, Equatable {
 
     /// SuperTokens' frontend API (FDI), which people's own devices call: emailpassword `signup`
     /// answers with a session at once (the `st-ev` claim tells the app the address is unproven)
-    /// and passwordless `signinup` creates the account. The budgets and the cool-down between
-    /// mails are the caller's, as on the pages.
-    public static let superTokensFrontend = WayInPolicy(sessionsBeforeVerification: true, passwordlessCreatesAccounts: true)
+    /// and passwordless `signinup` creates the account; `totp/device/remove` takes a recent session
+    /// as the proof. The budgets and the cool-down between mails are the caller's, as on the pages.
+    public static let superTokensFrontend = WayInPolicy(
+        sessionsBeforeVerification: true, passwordlessCreatesAccounts: true, authenticatorRemovedBySession: true)
 
     /// Whose count a source's budget is for an act on `account` asked by `request`: the caller's
     /// address, or — `budgetsPerAccount` — the account's.

@@ -171,6 +171,7 @@ extension AppDatabase {
             sql: "UPDATE sessions SET revoked_at = ? WHERE user_id IS NOT NULL AND revoked_at IS NULL",
             arguments: [now.storedText])
         try db.execute(sql: "DELETE FROM user_tags")
+        try db.execute(sql: "DELETE FROM app_user_meta")
         try recreateEmpty("users_search", db)
         try db.execute(sql: "DELETE FROM users_search_keys")
         for table in cascading {
@@ -199,7 +200,7 @@ extension AppDatabase {
         if let definition { try db.execute(sql: definition) }
     }
 
-    /// Revokes every session of these users and forgets their tags: what Gatehouse itself keeps
+    /// Revokes every session of these users and forgets their tags and app meta: what Gatehouse itself keeps
     /// about accounts a backend has deleted.
     public func forgetUsers(ids: [UserID], at now: Date) async throws {
         guard !ids.isEmpty else { return }
@@ -214,6 +215,7 @@ extension AppDatabase {
                 sql: "UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (\(marks))",
                 arguments: [now.storedText] + arguments)
             try db.execute(sql: "DELETE FROM user_tags WHERE user_id IN (\(marks))", arguments: arguments)
+            try db.execute(sql: "DELETE FROM app_user_meta WHERE user_id IN (\(marks))", arguments: arguments)
         }
     }
 }

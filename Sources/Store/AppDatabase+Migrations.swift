@@ -142,6 +142,7 @@ extension AppDatabase {
         registerSupportDetailMigrations(&migrator)
         registerSessionExpiryMigrations(&migrator)
         registerAccountClockMigrations(&migrator)
+        registerAppUserMetaMigrations(&migrator)
         return migrator
     }
 }

@@ -5,7 +5,7 @@ import HTTPTestClient
 /// `st-auth-mode` on every call, its tokens kept between calls (header mode: from
 /// `st-access-token`/`st-refresh-token`; cookie mode: from the `sAccessToken`/`sRefreshToken` cookies).
 final class FDIScript: @unchecked Sendable {
-    let gatehouse: TestGatehouse
+    let port: Int
     let cookieMode: Bool
     var accessToken: String?
     var refreshToken: String?
@@ -13,8 +13,11 @@ final class FDIScript: @unchecked Sendable {
     var frontToken: String?
 
     init(_ gatehouse: TestGatehouse, cookieMode: Bool = false) {
-        (self.gatehouse, self.cookieMode) = (gatehouse, cookieMode)
+        (self.port, self.cookieMode) = (gatehouse.port, cookieMode)
     }
+
+    /// A frontend of the Gatehouse on `port` (one with providers, `OAuthGatehouse`).
+    init(port: Int) { (self.port, cookieMode) = (port, false) }
 
     /// One call; `rid` nil sends none. Session headers in the answer replace the kept tokens.
     func call(
@@ -31,7 +34,7 @@ final class FDIScript: @unchecked Sendable {
                     ? ("Cookie", (useRefreshToken ? "sRefreshToken=" : "sAccessToken=") + token)
                     : ("Authorization", "Bearer " + token))
         }
-        let response = try await HTTPTestClient(port: gatehouse.port).request(
+        let response = try await HTTPTestClient(port: port).request(
             method, path, headers: headers + extra,
             body: try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? [])
         keep(response)

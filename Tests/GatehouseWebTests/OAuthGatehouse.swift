@@ -26,7 +26,8 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     init(
         verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
         appleAudiences: Set<String> = ["com.example.app"], anonKey: String? = nil,
-        googleJWKSURL: String = "http://127.0.0.1:1/none", googleAudiences: Set<String> = []
+        googleJWKSURL: String = "http://127.0.0.1:1/none", googleAudiences: Set<String> = [],
+        superTokensWebsiteURL: String? = nil
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -49,6 +50,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
             publicDirectory: TestGatehouse.repositoryRoot + "/Public")
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = TestGatehouse.superTokensAPIKey
+        configuration.superTokensWebsiteURL = superTokensWebsiteURL
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,

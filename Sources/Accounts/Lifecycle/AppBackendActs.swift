@@ -86,6 +86,22 @@ public struct AppBackendActs: Sendable {
         return updated
     }
 
+    /// Deletes the account as the app's backend removes its user — the deletion staff and the owner
+    /// make — audited as `account.deleted` by this way in; false when there was no such account.
+    public func delete(_ id: UserID, request: Request) async throws -> Bool {
+        let user: User
+        do {
+            user = try await env.backend.admin.user(id)
+        } catch AuthError.userNotFound {
+            return false
+        }
+        try await UserAdministration.remove(user, api: env.backend, env: env)
+        await env.audit.record(
+            .accountDeleted, actor: nil, subject: id.rawValue, request: request,
+            data: AuditTrail.data(["email": .string(user.email)], via: via))
+        return true
+    }
+
     /// Merges `patch` into the account's profile (`null` removes a key; the backend's profile
     /// rules apply), audited as `profile.updated` with the keys.
     public func updateProfile(_ id: UserID, _ patch: [String: JSONValue], request: Request) async throws -> User {

@@ -48,6 +48,17 @@ public struct AuthenticatorApp: Sendable {
         return nil
     }
 
+    /// Turns the authenticator off on the session's own word, where `policy` takes it as the proof
+    /// (`authenticatorRemovedBySession`), and only in a recent sign-in (`FreshSignInRequired`
+    /// otherwise); `.notSupported(.totp)` under a policy that asks for the password.
+    public func remove(_ signedIn: SignedIn, policy: WayInPolicy, via: String?, request: Request) async throws {
+        try refuseImpersonation(signedIn)
+        guard policy.authenticatorRemovedBySession else { throw AuthError.notSupported(.totp) }
+        if RecentSignIn.isStale(signedIn, now: env.clock()) { throw FreshSignInRequired(.removeAuthenticatorApp) }
+        try await env.backend.admin.resetTOTP(of: signedIn.user.id)
+        await env.audit.recordOwnAct(.totpDisabled, of: signedIn, request: request, data: AuditTrail.data([:], via: via))
+    }
+
     /// Ten new recovery codes after the password (the old ones die).
     public func regenerateRecoveryCodes(password: String, _ signedIn: SignedIn, request: Request) async throws
         -> Result<[String], PasswordRefusal>

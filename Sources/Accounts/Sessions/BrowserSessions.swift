@@ -11,7 +11,8 @@ public struct SignedIn: Sendable {
     public var user: User
     /// The backend's session for this browser: every call made as the user goes with it.
     public var backendSession: AuthSession
-
+    /// When this session's sign-in happened.
+    public var signedInAt: Date { session.createdAt }
 }
 
 /// Browser sessions for the account pages: an opaque random token in an HttpOnly cookie, rotated at

@@ -28,6 +28,7 @@ public struct FreshSignInRequired: HTTPResponseError {
         case addPasskey
         case linkProvider
         case addAuthenticatorApp
+        case removeAuthenticatorApp
     }
 
     public let act: Act
@@ -47,6 +48,7 @@ public struct FreshSignInRequired: HTTPResponseError {
             case .addPasskey: "add a passkey"
             case .linkProvider: "link a provider"
             case .addAuthenticatorApp: "set up an authenticator app"
+            case .removeAuthenticatorApp: "turn off the authenticator app"
             }
         let remedy = onConsole ? "confirm your password" : "sign in again"
         return "To \(what), \(remedy) first: you signed in more than \(Int(RecentSignIn.window / 60)) minutes ago."

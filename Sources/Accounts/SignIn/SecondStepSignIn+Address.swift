@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
+import ServerSeam
 
 /// A pending second step found by the account's address, for ways in whose second step names the
 /// address alone (Descope's `totp/verify {loginId, code}` after a password sign-in that needs it).
@@ -18,6 +19,17 @@ extension SecondStepSignIn {
         try await env.database.rememberOTPRequest(
             emailHash: pendingHash(email), otpID: challenge.id,
             expiresAt: challenge.expiresAt ?? now.addingTimeInterval(Self.pendingLifetime), now: now)
+    }
+
+    /// Keeps `challenge` as its account's pending second step and names that account, for ways in
+    /// whose frontend holds no challenge (SuperTokens' FDI: its `totp/verify` names the session's
+    /// account); nil when the backend cannot name the account.
+    public func rememberForItsAccount(_ challenge: MFAChallenge) async throws -> User? {
+        guard let id = try await (env.backend as? any SecondStepOwners)?.owner(ofSecondStep: challenge.id),
+            let user = try? await UserDirectory(env: env).user(id)
+        else { return nil }
+        try await remember(challenge, for: user.email)
+        return user
     }
 
     /// Tries `factor` on `email`'s pending second step. An address without one (never asked,

@@ -37,7 +37,7 @@ public struct UserAdministration: Sendable {
         return updated
     }
 
-    /// Deletes the account, ends its sessions and drops its tags.
+    /// Deletes the account, ends its sessions and drops its tags and the app's meta on it.
     public func delete(_ user: User) async throws {
         try await Self.remove(user, api: api, env: env)
         await env.audit.record(
@@ -53,10 +53,13 @@ public struct UserAdministration: Sendable {
             .accountDeleted, of: signedIn, request: request, data: ["email": .string(signedIn.user.email), "via": .string(via)])
     }
 
-    private static func remove(_ user: User, api: any AuthAPI, env: Accounts) async throws {
+    /// The deletion every way to delete an account shares: the backend's account, its sessions, its
+    /// tags and the app's meta on it.
+    static func remove(_ user: User, api: any AuthAPI, env: Accounts) async throws {
         try await api.admin.deleteUser(user.id)
         try await env.database.revokeSessions(userID: user.id, at: env.clock())
         try await env.database.removeTags(of: [user.id])
+        try await env.database.deleteAppUserMeta(userID: user.id.rawValue)
     }
 
     /// Ends every session of the user; returns how many were live. `removingPasskeys`: every

@@ -20,6 +20,12 @@ public struct UserDirectory: Sendable {
         try await env.backend.admin.user(email: email)
     }
 
+    /// Whether account `id` has a password (one made by a mailed code or a provider has none until
+    /// it sets one); true where the backend keeps the passwords (Gatehouse cannot tell).
+    public func hasPassword(_ id: UserID) async throws -> Bool {
+        try await env.database.hasPassword(userID: id) ?? true
+    }
+
     /// One page of accounts; throws `.validation` for a filter or sort the backend cannot read.
     public func page(_ query: UserQuery) async throws -> UserPage {
         try await env.backend.admin.listUsers(query)

@@ -79,7 +79,7 @@ struct DescopeOAuthRoutes: Sendable {
                 token, provider: .apple, nonce: .equals(nonce), name: Self.appleName(try call.text("user")),
                 request: call.request)
             {
-            case .signIn(let result): return try await api.answer(result, amr: ["oauth"], call: call)
+            case .signIn(let result, _, _): return try await api.answer(result, amr: ["oauth"], call: call)
             case .refused:
                 throw DescopeAnswer(
                     401, DescopeCode.invalidRequest, "Unauthorized", "The Apple identity token could not be verified")

@@ -21,7 +21,7 @@ struct InsForgeIDTokenSignIn: Sendable {
         switch try await IDTokenSignIn(feature: feature, via: "insforge-api").signIn(
             token, provider: provider, nonce: nonce, name: name, request: request)
         {
-        case .signIn(let result):
+        case .signIn(let result, _, _):
             return try await api.answer(result, client: try InsForgeDelivery.clientType(request), request: request)
         case .refused: return InsForgeError.response(401, refusal.code, refusal.message)
         case .conflict(let message): return InsForgeError.response(409, "AUTH_EXTERNAL_CONFLICT", message)

@@ -26,8 +26,9 @@ struct IDTokenSignIn: Sendable {
 
     /// What the token came to.
     enum Outcome: Sendable {
-        /// The provider vouched for the person: signed in, or the second step the account owes.
-        case signIn(SignInResult)
+        /// The provider vouched for the person: signed in, or the second step the account owes, how
+        /// the identity came to the account (`.created` for a new one), and who it is at the provider.
+        case signIn(SignInResult, ExternalSignIn.Outcome?, subject: String)
         /// The token could not be verified, or was used before (the reason is in the audit trail).
         case refused
         /// The identity may not sign in to, or create, the account it names.
@@ -84,7 +85,7 @@ struct IDTokenSignIn: Sendable {
             let config = ProviderConfiguration(name: provider.rawValue, type: .oidc, clientId: "")
             return .conflict(message: OAuthPages.message(error, provider: config))
         case .refused(let refusal): throw refusal.error
-        case .signedIn, .secondStep: return .signIn(signIn.result)
+        case .signedIn, .secondStep: return .signIn(signIn.result, signIn.outcome, subject: identity.subject)
         }
     }
 

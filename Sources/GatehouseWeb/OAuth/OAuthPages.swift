@@ -140,23 +140,9 @@ struct OAuthPages: Sendable {
     private func exchange(_ provider: ProviderConfiguration, code: String, flow: OAuthFlowRecord, now: Date) async throws
         -> ExternalIdentity
     {
-        let redirectURI = feature.settings.callbackURL(provider: provider.name)
-        var config = provider
-        let endpoints: ProviderEndpoints
-        if provider.mode == .test {
-            // The built-in test provider is an OIDC provider served by Gatehouse itself: discovery,
-            // token exchange over HTTP and id_token checks exactly as for a live one (no presets).
-            guard feature.settings.testProviderEnabled else { throw OAuthError.badConfiguration("test provider is off") }
-            config.type = .oidc
-            endpoints = try await feature.client.endpoints(discoveredFrom: feature.testIssuer(provider: provider.name), now: now)
-        } else {
-            endpoints = try await feature.client.endpoints(for: provider, now: now)
-        }
-        var identity = try await feature.client.identity(
-            config, endpoints: endpoints, code: code, redirectURI: redirectURI,
+        try await feature.identity(
+            provider, code: code, redirectURI: feature.settings.callbackURL(provider: provider.name),
             codeVerifier: flow.codeVerifier, nonce: flow.nonce, now: now)
-        identity.fromTestProvider = provider.mode == .test
-        return identity
     }
 
     private func signIn(

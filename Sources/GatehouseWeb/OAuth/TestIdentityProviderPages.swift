@@ -8,7 +8,8 @@ import Store
 
 /// `/_/test-idp/{provider}/authorize`: a fake provider's account chooser, like the Firebase
 /// emulator's. Pick a fixed identity, an added one, or generate one; the page then redirects to
-/// Gatehouse's own callback with a real code that only the flow's PKCE verifier can spend, at
+/// Gatehouse's own callback (or a SuperTokens frontend's, `testProviderRedirects`) with a real
+/// code that only the flow's PKCE verifier can spend, at
 /// `POST /_/test-idp/{provider}/token` (`TestIdentityProviderAPI`).
 /// Served on loopback by default, elsewhere only with `--test-provider`.
 struct TestIdentityProviderPages: Sendable {
@@ -25,7 +26,7 @@ struct TestIdentityProviderPages: Sendable {
         router.page(.post, "/_/test-idp/:provider/authorize", env, choose)
     }
 
-    /// The checked authorization request: provider in test mode, our own callback, S256.
+    /// The checked authorization request: provider in test mode, a callback it may send codes to, S256.
     private func authorizationRequest(_ visit: Visit, source: Parameters) async throws
         -> (ProviderConfiguration?, [(String, String)]?)
     {
@@ -42,7 +43,7 @@ struct TestIdentityProviderPages: Sendable {
         let values = Dictionary(params, uniquingKeysWith: { first, _ in first })
         guard values["response_type"] == "code", values["code_challenge_method"] == PKCE.method,
             values["client_id"] == provider.clientId,
-            values["redirect_uri"] == feature.settings.callbackURL(provider: provider.name),
+            feature.testProviderRedirects(to: values["redirect_uri"] ?? "", provider: provider.name),
             PKCE.isValidChallenge(values["code_challenge"] ?? "")
         else { return (provider, nil) }
         return (provider, params)
@@ -131,10 +132,12 @@ struct TestIdentityProviderPages: Sendable {
             codeChallenge: values["code_challenge"] ?? "", nonce: values["nonce"] ?? "")
         let callback = CallbackURL.appending(
             [("code", code), ("state", values["state"] ?? "")], to: values["redirect_uri"] ?? "/")
-        // For an app's sign-in the callback ends in a redirect to the app. Browsers apply this page's
-        // `form-action 'self'` to every redirect after the post, so leave through a plain navigation.
+        // For an app's sign-in the callback ends in a redirect to the app, and a SuperTokens
+        // frontend's callback is the app's own page. Browsers apply this page's `form-action 'self'`
+        // to every redirect after the post, so leave through a plain navigation.
+        let ownCallback = values["redirect_uri"] == feature.settings.callbackURL(provider: provider.name)
         let flow = try await OAuthFlows(env: env.accounts, hasher: feature.hasher).pending(state: values["state"] ?? "")
-        if flow?.appRequest != nil {
+        if flow?.appRequest != nil || !ownCallback {
             return env.renderer.page(.continuePage, visit.context(title: "Returning to the app", ["url": callback]))
         }
         return .redirect(to: callback)

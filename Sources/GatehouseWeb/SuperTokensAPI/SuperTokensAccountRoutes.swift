@@ -20,7 +20,8 @@ struct SuperTokensAccountRoutes: Sendable {
             guard let user = try await user(try SuperTokensCore.query(request, "userId")) else {
                 return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR")
             }
-            return SuperTokensCore.status("OK", ["user": SuperTokensUser(user: user).json])
+            let directory = UserDirectory(env: env.accounts)
+            return SuperTokensCore.status("OK", ["user": try await SuperTokensUser.of(user, in: directory).json])
         }
         core.on(&router, .post, "/recipe/user/password/reset/token", tenantScoped: true, resetToken)
         core.on(&router, .post, "/recipe/user/password/reset/token/consume", tenantScoped: true, consumeResetToken)
@@ -88,7 +89,9 @@ struct SuperTokensAccountRoutes: Sendable {
         guard let email = try request.query.single("email")?.trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
         else { return SuperTokensCore.status("OK", ["users": .array([])]) }
         let users = try await core.accounts(email: email)
-        return SuperTokensCore.status("OK", ["users": .array(users.map { SuperTokensUser(user: $0).json })])
+        var answered: [JSONValue] = []
+        for user in users { answered.append(try await SuperTokensUser.of(user, in: UserDirectory(env: env.accounts)).json) }
+        return SuperTokensCore.status("OK", ["users": .array(answered)])
     }
 
     private func resetToken(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {

@@ -51,6 +51,7 @@ struct SuperTokensCore: Sendable {
         SuperTokensMetadataRoutes(core: self).register(on: &router)
         SuperTokensUserListRoutes(core: self).register(on: &router)
         SuperTokensTOTPRoutes(core: self).register(on: &router)
+        SuperTokensIdentityRoutes(core: self).register(on: &router)
     }
 
     /// A sign-in owner's answer as the core gives it to an app's backend: the account the app opens

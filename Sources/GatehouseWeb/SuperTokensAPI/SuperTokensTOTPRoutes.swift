@@ -11,8 +11,6 @@ import TwoFactor
 /// the account's latest sign-in (`SecondStepSignIn`), which the core's `signin` and passwordless
 /// `consume` left waiting for it: the SDK's MFA recipe asks for it after the first factor.
 struct SuperTokensTOTPRoutes: Sendable {
-    /// The core's name for a first device created without one.
-    static let defaultName = "TOTP Device 0"
     let core: SuperTokensCore
     private var accounts: Accounts { core.env.accounts }
     private var authenticators: AppAuthenticatorDevices { core.authenticators }
@@ -22,7 +20,7 @@ struct SuperTokensTOTPRoutes: Sendable {
         core.on(&router, .put, "/recipe/totp/device", renameDevice)
         core.on(&router, .get, "/recipe/totp/device/list") { request, _ in
             let userID = try SuperTokensCore.query(request, "userId")
-            guard let device = try await device(of: userID) else {
+            guard let device = try await authenticators.device(of: userID) else {
                 return SuperTokensCore.status("OK", ["devices": .array([])])
             }
             return SuperTokensCore.status("OK", ["devices": .array([Self.describe(device)])])
@@ -32,40 +30,16 @@ struct SuperTokensTOTPRoutes: Sendable {
         core.on(&router, .post, "/recipe/totp/verify", tenantScoped: true, verifyCode)
     }
 
-    /// The account's one device as the core lists it.
-    struct Device {
-        var name: String
-        var verified: Bool
-        /// Whether the app named it (else it answers to any name: it was turned on elsewhere, on the pages).
-        var named: Bool
-
-        func answers(to name: String) -> Bool { !named || self.name == name }
-    }
-
-    /// The account's authenticator, on or handed out and fresh; nil for none or no account.
-    private func device(of userID: String) async throws -> Device? {
-        let entry = try await authenticators.entry(userID)
-        let on: Bool
-        do {
-            on = try await AuthenticatorApp(env: accounts).status(of: UserID(userID)).enabled
-        } catch AuthError.userNotFound {
-            return nil
-        }
-        let name = entry.name ?? Self.defaultName
-        if on { return Device(name: name, verified: true, named: entry.name != nil) }
-        guard let since = entry.pendingSince, accounts.clock().timeIntervalSince(since) < TOTPRules.pendingEnrollmentLifetime
-        else { return nil }
-        return Device(name: name, verified: false, named: true)
-    }
-
     /// The `userId` field, and the account's device when it answers to the name in `nameField`.
-    private func device(_ body: [String: JSONValue], named nameField: String) async throws -> (String, Device?) {
+    private func device(_ body: [String: JSONValue], named nameField: String) async throws -> (
+        String, AppAuthenticatorDevices.Device?
+    ) {
         let userID = try Self.nonEmpty(body, "userId")
         let name = try Self.nonEmpty(body, nameField)
-        return (userID, try await device(of: userID).flatMap { $0.answers(to: name) ? $0 : nil })
+        return (userID, try await authenticators.device(of: userID).flatMap { $0.answers(to: name) ? $0 : nil })
     }
 
-    private static func describe(_ device: Device) -> JSONValue {
+    static func describe(_ device: AppAuthenticatorDevices.Device) -> JSONValue {
         .object([
             "name": .string(device.name), "period": .number(Double(TOTP.period)), "skew": .number(1),
             "verified": .bool(device.verified)
@@ -81,7 +55,7 @@ struct SuperTokensTOTPRoutes: Sendable {
             throw CoreAnswer(
                 400, "Gatehouse's authenticator codes are 30-second steps checked one step either side: send skew 1, period 30")
         }
-        if let existing = try await device(of: userID), existing.verified {
+        if let existing = try await authenticators.device(of: userID), existing.verified {
             return SuperTokensCore.status("DEVICE_ALREADY_EXISTS_ERROR")
         }
         let enrollment: TOTPEnrollment
@@ -90,7 +64,7 @@ struct SuperTokensTOTPRoutes: Sendable {
         } catch AuthError.userNotFound, AuthError.invalidCredentials {
             throw CoreAnswer(400, "Gatehouse keeps authenticators for its accounts only: no account \(userID)")
         }
-        let deviceName = name ?? Self.defaultName
+        let deviceName = name ?? AppAuthenticatorDevices.defaultName
         try await authenticators.handedOut(userID, name: deviceName)
         return SuperTokensCore.status("OK", ["deviceName": .string(deviceName), "secret": .string(enrollment.secret)])
     }
@@ -122,12 +96,12 @@ struct SuperTokensTOTPRoutes: Sendable {
             try await AuthenticatorApp(env: accounts).confirmEnrollment(
                 code: code, for: UserID(userID), via: SuperTokensCore.via, request: request)
         } catch AuthError.invalidCode {
-            return invalid(failed: try await authenticators.failed(userID))
+            return Self.invalid(failed: try await authenticators.failed(userID))
         } catch AuthError.codeExpired {
             try await authenticators.forget(userID)
             return SuperTokensCore.status("UNKNOWN_DEVICE_ERROR")
         } catch AuthError.rateLimited(let wait) {
-            return limitReached(retryAfter: wait)
+            return Self.limitReached(retryAfter: wait)
         }
         try await authenticators.confirmed(userID)
         return SuperTokensCore.status("OK", ["wasAlreadyVerified": .bool(false)])
@@ -139,7 +113,7 @@ struct SuperTokensTOTPRoutes: Sendable {
     private func verifyCode(_ request: Request, _ body: [String: JSONValue]) async throws -> Response {
         let userID = try Self.nonEmpty(body, "userId")
         let code = try SuperTokensCore.text(body, "totp")
-        guard let device = try await device(of: userID), device.verified,
+        guard let device = try await authenticators.device(of: userID), device.verified,
             let user = try? await UserDirectory(env: accounts).user(UserID(userID))
         else { return SuperTokensCore.status("UNKNOWN_USER_ID_ERROR") }
         switch try await SecondStepSignIn(env: accounts, via: SuperTokensCore.via).attempt(
@@ -150,15 +124,16 @@ struct SuperTokensTOTPRoutes: Sendable {
             try await authenticators.resetFailures(userID)
             return SuperTokensCore.status("OK")
         case .refused(.throttled(let wait)):
-            return limitReached(retryAfter: wait)
+            return Self.limitReached(retryAfter: wait)
         case .refused(.expired):
-            return invalid(failed: TOTPRules.triesPerStep)
+            return Self.invalid(failed: TOTPRules.triesPerStep)
         case .refused, .secondStep:
-            return invalid(failed: try await authenticators.failed(userID))
+            return Self.invalid(failed: try await authenticators.failed(userID))
         }
     }
 
-    private func invalid(failed: Int) -> Response {
+    /// A wrong code, as both SuperTokens APIs answer it (the count capped at the tries there are).
+    static func invalid(failed: Int) -> Response {
         SuperTokensCore.status(
             "INVALID_TOTP_ERROR",
             [
@@ -167,7 +142,8 @@ struct SuperTokensTOTPRoutes: Sendable {
             ])
     }
 
-    private func limitReached(retryAfter: Int) -> Response {
+    /// The source's code checks spent, as both SuperTokens APIs answer it.
+    static func limitReached(retryAfter: Int) -> Response {
         SuperTokensCore.status(
             "LIMIT_REACHED_ERROR",
             [

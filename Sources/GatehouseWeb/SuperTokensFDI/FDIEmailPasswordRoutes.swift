@@ -7,6 +7,8 @@ import HTTPServer
 /// address shows in the `st-ev` claim), `emailpassword/email/exists`, and the reset by mailed
 /// token (Gatehouse mails the link; its token is what `user/password/reset` spends).
 struct FDIEmailPasswordRoutes: Sendable {
+    /// The recipe's factor id in the `st-mfa` claim.
+    static let factor = "emailpassword"
     let fdi: SuperTokensFDI
     var env: PageEnvironment { fdi.env }
 
@@ -33,22 +35,22 @@ struct FDIEmailPasswordRoutes: Sendable {
             return Self.fieldErrors(errors)
         }
         guard let session = outcome.session else { throw FDIRefusal.unauthorised }
-        return try await fdi.sessions.opening(session, request: request, body: Self.signedIn(outcome.user))
+        return try await fdi.sessions.opening(
+            session, factors: [Self.factor], request: request, body: Self.signedIn(outcome.user))
     }
 
-    /// A password sign-in. An account that owes a second step is refused here until the FDI's MFA
-    /// routes carry it: no session is handed out before the step.
+    /// A password sign-in. For an account that owes a second step it answers as the SDK's MFA
+    /// recipe does, with a token whose `st-mfa` is unmet and no session until `totp/verify`.
     private func signIn(_ request: Request) async throws -> Response {
         let fields = try SuperTokensFDI.formFields(try SuperTokensFDI.body(request), required: ["email", "password"])
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let signIn = PasswordSignIn(env: env.accounts, via: SuperTokensFDI.via, policy: .superTokensFrontend)
         switch try await signIn.attempt(email: email, password: fields["password"] ?? "", request: request) {
         case .signedIn(let session):
-            return try await fdi.sessions.opening(session, request: request, body: Self.signedIn(session.user))
-        case .secondStep:
-            return SuperTokensFDI.status(
-                "SIGN_IN_NOT_ALLOWED",
-                ["reason": "This account signs in with a second step, which this API does not offer yet."])
+            return try await fdi.sessions.opening(
+                session, factors: [Self.factor], request: request, body: Self.signedIn(session.user))
+        case .secondStep(let challenge):
+            return try await fdi.sessions.owing(challenge, factor: Self.factor, request: request, body: Self.signedIn)
         case .refused(.invalidCredentials), .refused(.emailNotVerified):
             return SuperTokensFDI.status("WRONG_CREDENTIALS_ERROR")
         case .refused(.disabled):

@@ -69,8 +69,8 @@ struct FDIPasswordlessRoutes: Sendable {
         return SuperTokensFDI.status("OK")
     }
 
-    /// Spends the device's code. An account that owes a second step is refused until the FDI's MFA
-    /// routes carry it: no session before the step.
+    /// Spends the device's code; an account that owes a second step gets the SDK's MFA answer
+    /// (`FDISessions.owing`): no session before the step.
     private func consume(_ request: Request) async throws -> Response {
         let body = try SuperTokensFDI.body(request)
         let preAuthSessionID = try SuperTokensFDI.text(body, "preAuthSessionId")
@@ -85,7 +85,8 @@ struct FDIPasswordlessRoutes: Sendable {
         {
         case .signedIn(let session):
             try await devices.remove(deviceID)
-            return try await signedIn(session, createdNewRecipeUser: !device.accountExisted, request: request)
+            return try await signedIn(
+                session, factor: "otp-email", createdNewRecipeUser: !device.accountExisted, request: request)
         case .refused(.wrongCode):
             let failed = try await devices.failed(deviceID)
             guard failed < device.maximumAttempts else { return SuperTokensFDI.status("RESTART_FLOW_ERROR") }
@@ -96,9 +97,9 @@ struct FDIPasswordlessRoutes: Sendable {
             throw FDIRefusal.rateLimited(retryAfter)
         case .refused(let refusal):
             throw refusal.error
-        case .secondStep:
+        case .secondStep(let challenge):
             try await devices.remove(deviceID)
-            return Self.secondStepRefused
+            return try await owing(challenge, factor: "otp-email", request: request)
         }
     }
 
@@ -114,27 +115,39 @@ struct FDIPasswordlessRoutes: Sendable {
         {
         case .signedIn(let session):
             try await devices.remove(device.deviceID)
-            return try await signedIn(session, createdNewRecipeUser: !device.accountExisted, request: request)
-        case .secondStep:
+            return try await signedIn(
+                session, factor: "link-email", createdNewRecipeUser: !device.accountExisted, request: request)
+        case .secondStep(let challenge):
             try await devices.remove(device.deviceID)
-            return Self.secondStepRefused
+            return try await owing(challenge, factor: "link-email", request: request)
         case .refused:
             return SuperTokensFDI.status("RESTART_FLOW_ERROR")
         }
     }
 
-    private func signedIn(_ session: AuthSession, createdNewRecipeUser: Bool, request: Request) async throws -> Response {
-        let answer = SuperTokensFDI.status(
+    private func signedIn(
+        _ session: AuthSession, factor: String, createdNewRecipeUser: Bool, request: Request
+    ) async throws -> Response {
+        try await fdi.sessions.opening(
+            session, factors: [factor], request: request,
+            body: Self.answer(session.user, createdNewRecipeUser: createdNewRecipeUser))
+    }
+
+    /// A code or link right for an account that owes its second step: the SDK's MFA answer.
+    private func owing(_ challenge: MFAChallenge, factor: String, request: Request) async throws -> Response {
+        try await fdi.sessions.owing(challenge, factor: factor, request: request) {
+            Self.answer($0, createdNewRecipeUser: false)
+        }
+    }
+
+    private static func answer(_ user: User, createdNewRecipeUser: Bool) -> Response {
+        SuperTokensFDI.status(
             "OK",
             [
                 "createdNewRecipeUser": .bool(createdNewRecipeUser),
-                "user": SuperTokensUser(user: session.user, recipe: "passwordless").json
+                "user": SuperTokensUser(user: user, recipe: "passwordless").json
             ])
-        return try await fdi.sessions.opening(session, request: request, body: answer)
     }
-
-    private static let secondStepRefused = SuperTokensFDI.status(
-        "SIGN_IN_UP_NOT_ALLOWED", ["reason": "This account signs in with a second step, which this API does not offer yet."])
 
     private static func codeRefused(_ status: String, failed: Int, of maximum: Int) -> Response {
         SuperTokensFDI.status(

@@ -12,7 +12,7 @@ struct FDISessionRoutes: Sendable {
     func register(on router: inout Router) {
         fdi.on(&router, .post, "/session/refresh") { request in try await fdi.sessions.refresh(request) }
         fdi.on(&router, .post, "/signout") { request in try await fdi.sessions.signOut(request) }
-        fdi.on(&router, .get, "/loginmethods") { _ in loginMethods }
+        fdi.on(&router, .get, "/loginmethods") { _ in await loginMethods() }
         fdi.on(&router, .get, "/jwt/jwks.json") { _ in try .json(fdi.tokens.jwks) }
         fdi.on(&router, .get, "/.well-known/openid-configuration") { _ in
             SuperTokensFDI.status(
@@ -25,22 +25,21 @@ struct FDISessionRoutes: Sendable {
         }
     }
 
-    /// The first factors this API offers, as the server's `--sign-in-methods` allow them.
-    private var loginMethods: Response {
-        let methods = fdi.env.accounts.signInMethods
-        let password = methods.contains(.password)
-        let code = methods.contains(.emailCode) && fdi.env.capabilities.contains(.emailOTP)
-        let link =
-            fdi.env.configuration.superTokensWebsiteURL != nil && methods.contains(.magicLink)
-            && fdi.env.capabilities.contains(.magicLink)
-        let factors: [JSONValue] =
-            (password ? ["emailpassword"] : []) + (code ? ["otp-email"] : []) + (link ? ["link-email"] : [])
+    /// The first factors this API offers, as the server's `--sign-in-methods` allow them, and the
+    /// providers a frontend may sign in with (`FDIThirdPartyRoutes`).
+    private func loginMethods() async -> Response {
+        let providers = await fdi.oauth?.buttonProviders() ?? []
+        let factors = fdi.firstFactors + (providers.isEmpty ? [] : [FDIThirdPartyRoutes.factor])
         return SuperTokensFDI.status(
             "OK",
             [
-                "emailPassword": .object(["enabled": .bool(password)]), "passwordless": .object(["enabled": .bool(code || link)]),
-                "thirdParty": .object(["enabled": .bool(false), "providers": .array([])]),
-                "webauthn": .object(["enabled": .bool(false)]), "firstFactors": .array(factors)
+                "emailPassword": .object(["enabled": .bool(factors.contains("emailpassword"))]),
+                "passwordless": .object(["enabled": .bool(factors.contains("otp-email") || factors.contains("link-email"))]),
+                "thirdParty": .object([
+                    "enabled": .bool(!providers.isEmpty),
+                    "providers": .array(providers.map { .object(["id": .string($0.name), "name": .string($0.label)]) })
+                ]),
+                "webauthn": .object(["enabled": .bool(false)]), "firstFactors": .array(factors.map(JSONValue.string))
             ])
     }
 }

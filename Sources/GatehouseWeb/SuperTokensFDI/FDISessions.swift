@@ -8,7 +8,8 @@ import Secrets
 /// one (signature, expiry, and the row itself, so a revoked session stops at once), refreshed
 /// by rotation and ended by sign-out — `AppSessions` rows named by their handle, the same sessions
 /// the core API hands out. The access token carries `iss` and the `st-ev` claim (whether the
-/// address is proven), fresh at every token minted.
+/// address is proven), fresh at every token minted, and `st-mfa` (the factors the sign-in took;
+/// a sign-in that owes its second step: `FDISessions+SecondStep`).
 struct FDISessions: Sendable {
     let fdi: SuperTokensFDI
     var tokens: SuperTokensTokens { fdi.tokens }
@@ -23,31 +24,28 @@ struct FDISessions: Sendable {
     }
 
     /// `body` with a new session for `session` (a sign-in or sign-up the owner admitted), in the
-    /// transport the frontend asked for.
-    func opening(_ session: AuthSession, request: Request, body: Response) async throws -> Response {
+    /// transport the frontend asked for; its `st-mfa` claim names the `factors` the sign-in took
+    /// (SuperTokens' factor ids) and is met: Gatehouse hands out no session while a step is owed.
+    func opening(
+        _ session: AuthSession, factors: [String] = [], carried: [String: JSONValue] = [:], request: Request, body: Response
+    ) async throws -> Response {
         let opened = try await tokens.sessions.openNamed(session, request: request, lifetime: tokens.accessLifetime)
-        let minted = try tokens.mint(opened, userData: claims(for: opened.user), antiCsrf: nil, dynamic: true)
+        var userData = claims(for: opened.user)
+        userData[Self.mfaClaim] = mfa(factors, carried: carried, met: true)
+        let minted = try tokens.mint(opened, userData: userData, antiCsrf: nil, dynamic: true)
         return try answer(
             body, minted.accessToken, refreshToken: minted.refreshToken, userID: minted.userID,
             transport: FDITransport(forNewSessionOf: request))
     }
 
     /// The session the request's access token names: `tryRefresh` for an expired or unreadable
-    /// token, `unauthorised` for none or an ended session. In cookie mode a state-changing call
-    /// must carry the SDK's `rid` header (its anti-CSRF check `VIA_CUSTOM_HEADER`): a cross-site
-    /// form cannot set one.
+    /// token, `unauthorised` for none or an ended session, the SDK's 403 for a sign-in whose second
+    /// step is still owed (`presented` lets the routes that serve one see it).
     func verified(_ request: Request) async throws -> Verified {
-        guard let (token, transport) = FDITransport.presented(request, refresh: false) else { throw FDIRefusal.unauthorised }
-        guard let claims = tokens.claims(of: token), let handle = claims["sessionHandle"]?.stringValue,
-            case .number(let exp)? = claims["exp"], exp > tokens.now(of: claims).timeIntervalSince1970
-        else { throw FDIRefusal.tryRefresh }
-        if transport == .cookie, request.method != .get, request.headers["rid"] == nil {
-            // The tokens are kept (the SDK clears them): a forged post must not sign the person out.
-            throw FDIRefusal(
-                status: 401, message: "anti-csrf check failed. Please pass 'rid: \"session\"' header in the request.")
+        switch try await presented(request) {
+        case .session(let session): return session
+        case .owing: throw FDIRefusal.secondStepOwed
         }
-        guard let signedIn = await tokens.sessions.current(handle: handle) else { throw FDIRefusal.unauthorised }
-        return Verified(claims: claims, token: token, signedIn: signedIn, transport: transport)
     }
 
     /// The session the request names, if any: nil without an access token; its refusals otherwise.
@@ -89,23 +87,32 @@ struct FDISessions: Sendable {
     }
 
     /// `signout`: the request's session ends, and the frontend's tokens are cleared.
+    /// A sign-in still owing its second step holds no session: only its token is cleared.
     func signOut(_ request: Request) async throws -> Response {
-        let session = try await verified(request)
-        try await tokens.sessions.signOut(session.signedIn, request: request, via: SuperTokensFDI.via)
+        let transport: FDITransport
+        switch try await presented(request) {
+        case .session(let session):
+            try await tokens.sessions.signOut(session.signedIn, request: request, via: SuperTokensFDI.via)
+            transport = session.transport
+        case .owing(let owing):
+            transport = owing.transport
+        }
         var response = SuperTokensFDI.status("OK")
-        FDITransport.clear(session.transport, refreshPath: fdi.refreshPath, secure: fdi.secureCookies, in: &response)
+        FDITransport.clear(transport, refreshPath: fdi.refreshPath, secure: fdi.secureCookies, in: &response)
         return response
     }
 
-    /// The claims the FDI adds to an access token: its issuer and `st-ev` for `user`.
-    private func claims(for user: User) -> [String: JSONValue] {
+    /// The claims the FDI adds to an access token: its issuer, `st-ev` for `user`, and the Rownd plugin's.
+    func claims(for user: User) -> [String: JSONValue] {
         let now = (fdi.env.clock().timeIntervalSince1970 * 1000).rounded(.down)
-        return ["iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])]
+        return RowndUser.claims(for: user, now: now).merging([
+            "iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])
+        ]) { _, own in own }
     }
 
     /// `body` carrying `access` (and `refreshToken`) in `transport`, with the `front-token`:
     /// base64 of `{uid, ate, up}` (the payload), keys sorted as supertokens-python writes it.
-    private func answer(
+    func answer(
         _ body: Response, _ access: String, refreshToken: String?, userID: String, transport: FDITransport
     ) throws -> Response {
         guard let payload = tokens.claims(of: access), case .number(let exp)? = payload["exp"] else {

@@ -18,10 +18,13 @@ struct SuperTokensFDI: Sendable {
     /// `apiBasePath` without a trailing slash ("" for the root).
     let basePath: String
     let cors: FDICORS
+    /// Provider sign-in (the thirdparty recipe); nil when the server has none.
+    let oauth: OAuthFeature?
 
-    init(env: PageEnvironment, tokens: SuperTokensTokens) {
+    init(env: PageEnvironment, tokens: SuperTokensTokens, oauth: OAuthFeature? = nil) {
         self.env = env
         self.tokens = tokens
+        self.oauth = oauth
         let trimmed = env.configuration.superTokensAPIBasePath.split(separator: "/").joined(separator: "/")
         basePath = trimmed.isEmpty ? "" : "/" + trimmed
         cors = FDICORS(origins: Set(env.configuration.superTokensAppOrigins))
@@ -34,12 +37,25 @@ struct SuperTokensFDI: Sendable {
     /// The access token's `iss`: the API's address, as the SDK sets it (`apiDomain` + `apiBasePath`).
     var issuer: String { env.configuration.publicBaseURL + basePath }
 
+    /// The first factors by email the server offers (`--sign-in-methods`), by SuperTokens' ids.
+    var firstFactors: [String] {
+        let methods = env.accounts.signInMethods
+        let code = methods.contains(.emailCode) && env.capabilities.contains(.emailOTP)
+        let link =
+            env.configuration.superTokensWebsiteURL != nil && methods.contains(.magicLink)
+            && env.capabilities.contains(.magicLink)
+        return (methods.contains(.password) ? ["emailpassword"] : []) + (code ? ["otp-email"] : []) + (link ? ["link-email"] : [])
+    }
+
     func register(on router: inout Router) {
         cors.register(on: &router, basePath: basePath)
         FDIEmailPasswordRoutes(fdi: self).register(on: &router)
         FDISessionRoutes(fdi: self).register(on: &router)
         FDIEmailVerificationRoutes(fdi: self).register(on: &router)
         FDIPasswordlessRoutes(fdi: self).register(on: &router)
+        RowndPluginRoutes(fdi: self).register(on: &router)
+        FDIMultiFactorRoutes(fdi: self).register(on: &router)
+        if let oauth { FDIThirdPartyRoutes(fdi: self, feature: oauth).register(on: &router) }
     }
 
     /// Registers `handler` for `path` under the base path, and under the public tenant's prefix

@@ -170,7 +170,7 @@ public struct Application: Sendable {
             env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
             refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
-        let fdi = SuperTokensFDI(env: env, tokens: superTokens)
+        let fdi = SuperTokensFDI(env: env, tokens: superTokens, oauth: oauthFeature)
         fdi.register(on: &router)
         if configuration.testControls != .off {
             let testControlsAPI = TestControlsAPI(env: env)

@@ -41,6 +41,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleWebhooks = "console-webhooks"
     case consoleWebhook = "console-webhook"
     case consoleWebhookBin = "console-webhook-bin"
+    case rowndHub = "rownd-hub"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one
