@@ -40,11 +40,11 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The registered apps.
-    public func apps() async throws -> [AppRecord] { try await database.apps() }
+    public func apps() async throws -> [RegisteredApp] { try await database.apps().map(RegisteredApp.init) }
 
     /// Stores (or replaces) a checked app; true when it was new.
     @discardableResult
-    public func saveApp(_ app: AppRecord) async throws -> Bool { try await database.saveApp(app) }
+    public func saveApp(_ app: RegisteredApp) async throws -> Bool { try await database.saveApp(app.row) }
 
     private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
         ProviderConfiguration(
