@@ -185,7 +185,7 @@ let package = Package(
             name: "ClientCoreTests",
             dependencies: [
                 "AuthCore", "ServerSeam", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb",
-                "HTTPServer", "TwoFactor", "WebAuthnTestSupport",
+                "Accounts", "HTTPServer", "TwoFactor", "WebAuthnTestSupport",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

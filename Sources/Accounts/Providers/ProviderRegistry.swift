@@ -10,10 +10,15 @@ public struct ProviderRegistry: Sendable {
     public let secretBox: SecretBox
     public let clock: @Sendable () -> Date
 
-    public init(database: AppDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
+    init(database: AppDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.secretBox = secretBox
         self.clock = clock
+    }
+
+    /// The registry in `database`, as the web front-end builds it at start-up.
+    public init(database: AccountsDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
+        self.init(database: database.database, secretBox: secretBox, clock: clock)
     }
 
     /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite. True when it was new.
