@@ -39,6 +39,9 @@ public struct Accounts: Sendable {
     let passkeyChallengeLifetime: TimeInterval
     /// The ways a person may sign in (`--sign-in-methods`).
     public let signInMethods: Set<SignInMethod>
+    /// The test controls' faults in force (`TestFaults`) and request ledger, in memory.
+    public let faults = FaultBoard()
+    public let requestLedger = RequestLedger()
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).

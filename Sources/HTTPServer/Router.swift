@@ -105,9 +105,18 @@ public struct Router: Sendable {
     /// For HEAD the GET response is returned whole; the server never transmits a HEAD body, so
     /// `Content-Length` still tells the GET length (RFC 9110 §9.3.2).
     public func respond(to request: Request) async -> Response {
+        await respondNamingRoute(to: request).response
+    }
+
+    /// `respond(to:)`, and the pattern of the route that answered (nil when none did).
+    public func respondNamingRoute(to request: Request) async -> (response: Response, route: String?) {
         guard let match = route(request) else {
-            return unrouted(request)
+            return (unrouted(request), nil)
         }
+        return (await run(match, request), match.pattern)
+    }
+
+    private func run(_ match: RouteMatch, _ request: Request) async -> Response {
         do {
             return try await match.handler(request, match.parameters)
         } catch let error as any HTTPResponseError {

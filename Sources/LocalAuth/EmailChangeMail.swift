@@ -24,8 +24,9 @@ enum EmailChangeMail {
             nothing changes unless the link is confirmed.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Confirm your new \(MailBrand.current.name) email address", text: text, html: html, link: link
-        )
+            to: recipient, subject: "Confirm your new \(MailBrand.current.name) email address", text: text, html: html,
+            link: link,
+            kind: .emailChange)
     }
 
     /// A session-proven change's code (Descope's `otp/update/email`), to the new address.
@@ -47,7 +48,8 @@ enum EmailChangeMail {
             changes unless the code is entered.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Your \(MailBrand.current.name) email change code", text: text, html: html, code: code)
+            to: recipient, subject: "Your \(MailBrand.current.name) email change code", text: text, html: html, code: code,
+            kind: .emailChange)
     }
 
     /// To the current address: the same words whether or not the new address was free, so this

@@ -30,6 +30,6 @@ extension VerificationMail {
             """
         return OutgoingMail(
             to: recipient, subject: "Reset your \(MailBrand.current.name) password", text: text, html: html, code: code,
-            link: link)
+            link: link, kind: .passwordReset)
     }
 }

@@ -18,7 +18,8 @@ enum PasswordlessMail {
             <p>It works once, for \(validity). If you did not ask to sign in, ignore this message.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Your \(MailBrand.current.name) sign-in code", text: text, html: html, code: code)
+            to: recipient, subject: "Your \(MailBrand.current.name) sign-in code", text: text, html: html, code: code,
+            kind: .signInCode)
     }
 
     static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
@@ -36,6 +37,8 @@ enum PasswordlessMail {
             <p><a href="\(VerificationMail.escape(link))">Sign me in</a></p>
             <p>It works once, for \(validity), best in the browser where you asked for it. If you did not ask to sign in, ignore this message.</p>
             """
-        return OutgoingMail(to: recipient, subject: "Sign in to \(MailBrand.current.name)", text: text, html: html, link: link)
+        return OutgoingMail(
+            to: recipient, subject: "Sign in to \(MailBrand.current.name)", text: text, html: html, link: link,
+            kind: .magicLink)
     }
 }

@@ -17,7 +17,8 @@ enum VerificationMail {
             <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Your \(MailBrand.current.name) verification code", text: text, html: html, code: code)
+            to: recipient, subject: "Your \(MailBrand.current.name) verification code", text: text, html: html, code: code,
+            kind: .verification)
     }
 
     /// The code, and the link that does the same, for apps that confirm with a link's token.
@@ -40,7 +41,7 @@ enum VerificationMail {
             """
         return OutgoingMail(
             to: recipient, subject: "Your \(MailBrand.current.name) verification code", text: text, html: html, code: code,
-            link: link)
+            link: link, kind: .verification)
     }
 
     static func link(_ link: String, to recipient: String, lifetime: TimeInterval) -> OutgoingMail {
@@ -58,7 +59,8 @@ enum VerificationMail {
             <p>It works once, for \(validity). If you didn't create this account, ignore this message.</p>
             """
         return OutgoingMail(
-            to: recipient, subject: "Verify your \(MailBrand.current.name) email address", text: text, html: html, link: link)
+            to: recipient, subject: "Verify your \(MailBrand.current.name) email address", text: text, html: html, link: link,
+            kind: .verification)
     }
 
     /// `mail` with the sign-up's "this wasn't me" link added.

@@ -8,14 +8,20 @@ public struct OutgoingMail: Sendable, Equatable {
     public var html: String
     public var code: String?
     public var link: String?
+    /// What the code or link is for; nil for a mail that carries none.
+    public var kind: MailKind?
 
-    public init(to: String, subject: String, text: String, html: String, code: String? = nil, link: String? = nil) {
+    public init(
+        to: String, subject: String, text: String, html: String, code: String? = nil, link: String? = nil,
+        kind: MailKind? = nil
+    ) {
         self.to = to
         self.subject = subject
         self.text = text
         self.html = html
         self.code = code
         self.link = link
+        self.kind = kind
     }
 }
 

@@ -12,11 +12,13 @@ extension AppDatabase {
         var html: String
         var code: String?
         var link: String?
+        var kind: String?
     }
 
     /// Keeps a sent message in the dev mailbox, its content sealed with `box` (`MailboxMailer`).
     func saveMail(_ mail: OutgoingMail, at now: Date, sealedWith box: SecretBox) async throws -> MailRecord {
-        let content = MailContent(subject: mail.subject, text: mail.text, html: mail.html, code: mail.code, link: mail.link)
+        let content = MailContent(
+            subject: mail.subject, text: mail.text, html: mail.html, code: mail.code, link: mail.link, kind: mail.kind?.rawValue)
         let sealed = box.seal(String(decoding: try JSONEncoder().encode(content), as: UTF8.self))
         let normalized = EmailAddress.normalize(mail.to)
         let id = try await pool.write { db in
@@ -27,7 +29,7 @@ extension AppDatabase {
         }
         return MailRecord(
             id: id, recipient: mail.to, recipientNormalized: normalized, subject: mail.subject, text: mail.text,
-            html: mail.html, code: mail.code, link: mail.link, createdAt: now)
+            html: mail.html, code: mail.code, link: mail.link, kind: mail.kind?.rawValue, createdAt: now)
     }
 
     /// Up to `limit` messages, newest first, opened with `box`; only those to `to` (any letter case)
@@ -67,7 +69,7 @@ extension AppDatabase {
                 return MailRecord(
                     id: row["id"], recipient: row["recipient"], recipientNormalized: row["recipient_normalized"],
                     subject: content.subject, text: content.text, html: content.html, code: content.code,
-                    link: content.link, createdAt: createdAt)
+                    link: content.link, kind: content.kind, createdAt: createdAt)
             }
         }
     }

@@ -46,6 +46,11 @@ public struct RateLedger {
         for id in ids { try db.execute(sql: "DELETE FROM rate_limit_events WHERE id = ?", arguments: [id]) }
     }
 
+    /// Forgets every event (the test controls' reset: every budget full again).
+    public func forgetAll() throws {
+        try db.execute(sql: "DELETE FROM rate_limit_events")
+    }
+
     /// Forgets every event under `key` (e.g. an (account, source) pair's failures after the right password).
     public func forget(key: String) throws {
         try db.execute(sql: "DELETE FROM rate_limit_events WHERE key = ?", arguments: [key])

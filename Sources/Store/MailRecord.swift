@@ -13,5 +13,7 @@ public struct MailRecord: Sendable, Equatable {
     public var html: String
     public var code: String?
     public var link: String?
+    /// What the code or link is for (`MailKind`'s raw value); nil for none or a mail caught by SMTP.
+    public var kind: String?
     public var createdAt: Date
 }

@@ -23,6 +23,7 @@ public struct MailboxMailer: Mailer {
 
     public func send(_ mail: OutgoingMail) async throws {
         _ = try await database.saveMail(mail, at: clock(), sealedWith: box)
+        RequestEffects.note("mail", mail.to)
     }
 
     /// Up to `limit` messages, newest first; only those to `to` (any letter case) when given, and

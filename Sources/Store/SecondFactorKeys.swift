@@ -115,7 +115,7 @@ public struct SecondFactorKeys: Sendable {
 
     /// Seals keys under a key derived from the key file's (never stored in the database), one per
     /// kind of holder.
-    private func box(_ holder: CredentialHolder) throws -> SecretBox {
+    func box(_ holder: CredentialHolder) throws -> SecretBox {
         let label =
             switch holder {
             case .user: "totp-secrets"

@@ -6,6 +6,8 @@ struct Gatehouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
         abstract: "A local auth server: hosted account pages, a dev mailbox, and PocketBase/InsForge-compatible APIs.",
-        subcommands: [Serve.self, SuperuserCommand.self, UsersCommand.self, ResetCommand.self, DescopeCommand.self],
+        subcommands: [
+            Serve.self, SuperuserCommand.self, UsersCommand.self, ResetCommand.self, DescopeCommand.self, SeedCommand.self
+        ],
         defaultSubcommand: Serve.self)
 }

@@ -143,6 +143,9 @@ struct Serve: AsyncParsableCommand {
     )
     var testControls: Bool?
 
+    @Option(help: "A JSON seed file whose accounts are made before serving (as `gatehouse seed`). (GATEHOUSE_SEED)")
+    var seed: String?
+
     @Option(help: "Seconds a passkey ceremony's challenge may be answered (default 360). (GATEHOUSE_PASSKEY_CHALLENGE_LIFETIME)")
     var passkeyChallengeLifetime: Int = Environment.value("PASSKEY_CHALLENGE_LIFETIME").flatMap(Int.init) ?? 360
 
@@ -304,6 +307,9 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--test-address-suffix is a test control: drop --no-test-controls.")
             }
         }
+        if seed ?? Environment.value("SEED") != nil, testControls == false {
+            throw ValidationError("--seed is a test control: drop --no-test-controls.")
+        }
         if backend == .pocketbase {
             guard superuser != nil else {
                 throw ValidationError(
@@ -395,6 +401,11 @@ struct Serve: AsyncParsableCommand {
                     baseURL: backendURL, anonKey: anonKey ?? Environment.value("ANON_KEY") ?? "anon",
                     adminKey: resolvedBackendAdmin, verificationMode: verification),
                 logger: Logger(label: "gatehouse.insforge"))
+        }
+        if let seedFile = seed ?? Environment.value("SEED") {
+            let outcome = try await CommandLineTestData(backend: authBackend, database: database, logger: logger, clock: clock)
+                .seed(file: seedFile, via: "serve-seed")
+            logger.notice("seeded", metadata: ["created": "\(outcome.created.count)", "kept": "\(outcome.kept)"])
         }
         var web = WebConfiguration(
             publicBaseURL: publicURL ?? "", templatesDirectory: templates,

@@ -9,7 +9,7 @@ import Testing
     /// Every folder of the web module that speaks a wire format or renders pages.
     static let frontEnds = [
         "AccountPages", "AdminAPI", "Console", "DescopeAPI", "InsForgeAPI", "Mailbox", "OAuth", "PocketBaseAPI",
-        "SuperTokensAPI", "SuperTokensFDI"
+        "SuperTokensAPI", "SuperTokensFDI", "TestControls"
     ]
 
     /// What only operations may name.

@@ -18,6 +18,7 @@ import Testing
 
     static let search = "/v2/mgmt/user/search/test"
     static let mailpit = "/api/v1/messages"
+    static let faults = "/_/api/test/faults"
 
     static let cases: [Case] = [
         Case(controls: .onLoopback, path: search, loopback: true, status: 200),
@@ -27,7 +28,11 @@ import Testing
         Case(controls: .onLoopback, path: mailpit, loopback: true, status: 200),
         Case(controls: .onLoopback, path: mailpit, loopback: false, status: 403),
         Case(controls: .everywhere, path: mailpit, loopback: false, status: 200),
-        Case(controls: .off, path: mailpit, loopback: true, status: 404)
+        Case(controls: .off, path: mailpit, loopback: true, status: 404),
+        Case(controls: .onLoopback, path: faults, loopback: true, status: 200),
+        Case(controls: .onLoopback, path: faults, loopback: false, status: 403),
+        Case(controls: .everywhere, path: faults, loopback: false, status: 200),
+        Case(controls: .off, path: faults, loopback: true, status: 404)
     ]
 
     @Test(arguments: cases) func controlsAnswerWhereTheFlagsSay(_ check: Case) async throws {
@@ -48,6 +53,8 @@ import Testing
             remoteAddress: check.loopback ? "127.0.0.1" : "203.0.113.7", isLoopbackPeer: check.loopback)
         let response = await running.app.responder(request)
         #expect(response.status == check.status, "\(String(decoding: response.body, as: UTF8.self))")
+        // The request ledger gives every request an id while the controls are on, and none is made when they are off.
+        #expect((response.headers["X-Request-Id"] != nil) == (check.controls != .off))
         await running.stop()
     }
 }

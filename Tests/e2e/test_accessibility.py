@@ -129,6 +129,14 @@ def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server,
                  "/_/providers/apps/notes/edit", "/_/mailbox", "/_/test-users", "/_/security", "/_/webhooks",
                  f"/_/webhooks/{webhook['id']}", "/_/webhooks/bin/demo"):
         check(path)
+    # The Testing page with a fault in force, the ledger and an address's (empty) codes.
+    api_call(base, token, "/_/api/test/faults", {"path": "/nowhere", "status": 503, "count": 3})
+    testing = "/_/testing?" + urllib.parse.urlencode({"email": email})
+    check(testing)
+    for dark in (False, True):
+        scheme(driver, dark)
+        driver.get(base + testing)
+        driver.save_screenshot(str(screenshots_dir / f"console-testing-{'dark' if dark else 'light'}.png"))
     # The inspector as staff see it, a try opened, in both schemes (looked at by hand, see the README).
     for dark in (False, True):
         scheme(driver, dark)

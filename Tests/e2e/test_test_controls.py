@@ -5,12 +5,16 @@
   made, get codes and links without mail (spent by the SDK's own `otp.verify_code`,
   `magiclink.verify`, `enchantedlink`), are found and deleted — and only they;
 - the dev mailbox as Mailpit's API, read by the unchanged PyPI `mailpit-api-client` (1.0.0);
-- reserved test addresses (`--test-address-suffix`): code 424242, nothing mailed, loopback only."""
+- reserved test addresses (`--test-address-suffix`): code 424242, nothing mailed, loopback only;
+- Gatehouse's own controls under `/_/api/test/` with the same key: codes without mail, and faults
+  met by the unchanged PyPI `pocketbase` SDK's `auth_refresh` (503 once, then a delay) and by an
+  InsForge refresh (401 in InsForge's error shape)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -19,6 +23,8 @@ import pytest
 from descope import AuthException, DeliveryMethod, DescopeClient
 from mailpit.client.api import API
 from mailpit.client.models import Messages
+from pocketbase import PocketBase
+from pocketbase.utils import ClientResponseError
 
 from conftest import GatehouseServer, gatehouse_binary, read_mailbox, unique_email
 
@@ -172,4 +178,79 @@ def test_reserved_test_addresses_are_refused_off_loopback(tmp_path):
     refused = subprocess.run(
         [str(gatehouse_binary()), "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"),
          "--test-address-suffix", SUFFIX, "--no-test-controls"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "--no-test-controls" in refused.stderr
+
+
+def control(server, method: str, path: str, body: dict | None = None) -> dict:
+    """A call to Gatehouse's own test controls with the management key."""
+    request = urllib.request.Request(
+        server.url + "/_/api/test" + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {server.management_key}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def verified_insforge_session(server, email: str) -> dict:
+    """An InsForge sign-up verified with the code the test controls hand over (the mailed one)."""
+    sign_up(server, email)
+    codes = control(server, "GET", "/codes?email=" + urllib.parse.quote(email))["items"]
+    assert [item["kind"] for item in codes] == ["verification"]
+    body = json.dumps({"email": email, "otp": codes[0]["code"]}).encode()
+    request = urllib.request.Request(server.url + "/api/auth/email/verify?client_type=mobile", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_the_pocketbase_sdks_refresh_fails_once_under_a_503_fault_then_is_held_by_a_delay(server):
+    email = unique_email("fault-pb")
+    verified_insforge_session(server, email)
+    pb = PocketBase(server.url, timeout=30)
+    pb.collection("users").auth_with_password(email, "a long enough password")
+    refresh = "/api/collections/users/auth-refresh"
+    control(server, "POST", "/faults", {"method": "POST", "path": refresh, "status": 503})
+    with pytest.raises(ClientResponseError) as failed:
+        pb.collection("users").auth_refresh()
+    assert failed.value.status == 503
+    assert pb.collection("users").auth_refresh().token  # the fault was spent
+    control(server, "POST", "/faults", {"path": refresh, "delayMs": 300})
+    started = time.monotonic()
+    assert pb.collection("users").auth_refresh().token
+    assert time.monotonic() - started >= 0.3
+    assert control(server, "GET", "/faults")["items"] == []
+
+
+def test_an_insforge_refresh_under_a_401_fault_answers_insforges_error_shape(server):
+    session = verified_insforge_session(server, unique_email("fault-insforge"))
+    control(server, "POST", "/faults", {"path": "/api/auth/refresh", "status": 401})
+    body = json.dumps({"refreshToken": session["refreshToken"]}).encode()
+
+    def refresh():
+        request = urllib.request.Request(server.url + "/api/auth/refresh?client_type=mobile", data=body, method="POST",
+                                         headers={"Content-Type": "application/json", "X-Request-Id": "e2e-refresh"})
+        return urllib.request.urlopen(request, timeout=30)
+
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        refresh()
+    error = json.loads(refused.value.read())
+    assert refused.value.code == 401 and refused.value.headers["X-Request-Id"] == "e2e-refresh"
+    assert error["error"] == "AUTH_UNAUTHORIZED" and error["statusCode"] == 401 and error["message"]
+    with refresh() as response:  # the token was never reached: it still refreshes
+        assert response.status == 200 and json.loads(response.read())["refreshToken"] != session["refreshToken"]
+
+
+def test_gatehouse_seed_makes_accounts_the_sdk_signs_in_to_and_is_a_test_control(server, tmp_path):
+    email = unique_email("seeded")
+    seed = tmp_path / "accounts.json"
+    seed.write_text(json.dumps({"users": [
+        {"id": "e2eseed00000001", "email": email, "password": "a long enough password", "verified": True,
+         "tags": ["seeded"]}]}))
+    made = subprocess.run([str(gatehouse_binary()), "seed", str(seed), "--db", str(server.db_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0 and "Seeded 1 accounts" in made.stdout, made.stderr
+    record = PocketBase(server.url, timeout=30).collection("users").auth_with_password(email, "a long enough password")
+    assert record.record.id == "e2eseed00000001"
+    refused = subprocess.run(
+        [str(gatehouse_binary()), "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"), "--seed", str(seed),
+         "--no-test-controls"], capture_output=True, text=True, timeout=60)
     assert refused.returncode != 0 and "--no-test-controls" in refused.stderr

@@ -80,6 +80,17 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case signInStarted = "sign_in.started"
     case signOut = "sign_out"
     case signUpRefused = "sign_up.refused"
+    /// A test suite read an address's latest codes and links (`TestCodes`).
+    case testCodesRead = "test.codes_read"
+    /// A fault put in the way of requests (`TestFaults`), and one taken away.
+    case testFaultAdded = "test.fault_added"
+    case testFaultRemoved = "test.fault_removed"
+    /// A test suite read the request ledger (`RequestLedger`).
+    case testRequestsRead = "test.requests_read"
+    /// People, sessions, codes and mail wiped for a fresh start (`TestReset`).
+    case testReset = "test.reset"
+    /// Accounts made from a seed file (`TestSeed`).
+    case testSeeded = "test.seeded"
     /// A sign-in code or link handed to a test suite instead of mailed (`TestSignInSecrets`).
     case testSecretIssued = "test.secret_issued"
     /// A session opened for a test suite without a credential (Descope's management sign-in).

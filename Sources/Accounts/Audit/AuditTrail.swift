@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Logging
+import ServerSeam
 import Store
 
 /// Writes audit events (who did what to whom, from where). A failed write is logged, never shown:
@@ -31,6 +32,7 @@ public struct AuditTrail: Sendable {
                 NewAuditEvent(type: event.rawValue, actor: actor, subject: subject, ip: ip, data: data, at: clock()),
                 webhook: Self.webhook(event, actor: actor, subject: subject, ip: ip, data: data))
             if outboxChanged, let webhooks { Task { await webhooks.nudge() } }
+            RequestEffects.note("audit", event.rawValue)
         } catch {
             logger.error("audit write failed", metadata: ["type": "\(event.rawValue)", "error": "\(error)"])
         }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Secrets
+import ServerSeam
 import Store
 
 /// Gatehouse's own sessions — a browser's cookie, an app's token on a compatible API — each a row in
@@ -146,6 +147,7 @@ public struct SessionBindings: Sendable {
                 ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
                 impersonator: impersonator))
         try await database.saveCredential(try seal(backendSession), sessionID: session.id)
+        RequestEffects.note("session", String(kind.rawValue.dropLast()))
         return (token, session)
     }
 

@@ -62,7 +62,8 @@ extension Visit {
                 "superuser": ["email": staff.superuser.email],
                 "nav": [
                     "users": nav == .users, "testUsers": nav == .testUsers, "audit": nav == .auditLog, "mailbox": nav == .mailbox,
-                    "providers": nav == .providers, "ownSecurity": nav == .ownSecurity, "webhooks": nav == .webhooks
+                    "providers": nav == .providers, "ownSecurity": nav == .ownSecurity, "webhooks": nav == .webhooks,
+                    "testing": nav == .testing
                 ],
                 "backendName": backendName
             ].merging(page) { $1 })
@@ -72,5 +73,5 @@ extension Visit {
 /// Where a console page sits: one of the navigation's sections, or the signed-in superuser's own
 /// two-step sign-in and passkeys (the link under their address), which is none of them.
 enum ConsoleNav {
-    case users, testUsers, auditLog, mailbox, providers, ownSecurity, webhooks
+    case users, testUsers, auditLog, mailbox, providers, ownSecurity, webhooks, testing
 }

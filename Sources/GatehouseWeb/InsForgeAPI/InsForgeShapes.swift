@@ -58,9 +58,15 @@ enum InsForgeError {
     }
 
     /// Everything under `/api/auth` that no handler answered itself: decode errors, unknown routes,
-    /// wrong methods.
+    /// wrong methods, a test-controls fault. A 401 carries InsForge's own code, as its refusals do.
     static let renderer: Router.ErrorRenderer = { status, message in
-        response(status, status == 400 ? "INVALID_INPUT" : APIError.code(for: status), message)
+        let code =
+            switch status {
+            case 400: "INVALID_INPUT"
+            case 401: "AUTH_UNAUTHORIZED"
+            default: APIError.code(for: status)
+            }
+        return response(status, code, message)
     }
 
     /// A sign-in that owes its second step: InsForge's SDK has none, so the sign-in stops here.

@@ -10,6 +10,8 @@ import Secrets
 /// Users are reached only through the seam (`AuthAPI`); Gatehouse's own state through `Accounts`.
 public struct Application: Sendable {
     private let router: Router
+    /// The test controls' faults and request ledger around every request; nil with `--no-test-controls`.
+    private let testControls: TestControlsDispatch?
     private let staticFiles: StaticFiles
     private let accounts: Accounts
     /// The Descope project ids the Descope-compatible API answers for (shown in the startup log).
@@ -166,16 +168,26 @@ public struct Application: Sendable {
             env: env, rawPrivateKey: database.signingKey(named: SuperTokensTokens.signingKeyName, sealedWith: signingKeys),
             refreshSeal: HS256Token(derivedFrom: hasher, context: "supertokens-refresh-tokens"))
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
-        SuperTokensFDI(env: env, tokens: superTokens).register(on: &router)
+        let fdi = SuperTokensFDI(env: env, tokens: superTokens)
+        fdi.register(on: &router)
+        if configuration.testControls != .off { TestControlsAPI(env: env).register(on: &router) }
+        TestingPage(env: env).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
+        testControls =
+            configuration.testControls == .off
+            ? nil
+            : TestControlsDispatch(
+                router: router, faults: accounts.faults, ledger: accounts.requestLedger,
+                wayIn: WayIn(fdiBasePath: fdi.basePath), clock: clock)
     }
 
     /// The function the HTTP server calls for every request.
     public var responder: Responder {
-        let router = router
+        let (router, testControls) = (router, testControls)
         return { request in
-            var response = await router.respond(to: request)
+            var response =
+                if let testControls { await testControls.respond(to: request) } else { await router.respond(to: request) }
             SecurityHeaders.apply(to: &response, path: request.path)
             return response
         }
