@@ -13,6 +13,8 @@ public struct MailMessage: Sendable, Equatable {
     /// The code or link the mail carries, when it carries one.
     public var code: String?
     public var link: String?
+    /// What the code or link is for (`MailKind`'s raw value); nil for none or a mail caught by SMTP.
+    public var kind: String?
     public var createdAt: Date
 
     init(_ row: MailRecord) {
@@ -23,6 +25,7 @@ public struct MailMessage: Sendable, Equatable {
         html = row.html
         code = row.code
         link = row.link
+        kind = row.kind
         createdAt = row.createdAt
     }
 }
