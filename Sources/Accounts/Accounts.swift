@@ -42,6 +42,8 @@ public struct Accounts: Sendable {
     /// The test controls' faults in force (`TestFaults`) and request ledger, in memory.
     public let faults = FaultBoard()
     public let requestLedger = RequestLedger()
+    /// Whether staff must say why they impersonate (`--impersonation-reason`).
+    public let impersonationReasonRule: ImpersonationReason.Rule
 
     /// - Parameters:
     ///   - rateLimits: whether the budgets hold (off only for load tests).
@@ -53,7 +55,8 @@ public struct Accounts: Sendable {
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
         passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), webhookPolicy: WebhookPolicy = .standard,
-        webhookBox: SecretBox, clock: @escaping @Sendable () -> Date, logger: Logger
+        impersonationReasonRule: ImpersonationReason.Rule = .optional, webhookBox: SecretBox,
+        clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let database = database.database
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
@@ -76,6 +79,7 @@ public struct Accounts: Sendable {
         self.passwordRules = passwordRules
         self.passkeyChallengeLifetime = passkeyChallengeLifetime
         self.signInMethods = signInMethods
+        self.impersonationReasonRule = impersonationReasonRule
     }
 
     /// Refuses a sign-in by `method` when `--sign-in-methods` turned it off (`SignInMethodOff`).

@@ -26,7 +26,7 @@ extension AppDatabase {
         let rows = try hotReads.read { connection in
             try connection.rows(
                 Self.activeSessionAccount(
-                    adding: "e.id, e.user_id, e.provider, e.subject, e.created_at",
+                    adding: "e.id, e.user_id, e.provider, e.subject, e.email, e.created_at",
                     joining: "LEFT JOIN external_auths e ON e.user_id = u.id") + " ORDER BY e.id",
                 Self.activeSessionArguments(tokenHash, now, nil)
             ) { row in
@@ -59,7 +59,7 @@ extension AppDatabase {
     private static func externalAuth(_ row: some ColumnValues) throws -> ExternalAuth {
         ExternalAuth(
             id: String(try row.int64("id")), userID: UserID(try row.string("user_id")), provider: try row.string("provider"),
-            providerID: try row.string("subject"), createdAt: try row.date("created_at"))
+            providerID: try row.string("subject"), createdAt: try row.date("created_at"), email: try row.optionalString("email"))
     }
 
     /// Resolves a provider sign-in in one write transaction (so two concurrent first sign-ins
@@ -115,7 +115,7 @@ extension AppDatabase {
                 vouched: user.verified || Self.providerVouches(identity, for: user.emailNormalized), at: now)
             return ExternalAuth(
                 id: String(db.lastInsertedRowID), userID: userID, provider: identity.provider,
-                providerID: identity.subject, createdAt: now)
+                providerID: identity.subject, createdAt: now, email: identity.email)
         }
     }
 

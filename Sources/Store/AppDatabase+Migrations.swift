@@ -139,6 +139,7 @@ extension AppDatabase {
         registerWebhookMigrations(&migrator)
         registerStaffChallengeMigrations(&migrator)
         registerManagementKeyMigrations(&migrator)
+        registerSupportDetailMigrations(&migrator)
         return migrator
     }
 }

@@ -9,17 +9,20 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO sessions (token_hash, refresh_token_hash, user_id, user_agent, ip,
-                                          created_at, last_used_at, expires_at, impersonator)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          created_at, last_used_at, expires_at, impersonator,
+                                          impersonation_reason, impersonation_ticket)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     new.tokenHash, new.refreshTokenHash, new.userID.rawValue, new.userAgent, new.ip,
-                    new.createdAt.storedText, new.createdAt.storedText, new.expiresAt.storedText, new.impersonator
+                    new.createdAt.storedText, new.createdAt.storedText, new.expiresAt.storedText, new.impersonator,
+                    new.impersonationReason, new.impersonationTicket
                 ])
             return SessionRecord(
                 id: db.lastInsertedRowID, tokenHash: new.tokenHash, refreshTokenHash: new.refreshTokenHash,
                 userID: new.userID, userAgent: new.userAgent, ip: new.ip, createdAt: new.createdAt,
-                lastUsedAt: new.createdAt, expiresAt: new.expiresAt, revokedAt: nil, impersonator: new.impersonator)
+                lastUsedAt: new.createdAt, expiresAt: new.expiresAt, revokedAt: nil, impersonator: new.impersonator,
+                impersonationReason: new.impersonationReason, impersonationTicket: new.impersonationTicket)
         }
     }
 

@@ -17,10 +17,14 @@ public struct NewSession: Sendable, Equatable {
     public var createdAt: Date
     public var expiresAt: Date
     public var impersonator: String?
+    /// Why the impersonator opened the account, and the ticket's link (`ImpersonationReason`).
+    public var impersonationReason: String?
+    public var impersonationTicket: String?
 
     public init(
         tokenHash: String, refreshTokenHash: String? = nil, userID: UserID, userAgent: String?, ip: String?,
-        createdAt: Date, expiresAt: Date, impersonator: String? = nil
+        createdAt: Date, expiresAt: Date, impersonator: String? = nil, impersonationReason: String? = nil,
+        impersonationTicket: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.refreshTokenHash = refreshTokenHash
@@ -30,5 +34,7 @@ public struct NewSession: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.impersonator = impersonator
+        self.impersonationReason = impersonationReason
+        self.impersonationTicket = impersonationTicket
     }
 }

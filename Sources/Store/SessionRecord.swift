@@ -20,9 +20,14 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Tabl
     public var revokedAt: Date?
     /// The superuser acting as this user, when the session is an impersonation.
     public var impersonator: String?
+    /// Why the impersonator opened the account, and the ticket's link, when they said.
+    public var impersonationReason: String? = nil
+    public var impersonationTicket: String? = nil
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, ip, impersonator
+        case impersonationReason = "impersonation_reason"
+        case impersonationTicket = "impersonation_ticket"
         case tokenHash = "token_hash"
         case refreshTokenHash = "refresh_token_hash"
         case userID = "user_id"
@@ -58,5 +63,7 @@ extension SessionRecord {
         expiresAt = try row.date(CodingKeys.expiresAt.rawValue)
         revokedAt = try row.optionalDate(CodingKeys.revokedAt.rawValue)
         impersonator = try row.optionalString(CodingKeys.impersonator.rawValue)
+        impersonationReason = try row.optionalString(CodingKeys.impersonationReason.rawValue)
+        impersonationTicket = try row.optionalString(CodingKeys.impersonationTicket.rawValue)
     }
 }

@@ -219,6 +219,15 @@ struct Serve: AsyncParsableCommand {
             """)
     var passwordMinScore: Int = Environment.value("PASSWORD_MIN_SCORE").flatMap(Int.init) ?? PasswordRules.defaultMinimumScore
 
+    @Option(
+        help: """
+            Whether staff must give a reason (and may give a ticket link) to impersonate a user: optional or \
+            required. The reason shows in the impersonation's banner, the audit log and the \
+            impersonation.started webhook. (GATEHOUSE_IMPERSONATION_REASON)
+            """)
+    var impersonationReason: ImpersonationReason.Rule =
+        Environment.value("IMPERSONATION_REASON").flatMap(ImpersonationReason.Rule.init(rawValue:)) ?? .optional
+
     @Flag(help: "Turn off sign-in, code and mail throttling. For load tests only; never on a shared machine.")
     var noRateLimits = false
 
@@ -416,6 +425,7 @@ struct Serve: AsyncParsableCommand {
             passwordlessSignUp: passwordlessSignUp)
         web.anonKey = anonKey ?? Environment.value("ANON_KEY")
         web.passwordRules = passwordRules
+        web.impersonationReasonRule = impersonationReason
         web.testAddresses = resolvedTestAddressSuffix.flatMap(TestAddresses.init(suffix:))
         web.testControls =
             switch testControls {
@@ -505,6 +515,7 @@ enum BackendKind: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension VerificationMode: ExpressibleByArgument {}
+extension ImpersonationReason.Rule: ExpressibleByArgument {}
 
 extension Serve {
     /// `--log-level`'s value, read without a retroactive conformance of swift-log's type to the

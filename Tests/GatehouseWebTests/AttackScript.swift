@@ -50,6 +50,14 @@ extension TestGatehouse {
         return browser
     }
 
+    /// A PocketBase superuser token (`_superusers/auth-with-password`) for an existing superuser.
+    func pocketBaseSuperuserToken(_ email: String, password: String = "staff-password-1") async throws -> String {
+        let answer = try await script.call(
+            "POST", "/api/collections/_superusers/auth-with-password", ["identity": email, "password": password])
+        guard let token = answer.json["token"] as? String else { throw TestFailure("superuser auth: \(answer.text)") }
+        return token
+    }
+
     /// The token of the newest mailed link to `email` whose subject contains `subject`.
     func mailedLinkToken(to email: String, subject: String) async throws -> String {
         guard

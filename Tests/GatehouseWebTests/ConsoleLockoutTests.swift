@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import HTTPTestClient
 import TestScope
@@ -74,6 +75,21 @@ import TwoFactor
             list.text.range(of: #"/_/users/[A-Za-z0-9]+"#, options: .regularExpression).map { String(list.text[$0]) })
         let page = try await staff.get(userURL)
         #expect(page.text.contains("The user asked to move to <strong class=\"break\">moving@example.com</strong>"))
+        await gatehouse.stop()
+    }
+
+    /// Item 9: a linked account shows the address its provider gave when it was linked.
+    @Test func staffSeeTheProvidersAddressOfALinkedAccount() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        _ = try await gatehouse.signedUpBrowser(Self.email, password: Self.password)
+        let user = try #require(try await gatehouse.database.user(email: Self.email))
+        _ = try await gatehouse.database.linkExternal(
+            ExternalIdentity(provider: "acme-directory", subject: "acme-4821", email: "pat.work@acme.example"),
+            to: user.id, at: Date())
+        let staff = try await gatehouse.staffBrowser()
+        let page = try await staff.get("/_/users/\(user.id.rawValue)")
+        #expect(page.text.contains("<span class=\"provider__email break\" data-provider-email>pat.work@acme.example</span>"))
+        #expect(page.text.contains("<code>acme-4821</code>"))
         await gatehouse.stop()
     }
 

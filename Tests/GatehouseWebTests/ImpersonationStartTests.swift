@@ -54,10 +54,7 @@ import Testing
         #expect(api.text.contains("Disabled accounts can't be impersonated."), "\(api.text)")
         // PocketBase's route skipped the policy: a disabled account could be impersonated there.
         try await gatehouse.createSuperuser("root@example.com", password: "staff-password-1")
-        let root = try await gatehouse.script.call(
-            "POST", "/api/collections/_superusers/auth-with-password",
-            ["identity": "root@example.com", "password": "staff-password-1"])
-        let rootToken = try #require(root.json["token"] as? String, "\(root.text)")
+        let rootToken = try await gatehouse.pocketBaseSuperuserToken("root@example.com")
         let pocketBase = try await gatehouse.script.call(
             "POST", "/api/collections/users/impersonate/\(id)", ["duration": 600], token: rootToken)
         #expect(pocketBase.status == 403, "\(pocketBase.text)")

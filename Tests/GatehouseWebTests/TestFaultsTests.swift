@@ -93,4 +93,35 @@ import Testing
         #expect(try await suite.script.call("GET", "/_/api/test/faults").status == 401, "no token")
         await gatehouse.stop()
     }
+
+    @Test func aFaultWithoutABodyAnswersInEachFamilysShapeAndTheLedgerNamesTheWayIn() async throws {
+        let (gatehouse, suite) = try await started()
+        struct Family {
+            var path: String
+            var headers: [(String, String)] = []
+            var wayIn: String
+            var check: @Sendable (TestResponse) -> Bool
+        }
+        let families = [
+            Family(path: "/v1/auth/refresh", wayIn: "descope") { $0.json["errorCode"] is String },
+            Family(path: "/recipe/session/refresh", wayIn: "supertokens") {
+                $0.header("Content-Type")?.hasPrefix("text/plain") == true
+            },
+            Family(path: "/auth/session/refresh", headers: [("rid", "session"), ("fdi-version", "4.0")], wayIn: "supertokens-fdi")
+            {
+                $0.json.keys.sorted() == ["message"]
+            },
+            Family(path: "/auth/sign-in", wayIn: "pages") { $0.text.contains("<html") },
+            Family(path: "/_/api/users", wayIn: "admin-api") { $0.json["error"] as? String == "INTERNAL_ERROR" }
+        ]
+        for (index, family) in families.enumerated() {
+            _ = try await suite.control("POST", "/faults", ["path": family.path, "status": 500])
+            let answer = try await suite.script.call(
+                "POST", family.path, headers: family.headers + [("X-Request-Id", "family-\(index)")])
+            #expect(answer.status == 500 && family.check(answer), "\(family.path): \(answer.text)")
+            let entry = (try await suite.control("GET", "/requests?id=family-\(index)").json["items"] as? [[String: Any]])?.first
+            #expect(entry?["wayIn"] as? String == family.wayIn && entry?["fault"] is String, "\(family.path)")
+        }
+        await gatehouse.stop()
+    }
 }

@@ -52,6 +52,8 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     let passwordlessSignUp: Bool
     /// `.minimal` unless a test is about what hashing costs (see `PasswordHasher.Cost`).
     let hashCost: PasswordHasher.Cost
+    /// `--impersonation-reason`.
+    let impersonationReason: ImpersonationReason.Rule
     private(set) var server: HTTPServer
     /// What the server serves, until it stops (its webhook worker stops with it). Let go then: an
     /// application kept by each stopped fixture held ~1.3 MiB a server (ServerMemoryTests).
@@ -67,7 +69,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         verification: VerificationMode = .code, directory: URL? = nil, maxBodyBytes: Int = 1 << 20,
         templates: String = TestGatehouse.repositoryRoot + "/Templates", anonKey: String? = nil,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
-        hashCost: PasswordHasher.Cost = .minimal
+        hashCost: PasswordHasher.Cost = .minimal, impersonationReason: ImpersonationReason.Rule = .optional
     ) async throws {
         self.directory =
             directory
@@ -78,12 +80,14 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         self.signInMethods = signInMethods
         self.passwordlessSignUp = passwordlessSignUp
         self.hashCost = hashCost
+        self.impersonationReason = impersonationReason
         let clock = TestClock()
         self.clock = clock
         (server, app, database, passwords) = try await Self.makeServer(
             databasePath: self.directory.appendingPathComponent("gatehouse.sqlite").path,
             verification: verification, maxBodyBytes: maxBodyBytes, templates: templates, clock: clock,
-            anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
+            anonKey: anonKey, signInMethods: signInMethods, passwordlessSignUp: passwordlessSignUp, hashCost: hashCost,
+            impersonationReason: impersonationReason)
         try stopsWithTest()
     }
 
@@ -91,7 +95,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         databasePath: String, verification: VerificationMode, maxBodyBytes: Int,
         templates: String, clock: TestClock, anonKey: String? = nil,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), passwordlessSignUp: Bool = false,
-        hashCost: PasswordHasher.Cost
+        hashCost: PasswordHasher.Cost, impersonationReason: ImpersonationReason.Rule = .optional
     ) async throws -> (HTTPServer, Application, AppDatabase, PasswordHasher) {
         var logger = Logger(label: "gatehouse-test")
         logger.logLevel = .warning
@@ -110,6 +114,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = superTokensAPIKey
         configuration.webhookPolicy = .tests
+        configuration.impersonationReasonRule = impersonationReason
         configuration.superTokensAppOrigins = [superTokensAppOrigin]
         configuration.superTokensWebsiteURL = superTokensAppOrigin + "/auth"
         let app = try await Application(
@@ -137,7 +142,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         (server, app, database, passwords) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
             templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,
-            passwordlessSignUp: passwordlessSignUp, hashCost: hashCost)
+            passwordlessSignUp: passwordlessSignUp, hashCost: hashCost, impersonationReason: impersonationReason)
     }
 
     /// Stops the server, gives back the database's page caches and the hasher's kept memory and

@@ -48,6 +48,8 @@ public struct SoftwareAuthenticator: Sendable {
     public var origin = "http://localhost:8080"
     public var flags: UInt8 = 0x05  // UP + UV
     public var signCount: UInt32 = 1
+    /// The AAGUID it announces at registration (all zero, as many security keys send).
+    public var aaguid = [UInt8](repeating: 0, count: 16)
 
     public init() throws { key = try P256.SigningKey() }
 
@@ -71,7 +73,7 @@ public struct SoftwareAuthenticator: Sendable {
         data.append((flags ?? self.flags) | (attested ? 0x40 : 0))
         data += CBORWriter.bigEndian(UInt64(signCount ?? self.signCount), 4)
         if attested {
-            data += [UInt8](repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID + coseKey
+            data += aaguid + [0, UInt8(credentialID.count)] + credentialID + coseKey
         }
         return data
     }

@@ -49,7 +49,8 @@ public struct Passkeys: Sendable {
     }
 
     /// Checks `create()`'s answer (`RegistrationResponseJSON`) and stores the passkey under `name`
-    /// (a default one when nil or blank); under `policy`, only in a recent sign-in.
+    /// (when nil or blank, its authenticator's name or "Passkey"); under `policy`, only in a recent
+    /// sign-in.
     public func register(
         _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request, policy: WayInPolicy
     ) async throws -> PasskeySummary {
@@ -61,9 +62,10 @@ public struct Passkeys: Sendable {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
-            let name = try Self.checkedName(name ?? "", default: "Passkey")
+            let given = try Self.checkedName(name ?? "", default: "")
             let (response, credential) = try await verifiedRegistration(
                 json, rp: rp, binding: nil, boundTo: signedIn.user.id)
+            let name = given.isEmpty ? Self.defaultName(credential) : given
             let new = NewPasskey(
                 credentialID: credential.id, owner: .user(signedIn.user.id), publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,
@@ -258,6 +260,12 @@ public struct Passkeys: Sendable {
 
     private func requireRecentSignIn(_ signedIn: SignedIn, _ policy: WayInPolicy) throws {
         if needsFreshSignIn(signedIn, policy: policy) { throw FreshSignInRequired(.addPasskey) }
+    }
+
+    /// What a passkey nobody named is called: where it lives, by its authenticator's AAGUID
+    /// ("iCloud Keychain", "1Password"), else "Passkey".
+    static func defaultName(_ credential: RelyingParty.NewCredential) -> String {
+        AuthenticatorNames.name(aaguid: credential.aaguid) ?? "Passkey"
     }
 
     /// A name trimmed to 1…64 characters; `fallback` stands in for a blank one.

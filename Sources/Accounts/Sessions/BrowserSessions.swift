@@ -37,12 +37,14 @@ public struct BrowserSessions: Sendable {
     /// lives only `lifetime`.
     public func start(
         _ backendSession: AuthSession, replacing previous: SignedIn?, request: Request,
-        impersonator: String? = nil, lifetime: TimeInterval? = nil, response: inout Response
+        impersonator: String? = nil, reason: ImpersonationReason? = nil, lifetime: TimeInterval? = nil,
+        response: inout Response
     ) async throws {
         let lifetime = lifetime ?? self.lifetime
         if let previous { try await bindings.revoke(previous) }
         let token = try await bindings.bind(
-            backendSession, kind: .browser, request: request, impersonator: impersonator, lifetime: lifetime)
+            backendSession, kind: .browser, request: request, impersonator: impersonator, reason: reason,
+            lifetime: lifetime)
         response.setCookie(
             Cookie(
                 name: Self.cookieName, value: token, maxAge: Int(lifetime),

@@ -10,6 +10,8 @@ public struct ImpersonationTicket: Sendable {
     public var duration: TimeInterval
     /// The backend's impersonation session (kept beside the browser session in proxy mode).
     public var session: AuthSession
+    /// Why staff opened the account, for the banner of the browser session the link opens.
+    public var reason: ImpersonationReason?
 }
 
 /// One-time links from `POST /_/api/users/{id}/impersonate` (`url`): a script hands one to a

@@ -86,12 +86,16 @@ public struct SessionBindings: Sendable {
         }
     }
 
-    /// A new row bound to `backendSession`, described by the request's user agent and address;
-    /// returns its token (shown once: only its keyed hash is stored).
+    /// A new row bound to `backendSession`, described by the request's user agent and address (and,
+    /// for an impersonation, why staff opened it); returns its token (shown once: only its keyed
+    /// hash is stored).
     public func bind(
-        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?, lifetime: TimeInterval
+        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?,
+        reason: ImpersonationReason? = nil, lifetime: TimeInterval
     ) async throws -> String {
-        try await bindRow(backendSession, kind: kind, request: request, impersonator: impersonator, lifetime: lifetime).token
+        try await bindRow(
+            backendSession, kind: kind, request: request, impersonator: impersonator, reason: reason, lifetime: lifetime
+        ).token
     }
 
     /// A row whose token lives `lifetime` and renews with a rotating refresh token
@@ -135,8 +139,8 @@ public struct SessionBindings: Sendable {
     }
 
     private func bindRow(
-        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?, lifetime: TimeInterval,
-        refreshTokenHash: String? = nil
+        _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?,
+        reason: ImpersonationReason? = nil, lifetime: TimeInterval, refreshTokenHash: String? = nil
     ) async throws -> (token: String, record: SessionRecord) {
         let now = clock()
         let token = SecureRandom.token()
@@ -145,7 +149,7 @@ public struct SessionBindings: Sendable {
                 tokenHash: hash(token, kind), refreshTokenHash: refreshTokenHash, userID: backendSession.user.id,
                 userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
                 ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
-                impersonator: impersonator))
+                impersonator: impersonator, impersonationReason: reason?.text, impersonationTicket: reason?.ticketURL))
         try await database.saveCredential(try seal(backendSession), sessionID: session.id)
         RequestEffects.note("session", String(kind.rawValue.dropLast()))
         return (token, session)

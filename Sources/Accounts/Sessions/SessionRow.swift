@@ -13,6 +13,10 @@ public struct SessionRow: Sendable, Equatable {
     public var revokedAt: Date?
     /// The superuser acting as the person, when the session is an impersonation.
     public var impersonator: String?
+    /// Why the impersonator opened the account, and the ticket's link, when they said
+    /// (`SignedIn.impersonationReason` reads them as one value).
+    public var impersonationReason: String?
+    public var impersonationTicket: String?
 
     init(_ row: SessionRecord) {
         id = row.id
@@ -23,6 +27,8 @@ public struct SessionRow: Sendable, Equatable {
         expiresAt = row.expiresAt
         revokedAt = row.revokedAt
         impersonator = row.impersonator
+        impersonationReason = row.impersonationReason
+        impersonationTicket = row.impersonationTicket
     }
 
     init(_ row: ConsoleSessionRecord) {

@@ -32,17 +32,40 @@ public enum BulkUserAction: String, Sendable, CaseIterable {
 }
 
 extension UserAdministration {
-    /// The most accounts one bulk act takes (a page of the list is 50).
+    /// The most accounts one bulk act takes when picked one by one (a page of the list is 50).
     public static let bulkLimit = 500
+    /// The most accounts "select all N matching" takes: past it, staff narrow the filters first.
+    public static let matchingLimit = 5_000
+
+    /// Every account `query` (with `tag` and `locked`, as the list reads them) matches, page after
+    /// page, for "select all N matching"; nil when more than `matchingLimit` match.
+    public func allMatching(_ query: UserQuery, taggedWith tag: String?, locked: Bool) async throws -> [UserID]? {
+        var query = query
+        query.page = 1
+        query.perPage = Self.bulkLimit
+        query.cursor = nil
+        var ids: [UserID] = []
+        while true {
+            let page = try await users(query, taggedWith: tag, locked: locked)
+            ids += page.users.map(\.id)
+            if ids.count > Self.matchingLimit { return nil }
+            if page.users.count < query.perPage { return ids }
+            query.page += 1
+        }
+    }
 
     /// Applies `action` to each account in turn through the one-account act (`update`, `delete`, or
     /// a tag), so each gets its own audit row and the same session rules; an account gone meanwhile
-    /// is skipped. Returns how many accounts it changed.
-    public func apply(_ action: BulkUserAction, tag: String? = nil, to ids: [UserID]) async throws -> Int {
+    /// is skipped. Takes up to `bulkLimit` accounts, or `matchingLimit` picked as `allMatching`.
+    /// Returns how many accounts it changed.
+    public func apply(
+        _ action: BulkUserAction, tag: String? = nil, to ids: [UserID], allMatching: Bool = false
+    ) async throws -> Int {
         var seen = Set<UserID>()
         let ids = ids.filter { seen.insert($0).inserted }
-        guard !ids.isEmpty, ids.count <= Self.bulkLimit else {
-            throw AuthError.validation([FieldError(field: "ids", message: "Select 1 to \(Self.bulkLimit) users.")])
+        let limit = allMatching ? Self.matchingLimit : Self.bulkLimit
+        guard !ids.isEmpty, ids.count <= limit else {
+            throw AuthError.validation([FieldError(field: "ids", message: "Select 1 to \(limit) users.")])
         }
         let tag = tag?.trimmingCharacters(in: .whitespaces) ?? ""
         if action == .tag, let problem = TestUserOperations.tagProblem(tag) {

@@ -7,13 +7,18 @@ public struct ExternalAuth: Sendable, Hashable, Codable {
     public var provider: String
     public var providerID: String
     public var createdAt: Date
+    /// The address the provider gave when the link was made (none from a backend that keeps none).
+    public var email: String?
 
-    public init(id: String, userID: UserID, provider: String, providerID: String, createdAt: Date) {
+    public init(
+        id: String, userID: UserID, provider: String, providerID: String, createdAt: Date, email: String? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.provider = provider
         self.providerID = providerID
         self.createdAt = createdAt
+        self.email = email
     }
 }
 

@@ -77,23 +77,29 @@ struct AdminUsersAPI: Sendable {
             return .empty(status: 204)
         }
         router.adminAPI(.post, "/_/api/users/:id/impersonate", env) { request, parameters, staff in
-            struct Ask: Decodable { var duration: Double? }
+            struct Ask: Decodable {
+                var duration: Double?
+                var reason: String?
+                var ticket: String?
+            }
             struct Issued: Encodable {
                 var token: String
                 var url: String
                 var expiresAt: String
             }
             let target = try await user(parameters, try operations(staff, request))
-            let ask: Ask = request.body.isEmpty ? Ask(duration: nil) : try request.decodeJSON()
+            let ask: Ask = request.body.isEmpty ? Ask() : try request.decodeJSON()
             let duration = ask.duration ?? TimeInterval(ImpersonationPages.defaultMinutes * 60)
             guard (1...Impersonation.maximumDuration).contains(duration) else {
                 throw APIFailure.invalid("duration is in seconds, from 1 to 3600.")
             }
             switch try await ImpersonationStart(env: env.accounts, staff: staff, request: request, via: "api").start(
-                target, delivery: .backendTokenAndLink, duration: duration)
+                target, delivery: .backendTokenAndLink, duration: duration, reason: ask.reason ?? "", ticket: ask.ticket ?? "")
             {
             case .refused(let refusal):
                 throw APIFailure.forbidden(refusal.message)
+            case .unexplained(let problem):
+                throw APIFailure.invalid(problem.message)
             case .started(let started):
                 return try .json(
                     Issued(

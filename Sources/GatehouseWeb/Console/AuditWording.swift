@@ -20,9 +20,11 @@ enum AuditWording {
         return parts.joined(separator: " ")
     }
 
-    /// Why the act was refused, when the event records it ("account disabled", "wrong code").
+    /// Why the act was refused, when the event records it ("account disabled", "wrong code"); for
+    /// an impersonation's start, why staff opened the account, as they typed it.
     static func reason(_ event: AuditLine) -> String? {
         guard let reason = event.data["reason"]?.stringValue else { return nil }
+        if event.type == AuditEvent.impersonationStarted.rawValue { return reason }
         return reasons[reason] ?? words(reason)
     }
 

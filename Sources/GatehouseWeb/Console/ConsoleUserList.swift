@@ -73,6 +73,12 @@ struct ConsoleUserList: Sendable {
                 result.totalIsLowerBound
                 ? "More than \(Self.users(result.totalItems)) match" : Self.users(result.totalItems)
             page["pageInfo"] = pager.rangeText
+            // More than a page match: the bulk form can take them all ("Select all 2,500 matching").
+            if !result.totalIsLowerBound, result.totalItems > result.users.count,
+                result.totalItems <= UserAdministration.matchingLimit
+            {
+                page["selectMatching"] = ["count": CountText.grouped(result.totalItems)]
+            }
             page["pager"] = pagerContext(pager, filters)
             return render(visit, staff, page)
         }

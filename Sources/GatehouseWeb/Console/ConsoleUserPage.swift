@@ -227,7 +227,7 @@ struct ConsoleUserPage: Sendable {
         {
             page["impersonationUnavailable"] = refusal.message
         } else {
-            page["canImpersonate"] = true
+            page["canImpersonate"] = ["reasonRequired": env.accounts.impersonationReasonRule == .required]
         }
         if let issuedToken {
             page["issuedToken"] = ["token": issuedToken.token, "expiresAt": DisplayDate.dateTime(issuedToken.expiresAt)]
@@ -261,6 +261,7 @@ struct ConsoleUserPage: Sendable {
             page["externalAuths"] = links.map { link in
                 [
                     "provider": link.provider, "providerId": link.providerID, "createdAt": DisplayDate.dateTime(link.createdAt),
+                    "email": link.email ?? "",
                     "unlinkURL": base + "/external-auths/"
                         + (link.provider.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + "/unlink"
                 ] as [String: Any]

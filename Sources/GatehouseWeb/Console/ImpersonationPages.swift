@@ -5,8 +5,9 @@ import HTTPServer
 import Secrets
 
 /// Starting and stopping impersonation from the console: "Open as this user" (a real browser
-/// session as the user, with a banner on every page) and "Copy API token" (an SDK token). Both are
-/// time-limited (15 min by default, at most 1 h), never refreshable, and audited.
+/// session as the user, with a banner on every page that says why) and "Copy API token" (an SDK
+/// token). Both are time-limited (15 min by default, at most 1 h), never refreshable, and audited
+/// with the reason staff gave.
 struct ImpersonationPages: Sendable {
     let env: PageEnvironment
     static let defaultMinutes = 15
@@ -22,7 +23,7 @@ struct ImpersonationPages: Sendable {
             var response = Response.redirect(to: "/account")
             try await env.sessions.start(
                 ticket.session, replacing: visit.signedIn, request: visit.request,
-                impersonator: ticket.actor, lifetime: ticket.duration, response: &response)
+                impersonator: ticket.actor, reason: ticket.reason, lifetime: ticket.duration, response: &response)
             return response
         }
         router.page(.post, "/_/impersonation/stop", env) { visit in
@@ -44,9 +45,13 @@ struct ImpersonationPages: Sendable {
         let started: ImpersonationStart.Started
         switch try await ImpersonationStart(env: env.accounts, staff: staff, request: visit.request, via: "console").start(
             user, delivery: token ? .backendToken : .browserSession, duration: TimeInterval(minutes * 60),
-            impersonating: visit.isImpersonating)
+            reason: try visit.field("reason"), ticket: try visit.field("ticket"), impersonating: visit.isImpersonating)
         {
         case .refused(let refusal): throw ConsoleError.refused(refusal.message)
+        case .unexplained(let problem):
+            var errors = FormErrors()
+            errors.add(problem == .ticketNotALink ? "ticket" : "reason", problem.message)
+            return try await userPage.page(visit, staff, user: user, errors: errors, status: 400)
         case .started(let session): started = session
         }
         if token {
@@ -56,7 +61,7 @@ struct ImpersonationPages: Sendable {
         var response = Response.redirect(to: "/account")
         try await env.sessions.start(
             started.session, replacing: visit.signedIn, request: visit.request,
-            impersonator: staff.superuser.email, lifetime: started.duration, response: &response)
+            impersonator: staff.superuser.email, reason: started.reason, lifetime: started.duration, response: &response)
         return response
     }
 }

@@ -134,7 +134,8 @@ struct PocketBaseAuthRoutes: Sendable {
     }
 
     /// A non-refreshable token for another account, for superusers only. The duration comes from
-    /// the body, or from the query when the body has none (BosBase sends `?duration=`).
+    /// the body, or from the query when the body has none (BosBase sends `?duration=`); the body's
+    /// `reason` and `ticket` (Gatehouse's own fields) say why, as `--impersonation-reason` asks.
     private func impersonate(_ request: Request, _ parameters: PathParameters) async throws -> Response {
         _ = try api.collection(parameters, allowed: [.users])
         guard case .superuser(let staff) = await api.tokens.caller(request) else {
@@ -150,10 +151,12 @@ struct PocketBaseAuthRoutes: Sendable {
         let id = UserID(try parameters.require("id"))
         let started: ImpersonationStart.Started
         switch try await ImpersonationStart(env: env.accounts, staff: staff, request: request, via: "pocketbase-api").start(
-            id, delivery: .gatehouseToken, duration: duration)
+            id, delivery: .gatehouseToken, duration: duration, reason: body["reason"]?.stringValue ?? "",
+            ticket: body["ticket"]?.stringValue ?? "")
         {
         case .started(let impersonation): started = impersonation
         case .refused(let refusal): throw PocketBaseAnswer(403, refusal.message)
+        case .unexplained(let problem): throw PocketBaseAnswer(400, problem.message)
         }
         let session = started.session
         let token = try await api.tokens.issue(

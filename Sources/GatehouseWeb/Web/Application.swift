@@ -38,7 +38,8 @@ public struct Application: Sendable {
             rateLimits: configuration.rateLimits, sessionLifetime: configuration.sessionLifetime,
             secureCookies: configuration.usesTLS, passwordRules: configuration.passwordRules,
             passkeyChallengeLifetime: configuration.passkeyChallengeLifetime, signInMethods: configuration.signInMethods,
-            webhookPolicy: configuration.webhookPolicy, webhookBox: try SecretBox(key: hasher.derivedKey(for: "webhook-secrets")),
+            webhookPolicy: configuration.webhookPolicy, impersonationReasonRule: configuration.impersonationReasonRule,
+            webhookBox: try SecretBox(key: hasher.derivedKey(for: "webhook-secrets")),
             clock: clock, logger: logger)
         // The Descope project ids, made at first start when none is configured, so the console can
         // show the ones this server answers for.

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import HTTPServer
 import Secrets
@@ -31,8 +32,17 @@ extension Router {
                 assetVersion: env.configuration.assetVersion,
                 appBrand: await env.appFlowBrands?.brand(for: request))
             // Mails asked for inside an app's flow go out in the app's name (issue 49, item 4).
-            var response = try await MailBrand.$current.withValue(visit.appBrand?.app.mailBrand ?? .gatehouse) {
-                try await handler(visit)
+            var response: Response
+            do {
+                response = try await MailBrand.$current.withValue(visit.appBrand?.app.mailBrand ?? .gatehouse) {
+                    try await handler(visit)
+                }
+            } catch let refusal as ImpersonationRefusal {
+                // An act an impersonation may not do is refused inside the person's pages, under
+                // the banner that says whose they are and how to stop (issue 49, item 5).
+                response = env.renderer.errorPage(
+                    visit, status: refusal.status, title: "Not while impersonating", heading: "Not while impersonating",
+                    message: refusal.message)
             }
             // The app's pages keep the app's policy (its logo's host, its callback), unless the
             // page set its own.

@@ -44,12 +44,17 @@ struct Visit: Sendable {
             layout("currentUser", ["email": user.email, "name": user.profile.name ?? ""])
         }
         if let user, let session = signedIn?.session, let actor = session.impersonator {
-            layout(
-                "impersonation",
-                [
-                    "subject": user.email, "actor": actor, "endsAt": DisplayDate.dayAndMinute(session.expiresAt),
-                    "endsAtSeconds": Int(session.expiresAt.timeIntervalSince1970)
-                ])
+            var banner: [String: Any] = [
+                "subject": user.email, "actor": actor, "endsAt": DisplayDate.dayAndMinute(session.expiresAt),
+                "endsAtSeconds": Int(session.expiresAt.timeIntervalSince1970)
+            ]
+            // Why staff opened the account, as they said it at the start (issue 49, item 5).
+            if let reason = signedIn?.impersonationReason {
+                var said: [String: Any] = ["text": reason.text]
+                if let ticket = reason.ticketURL { said["ticket"] = ticket }
+                banner["reason"] = said
+            }
+            layout("impersonation", banner)
         }
         // Forms an impersonation cannot submit are left out, with the reason (`impersonating`).
         layout("impersonating", isImpersonating)

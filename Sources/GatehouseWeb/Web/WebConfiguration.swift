@@ -95,6 +95,9 @@ public struct WebConfiguration: Sendable {
     /// The one password rule (`--password-min-score`); the embedded backend gets the same value.
     public var passwordRules: PasswordRules = .default
 
+    /// Whether staff must say why they impersonate (`--impersonation-reason`).
+    public var impersonationReasonRule: ImpersonationReason.Rule = .optional
+
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
 }
