@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "GatehouseWeb",
             dependencies: [
-                "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Store", "Secrets", "OAuth", "TwoFactor", "CivilTime",
+                "Accounts", "HTTPServer", "AuthCore", "ServerSeam", "Secrets", "OAuth", "TwoFactor", "CivilTime",
                 "PasswordStrength", "WebAuthn",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log")
@@ -185,7 +185,7 @@ let package = Package(
             name: "ClientCoreTests",
             dependencies: [
                 "AuthCore", "ServerSeam", "LocalAuth", "Store", "Secrets", "PocketBaseTestSupport", "TestScope", "GatehouseWeb",
-                "HTTPServer", "TwoFactor", "WebAuthnTestSupport",
+                "Accounts", "HTTPServer", "TwoFactor", "WebAuthnTestSupport",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

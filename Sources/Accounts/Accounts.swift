@@ -53,13 +53,14 @@ public struct Accounts: Sendable {
     ///   - webhookBox: seals webhook endpoints' secrets (a key derived from the key file).
     ///   - secureCookies: whether session cookies get `Secure` (people reach Gatehouse over TLS).
     public init(
-        backend: any AuthAPI, database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
+        backend: any AuthAPI, database: AccountsDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         rateLimits: Bool, sessionLifetime: TimeInterval, secureCookies: Bool,
         passwordRules: PasswordRules = .default, passkeyChallengeLifetime: TimeInterval = Ceremony.challengeLifetime,
         signInMethods: Set<SignInMethod> = Set(SignInMethod.allCases), webhookPolicy: WebhookPolicy = .standard,
         impersonationReasonRule: ImpersonationReason.Rule = .optional, webhookBox: SecretBox,
         clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
+        let database = database.database
         let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
         webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
         let audit = AuditTrail(database: database, clock: clock, logger: logger, webhooks: webhooks.delivery)

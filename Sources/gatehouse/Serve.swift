@@ -450,7 +450,7 @@ struct Serve: AsyncParsableCommand {
         }
         let app = try await Application(
             configuration: web,
-            backend: authBackend, database: database, hasher: hasher,
+            backend: authBackend, database: AccountsDatabase(database), hasher: hasher,
             passwords: passwords, clock: clock, logger: logger,
             oauth: try await oauth.settings(keys: keys, database: database, loopback: loopback, baseURL: { baseURL.value ?? "" }))
         let server = app.server(

@@ -47,7 +47,7 @@ final class AccountsHarness: Sendable {
                 mailer: try MailboxMailer(database: database, keyedHash: hasher, clock: now), keyedHash: hasher, clock: now,
                 logger: logger))
         accounts = Accounts(
-            backend: backend, database: database, hasher: hasher, passwords: passwords, rateLimits: true,
+            backend: backend, database: AccountsDatabase(database), hasher: hasher, passwords: passwords, rateLimits: true,
             sessionLifetime: 7 * 24 * 3600, secureCookies: false,
             webhookBox: try SecretBox(key: hasher.derivedKey(for: "webhook-secrets")), clock: now, logger: logger)
     }

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -53,7 +54,7 @@ final class GatehouseAPIFixture: MailboxFixture {
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: root + "/Templates", publicDirectory: root + "/Public",
                 rateLimits: false),
-            backend: LocalBackend(accounts: accounts), database: database, hasher: hasher, passwords: passwords,
+            backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database), hasher: hasher, passwords: passwords,
             logger: logger)
         let server = app.server(configuration: .init(host: "127.0.0.1", port: 0, allowedHosts: HostAllowList()), logger: logger)
         try server.start()

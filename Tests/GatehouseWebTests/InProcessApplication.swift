@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import GatehouseWeb
 import LocalAuth
@@ -34,7 +35,8 @@ struct InProcessApplication {
             publicDirectory: TestGatehouse.repositoryRoot + "/Public")
         configure(&configuration)
         app = try await Application(
-            configuration: configuration, backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
+            configuration: configuration, backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database),
+            hasher: hasher,
             passwords: passwords, logger: logger, templates: try await TestGatehouse.templates())
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Store
 import Testing
 
+@testable import Accounts
 @testable import GatehouseWeb
 
 /// The callback's decision table, without a server.
@@ -10,16 +11,16 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func flow(purpose: OAuthFlowPurpose = .signIn, user: UserID? = nil, consumed: Bool = false, expiresIn: TimeInterval = 300)
-        -> OAuthFlowRecord
+        -> ProviderFlow
     {
         var flow = OAuthFlowRecord(
             stateHash: "s", browserHash: "b", provider: "google", purpose: purpose, userID: user,
             codeVerifier: "v", nonce: "n", appRequest: nil, createdAt: now, expiresAt: now.addingTimeInterval(expiresIn))
         if consumed { flow.consumedAt = now }
-        return flow
+        return ProviderFlow(flow)
     }
 
-    func check(_ flow: OAuthFlowRecord?, provider: String = "google", browser: String? = "b", user: UserID? = nil)
+    func check(_ flow: ProviderFlow?, provider: String = "google", browser: String? = "b", user: UserID? = nil)
         -> OAuthFlowCheck.Refusal?
     {
         if case .failure(let refusal) = OAuthFlowCheck.evaluate(

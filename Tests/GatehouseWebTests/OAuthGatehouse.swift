@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -53,7 +54,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         configuration.superTokensWebsiteURL = superTokensWebsiteURL
         let app = try await Application(
             configuration: configuration,
-            backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
+            backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database), hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
             oauth: OAuthSettings(
                 baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox),

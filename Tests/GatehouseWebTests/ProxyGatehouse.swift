@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -32,7 +33,7 @@ final class ProxyGatehouse: Stoppable, @unchecked Sendable {
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
-            backend: remote, database: database, hasher: hasher,
+            backend: remote, database: AccountsDatabase(database), hasher: hasher,
             passwords: try PasswordHasher(cost: .minimal, pool: BlockingWorkPool(threadCount: 1)), logger: logger,
             oauth: OAuthSettings(baseURL: { "http://127.0.0.1:\(portBox.port)" }, secretBox: try SecretBox(key: keys.secretBox)),
             templates: try await TestGatehouse.templates())

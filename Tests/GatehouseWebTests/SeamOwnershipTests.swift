@@ -39,6 +39,30 @@ import Testing
         #expect(offenders.isEmpty, Comment(rawValue: "\(offenders.count) lines:\n" + offenders.joined(separator: "\n")))
     }
 
+    /// Issue 45: the web module speaks the operations' read models (`AuditLine`, `SessionRow`, …),
+    /// never Store's rows. `Package.swift` leaves Store out of its dependencies, but SwiftPM would
+    /// still let a file import it (every module of the package is on the search path): this reads
+    /// every file of the module, `Web/` included.
+    @Test func noWebFileImportsTheStore() throws {
+        let root = TestGatehouse.repositoryRoot + "/Sources/GatehouseWeb"
+        var offenders: [String] = []
+        let files = FileManager.default.enumerator(atPath: root)
+        while let path = files?.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            let text = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+            for line in text.split(separator: "\n") where Self.importsStore(String(line)) {
+                offenders.append("\(path): \(line)")
+            }
+        }
+        #expect(offenders.isEmpty, Comment(rawValue: offenders.joined(separator: "\n")))
+    }
+
+    /// Whether a line imports the Store module, whatever its attributes and access level.
+    static func importsStore(_ line: String) -> Bool {
+        let words = Self.identifiers(in: Self.code(of: line))
+        return words.contains("import") && words.contains("Store")
+    }
+
     /// The check finds what it is meant to find, and only in code.
     @Test func theCheckSeesCodeAndSkipsCommentsAndStrings() {
         #expect(Self.identifiers(in: Self.code(of: "let user = try await env.backend.currentUser(s)")).contains("backend"))
@@ -46,6 +70,10 @@ import Testing
         #expect(!Self.identifiers(in: Self.code(of: "/// Asks the backend for the user.")).contains("backend"))
         #expect(!Self.identifiers(in: Self.code(of: #"message: "The backend could not be reached.""#)).contains("backend"))
         #expect(!Self.identifiers(in: Self.code(of: "let backendSession = signedIn.backendSession")).contains("backend"))
+        #expect(Self.importsStore("import Store"))
+        #expect(Self.importsStore("@testable internal import Store"))
+        #expect(!Self.importsStore("import StoreKit"))
+        #expect(!Self.importsStore("/// Rows stay in Store: import Accounts instead."))
     }
 
     /// `line` without its string literals' contents and its `//` comment.

@@ -119,7 +119,7 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
         configuration.superTokensWebsiteURL = superTokensAppOrigin + "/auth"
         let app = try await Application(
             configuration: configuration,
-            backend: LocalBackend(accounts: accounts), database: database, hasher: hasher,
+            backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database), hasher: hasher,
             passwords: passwords, clock: now, logger: logger, templates: try await Self.templates(in: templates))
         let server = app.server(
             configuration: .init(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, allowedHosts: HostAllowList()),

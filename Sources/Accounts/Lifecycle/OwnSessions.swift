@@ -15,11 +15,12 @@ public struct OwnSessions: Sendable {
 
     /// The account's sessions still in use: not revoked or expired, and (for a browser session, which
     /// has no refresh token) not idle past `BrowserSessions.idleTimeout`.
-    public func live(of signedIn: SignedIn) async throws -> [SessionRecord] {
+    public func live(of signedIn: SignedIn) async throws -> [SessionRow] {
         let now = env.clocks.now(for: signedIn.user.id)
         return try await env.database.sessions(userID: signedIn.user.id)
             .filter { $0.isActive(at: now) }
             .filter { $0.refreshTokenHash != nil || now.timeIntervalSince($0.lastUsedAt) < BrowserSessions.idleTimeout }
+            .map(SessionRow.init)
     }
 
     /// The person signs out of the session they are using (a browser's, an app's): it ends, the

@@ -53,7 +53,7 @@ public struct Passkeys: Sendable {
     /// sign-in.
     public func register(
         _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request, policy: WayInPolicy
-    ) async throws -> PasskeyRecord {
+    ) async throws -> PasskeySummary {
         try refuseImpersonation(signedIn)
         try requireAvailable()
         try requireRecentSignIn(signedIn, policy)
@@ -78,7 +78,7 @@ public struct Passkeys: Sendable {
                 data: AuditTrail.data(
                     ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)], via: via
                 ))
-            return stored
+            return PasskeySummary(stored)
         } catch let error as PasskeyError {
             await env.audit.recordOwnAct(
                 .passkeyAddFailed, of: signedIn, request: request,
@@ -170,9 +170,9 @@ public struct Passkeys: Sendable {
 
     // MARK: The list
 
-    public func list(of signedIn: SignedIn) async throws -> [PasskeyRecord] {
+    public func list(of signedIn: SignedIn) async throws -> [PasskeySummary] {
         guard available else { return [] }
-        return try await env.database.passkeys(of: signedIn.user.id)
+        return try await env.database.passkeys(of: signedIn.user.id).map(PasskeySummary.init)
     }
 
     public func rename(id: Int64, to name: String, of signedIn: SignedIn, request: Request) async throws {

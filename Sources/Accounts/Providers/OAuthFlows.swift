@@ -16,26 +16,27 @@ public struct OAuthFlows: Sendable {
 
     /// Stores a new flow under `state` for the browser holding `browserBinding`.
     public func begin(
-        state: String, browserBinding: String, provider: String, purpose: OAuthFlowPurpose, userID: UserID?,
+        state: String, browserBinding: String, provider: String, purpose: ProviderFlow.Purpose, userID: UserID?,
         codeVerifier: String, nonce: String, appRequest: String?
     ) async throws {
         let now = env.clock()
         try await env.database.insertOAuthFlow(
             OAuthFlowRecord(
-                stateHash: hasher.hex(state), browserHash: hasher.hex(browserBinding), provider: provider, purpose: purpose,
+                stateHash: hasher.hex(state), browserHash: hasher.hex(browserBinding), provider: provider,
+                purpose: purpose.stored,
                 userID: userID, codeVerifier: codeVerifier, nonce: nonce, appRequest: appRequest, createdAt: now,
                 expiresAt: now.addingTimeInterval(Self.lifetime)))
     }
 
     /// The flow `state` names, spent by this call (a second callback finds none); nil when unknown.
     /// Whether it is still good for this browser and provider is `OAuthFlowCheck`'s to say.
-    public func finish(state: String) async throws -> OAuthFlowRecord? {
-        try await env.database.consumeOAuthFlow(stateHash: hasher.hex(state), at: env.clock())
+    public func finish(state: String) async throws -> ProviderFlow? {
+        try await env.database.consumeOAuthFlow(stateHash: hasher.hex(state), at: env.clock()).map(ProviderFlow.init)
     }
 
     /// The flow `state` names, left in place (the test provider asks whether it is an app's).
-    public func pending(state: String) async throws -> OAuthFlowRecord? {
-        try await env.database.oauthFlow(stateHash: hasher.hex(state))
+    public func pending(state: String) async throws -> ProviderFlow? {
+        try await env.database.oauthFlow(stateHash: hasher.hex(state)).map(ProviderFlow.init)
     }
 
     /// The hash a flow keeps of a browser binding, to compare with the one it was started with.

@@ -72,16 +72,16 @@ public struct ProviderOperations: Sendable {
     /// Registers a checked app, replacing the one with its id (whose creation time stays): audited
     /// as created or as updated, whichever it was. True when it was new.
     @discardableResult
-    public func register(_ app: AppRecord) async throws -> Bool {
-        let created = try await env.database.saveApp(app)
+    public func register(_ app: RegisteredApp) async throws -> Bool {
+        let created = try await env.database.saveApp(app.row)
         await audit(created ? .appCreated : .appUpdated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
         return created
     }
 
     /// Saves a checked change to a registered app (its id and creation time stay); false when there is none.
-    public func update(_ app: AppRecord) async throws -> Bool {
+    public func update(_ app: RegisteredApp) async throws -> Bool {
         guard let stored = try await env.database.app(id: app.id) else { return false }
-        var changed = app
+        var changed = app.row
         changed.createdAt = stored.createdAt
         try await env.database.saveApp(changed)
         await audit(.appUpdated, ["app": .string(app.id), "legacyCallback": .bool(app.legacyCallback)])
@@ -89,8 +89,8 @@ public struct ProviderOperations: Sendable {
     }
 
     /// The registered app with this id, if any.
-    public func app(id: String) async throws -> AppRecord? {
-        try await env.database.app(id: id)
+    public func app(id: String) async throws -> RegisteredApp? {
+        try await env.database.app(id: id).map(RegisteredApp.init)
     }
 
     /// Removes an app; false when there is none.
@@ -111,8 +111,8 @@ public struct ProviderOperations: Sendable {
     }
 
     /// Every registered app.
-    public func apps() async throws -> [AppRecord] {
-        try await env.database.apps()
+    public func apps() async throws -> [RegisteredApp] {
+        try await env.database.apps().map(RegisteredApp.init)
     }
 
     /// Whether an app with this id is registered.

@@ -10,10 +10,15 @@ public struct ProviderRegistry: Sendable {
     public let secretBox: SecretBox
     public let clock: @Sendable () -> Date
 
-    public init(database: AppDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
+    init(database: AppDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.secretBox = secretBox
         self.clock = clock
+    }
+
+    /// The registry in `database`, as the web front-end builds it at start-up.
+    public init(database: AccountsDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
+        self.init(database: database.database, secretBox: secretBox, clock: clock)
     }
 
     /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite. True when it was new.
@@ -40,11 +45,11 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The registered apps.
-    public func apps() async throws -> [AppRecord] { try await database.apps() }
+    public func apps() async throws -> [RegisteredApp] { try await database.apps().map(RegisteredApp.init) }
 
     /// Stores (or replaces) a checked app; true when it was new.
     @discardableResult
-    public func saveApp(_ app: AppRecord) async throws -> Bool { try await database.saveApp(app) }
+    public func saveApp(_ app: RegisteredApp) async throws -> Bool { try await database.saveApp(app.row) }
 
     private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
         ProviderConfiguration(

@@ -79,8 +79,8 @@ extension AppBody {
         return problems
     }
 
-    public func record(id: String, at now: Date) -> AppRecord {
-        AppRecord(
+    public func record(id: String, at now: Date) -> RegisteredApp {
+        RegisteredApp(
             id: id, name: name.trimmingCharacters(in: .whitespaces), callbackURLs: callbackURLs,
             legacyCallback: legacyCallback ?? false, logoURL: AppBranding.given(logoURL),
             accentColor: AppBranding.given(accentColor).flatMap(AppBranding.normalizedColor),

@@ -19,21 +19,22 @@ public struct TestIdentityProvider: Sendable {
     }
 
     /// The people made for `provider` so far, oldest first.
-    public func identities(provider: String) async throws -> [TestIdentityRecord] {
-        try await database.testIdentities(provider: provider)
+    public func identities(provider: String) async throws -> [TestIdentity] {
+        try await database.testIdentities(provider: provider).map(TestIdentity.init)
     }
 
     /// One of `provider`'s people; nil when there is none of that id.
-    public func identity(id: Int64, provider: String) async throws -> TestIdentityRecord? {
-        try await database.testIdentity(id: id, provider: provider)
+    public func identity(id: Int64, provider: String) async throws -> TestIdentity? {
+        try await database.testIdentity(id: id, provider: provider).map(TestIdentity.init)
     }
 
     /// Stores (or refreshes, by subject) one of `provider`'s people.
     public func save(
         provider: String, subject: String, email: String, emailVerified: Bool, name: String?
-    ) async throws -> TestIdentityRecord {
-        try await database.saveTestIdentity(
-            provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: name, at: clock())
+    ) async throws -> TestIdentity {
+        TestIdentity(
+            try await database.saveTestIdentity(
+                provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: name, at: clock()))
     }
 
     public static let codeLifetime: TimeInterval = 60
@@ -51,7 +52,7 @@ public struct TestIdentityProvider: Sendable {
     }
 
     public func issueCode(
-        provider: String, identity: TestIdentityRecord, redirectURI: String, codeChallenge: String,
+        provider: String, identity: TestIdentity, redirectURI: String, codeChallenge: String,
         nonce: String
     ) async throws -> String {
         let code = SecureRandom.token()
@@ -64,7 +65,9 @@ public struct TestIdentityProvider: Sendable {
     }
 
     /// Spends the code on the first attempt, right or wrong, then checks what the token request proves.
-    public func redeem(provider: String, code: String, redirectURI: String, codeVerifier: String) async throws -> TestCodeGrant {
+    public func redeem(provider: String, code: String, redirectURI: String, codeVerifier: String) async throws
+        -> TestIdentityGrant
+    {
         guard
             let grant = try await database.consumeTestCode(
                 codeHash: hasher.hex("test-idp:" + code), provider: provider,
@@ -72,7 +75,7 @@ public struct TestIdentityProvider: Sendable {
         else { throw Refusal.unknownCode }
         guard grant.redirectURI == redirectURI else { throw Refusal.wrongRedirectURI }
         guard PKCE.verify(verifier: codeVerifier, challenge: grant.codeChallenge) else { throw Refusal.wrongVerifier }
-        return grant
+        return TestIdentityGrant(grant)
     }
 
     /// The chooser's ready-made people: one verified, one whose email is not verified.

@@ -22,7 +22,7 @@ public struct AppCodes: Sendable {
         /// The verifier does not match the code's challenge (the code is spent all the same).
         case wrongVerifier
         /// A good code: the app, user and client type it was issued for.
-        case redeemed(AppCodeRecord)
+        case redeemed(RedeemedAppCode)
     }
 
     /// Refuses a hand-over from a browser that is already signed in when a superuser is viewing the
@@ -69,11 +69,11 @@ public struct AppCodes: Sendable {
                 data: ["app": .string(record.appID), "reason": "pkce"])
             return .wrongVerifier
         }
-        return .redeemed(record)
+        return .redeemed(RedeemedAppCode(record))
     }
 
     /// The app's own session for a redeemed code's user (they signed in on Gatehouse's page).
-    public func openSession(for code: AppCodeRecord, request: Request) async throws -> AuthSession {
+    public func openSession(for code: RedeemedAppCode, request: Request) async throws -> AuthSession {
         let session = try await env.pageBackend.admin.openSession(for: code.userID)
         await env.audit.record(
             .appCodeExchanged, actor: session.user.id.rawValue, subject: session.user.id.rawValue, request: request,

@@ -5,9 +5,9 @@ import Store
 /// next refresh uses), kept in the file beside the session's row and gone with it.
 extension AppSessions {
     /// The app's data on the session `handle` names; nil for a forged handle or none set.
-    public func data(handle: String) async throws -> AppSessionData? {
+    public func data(handle: String) async throws -> SessionAppData? {
         guard let id = rowID(handle: handle) else { return nil }
-        return try await env.database.appSessionData(sessionID: id)
+        return try await env.database.appSessionData(sessionID: id).map(SessionAppData.init)
     }
 
     /// Sets the given parts of the app's data on the session `handle` names (the rest kept).

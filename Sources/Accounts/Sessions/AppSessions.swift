@@ -4,14 +4,14 @@ import HTTPServer
 import Store
 
 /// The sessions apps hold through the compatible APIs (PocketBase's tokens, InsForge's token
-/// pairs): each a `SessionBindings` row of the API's `SessionKind` bound to a backend session, so
+/// pairs): each a `SessionBindings` row of the API's kind (`AppSessionKind`) bound to a backend session, so
 /// it lists, revokes and audits like a browser session. The APIs encode the row's token in their own
 /// wire tokens; this owns the rows.
 public struct AppSessions: Sendable {
     let env: Accounts
-    public let kind: SessionKind
+    let kind: SessionKind
 
-    public init(env: Accounts, kind: SessionKind) { (self.env, self.kind) = (env, kind) }
+    public init(env: Accounts, kind: AppSessionKind) { (self.env, self.kind) = (env, kind.stored) }
 
     private var bindings: SessionBindings { env.sessions.bindings }
 

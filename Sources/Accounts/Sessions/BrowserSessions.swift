@@ -7,7 +7,7 @@ import Store
 
 /// A signed-in browser: its session row, the backend's session behind it, and the account.
 public struct SignedIn: Sendable {
-    public var session: SessionRecord
+    public var session: SessionRow
     public var user: User
     /// The backend's session for this browser: every call made as the user goes with it.
     public var backendSession: AuthSession

@@ -7,8 +7,8 @@ import Store
 
 /// A signed-in superuser: the console session and who it belongs to.
 public struct Staff: Sendable {
-    public var session: ConsoleSessionRecord
-    public var superuser: SuperuserRecord
+    public var session: SessionRow
+    public var superuser: StaffMember
 
 }
 
@@ -74,7 +74,7 @@ public struct ConsoleSessions: Sendable {
             if now.timeIntervalSince(found.session.lastUsedAt) > SessionBindings.touchInterval {
                 try await database.touchSession(id: found.session.id, at: now)
             }
-            return Staff(session: found.session, superuser: found.superuser)
+            return Staff(session: SessionRow(found.session), superuser: StaffMember(found.superuser))
         } catch {
             logger.error("console session lookup failed", metadata: ["error": "\(error)"])
             return nil
@@ -82,7 +82,7 @@ public struct ConsoleSessions: Sendable {
     }
 
     /// Creates a session for `superuser` at `door` and returns its token (for the cookie or the API reply).
-    func start(for superuser: SuperuserRecord, at door: Door, request: Request) async throws -> (token: String, expiresAt: Date) {
+    func start(for superuser: StaffMember, at door: Door, request: Request) async throws -> (token: String, expiresAt: Date) {
         let now = clock()
         let token = SecureRandom.token()
         let expiresAt = now.addingTimeInterval(Self.lifetime)
@@ -97,7 +97,7 @@ public struct ConsoleSessions: Sendable {
     /// (with `secondStep: totp` or `recovery_code` when a second step followed the password, and
     /// the front-end when it is not the console's form).
     public func open(
-        for superuser: SuperuserRecord, at door: Door, request: Request, secondStep: SecondFactor.Method?, via: String? = nil
+        for superuser: StaffMember, at door: Door, request: Request, secondStep: SecondFactor.Method?, via: String? = nil
     ) async throws -> (token: String, expiresAt: Date) {
         let session = try await start(for: superuser, at: door, request: request)
         await audit.record(

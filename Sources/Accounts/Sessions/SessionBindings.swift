@@ -84,7 +84,7 @@ public struct SessionBindings: Sendable {
             if now.timeIntervalSince(session.lastUsedAt) > Self.touchInterval {
                 try await database.touchSession(id: session.id, at: now)
             }
-            return SignedIn(session: session, user: user, backendSession: backendSession)
+            return SignedIn(session: SessionRow(session), user: user, backendSession: backendSession)
         } catch AuthError.userNotFound, AuthError.sessionExpired {
             // Gone, or the backend's session expired or was revoked: sign in again.
             return nil

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Secrets
 import ServerSeam
+import Store
 
 /// Devices for sign-in codes Gatehouse mails itself (SuperTokens' frontend API: the frontend keeps
 /// the device and pre-auth session ids, the person types the mailed code): the mail is
@@ -42,12 +43,12 @@ extension AppSignInDevices {
             return .held(refusal)
         case .sent(let otpID):
             let now = env.clock()
-            let device = Device(
+            let device = SignInDeviceRecord(
                 deviceID: deviceID, preAuthSessionID: preAuthSessionID, email: email, accountExisted: existed,
                 otpID: otpID, codeID: SecureRandom.token(), codeCreatedAt: now, codeLifetime: Self.mailedCodeLifetime,
                 maximumAttempts: Self.mailedCodeTries)
             try await env.database.insertSignInDevice(device, now: now)
-            return .device(device)
+            return .device(Device(device))
         }
     }
 
@@ -64,7 +65,7 @@ extension AppSignInDevices {
                 id: deviceID, otpID: otpID, codeID: SecureRandom.token(), createdAt: env.clock(),
                 lifetime: Self.mailedCodeLifetime,
                 maximumAttempts: Self.mailedCodeTries)
-            return moved.map(Mailed.device)
+            return moved.map { .device(Device($0)) }
         }
     }
 }

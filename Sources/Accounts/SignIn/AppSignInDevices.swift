@@ -9,7 +9,7 @@ import Store
 /// the file, so a code created before a restart is spent after it. The code and link themselves
 /// are the backend's (their lifetimes, tries and spending).
 public struct AppSignInDevices: Sendable {
-    public typealias Device = SignInDeviceRecord
+    public typealias Device = AppSignInDevice
     let env: Accounts
 
     public init(env: Accounts) { self.env = env }
@@ -17,28 +17,31 @@ public struct AppSignInDevices: Sendable {
     /// A new device for `email` at the code request `secrets` came from.
     public func add(email: String, accountExisted: Bool, secrets: SignInSecrets) async throws -> Device {
         let now = env.clock()
-        let device = Device(
+        let device = SignInDeviceRecord(
             deviceID: SecureRandom.token(), preAuthSessionID: SecureRandom.token(), email: email, accountExisted: accountExisted,
             otpID: secrets.otpID, codeID: SecureRandom.token(), codeCreatedAt: now, codeLifetime: secrets.lifetime,
             maximumAttempts: secrets.maximumAttempts)
         try await env.database.insertSignInDevice(device, now: now)
-        return device
+        return Device(device)
     }
 
-    public func device(id: String) async throws -> Device? { try await env.database.signInDevice(id: id) }
+    public func device(id: String) async throws -> Device? { try await env.database.signInDevice(id: id).map(Device.init) }
 
     public func device(preAuthSessionID: String) async throws -> Device? {
-        try await env.database.signInDevice(preAuthSessionID: preAuthSessionID)
+        try await env.database.signInDevice(preAuthSessionID: preAuthSessionID).map(Device.init)
     }
 
     /// The devices of an address, oldest first.
-    public func devices(email: String) async throws -> [Device] { try await env.database.signInDevices(email: email) }
+    public func devices(email: String) async throws -> [Device] {
+        try await env.database.signInDevices(email: email).map(Device.init)
+    }
 
     /// The device after a resend: at the new code request, its tries counted afresh; nil when it is gone.
     public func moved(_ id: String, to secrets: SignInSecrets) async throws -> Device? {
         try await env.database.moveSignInDevice(
             id: id, otpID: secrets.otpID, codeID: SecureRandom.token(), createdAt: env.clock(), lifetime: secrets.lifetime,
-            maximumAttempts: secrets.maximumAttempts)
+            maximumAttempts: secrets.maximumAttempts
+        ).map(Device.init)
     }
 
     /// Counts a wrong code; the count so far.

@@ -10,8 +10,8 @@ public struct AuditLog: Sendable {
     public init(env: Accounts) { self.env = env }
 
     /// The events matching `filter`, newest first.
-    public func events(_ filter: AuditFilter) async throws -> [AuditEventRecord] {
-        try await env.database.auditEvents(filter)
+    public func events(_ query: AuditQuery) async throws -> [AuditLine] {
+        try await env.database.auditEvents(query.filter).map(AuditLine.init)
     }
 
     /// Every event type recorded so far, for the filter's choices.
@@ -20,14 +20,14 @@ public struct AuditLog: Sendable {
     }
 
     /// Completed and failed sign-ins per hour since `start`, for the sign-in chart.
-    public func signInsPerHour(since start: Date) async throws -> [HourlySignIns] {
-        try await env.database.signInsPerHour(since: start)
+    public func signInsPerHour(since start: Date) async throws -> [SignInHour] {
+        try await env.database.signInsPerHour(since: start).map(SignInHour.init)
     }
 
     /// Who each actor and subject of `events` is — a superuser or a person, by email — so rows
     /// name people rather than ids. Ids no longer found (a deleted account) are left out; the
-    /// backend is asked once per distinct id, at most `AuditFilter`'s page of them at a time.
-    public func people(in events: [AuditEventRecord]) async -> [String: AuditPerson] {
+    /// backend is asked once per distinct id, at most `AuditQuery`'s page of them at a time.
+    public func people(in events: [AuditLine]) async -> [String: AuditPerson] {
         let ids = Set(events.flatMap { [$0.actor, $0.subject].compactMap(\.self) })
         let reader = self
         return await withTaskGroup(of: (String, AuditPerson?).self) { group in

@@ -1,19 +1,18 @@
 import HTTPServer
-import Store
 
 /// Staff — or, while the mailbox is open on loopback, a test suite (no staff) — empty the dev
 /// mailbox: the one owner of that act, so it is audited (who, how many, from where) whichever
 /// front-end asks.
 public struct MailboxClearing: Sendable {
     let env: Accounts
-    let mailbox: MailboxMailer
+    let mailbox: DevMailbox
     /// Nil for a test suite on loopback (the Mailpit-compatible API).
     public let staff: Staff?
     public let request: Request
     /// Which front-end asked, kept in the audit event.
     public let via: String
 
-    public init(env: Accounts, mailbox: MailboxMailer, staff: Staff?, request: Request, via: String) {
+    public init(env: Accounts, mailbox: DevMailbox, staff: Staff?, request: Request, via: String) {
         self.env = env
         self.mailbox = mailbox
         self.staff = staff

@@ -25,11 +25,11 @@ public struct StaffPasskeys: Sendable {
     /// What the console's sign-in challenges are bound to.
     private static let signInBinding = "console-sign-in"
 
-    private static func registrationBinding(_ superuser: SuperuserRecord) -> String { "console-register\n" + superuser.id }
+    private static func registrationBinding(_ superuser: StaffMember) -> String { "console-register\n" + superuser.id }
 
     /// The superuser's passkeys, oldest first.
-    public func list(_ superuser: SuperuserRecord) async throws -> [PasskeyRecord] {
-        try await env.database.passkeys(of: .superuser(superuser.id))
+    public func list(_ superuser: StaffMember) async throws -> [PasskeySummary] {
+        try await env.database.passkeys(of: .superuser(superuser.id)).map(PasskeySummary.init)
     }
 
     /// Options for `create()`: a fresh challenge bound to the superuser, their passkeys excluded;
@@ -45,7 +45,9 @@ public struct StaffPasskeys: Sendable {
         return CreationOptions(
             rp: rp, rpName: rpName, userHandle: PasskeyOwner.superuser(superuser.id).userHandle, userName: superuser.email,
             displayName: "\(superuser.email) (console)", challenge: challenge,
-            exclude: try await list(superuser).map { CredentialDescriptor(id: $0.credentialID, transports: $0.transports) })
+            exclude: try await env.database.passkeys(of: .superuser(superuser.id)).map {
+                CredentialDescriptor(id: $0.credentialID, transports: $0.transports)
+            })
     }
 
     /// Checks `create()`'s answer and stores the passkey under `name` (a default one when blank);
@@ -53,7 +55,7 @@ public struct StaffPasskeys: Sendable {
     /// sign-in, as the options.
     public func register(
         _ json: [UInt8], name: String?, for staff: Staff, rp: RelyingParty, request: Request
-    ) async throws -> PasskeyRecord {
+    ) async throws -> PasskeySummary {
         try StaffRecentSignIn.require(.addPasskey, staff, now: env.clock())
         let superuser = staff.superuser
         do {
@@ -73,7 +75,7 @@ public struct StaffPasskeys: Sendable {
             await env.audit.record(
                 .consolePasskeyAdded, actor: superuser.id, request: request,
                 data: ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)])
-            return stored
+            return PasskeySummary(stored)
         } catch let error as PasskeyError {
             await env.audit.record(
                 .consolePasskeyAddFailed, actor: superuser.id, request: request, data: ["reason": .string(error.reason)])
@@ -82,7 +84,7 @@ public struct StaffPasskeys: Sendable {
     }
 
     /// Deletes one of the superuser's passkeys (their password still signs them in).
-    public func delete(id: Int64, of superuser: SuperuserRecord, request: Request) async throws {
+    public func delete(id: Int64, of superuser: StaffMember, request: Request) async throws {
         guard let deleted = try await env.database.deletePasskey(id: id, of: .superuser(superuser.id)) else {
             throw PasskeyError.notFound
         }
@@ -103,7 +105,7 @@ public struct StaffPasskeys: Sendable {
     /// What a console passkey sign-in came to.
     public enum Outcome: Sendable {
         /// Signed in, both factors: the new console session's token, for the cookie.
-        case signedIn(SuperuserRecord, token: String)
+        case signedIn(StaffMember, token: String)
         case refused(PasskeyError)
     }
 
@@ -115,7 +117,9 @@ public struct StaffPasskeys: Sendable {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
             let passkey = try await ceremonies.verifiedAssertion(json, rp: rp, binding: Self.signInBinding, superusers: true)
-            guard case .superuser(let id) = passkey.owner, let superuser = try await env.database.superuser(id: id) else {
+            guard case .superuser(let id) = passkey.owner,
+                let superuser = try await env.database.superuser(id: id).map(StaffMember.init)
+            else {
                 throw PasskeyError.accountUnavailable
             }
             let session = try await env.console.start(for: superuser, at: .console, request: request)

@@ -34,10 +34,10 @@ public struct StaffSignIn: Sendable {
 
     public enum Outcome {
         /// The password was right and the superuser has no second step: start a session.
-        case signedIn(SuperuserRecord)
+        case signedIn(StaffMember)
         /// The password was right; the code must follow. `pending` is the signed pending step
         /// (`pendingStep(for:)`): the console's cookie, PocketBase's `mfaId`.
-        case secondStep(SuperuserRecord, pending: String)
+        case secondStep(StaffMember, pending: String)
         /// Refused (recorded, with its reason, as `console.sign_in.failed`).
         case refused
         case throttled(retryAfter: Int)
@@ -51,7 +51,7 @@ public struct StaffSignIn: Sendable {
         case .locked: return await refused("locked", email: email, request: request, via: via)
         case .open: break
         }
-        guard let superuser = try await database.superuser(email: email) else {
+        guard let superuser = try await database.superuser(email: email).map(StaffMember.init) else {
             await budgets.passwords.dummyVerify(password)
             return await refused("unknown_superuser", email: email, request: request, via: via)
         }
@@ -88,7 +88,7 @@ extension StaffSignIn {
 
     public enum CodeOutcome {
         /// Signed in, with the second step it took (`.totp` or `.recoveryCode`), for the audit.
-        case signedIn(SuperuserRecord, SecondFactor.Method)
+        case signedIn(StaffMember, SecondFactor.Method)
         /// Wrong, replayed or throttled: the form again.
         case wrong
         /// No valid pending step (missing, forged, expired or out of tries): sign in again.
@@ -104,7 +104,7 @@ extension StaffSignIn {
     }
 
     /// Whether the superuser's authenticator app is on, and their unused recovery codes.
-    public func totpStatus(_ superuser: SuperuserRecord) async throws -> TOTPStatus {
+    public func totpStatus(_ superuser: StaffMember) async throws -> TOTPStatus {
         try await database.totpStatus(.superuser(superuser.id))
     }
 
@@ -118,14 +118,15 @@ extension StaffSignIn {
         case .dead: return .dead
         case .wrong: return .wrong
         case .passed(let holder, _):
-            guard case .superuser(let id) = holder, let superuser = try await database.superuser(id: id) else { return .dead }
+            guard case .superuser(let id) = holder, let superuser = try await database.superuser(id: id).map(StaffMember.init)
+            else { return .dead }
             return .signedIn(superuser, Self.method(of: factor))
         }
     }
 
     /// For `POST /_/api/auth`, which has no second form: the code (or a recovery code) comes with
     /// the password, as a pending step begun and tried at once. Nil when wrong.
-    public func apiSecondStep(_ superuser: SuperuserRecord, _ typed: String?) async throws -> SecondFactor.Method? {
+    public func apiSecondStep(_ superuser: StaffMember, _ typed: String?) async throws -> SecondFactor.Method? {
         guard let typed else { return nil }
         let pending = try await keys.startChallenge(for: .superuser(superuser.id), firstMethod: "password")
         guard case .signedIn(_, let method) = try await completeSecondStep(pending: pending.id, factor: Self.factor(typed))
@@ -161,7 +162,7 @@ extension StaffSignIn {
 
     /// New recovery codes after the password again (the old ones stop working), audited as
     /// `console.totp.recovery_codes_regenerated`. Nil when the password was wrong or TOTP is off.
-    public func regenerateRecoveryCodes(_ superuser: SuperuserRecord, password: String, request: Request) async throws
+    public func regenerateRecoveryCodes(_ superuser: StaffMember, password: String, request: Request) async throws
         -> [String]?
     {
         guard try await reauthenticate(superuser, password: password, request: request) == nil else { return nil }
@@ -172,7 +173,7 @@ extension StaffSignIn {
 
     /// Turns it off after the password again (throttled like the console sign-in), audited as
     /// `console.totp.disabled`; the key and the recovery codes go.
-    public func disableTOTP(_ superuser: SuperuserRecord, password: String, request: Request) async throws -> Bool {
+    public func disableTOTP(_ superuser: StaffMember, password: String, request: Request) async throws -> Bool {
         guard try await reauthenticate(superuser, password: password, request: request) == nil else { return false }
         try await keys.disable(.superuser(superuser.id))
         await audit.record(.consoleTOTPDisabled, actor: superuser.id, request: request)
@@ -181,7 +182,7 @@ extension StaffSignIn {
 
     /// The password again, as one admitted try (`Budgets.withPasswordTry`, as people's re-checks):
     /// nil when it was right, else why not.
-    func reauthenticate(_ superuser: SuperuserRecord, password: String, request: Request) async throws
+    func reauthenticate(_ superuser: StaffMember, password: String, request: Request) async throws
         -> PasswordRefusal?
     {
         let result = try await budgets.withPasswordTry(

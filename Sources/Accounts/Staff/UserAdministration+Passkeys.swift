@@ -3,9 +3,9 @@ import Store
 
 extension UserAdministration {
     /// The account's passkeys (none where the backend keeps none), for the console's user page.
-    public func passkeys(of user: User) async throws -> [PasskeyRecord] {
+    public func passkeys(of user: User) async throws -> [PasskeySummary] {
         guard env.capabilities.contains(.passkeys) else { return [] }
-        return try await env.database.passkeys(of: user.id)
+        return try await env.database.passkeys(of: user.id).map(PasskeySummary.init)
     }
 
     /// Whether the account's passkey is its only way to sign in (the rule that stops a person

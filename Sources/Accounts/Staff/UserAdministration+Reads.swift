@@ -71,8 +71,8 @@ extension UserAdministration {
     }
 
     /// The account's Gatehouse sessions, newest first, live or not.
-    public func sessions(of user: User) async throws -> [SessionRecord] {
-        try await env.database.sessions(userID: user.id)
+    public func sessions(of user: User) async throws -> [SessionRow] {
+        try await env.database.sessions(userID: user.id).map(SessionRow.init)
     }
 
     /// The address change the person asked for and has not confirmed yet, with when its link or

@@ -9,10 +9,10 @@ import Store
 /// the very secrets the mail carries, never parsed back out of its text. Each read is audited.
 public struct TestCodes: Sendable {
     let env: Accounts
-    let mailbox: MailboxMailer
+    let mailbox: DevMailbox
     public let caller: TestControlCaller
 
-    public init(env: Accounts, mailbox: MailboxMailer, caller: TestControlCaller) {
+    public init(env: Accounts, mailbox: DevMailbox, caller: TestControlCaller) {
         (self.env, self.mailbox, self.caller) = (env, mailbox, caller)
     }
 

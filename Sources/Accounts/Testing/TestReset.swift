@@ -11,10 +11,10 @@ import Store
 /// reset included.
 public struct TestReset: Sendable {
     let env: Accounts
-    let mailbox: MailboxMailer
+    let mailbox: DevMailbox
     public let caller: TestControlCaller
 
-    public init(env: Accounts, mailbox: MailboxMailer, caller: TestControlCaller) {
+    public init(env: Accounts, mailbox: DevMailbox, caller: TestControlCaller) {
         (self.env, self.mailbox, self.caller) = (env, mailbox, caller)
     }
 

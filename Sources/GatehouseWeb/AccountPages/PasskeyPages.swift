@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 import WebAuthn
 
 /// Passkeys on the hosted pages: "Sign in with a passkey" on `/auth/sign-in` (a button, and the

@@ -1,7 +1,6 @@
 import Accounts
 import AuthCore
 import HTTPServer
-import Store
 
 /// `/auth/sign-in` and `/auth/sign-out`. An unknown email and a wrong password read the same; a
 /// back-off is told its wait (alike for unknown addresses); a disabled account is named only after
@@ -57,7 +56,7 @@ struct SignInPages: Sendable {
     ) async -> Response {
         let appItems = app?.queryItems ?? []
         let providers = await oauth?.buttonProviders() ?? []
-        var record: AppRecord?
+        var record: RegisteredApp?
         if let app, let oauth { record = try? await AppSignInRequest.registered(app, registry: oauth.registry) }
         var context: [String: Any] = [
             "form": ["email": email],

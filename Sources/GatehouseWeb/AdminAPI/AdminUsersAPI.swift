@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-import Store
 
 /// The console's user operations as JSON under `/_/api/users`, for scripts and tests. Every call
 /// needs a superuser bearer token (`POST /_/api/auth`); errors use Gatehouse's envelope.
@@ -171,7 +170,7 @@ struct SessionBody: Encodable {
     var revokedAt: String?
     var impersonator: String?
 
-    init(_ record: SessionRecord) {
+    init(_ record: SessionRow) {
         id = record.id
         userAgent = record.userAgent
         ip = record.ip

@@ -3,7 +3,6 @@ import Foundation
 import HTTPServer
 import OAuth
 import Secrets
-import Store
 
 /// `/_/api/providers` and `/_/api/apps`: configure sign-in providers and register apps for the
 /// hosted page. Secrets are accepted but never returned. Like every admin endpoint they take a
@@ -112,7 +111,7 @@ struct AppSummary: Encodable {
     /// The hosted page's branding; left out when not set.
     var logoURL, accentColor, termsURL, privacyURL: String?
 
-    init(_ app: AppRecord) {
+    init(_ app: RegisteredApp) {
         id = app.id
         name = app.name
         callbackURLs = app.callbackURLs

@@ -1,7 +1,6 @@
 import Accounts
 import Foundation
 import HTTPServer
-import Store
 
 /// `/_/providers/apps/{id}/edit`: a registered app's settings — name, callback URLs, callback mode
 /// and the hosted page's branding — with a live preview of that page, light and dark
@@ -70,7 +69,7 @@ struct AppConsolePage: Sendable {
             return value
         }
         let name = try visit.query("name").flatMap { $0.isEmpty ? nil : String($0.prefix(100)) } ?? "Your app"
-        let app = AppRecord(
+        let app = RegisteredApp(
             id: "preview", name: name, callbackURLs: [], legacyCallback: false, logoURL: try valid("logoURL"),
             accentColor: try visit.query("accentColor").flatMap(AppBranding.normalizedColor),
             termsURL: try valid("termsURL"), privacyURL: try valid("privacyURL"), createdAt: env.clock(), updatedAt: env.clock())

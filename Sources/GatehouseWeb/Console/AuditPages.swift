@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 
 /// The audit log: `/_/audit` (filters, a sign-in chart, newest events first, people by email and
 /// events in words — `AuditWording`), its CSV download `/_/audit/export.csv`, and `GET /_/api/audit`.
@@ -68,7 +67,7 @@ struct AuditPages: Sendable {
     }
 
     /// Reads the filter from a query string; a date that does not parse is reported, not ignored.
-    static func filter(from query: Parameters, errors: inout FormErrors) throws(RequestError) -> AuditFilter {
+    static func filter(from query: Parameters, errors: inout FormErrors) throws(RequestError) -> AuditQuery {
         func text(_ name: String) throws(RequestError) -> String? {
             let value = try query.single(name)?.trimmingCharacters(in: .whitespaces)
             return value?.isEmpty == false ? value : nil
@@ -81,7 +80,7 @@ struct AuditPages: Sendable {
             }
             return parsed
         }
-        var filter = AuditFilter(
+        var filter = AuditQuery(
             type: try text("type"), actor: try text("actor"), subject: try text("user"),
             from: try date("from"), to: try date("to"), limit: pageSize)
         if let before = try text("before") {
@@ -101,12 +100,12 @@ struct AuditPages: Sendable {
         return filter
     }
 
-    private static func url(filter: AuditFilter, query: Parameters, before: Int64) -> String {
+    private static func url(filter: AuditQuery, query: Parameters, before: Int64) -> String {
         let kept = query.filter { $0.name != "before" }.map { ($0.name, $0.value) }
         return URLQuery.path("/_/audit", kept + [("before", String(before))])
     }
 
-    private static func row(_ event: AuditEventRecord, people: [String: AuditPerson]) -> [String: Any] {
+    private static func row(_ event: AuditLine, people: [String: AuditPerson]) -> [String: Any] {
         let named = Named(event, people)
         var row = AuditWording.fields(event)
         row["id"] = event.id
@@ -127,14 +126,14 @@ struct AuditPages: Sendable {
         var actor: String?
         var subject: String?
 
-        init(_ event: AuditEventRecord, _ people: [String: AuditPerson]) {
+        init(_ event: AuditLine, _ people: [String: AuditPerson]) {
             actor = event.actor.map { people[$0]?.email ?? $0 }
             subject = event.subject.map { people[$0]?.email ?? $0 } ?? event.data["email"]?.stringValue
         }
     }
 
     /// The filtered events as a spreadsheet-safe CSV download, newest first.
-    private static func csv(_ log: AuditLog, _ filter: AuditFilter) async throws -> Response {
+    private static func csv(_ log: AuditLog, _ filter: AuditQuery) async throws -> Response {
         let events = try await log.events(filter)
         let people = await log.people(in: events)
         var body = CSV.line(["time", "event", "type", "reason", "way_in", "actor", "subject", "ip", "details"])
@@ -164,7 +163,7 @@ struct AuditEntry: Encodable {
     var createdAt: String
     var data: [String: JSONValue]
 
-    init(_ record: AuditEventRecord) {
+    init(_ record: AuditLine) {
         id = record.id
         type = record.type
         actor = record.actor

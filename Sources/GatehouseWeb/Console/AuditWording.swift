@@ -1,6 +1,5 @@
 import Accounts
 import AuthCore
-import Store
 
 /// Audit events as support staff read them (issue 25, item 3): what happened in words ("Signed in
 /// with an email code"), why a refusal happened ("account disabled"), and which way in it came
@@ -8,7 +7,7 @@ import Store
 /// API's; this is only how the console says them.
 enum AuditWording {
     /// The event in words, with how it was done where the event records it.
-    static func headline(_ event: AuditEventRecord) -> String {
+    static func headline(_ event: AuditLine) -> String {
         let base = AuditEvent(rawValue: event.type).map(phrase) ?? event.type
         var parts = [base]
         if let method = event.data["method"]?.stringValue { parts.append(methods[method] ?? "with \(words(method))") }
@@ -23,7 +22,7 @@ enum AuditWording {
 
     /// Why the act was refused, when the event records it ("account disabled", "wrong code"); for
     /// an impersonation's start, why staff opened the account, as they typed it.
-    static func reason(_ event: AuditEventRecord) -> String? {
+    static func reason(_ event: AuditLine) -> String? {
         guard let reason = event.data["reason"]?.stringValue else { return nil }
         if event.type == AuditEvent.impersonationStarted.rawValue { return reason }
         return reasons[reason] ?? words(reason)
@@ -31,7 +30,7 @@ enum AuditWording {
 
     /// The way in the event came through: the front-end it names (`via`), else the console for
     /// staff events and the hosted pages for the rest.
-    static func wayIn(_ event: AuditEventRecord) -> String {
+    static func wayIn(_ event: AuditLine) -> String {
         if let via = event.data["via"]?.stringValue { return waysIn[via] ?? words(via) }
         if event.type.hasPrefix("console.") || event.type.hasPrefix("admin.") || event.type.hasPrefix("impersonation.")
             || event.type.hasPrefix("provider.") || event.type.hasPrefix("app.created") || event.type.hasPrefix("app.deleted")
@@ -42,7 +41,7 @@ enum AuditWording {
     }
 
     /// What the audit table and a user's activity both show of an event (the caller adds who).
-    static func fields(_ event: AuditEventRecord) -> [String: Any] {
+    static func fields(_ event: AuditLine) -> [String: Any] {
         [
             "type": event.type, "headline": headline(event), "reason": reason(event) ?? "", "wayIn": wayIn(event),
             "ip": event.ip ?? "", "createdAt": DisplayDate.dateTime(event.createdAt), "summary": details(event)
@@ -50,7 +49,7 @@ enum AuditWording {
     }
 
     /// The event's data left once the headline, reason, way in and subject's address say the rest.
-    static func details(_ event: AuditEventRecord) -> String {
+    static func details(_ event: AuditLine) -> String {
         event.data.filter { !shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
             .map { "\($0.key): \($0.value.displayText)" }.joined(separator: " · ")
     }

@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 
 /// The console's front door: `/_/` (sign-in), `/_/sign-out`, and `POST /_/api/auth` for scripts.
 struct ConsolePages: Sendable {
@@ -44,7 +43,7 @@ struct ConsolePages: Sendable {
 
     /// Starts the console session and goes on to `redirect`.
     private func signedIn(
-        _ superuser: SuperuserRecord, visit: Visit, redirect: String, secondStep: SecondFactor.Method?
+        _ superuser: StaffMember, visit: Visit, redirect: String, secondStep: SecondFactor.Method?
     ) async throws -> Response {
         let session = try await env.console.open(for: superuser, at: .console, request: visit.request, secondStep: secondStep)
         var response = Response.redirect(to: redirect.hasPrefix("/_/") ? redirect : "/_/users")
@@ -144,7 +143,7 @@ struct ConsolePages: Sendable {
 
     /// A console token for `POST /_/api/auth`, audited as a completed sign-in.
     private func apiSession(
-        for superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
+        for superuser: StaffMember, request: Request, secondStep: SecondFactor.Method?
     ) async throws -> Response {
         struct Token: Encodable {
             var token: String

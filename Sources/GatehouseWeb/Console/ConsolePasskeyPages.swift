@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 import WebAuthn
 
 /// A superuser's own passkeys on the console (`StaffPasskeys`): "Sign in with a passkey" on `/_/`

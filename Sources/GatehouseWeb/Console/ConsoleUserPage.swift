@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import ServerSeam
-import Store
 
 /// `/_/users/{id}`: one account with everything support staff do to it, each action a form post
 /// that comes back to this page with a notice (or the page again with the problem named).
@@ -307,7 +306,7 @@ struct ConsoleUserPage: Sendable {
         }
         page["mailsEmpty"] = mails.isEmpty
         let log = AuditLog(env: env.accounts)
-        let events = try await log.events(AuditFilter(subject: user.id.rawValue, limit: 20))
+        let events = try await log.events(AuditQuery(subject: user.id.rawValue, limit: 20))
         let people = await log.people(in: events)
         page["events"] = events.map { event in
             AuditWording.fields(event).merging(["actor": AuditPages.Named(event, people).actor ?? "system"]) { $1 }

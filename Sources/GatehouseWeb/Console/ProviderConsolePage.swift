@@ -2,7 +2,6 @@ import Accounts
 import Foundation
 import HTTPServer
 import OAuth
-import Store
 
 /// `/_/providers`: sign-in providers and registered apps, the console's face of
 /// `/_/api/providers` and `/_/api/apps` (same checks, same storage). Secrets go in, never out.
@@ -156,7 +155,7 @@ struct ProviderConsolePage: Sendable {
         return row
     }
 
-    private func row(_ app: AppRecord, error: RowError?) -> [String: Any] {
+    private func row(_ app: RegisteredApp, error: RowError?) -> [String: Any] {
         let base = "/_/providers/apps/" + (app.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app.id)
         var row: [String: Any] = [
             "id": app.id, "name": app.name, "callbackURLs": app.callbackURLs, "unsafe": app.legacyCallback,

@@ -2,7 +2,6 @@ import Accounts
 import Foundation
 import HTTPServer
 import OAuth
-import Store
 
 /// The console's "Add provider" form, as typed. It becomes a `ProviderConfiguration`, so the page and
 /// `POST /_/api/providers` check a provider the same way.
@@ -120,7 +119,7 @@ struct AppForm {
     }
 
     /// A registered app, to edit.
-    init(_ app: AppRecord) {
+    init(_ app: RegisteredApp) {
         id = app.id
         name = app.name
         callbackURLs = app.callbackURLs.joined(separator: "\n")

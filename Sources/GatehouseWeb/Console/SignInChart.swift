@@ -1,8 +1,8 @@
+import Accounts
 import AuthCore
 import CivilTime
 import Foundation
 import ServerSeam
-import Store
 
 /// The console's "sign-ins per hour, last 7 days" chart as inline SVG, drawn on the server so it
 /// needs no script. Built only from numbers and fixed labels, so it is safe to embed unescaped.
@@ -17,7 +17,7 @@ struct SignInChart {
     /// A day narrower than this (the window's cut first and last) goes unlabelled.
     static let narrowestLabelledDay = 48.0
 
-    let counts: [HourlySignIns]
+    let counts: [SignInHour]
     /// The start of the first hour shown.
     let start: Date
 
@@ -39,7 +39,7 @@ struct SignInChart {
     }
 
     var svg: String {
-        var byHour = [Int: HourlySignIns]()
+        var byHour = [Int: SignInHour]()
         for count in counts {
             let index = Int((count.hour.timeIntervalSince(start) / 3600).rounded())
             if (0..<Self.hours).contains(index) { byHour[index] = count }

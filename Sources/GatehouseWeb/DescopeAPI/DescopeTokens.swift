@@ -7,7 +7,7 @@ import OAuth
 /// Descope's two JWTs, ES256 with a `kid` published at `GET /v2/keys/{projectId}` (the Python SDK
 /// checks every one there): a short session JWT (`drn: "DS"`) for the app's own checks, and a
 /// refresh JWT (`drn: "DSR"`) that is the app's hold on a Gatehouse session — its `sid` is the
-/// token of a `SessionBindings` row (`SessionKind.descopeAPI`), so the session lists, revokes and
+/// token of a `SessionBindings` row (`AppSessionKind.descopeAPI`), so the session lists, revokes and
 /// audits like a browser's and dies with sign-out everywhere, a password change or a disable.
 /// Both carry Descope's claims: `sub`, `iss` (the project id), `iat`, `exp`, `amr`, and empty
 /// `roles`, `permissions` and `tenants` (Gatehouse has none).

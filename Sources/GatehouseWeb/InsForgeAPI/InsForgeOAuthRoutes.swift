@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import OAuth
-import Store
 
 /// The InsForge API's provider routes, present when provider sign-in is: `GET
 /// /api/auth/oauth/{provider}` and `GET /api/auth/oauth/custom/{key}` (→ `{authUrl}`, the same for
@@ -57,7 +56,7 @@ struct InsForgeOAuthRoutes: Sendable {
     private func exchange(_ request: Request, _: PathParameters) async throws -> Response {
         let body = try request.decodeJSON(ExchangeBody.self)
         let codes = AppCodes(env: env.accounts, hasher: feature.hasher)
-        let code: AppCodeRecord
+        let code: RedeemedAppCode
         switch try await codes.redeem(body.code, verifier: body.code_verifier, request: request) {
         case .unknown:
             return InsForgeError.response(401, "AUTH_INVALID_CODE", "The code is unknown, expired or already used.")

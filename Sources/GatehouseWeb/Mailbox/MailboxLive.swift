@@ -1,7 +1,7 @@
+import Accounts
 import Foundation
 import HTTPServer
 import ServerSeam
-import Store
 
 /// `GET /_/mailbox/events?to=&after=ID`: the mailbox page's live feed, as server-sent events on the
 /// server's `ResponseStream` (the machinery PocketBase realtime uses; the server bounds how many
@@ -69,7 +69,7 @@ struct MailboxLive: Sendable {
         }
     }
 
-    static func event(_ mail: MailRecord) throws -> [UInt8] {
+    static func event(_ mail: MailMessage) throws -> [UInt8] {
         let event = Event(
             id: mail.id, to: mail.recipient, subject: mail.subject, text: mail.text, code: mail.code ?? "",
             link: mail.link ?? "", createdAt: DisplayDate.dateTime(mail.createdAt))

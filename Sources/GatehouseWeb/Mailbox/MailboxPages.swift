@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import ServerSeam
-import Store
 
 /// The dev mailbox: every email Gatehouse "sent", as a console page (`/_/mailbox`, filtered by
 /// `?to=`, live through `MailboxLive`, cleared by staff) and as JSON (`GET /_/api/mailbox?to=EMAIL`,

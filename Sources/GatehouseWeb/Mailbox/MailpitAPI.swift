@@ -49,7 +49,7 @@ struct MailpitAPI: Sendable {
         }
     }
 
-    private var mailbox: DevMailbox { DevMailbox(mailbox: env.mailbox) }
+    private var mailbox: DevMailbox { env.mailbox }
 
     /// A route where the test controls answer (`TestControls`), open while Gatehouse is bound to
     /// loopback, else for a superuser's bearer token (the staff member it names).

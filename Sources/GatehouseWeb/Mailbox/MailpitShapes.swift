@@ -7,7 +7,7 @@ import HTTPServer
 /// Gatehouse keeps no sender, so `From` is null, as Mailpit writes a message without one.
 enum MailpitShapes {
     /// A list or search answer: `{total, unread, count, messages_count, start, tags, messages}`.
-    static func messages(total: Int, start: Int, _ messages: [DevMailbox.Message]) -> JSONValue {
+    static func messages(total: Int, start: Int, _ messages: [MailMessage]) -> JSONValue {
         .object([
             "total": count(total), "unread": count(0), "count": count(messages.count), "messages_count": count(total),
             "start": count(start), "tags": .array([]), "messages": .array(messages.map(summary))
@@ -15,7 +15,7 @@ enum MailpitShapes {
     }
 
     /// A message in a list: its headers, size and first 250 characters.
-    static func summary(_ message: DevMailbox.Message) -> JSONValue {
+    static func summary(_ message: MailMessage) -> JSONValue {
         .object(
             headers(message).merging([
                 "Created": .string(Timestamp.iso8601(message.createdAt)), "Attachments": count(0),
@@ -24,7 +24,7 @@ enum MailpitShapes {
     }
 
     /// One message whole (`message/{ID}`).
-    static func message(_ message: DevMailbox.Message) -> JSONValue {
+    static func message(_ message: MailMessage) -> JSONValue {
         .object(
             headers(message).merging([
                 "Date": .string(Timestamp.iso8601(message.createdAt)), "ReturnPath": "", "Text": .string(message.text),
@@ -32,10 +32,10 @@ enum MailpitShapes {
             ]) { $1 })
     }
 
-    private static func headers(_ message: DevMailbox.Message) -> [String: JSONValue] {
+    private static func headers(_ message: MailMessage) -> [String: JSONValue] {
         [
-            "ID": .string(message.id), "MessageID": .string("gatehouse-\(message.id)@localhost"), "Read": .bool(false),
-            "From": .null, "To": .array([.object(["Name": "", "Address": .string(message.to)])]), "Cc": .array([]),
+            "ID": .string(String(message.id)), "MessageID": .string("gatehouse-\(message.id)@localhost"), "Read": .bool(false),
+            "From": .null, "To": .array([.object(["Name": "", "Address": .string(message.recipient)])]), "Cc": .array([]),
             "Bcc": .array([]), "ReplyTo": .array([]), "Subject": .string(message.subject), "Tags": .array([]),
             "Size": count(message.text.utf8.count + message.html.utf8.count)
         ]

@@ -1,13 +1,12 @@
 import Accounts
 import Foundation
 import HTTPServer
-import Store
 
 /// The app this browser is signing in to (`AppFlow`'s pending `gh_app` ticket), for every page on
 /// the way — verification, codes and links, forgot password, second step — so they are the app's,
 /// in its colours and under its logo, as the hosted page itself was (the layout reads `brand`).
 struct AppFlowBrand: Sendable {
-    let app: AppRecord
+    let app: RegisteredApp
     let request: AppSignInRequest
 
     /// The app's CSP for its pages: its callback in `form-action`, an `http://localhost` logo in

@@ -2,7 +2,6 @@ import Accounts
 import Foundation
 import HTTPServer
 import OAuth
-import Store
 
 /// What an app asked the hosted sign-in page for (InsForge SDK's `signInWithDefaultView`):
 /// where to return, which PKCE challenge the code is bound to, and what kind of client it is.
@@ -83,7 +82,7 @@ struct AppSignInRequest: Codable, Sendable, Equatable {
     }
 
     /// The registered app this request was checked against (nil once it is deleted).
-    static func registered(_ request: AppSignInRequest, registry: ProviderRegistry) async throws -> AppRecord? {
+    static func registered(_ request: AppSignInRequest, registry: ProviderRegistry) async throws -> RegisteredApp? {
         try await registry.apps().first { $0.id == request.appID }
     }
 

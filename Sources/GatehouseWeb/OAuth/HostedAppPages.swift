@@ -1,7 +1,6 @@
 import Accounts
 import Foundation
 import HTTPServer
-import Store
 
 /// The app flow's own routes: `/auth/app/return` (where every sign-in made for an app ends),
 /// `POST /auth/app/continue` ("Continue as …" on the hosted page) and `/auth/app-theme.css` (an

@@ -4,7 +4,6 @@ import Foundation
 import HTTPServer
 import OAuth
 import Secrets
-import Store
 
 /// The hosted sign-in page's app side: after a successful sign-in, hands the app a one-time
 /// code (60 s, single use, bound to its PKCE challenge) on its registered callback.

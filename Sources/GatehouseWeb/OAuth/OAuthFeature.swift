@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import OAuth
 import Secrets
-import Store
 
 /// What the provider, test-provider, hosted-page and Apple handlers share. Built once when
 /// `OAuthSettings` are given; a class, so the handlers share the one instance instead of copying

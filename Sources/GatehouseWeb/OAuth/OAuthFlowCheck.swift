@@ -1,6 +1,6 @@
+import Accounts
 import AuthCore
 import Foundation
-import Store
 
 /// The callback's decision about a consumed flow, as a pure function tested on its own:
 /// a flow moves `started → consumed` exactly once, and only the browser that started it, before
@@ -29,9 +29,9 @@ enum OAuthFlowCheck {
     }
 
     static func evaluate(
-        _ flow: OAuthFlowRecord?, provider: String, browserHash: String?, signedIn: UserID?,
+        _ flow: ProviderFlow?, provider: String, browserHash: String?, signedIn: UserID?,
         now: Date
-    ) -> Result<OAuthFlowRecord, Refusal> {
+    ) -> Result<ProviderFlow, Refusal> {
         guard let flow else { return .failure(.unknownState) }
         guard flow.consumedAt == nil else { return .failure(.replayed) }
         guard flow.expiresAt > now else { return .failure(.expired) }

@@ -4,7 +4,6 @@ import Foundation
 import HTTPServer
 import OAuth
 import Secrets
-import Store
 
 /// `/auth/oauth/{provider}` (start) and `/auth/oauth/{provider}/callback`: sign in or link with a
 /// provider. State is random, stored hashed, bound to this browser by the `gh_oauth` cookie and
@@ -105,7 +104,7 @@ struct OAuthPages: Sendable {
         let now = env.clock()
         let flow = try await flows.finish(state: state)
         let binding = request.cookies[OAuthFeature.bindingCookie].map(flows.browserHash)
-        let checked: OAuthFlowRecord
+        let checked: ProviderFlow
         switch OAuthFlowCheck.evaluate(flow, provider: provider.name, browserHash: binding, signedIn: visit.user?.id, now: now) {
         case .success(let flow): checked = flow
         case .failure(let refusal):
@@ -137,7 +136,7 @@ struct OAuthPages: Sendable {
             : try await signIn(identity, visit: visit, provider: provider, app: AppSignInRequest.fromJSON(checked.appRequest))
     }
 
-    private func exchange(_ provider: ProviderConfiguration, code: String, flow: OAuthFlowRecord, now: Date) async throws
+    private func exchange(_ provider: ProviderConfiguration, code: String, flow: ProviderFlow, now: Date) async throws
         -> ExternalIdentity
     {
         try await feature.identity(

@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import OAuth
-import Store
 
 /// The built-in test provider's OIDC side, per test-mode provider NAME at issuer `BASE/_/test-idp/NAME`:
 /// discovery, JWKS, the token endpoint (authorization code + PKCE S256, ES256 id_token) and user
@@ -54,7 +53,7 @@ struct TestIdentityProviderAPI: Sendable {
         guard let code = try form.single("code"), !code.isEmpty else {
             return Self.error(400, "invalid_request", "code is missing.")
         }
-        let grant: TestCodeGrant
+        let grant: TestIdentityGrant
         do {
             grant = try await TestIdentityProvider(env: env.accounts, hasher: feature.hasher)
                 .redeem(

@@ -4,7 +4,6 @@ import Foundation
 import HTTPServer
 import OAuth
 import Secrets
-import Store
 
 /// `/_/test-idp/{provider}/authorize`: a fake provider's account chooser, like the Firebase
 /// emulator's. Pick a fixed identity, an added one, or generate one; the page then redirects to
@@ -85,7 +84,7 @@ struct TestIdentityProviderPages: Sendable {
         let (provider, checked) = try await authorizationRequest(visit, source: visit.form)
         guard let provider, let params = checked else { return notServed(visit) }
         let values = Dictionary(params, uniquingKeysWith: { first, _ in first })
-        let identity: TestIdentityRecord
+        let identity: TestIdentity
         switch try visit.form.single("action") ?? "" {
         case "deny":
             return .redirect(

@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 import TwoFactor
 
 /// `/api/collections/{users|_superusers}/auth-…` and the mailed-token flows, as PocketBase answers them.
@@ -102,7 +101,7 @@ struct PocketBaseAuthRoutes: Sendable {
 
     /// `{token, record}` for a superuser whose sign-in is complete, over a new console session.
     func superuserResponse(
-        _ superuser: SuperuserRecord, request: Request, secondStep: SecondFactor.Method?
+        _ superuser: StaffMember, request: Request, secondStep: SecondFactor.Method?
     ) async throws -> Response {
         let session = try await env.console.open(
             for: superuser, at: .pocketBaseAPI, request: request, secondStep: secondStep, via: "pocketbase-api")

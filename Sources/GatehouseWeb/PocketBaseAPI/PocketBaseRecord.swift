@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
-import Store
 
 /// Accounts as PocketBase writes `users` records: 15-character ids, `collectionId`/`collectionName`,
 /// dates as `2026-11-22 11:05:29.111Z`, `email` only for the owner, superusers or when
@@ -36,7 +35,7 @@ enum PocketBaseRecord {
         return record
     }
 
-    static func superuser(_ superuser: SuperuserRecord) -> [String: JSONValue] {
+    static func superuser(_ superuser: StaffMember) -> [String: JSONValue] {
         [
             "id": .string(superuser.id), "collectionId": .string(PocketBaseCollection.superusers.id),
             "collectionName": .string(PocketBaseCollection.superusers.rawValue),

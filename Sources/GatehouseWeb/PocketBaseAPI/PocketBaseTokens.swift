@@ -3,7 +3,6 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-import Store
 
 /// Who a PocketBase-API request acts as.
 enum PocketBaseCaller: Sendable {
@@ -47,7 +46,7 @@ struct PocketBaseTokens: Sendable {
     }
 
     /// A superuser token over the console session `session` (its id and end).
-    func token(for superuser: SuperuserRecord, on session: (token: String, expiresAt: Date)) -> String {
+    func token(for superuser: StaffMember, on session: (token: String, expiresAt: Date)) -> String {
         let (sid, expiresAt) = session
         let exp = min(expiry(PocketBaseCollection.superusers.tokenLifetime), Int(expiresAt.timeIntervalSince1970))
         return sign(

@@ -5,10 +5,9 @@ import HTTPServer
 import Logging
 import OAuth
 import Secrets
-import Store
 
 /// Gatehouse's web front-end: account pages, dev mailbox and static assets, as one responder.
-/// Users are reached only through the seam (`AuthAPI`); Gatehouse's own state through `AppDatabase`.
+/// Users are reached only through the seam (`AuthAPI`); Gatehouse's own state through `Accounts`.
 public struct Application: Sendable {
     private let router: Router
     /// The test controls' faults and request ledger around every request; nil with `--no-test-controls`.
@@ -22,7 +21,7 @@ public struct Application: Sendable {
 
     public init(
         configuration: WebConfiguration, backend: any AuthAPI,
-        database: AppDatabase, hasher: KeyedHash, passwords: PasswordHasher,
+        database: AccountsDatabase, hasher: KeyedHash, passwords: PasswordHasher,
         clock: @escaping @Sendable () -> Date = Date.init, logger: Logger,
         oauth: OAuthSettings? = nil, templates: TemplateRenderer? = nil
     ) async throws {
@@ -53,7 +52,7 @@ public struct Application: Sendable {
         let superTokensAPIKey = configuration.superTokensAPIKey ?? SuperTokensAPIKey.generated(from: hasher)
         configuration.superTokensAPIKey = superTokensAPIKey
         self.superTokensAPIKey = superTokensAPIKey
-        // The private signing keys, sealed at rest under the key file (`AppDatabase.signingKey`).
+        // The private signing keys, sealed at rest under the key file (`AccountsDatabase.signingKey`).
         let signingKeys = try SecretBox(key: hasher.derivedKey(for: "signing-keys"))
         // Sign-in providers and apps, with the registry the pages (app branding) and the OAuth routes share.
         let providers = oauth.map { settings in
@@ -62,7 +61,7 @@ public struct Application: Sendable {
         self.accounts = accounts
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
-            mailbox: try MailboxMailer(database: database, keyedHash: hasher, clock: clock), renderer: renderer,
+            mailbox: try DevMailbox(database: database, hasher: hasher, clock: clock), renderer: renderer,
             csrf: CSRFGuard(hasher: hasher),
             appFlowBrands: providers.map { AppFlowBrands(appFlow: AppFlow(hasher: hasher), registry: $0.registry, clock: clock) })
         let staticFiles = StaticFiles(root: configuration.publicDirectory)

@@ -2,7 +2,6 @@ import Accounts
 import AuthCore
 import Foundation
 import Logging
-import Store
 
 /// What the page handlers share: the operations' owner (`accounts`, the one way to users) and the
 /// request-independent web helpers. Built once at start-up.
@@ -10,7 +9,7 @@ struct PageEnvironment: Sendable {
     let configuration: WebConfiguration
     let accounts: Accounts
     /// The dev mailbox's reader: it opens the sealed mails.
-    let mailbox: MailboxMailer
+    let mailbox: DevMailbox
     let renderer: TemplateRenderer
     let csrf: CSRFGuard
     /// Finds the app a page belongs to while an app sign-in is pending; nil without OAuth.

@@ -1,7 +1,7 @@
+import Accounts
 import ServerSeam
-import Store
 
-extension AppRecord {
+extension RegisteredApp {
     /// The hosted page's `brand` context: the app's name, logo, theme stylesheet and legal links.
     var hostedPageContext: [String: Any] {
         var brand: [String: Any] = [
