@@ -125,8 +125,7 @@ struct ProviderConsolePage: Sendable {
         if let anonKey = env.configuration.anonKey { page["anonKey"] = anonKey }
         // What an app's SDK is pointed at, for each compatible API: the public URL, else the address
         // this page was reached at (its host already passed the allow-list).
-        let configured = env.configuration.publicBaseURL
-        let baseURL = configured.isEmpty ? "http://" + (visit.request.headers["Host"] ?? "127.0.0.1") : configured
+        let baseURL = env.configuration.publicBaseURL(reachedBy: visit.request)
         page["connect"] =
             [
                 "baseURL": baseURL, "descopeProjectIDs": env.configuration.descopeProjectIDs.joined(separator: ", "),

@@ -53,9 +53,7 @@ struct DescopeManagement: Sendable {
     /// The link a mail would carry for `token`, opening `opening` on this server's public address
     /// (else the address the call reached it by, an allow-listed host).
     func address(of token: String, opening: LinkOpening, request: Request) -> String {
-        let configured = api.env.configuration.publicBaseURL
-        let scheme = api.env.configuration.usesTLS ? "https" : "http"
-        let base = configured.isEmpty ? "\(scheme)://\(request.headers["Host"] ?? "127.0.0.1")" : configured
+        let base = api.env.configuration.publicBaseURL(reachedBy: request)
         return opening.address(token: token) { base + $0 }
     }
 

@@ -47,13 +47,12 @@ struct RowndPluginRoutes: Sendable {
     /// The app's configuration; `apiDomain` is the public URL, else the address the SDK reached
     /// Gatehouse by (an allow-listed host), which is what it was configured with.
     private func appConfig(_ request: Request) -> RowndAppConfig {
-        let configured = env.configuration.publicBaseURL
         let methods = env.accounts.signInMethods
         let email =
             (methods.contains(.emailCode) && env.capabilities.contains(.emailOTP))
             || (methods.contains(.magicLink) && env.capabilities.contains(.magicLink))
         return RowndAppConfig(
-            apiDomain: configured.isEmpty ? "http://" + (request.headers["Host"] ?? "127.0.0.1") : configured,
+            apiDomain: env.configuration.publicBaseURL(reachedBy: request),
             apiBasePath: fdi.basePath.isEmpty ? "/" : fdi.basePath,
             emailSignIn: email)
     }

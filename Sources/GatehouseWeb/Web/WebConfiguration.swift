@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import HTTPServer
 import PasswordStrength
 import ServerSeam
 
@@ -100,4 +101,10 @@ public struct WebConfiguration: Sendable {
 
     /// Cookies get `Secure` when people reach Gatehouse over TLS.
     var usesTLS: Bool { publicBaseURL.lowercased().hasPrefix("https://") }
+
+    /// This server's public address (`--public-url`), else the address `request` reached it by
+    /// (a host the allow-list passed): what a mailed link or an SDK's base URL names.
+    func publicBaseURL(reachedBy request: Request) -> String {
+        publicBaseURL.isEmpty ? "http://" + (request.headers["Host"] ?? "127.0.0.1") : publicBaseURL
+    }
 }
