@@ -34,9 +34,14 @@ extension AppDatabase {
         }
     }
 
-    /// Seconds until the next pending delivery may be due (0 when one is), nil when none is pending.
-    public func secondsUntilNextWebhookDelivery(grace: TimeInterval) async throws -> TimeInterval? {
-        try await pool.read { db in
+    /// Seconds until the next pending delivery may be due (0 when one is), nil when none will be:
+    /// only the first pending one of each endpoint and account counts (those behind it wait for
+    /// it), and none of `excluded` (in flight: the end of each try wakes the worker anyway).
+    public func secondsUntilNextWebhookDelivery(excluding excluded: Set<Int64>, grace: TimeInterval) async throws
+        -> TimeInterval?
+    {
+        let inFlight = String(decoding: try JSONEncoder().encode(excluded.sorted()), as: UTF8.self)
+        return try await pool.read { db in
             try Double.fetchOne(
                 db,
                 sql: """
@@ -44,9 +49,12 @@ extension AppDatabase {
                         THEN strftime('%Y-%m-%d %H:%M:%f', ev.created_at, ?) ELSE d.next_at END))) - julianday('now')) * 86400)
                     FROM webhook_deliveries d JOIN webhook_events ev ON ev.seq = d.event_seq
                     JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                    WHERE d.state = 'pending' AND e.enabled
+                    WHERE d.state = 'pending' AND e.enabled AND d.id NOT IN (SELECT value FROM json_each(?))
+                        AND NOT EXISTS (
+                            SELECT 1 FROM webhook_deliveries p
+                            WHERE p.endpoint_id = d.endpoint_id AND p.chain = d.chain AND p.state = 'pending' AND p.id < d.id)
                     HAVING count(*) > 0
-                    """, arguments: [Self.offset(grace)])
+                    """, arguments: [Self.offset(grace), inFlight])
         }
     }
 
@@ -72,7 +80,8 @@ extension AppDatabase {
                     sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1 WHERE id = ?",
                     arguments: [id])
                 try db.execute(
-                    sql: "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(endpoint)", arguments: [id])
+                    sql: "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(endpoint) AND failing_since IS NOT NULL",
+                    arguments: [id])
             case .retry(let seconds):
                 try db.execute(
                     sql: """

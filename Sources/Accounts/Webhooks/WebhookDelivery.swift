@@ -68,8 +68,11 @@ public actor WebhookDelivery {
                 if !due.isEmpty { continue }
                 let expiry = try await sweepExpiredSessions()
                 if expiry.reported { continue }
-                let wait = [try await database.secondsUntilNextWebhookDelivery(grace: policy.grace), expiry.wait]
-                    .compactMap { $0 }.min()
+                // While every slot is busy, only a try's end (a nudge) can make room: no deadline.
+                let next =
+                    free > 0
+                    ? try await database.secondsUntilNextWebhookDelivery(excluding: inFlight, grace: policy.grace) : nil
+                let wait = [next, expiry.wait].compactMap { $0 }.min()
                 if wait == nil, inFlight.isEmpty { return }
                 await sleep(upTo: wait ?? 3600)
             } catch {
@@ -100,13 +103,17 @@ public actor WebhookDelivery {
         }
         waits += 1
         let wait = waits
+        var timer: Task<Void, Never>?
         await withCheckedContinuation { continuation in
             waiter = continuation
-            Task {
-                try? await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0.001), 86_400) * 1000)))
+            timer = Task {
+                guard (try? await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0.001), 86_400) * 1000)))) != nil
+                else { return }
                 self.wake(wait)
             }
         }
+        // A nudge ended the wait: its timer goes now rather than lingering (up to a day) in memory.
+        timer?.cancel()
         nudged = false
     }
 
