@@ -20,15 +20,18 @@ extension AppDatabase {
     /// When the next unreported session expiry is, while an enabled endpoint exists (nil otherwise,
     /// or when no session will expire).
     public func nextSessionExpiry() async throws -> Date? {
-        try await pool.read { db in
-            try DatabaseValue.fetchOne(
-                db,
+        try await pool.read(Self.nextSessionExpiry(in:))
+    }
+
+    /// `nextSessionExpiry()` inside a read that is under way (the delivery worker's look).
+    static func nextSessionExpiry(in db: Database) throws -> Date? {
+        try DatabaseValue.fetchOne(
+            db.cachedStatement(
                 sql: """
                     SELECT min(s.expires_at) FROM sessions s
-                    WHERE s.expires_at > \(Self.expiriesReportedSince) AND \(Self.fixedEndSession)
-                    """
-            ).flatMap(StoredDate.date(from:))
-        }
+                    WHERE s.expires_at > \(expiriesReportedSince) AND \(fixedEndSession)
+                    """)
+        ).flatMap(StoredDate.date(from:))
     }
 
     /// Writes `session.ended` (`reason` `expired`, the account as it is now) for each session that

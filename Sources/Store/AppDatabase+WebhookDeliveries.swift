@@ -2,62 +2,6 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Up to `limit` pending deliveries due now, oldest first, none of `excluded` (in flight): each
-    /// the first pending one of its endpoint and account (`chain`), so an account's events arrive
-    /// in order, and its event settled — claimed by its act's audit row, or older than `grace`
-    /// seconds (the act ended without one).
-    public func dueWebhookDeliveries(excluding excluded: Set<Int64>, grace: TimeInterval, limit: Int) async throws
-        -> [DueWebhookDelivery]
-    {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.id AS delivery_id, d.attempts, ev.id AS event_id, ev.type, ev.user_id, ev.user, ev.context,
-                        ev.created_at AS event_created_at, e.*
-                    FROM webhook_deliveries d
-                    JOIN webhook_events ev ON ev.seq = d.event_seq
-                    JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                    WHERE d.state = 'pending' AND d.next_at <= \(Self.sqlNow) AND e.enabled
-                        AND (ev.context IS NOT NULL OR ev.created_at <= strftime('%Y-%m-%d %H:%M:%f', 'now', ?))
-                        AND NOT EXISTS (
-                            SELECT 1 FROM webhook_deliveries p
-                            WHERE p.endpoint_id = d.endpoint_id AND p.chain = d.chain AND p.state = 'pending' AND p.id < d.id)
-                    ORDER BY d.id LIMIT ?
-                    """, arguments: [Self.offset(-grace), limit + excluded.count])
-            return try rows.lazy.filter { !excluded.contains($0["delivery_id"]) }.prefix(limit).map { row in
-                DueWebhookDelivery(
-                    id: row["delivery_id"], attempts: row["attempts"], eventID: row["event_id"], type: row["type"],
-                    userID: row["user_id"], user: row["user"], context: row["context"], createdAt: row["event_created_at"],
-                    endpoint: try WebhookEndpointRecord(row: row))
-            }
-        }
-    }
-
-    /// Seconds until the next pending delivery may be due (0 when one is), nil when none will be:
-    /// only the first pending one of each endpoint and account counts (those behind it wait for
-    /// it), and none of `excluded` (in flight: the end of each try wakes the worker anyway).
-    public func secondsUntilNextWebhookDelivery(excluding excluded: Set<Int64>, grace: TimeInterval) async throws
-        -> TimeInterval?
-    {
-        let inFlight = String(decoding: try JSONEncoder().encode(excluded.sorted()), as: UTF8.self)
-        return try await pool.read { db in
-            try Double.fetchOne(
-                db,
-                sql: """
-                    SELECT max(0, (julianday(min(max(d.next_at, CASE WHEN ev.context IS NULL
-                        THEN strftime('%Y-%m-%d %H:%M:%f', ev.created_at, ?) ELSE d.next_at END))) - julianday('now')) * 86400)
-                    FROM webhook_deliveries d JOIN webhook_events ev ON ev.seq = d.event_seq
-                    JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                    WHERE d.state = 'pending' AND e.enabled AND d.id NOT IN (SELECT value FROM json_each(?))
-                        AND NOT EXISTS (
-                            SELECT 1 FROM webhook_deliveries p
-                            WHERE p.endpoint_id = d.endpoint_id AND p.chain = d.chain AND p.state = 'pending' AND p.id < d.id)
-                    HAVING count(*) > 0
-                    """, arguments: [Self.offset(grace), inFlight])
-        }
-    }
-
     /// Keeps `attempt` of delivery `id` and applies its outcome, in one transaction.
     public func recordWebhookAttempt(_ attempt: WebhookAttemptRecord, of id: Int64, outcome: WebhookAttemptOutcome)
         async throws
@@ -144,7 +88,7 @@ extension AppDatabase {
     static let sqlNow = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 
     /// A date modifier of `seconds` (`+1.500 seconds`).
-    private static func offset(_ seconds: TimeInterval) -> String {
+    static func offset(_ seconds: TimeInterval) -> String {
         String(format: "%+.3f seconds", seconds)
     }
 }

@@ -67,3 +67,12 @@ public enum WebhookAttemptOutcome: Sendable, Equatable {
     /// Given up: the delivery failed and its endpoint is marked failing.
     case failed
 }
+
+/// One look of the delivery worker (`AppDatabase.webhookWork`): what to send now, when to look
+/// again for other deliveries (nil: none pending but those in flight), and when the next session
+/// with a fixed end lapses (nil: none will, or no endpoint hears).
+public struct WebhookWork: Sendable {
+    public var due: [DueWebhookDelivery]
+    public var secondsUntilNext: TimeInterval?
+    public var nextSessionExpiry: Date?
+}

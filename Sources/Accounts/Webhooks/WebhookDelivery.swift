@@ -22,8 +22,9 @@ actor WebhookDelivery {
     /// Set by a nudge that came while the loop was busy; the loop then looks again before waiting.
     private var nudged = false
     private var waiter: CheckedContinuation<Void, Never>?
-    /// Counts the loop's waits, so a timer wakes only the wait it was set for.
-    private var waits = 0
+    /// The one timer that ends the loop's wait at `deadline`; kept across waits that end sooner, so
+    /// a far deadline (the next session expiry, days ahead) is not set again at every look.
+    private var alarm: (task: Task<Void, Never>, deadline: ContinuousClock.Instant)?
 
     init(database: AppDatabase, secrets: WebhookSecrets, policy: WebhookPolicy, logger: Logger) {
         (self.database, self.secrets, self.policy, self.logger) = (database, secrets, policy, logger)
@@ -50,31 +51,32 @@ actor WebhookDelivery {
         waiter = nil
     }
 
+    /// Looks at the outbox (one read), starts what is due, reports lapsed sessions, then waits for
+    /// a nudge — an act's new event, a try's end — or until the next retry or expiry is due.
     private func loop() async {
-        defer { running = false }
+        defer {
+            running = false
+            alarm?.task.cancel()
+            alarm = nil
+        }
         while !stopped {
             do {
-                let free = policy.concurrency - inFlight.count
-                let due =
-                    free > 0
-                    ? try await database.dueWebhookDeliveries(excluding: inFlight, grace: policy.grace, limit: free) : []
-                for delivery in due {
+                let work = try await database.webhookWork(
+                    excluding: inFlight, grace: policy.grace, limit: policy.concurrency - inFlight.count)
+                for delivery in work.due {
                     inFlight.insert(delivery.id)
                     Task {
                         await self.attempt(delivery)
                         self.finish(delivery.id)
                     }
                 }
-                if !due.isEmpty { continue }
-                let expiry = try await sweepExpiredSessions()
+                let expiry = try await expiryWait(work.nextSessionExpiry)
                 if expiry.reported { continue }
-                // While every slot is busy, only a try's end (a nudge) can make room: no deadline.
-                let next =
-                    free > 0
-                    ? try await database.secondsUntilNextWebhookDelivery(excluding: inFlight, grace: policy.grace) : nil
+                // With every slot busy, only a try's end (a nudge) makes room.
+                let next = inFlight.count < policy.concurrency ? work.secondsUntilNext : nil
                 let wait = [next, expiry.wait].compactMap { $0 }.min()
                 if wait == nil, inFlight.isEmpty { return }
-                await sleep(upTo: wait ?? 3600)
+                await sleep(upTo: wait)
             } catch {
                 // A stop may have come while the outbox was read, its database already gone.
                 guard !stopped else { return }
@@ -84,44 +86,45 @@ actor WebhookDelivery {
         }
     }
 
-    /// Notices sessions that reached their end: writes their `session.ended` (`reason` `expired`)
-    /// once the first is due; else answers the seconds until it will be (nil: none will, or no
-    /// endpoint hears). Expiry is noticed here, on the worker's clock, whether or not anyone
-    /// presents the session again.
-    private func sweepExpiredSessions() async throws -> (reported: Bool, wait: TimeInterval?) {
-        guard let next = try await database.nextSessionExpiry() else { return (false, nil) }
+    /// Notices sessions that reached their end (`next`, the first unreported one): writes their
+    /// `session.ended` (`reason` `expired`) once it is due; else answers the seconds until it will
+    /// be (nil: none will, or no endpoint hears). Expiry is noticed here, on the worker's clock,
+    /// whether or not anyone presents the session again.
+    private func expiryWait(_ next: Date?) async throws -> (reported: Bool, wait: TimeInterval?) {
+        guard let next else { return (false, nil) }
         let now = secrets.clock()
         guard next <= now else { return (false, next.timeIntervalSince(now)) }
         return (try await database.reportExpiredSessions(now: now) > 0, nil)
     }
 
-    /// Waits `seconds`, or less when a nudge comes (or came since the last look).
-    private func sleep(upTo seconds: TimeInterval) async {
+    /// Waits until a nudge comes (or came since the last look), or `seconds` pass (nil: no limit).
+    private func sleep(upTo seconds: TimeInterval?) async {
         if nudged {
             nudged = false
             return
         }
-        waits += 1
-        let wait = waits
-        var timer: Task<Void, Never>?
-        await withCheckedContinuation { continuation in
-            waiter = continuation
-            timer = Task {
-                guard (try? await Task.sleep(for: .milliseconds(Int(min(max(seconds, 0.001), 86_400) * 1000)))) != nil
-                else { return }
-                self.wake(wait)
+        if let seconds {
+            let deadline = ContinuousClock.now + .milliseconds(Int(min(max(seconds, 0.001), 86_400) * 1000))
+            if alarm.map({ $0.deadline > deadline }) ?? true {
+                alarm?.task.cancel()
+                alarm = (
+                    Task {
+                        guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil, !Task.isCancelled else {
+                            return
+                        }
+                        self.ring()
+                    }, deadline
+                )
             }
         }
-        // A nudge ended the wait: its timer goes now rather than lingering (up to a day) in memory.
-        timer?.cancel()
+        await withCheckedContinuation { waiter = $0 }
         nudged = false
     }
 
-    /// Ends wait number `wait` if the loop is still in it.
-    private func wake(_ wait: Int) {
-        guard wait == waits, let waiter else { return }
-        waiter.resume()
-        self.waiter = nil
+    /// The alarm's time came: the loop looks again (an early ring only costs a look).
+    private func ring() {
+        alarm = nil
+        nudge()
     }
 
     private func finish(_ id: Int64) {
