@@ -18,7 +18,9 @@ extension AppDatabase {
         """
 
     /// When the next unreported session expiry is, while an enabled endpoint exists (nil otherwise,
-    /// or when no session will expire).
+    /// or when no session will expire). Read through `sessions_fixed_end` by name: left to itself,
+    /// SQLite took the `refresh_token_hash` index for `IS NULL` and read every such session — all
+    /// of them page, PocketBase-API and Descope sessions — at each of the delivery worker's looks.
     public func nextSessionExpiry() async throws -> Date? {
         try await pool.read(Self.nextSessionExpiry(in:))
     }
@@ -28,7 +30,7 @@ extension AppDatabase {
         try DatabaseValue.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT min(s.expires_at) FROM sessions s
+                    SELECT min(s.expires_at) FROM sessions s INDEXED BY sessions_fixed_end
                     WHERE s.expires_at > \(expiriesReportedSince) AND \(fixedEndSession)
                     """)
         ).flatMap(StoredDate.date(from:))
@@ -48,7 +50,7 @@ extension AppDatabase {
                         json_object('wayIn', NULL, 'actor', NULL, 'reason', 'expired',
                             'expiredAt', replace(s.expires_at, ' ', 'T') || 'Z'),
                         \(Self.sqlNow)
-                    FROM sessions s
+                    FROM sessions s INDEXED BY sessions_fixed_end
                     WHERE s.expires_at > ? AND s.expires_at <= ? AND \(Self.fixedEndSession)
                     ORDER BY s.expires_at, s.id
                     """, arguments: [since, now.storedText])

@@ -2,43 +2,45 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Keeps `attempt` of delivery `id` and applies its outcome, in one transaction.
+    /// Keeps `attempt` of delivery `id` and applies its outcome, in one transaction (of statements
+    /// kept prepared: the worker writes one per try).
     public func recordWebhookAttempt(_ attempt: WebhookAttemptRecord, of id: Int64, outcome: WebhookAttemptOutcome)
         async throws
     {
         let headers = String(decoding: try JSONEncoder().encode(attempt.requestHeaders), as: UTF8.self)
         try await pool.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO webhook_attempts (delivery_id, request_headers, request_body, status, response_body, error,
                         duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    id, headers, attempt.requestBody, attempt.status, attempt.responseBody, attempt.error,
-                    attempt.durationMilliseconds, attempt.at
-                ])
+                    """
+            ).execute(arguments: [
+                id, headers, attempt.requestBody, attempt.status, attempt.responseBody, attempt.error,
+                attempt.durationMilliseconds, attempt.at
+            ])
             let endpoint = "(SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)"
             switch outcome {
             case .delivered:
-                try db.execute(
-                    sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1 WHERE id = ?",
-                    arguments: [id])
-                try db.execute(
-                    sql: "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(endpoint) AND failing_since IS NOT NULL",
-                    arguments: [id])
+                try db.cachedStatement(
+                    sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1 WHERE id = ?"
+                ).execute(arguments: [id])
+                try db.cachedStatement(
+                    sql: "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(endpoint) AND failing_since IS NOT NULL"
+                ).execute(arguments: [id])
             case .retry(let seconds):
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         UPDATE webhook_deliveries SET attempts = attempts + 1,
                             next_at = strftime('%Y-%m-%d %H:%M:%f', 'now', ?) WHERE id = ?
-                        """, arguments: [Self.offset(seconds), id])
+                        """
+                ).execute(arguments: [Self.offset(seconds), id])
             case .failed:
-                try db.execute(
-                    sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1 WHERE id = ?",
-                    arguments: [id])
-                try db.execute(
-                    sql: "UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = \(endpoint)",
-                    arguments: [attempt.at, id])
+                try db.cachedStatement(
+                    sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1 WHERE id = ?"
+                ).execute(arguments: [id])
+                try db.cachedStatement(
+                    sql: "UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = \(endpoint)"
+                ).execute(arguments: [attempt.at, id])
             }
         }
     }

@@ -23,22 +23,25 @@ extension AppDatabase {
     public func recordAudit(_ event: NewAuditEvent, webhooks: [NewWebhookEvent]) async throws -> Bool {
         try await pool.write { db in
             try Self.recordAudit(event, in: db)
-            guard let first = webhooks.first, try Bool.fetchOne(db, sql: "SELECT \(Self.anyEndpoint)") == true else {
+            guard let first = webhooks.first, try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(Self.anyEndpoint)")) == true
+            else {
                 return false
             }
             var claimed: [String] = []
             if let user = first.userID {
                 claimed = try String.fetchAll(
-                    db, sql: "UPDATE webhook_events SET context = ? WHERE user_id = ? AND context IS NULL RETURNING type",
+                    db.cachedStatement(
+                        sql: "UPDATE webhook_events SET context = ? WHERE user_id = ? AND context IS NULL RETURNING type"),
                     arguments: [try Self.json(first.context), user])
             }
             for webhook in webhooks where !claimed.contains(webhook.type) {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO webhook_events (id, type, user_id, user, context, created_at)
                         VALUES (\(Self.newEventID), ?, ?, (SELECT \(Self.webhookUser("users.")) FROM users WHERE id = ?), ?,
                             \(Self.sqlNow))
-                        """, arguments: [webhook.type, webhook.userID, webhook.userID, try Self.json(webhook.context)])
+                        """
+                ).execute(arguments: [webhook.type, webhook.userID, webhook.userID, try Self.json(webhook.context)])
             }
             return true
         }

@@ -75,7 +75,8 @@ actor WebhookDelivery {
                 // With every slot busy, only a try's end (a nudge) makes room.
                 let next = inFlight.count < policy.concurrency ? work.secondsUntilNext : nil
                 let wait = [next, expiry.wait].compactMap { $0 }.min()
-                if wait == nil, inFlight.isEmpty { return }
+                // Nothing pending, unless an act added some while the outbox was read (its nudge).
+                if wait == nil, inFlight.isEmpty, !nudged { return }
                 await sleep(upTo: wait)
             } catch {
                 // A stop may have come while the outbox was read, its database already gone.
