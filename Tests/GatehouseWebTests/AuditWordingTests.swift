@@ -29,7 +29,7 @@ import Testing
         let text = audit.text
         #expect(text.contains("Signed up"))
         #expect(text.contains("Sign-in refused"))
-        #expect(text.contains("wrong password or unknown address"))
+        #expect(text.contains("<span class=\"cx-event__reason\">wrong password</span>"), "the account's refusal: its password")
         #expect(text.contains("PocketBase API"))
         #expect(text.contains(">Pages<"))
         #expect(text.contains(">\(Self.email)</a>"), "the subject is named by email and links to the user")
