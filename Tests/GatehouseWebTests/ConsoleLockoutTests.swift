@@ -97,6 +97,24 @@ import TwoFactor
         await gatehouse.stop()
     }
 
+    /// Item 6: on a phone the user page is one long column, and its strip of section links reaches
+    /// every section on it (two-step sign-in and passkeys were left out).
+    @Test func theSectionLinksReachEverySectionOfTheUserPage() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        _ = try await gatehouse.signedUpBrowser(Self.email, password: Self.password)
+        let user = try #require(try await gatehouse.database.user(email: Self.email))
+        let staff = try await gatehouse.staffBrowser()
+        let page = try await staff.get("/_/users/\(user.id.rawValue)").text
+        func all(_ pattern: String, in text: Substring) throws -> [String] {
+            text.matches(of: try Regex(pattern)).compactMap { $0.output[1].substring.map(String.init) }
+        }
+        let nav = try #require(page.range(of: #"<nav class="cx-jump"[\s\S]*?</nav>"#, options: .regularExpression))
+        let sections = try all(#"<section class="cx-card[^"]*" id="(sec-[a-z]+)""#, in: page[...])
+        #expect(sections.count == 9, "\(sections)")
+        #expect(try all(##"href="#(sec-[a-z]+)""##, in: page[nav]) == sections)
+        await gatehouse.stop()
+    }
+
     /// Item 2: a refused second step is recorded against the account whose sign-in it continues.
     @Test func aRefusedSecondStepIsTheAccounts() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
