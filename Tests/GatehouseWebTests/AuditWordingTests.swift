@@ -42,6 +42,19 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// Issue 49: staff filtering the log to one person read the chart beside it as theirs; it
+    /// counts everyone's sign-ins, and says so once a filter is set.
+    @Test func theChartSaysItIsEveryonesUnderAFilter() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        _ = try await gatehouse.signedUpBrowser(Self.email, password: Self.password)
+        let staff = try await gatehouse.staffBrowser()
+        let note = "everyone's sign-ins: the filters choose the events below"
+        #expect(!(try await staff.get("/_/audit")).text.contains(note))
+        #expect(try await staff.get("/_/audit?user=someone@example.com").text.contains(note))
+        #expect(try await staff.get("/_/audit?type=sign_in.failed").text.contains(note))
+        await gatehouse.stop()
+    }
+
     @Test func theFilteredLogDownloadsAsCSV() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         _ = try await gatehouse.script.call(

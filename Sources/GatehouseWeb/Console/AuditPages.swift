@@ -30,6 +30,9 @@ struct AuditPages: Sendable {
                 "types": types.map { ["value": $0, "selected": $0 == filter.type] as [String: Any] },
                 "chartSVG": chart.svg,
                 "chartSummary": chart.summary,
+                // The chart counts everyone's sign-ins: under a filter, read beside one person's events, it says so.
+                "chartUnfiltered": [filter.type, filter.actor, filter.subject].contains { $0 != nil } || filter.from != nil
+                    || filter.to != nil,
                 "events": events.map { Self.row($0, people: people) },
                 "eventsEmpty": events.isEmpty,
                 "exportURL": URLQuery.path(
