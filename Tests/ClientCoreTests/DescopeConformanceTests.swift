@@ -59,12 +59,7 @@ import WebAuthnTestSupport
         let (renewedExpiry, earlierExpiry) = (try #require(refreshed.expiresAt), try #require(before.expiresAt))
         #expect(renewedExpiry >= earlierExpiry)
 
-        try await client.signOut()
-        #expect(try await client.getSession() == nil)
-        // The refresh JWT died with the sign-out.
-        #expect(await authError { _ = try await fixture.api.currentUser(refreshed) } == .sessionExpired)
-        #expect(await authError { _ = try await fixture.api.refresh(refreshed) } == .sessionExpired)
-        #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+        try await SignInAtOnceChecks.signOutEndsTheSession(client, api: fixture.api, refreshed: refreshed, events: events)
     }
 
     /// A passkey added to the signed-in account and then signed in with, through `AuthClient`'s

@@ -33,4 +33,16 @@ enum SignInAtOnceChecks {
         #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
         return secret
     }
+
+    /// Signs `client` out: it holds no session, the last one (`refreshed`) opens and renews nothing,
+    /// and the client's events ended with the sign-out after a sign-in and a refresh.
+    static func signOutEndsTheSession(
+        _ client: AuthClient, api: any AuthAPI, refreshed: AuthSession, events: EventLog
+    ) async throws {
+        try await client.signOut()
+        #expect(try await client.getSession() == nil)
+        #expect(await authError { _ = try await api.currentUser(refreshed) } == .sessionExpired)
+        #expect(await authError { _ = try await api.refresh(refreshed) } == .sessionExpired)
+        #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+    }
 }

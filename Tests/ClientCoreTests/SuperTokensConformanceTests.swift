@@ -48,11 +48,7 @@ import TwoFactor
         #expect(refreshed.user.id == me.id && refreshed.refreshToken != before.refreshToken)
         #expect(try await client.getCurrentUser()?.id == me.id)
 
-        try await client.signOut()
-        #expect(try await client.getSession() == nil)
-        #expect(await authError { _ = try await fixture.api.currentUser(refreshed) } == .sessionExpired)
-        #expect(await authError { _ = try await fixture.api.refresh(refreshed) } == .sessionExpired)
-        #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+        try await SignInAtOnceChecks.signOutEndsTheSession(client, api: fixture.api, refreshed: refreshed, events: events)
     }
 
     /// A rotated refresh token presented again is theft: the session it belonged to ends.
