@@ -5,14 +5,14 @@ import Logging
     import FoundationNetworking
 #endif
 
-/// One HTTP exchange with a remote backend (PocketBase, InsForge): builds the URL and JSON body,
+/// One HTTP exchange with a remote backend (PocketBase, InsForge, Descope, SuperTokens): builds the URL and JSON body,
 /// sends, and hands back the status and body. Logs method, path and status at trace level, never
 /// bodies or tokens; a transport failure is `AuthError.network`. Each backend maps statuses itself.
 struct BackendHTTP: Sendable {
     let baseURL: URL
     let session: URLSession
     let logger: Logger
-    /// Names the backend in logs ("PocketBase", "InsForge").
+    /// Names the backend in logs ("PocketBase", "SuperTokens").
     let name: String
 
     /// A backend's answer, with its headers for the backends that carry tokens in them (SuperTokens').
