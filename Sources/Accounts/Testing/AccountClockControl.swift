@@ -24,8 +24,8 @@ public struct AccountClockControl: Sendable {
         case links
         /// Its sign-ins waiting for the second step.
         case secondSteps = "second-steps"
-        /// The counts kept for its address: mails to it and its password's wrong tries (lockouts).
-        case budgets
+        /// The budgets' counts kept for its address: mails to it and its password's wrong tries (lockouts).
+        case rateLimitCounts = "budgets"
     }
 
     public init(env: Accounts, caller: TestControlCaller) { (self.env, self.caller) = (env, caller) }
@@ -59,7 +59,7 @@ public struct AccountClockControl: Sendable {
     }
 
     /// Ends `user`'s credentials of `kind` now, in the account's time; how many were live (for
-    /// `budgets`, how many counted events were forgotten).
+    /// `rateLimitCounts`, how many counted events were forgotten).
     public func expireNow(_ user: User, kind: Kind, request: Request) async throws -> Int {
         let now = env.clocks.now(for: user.id)
         let ended: Int
@@ -68,7 +68,7 @@ public struct AccountClockControl: Sendable {
         case .codes: ended = try await env.database.expireMailedSecrets(of: user.id, kind: "code", at: now)
         case .links: ended = try await env.database.expireMailedSecrets(of: user.id, kind: "link", at: now)
         case .secondSteps: ended = try await env.database.expireSecondSteps(of: user.id, at: now)
-        case .budgets: ended = try await env.budgets.forgetAccount(user.email)
+        case .rateLimitCounts: ended = try await env.budgets.forgetAccount(user.email)
         }
         await env.audit.record(
             .testExpiredNow, actor: caller.actor, subject: user.id.rawValue, request: request,

@@ -88,7 +88,7 @@ extension TestingPage {
         case .codes: "code"
         case .links: "link"
         case .secondSteps: "pending second step"
-        case .budgets: "rate-limit count"
+        case .rateLimitCounts: "rate-limit count"
         }
     }
 }
