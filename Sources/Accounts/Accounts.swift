@@ -61,10 +61,10 @@ public struct Accounts: Sendable {
         clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         let database = database.database
-        let budgets = Budgets(database: database, enabled: rateLimits, clock: clock, logger: logger, passwords: passwords)
+        let clocks = AccountClocks(clock: clock, database: database)
+        let budgets = Budgets(database: database, enabled: rateLimits, clocks: clocks, logger: logger, passwords: passwords)
         webhooks = Webhooks(database: database, box: webhookBox, policy: webhookPolicy, clock: clock, logger: logger)
         let audit = AuditTrail(database: database, clock: clock, logger: logger, webhooks: webhooks.delivery)
-        let clocks = AccountClocks(clock: clock, database: database)
         self.backend = backend
         self.database = database
         self.budgets = budgets

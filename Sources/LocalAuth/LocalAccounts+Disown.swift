@@ -26,12 +26,12 @@ extension LocalAccounts {
 
     /// The address of the unproven account `token` would remove; nil when none.
     public func disownableAccount(token: String) async throws -> String? {
-        try await database.disownableAccount(secretHash: keyedHash.hex(token), now: clock())
+        try await database.disownableAccount(secretHash: keyedHash.hex(token), clock: clock)
     }
 
     /// Removes the unproven account `token` names; its address, or nil when none was removed.
     public func disownAccount(token: String) async throws -> String? {
-        let removed = try await database.disownAccount(secretHash: keyedHash.hex(token), at: clock())
+        let removed = try await database.disownAccount(secretHash: keyedHash.hex(token), clock: clock)
         if removed != nil { logger.info("account removed by its address's owner") }
         return removed
     }

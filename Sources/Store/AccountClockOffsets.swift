@@ -16,6 +16,9 @@ public final class AccountClockOffsets: @unchecked Sendable {
         lock.withLock { offsets.isEmpty ? 0 : offsets[userID] ?? 0 }
     }
 
+    /// Whether any account's clock was moved: while none was, no account's time needs looking up.
+    public var anyMoved: Bool { lock.withLock { !offsets.isEmpty } }
+
     func set(_ offset: TimeInterval, for userID: UserID) {
         lock.withLock { offsets[userID] = offset }
     }

@@ -123,31 +123,36 @@ extension AppDatabase {
     }
 
     /// The address of the account a live "this wasn't me" token (`secretHash`) names while nobody
-    /// has proven it; nil for an unknown, spent or expired token, or an account proven since.
-    public func disownableAccount(secretHash: String, now: Date) async throws -> String? {
-        try await pool.read { db in try Self.disownable(db, secretHash: secretHash, now: now)?.email }
+    /// has proven it; nil for an unknown, spent or expired token (in its account's time, by
+    /// `clock`: `now(for:clock:)`), or an account proven since.
+    public func disownableAccount(secretHash: String, clock: @escaping @Sendable () -> Date) async throws -> String? {
+        try await pool.read { db in try self.disownable(db, secretHash: secretHash, clock: clock)?.email }
     }
 
     /// Removes the account a live "this wasn't me" token names while nobody has proven its address:
     /// its sessions end and the account goes, with all it held, in one transaction. Its address, or
     /// nil when the token names no such account (nothing is changed then).
-    public func disownAccount(secretHash: String, at now: Date) async throws -> String? {
+    public func disownAccount(secretHash: String, clock: @escaping @Sendable () -> Date) async throws -> String? {
         try await pool.write { db in
-            guard let (userID, email) = try Self.disownable(db, secretHash: secretHash, now: now) else { return nil }
-            try Self.revokeSessions(of: userID, at: now, in: db)
+            guard let (userID, email) = try self.disownable(db, secretHash: secretHash, clock: clock) else { return nil }
+            try Self.revokeSessions(of: userID, at: self.now(for: userID, clock: clock), in: db)
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userID.rawValue])
             return email
         }
     }
 
-    private static func disownable(_ db: Database, secretHash: String, now: Date) throws -> (id: UserID, email: String)? {
-        try Row.fetchOne(
-            db,
-            sql: """
-                SELECT u.id, u.email FROM verification_tokens t
-                JOIN provisional_accounts p ON p.user_id = t.user_id JOIN users u ON u.id = t.user_id
-                WHERE t.kind = 'link' AND t.purpose = ? AND t.secret_hash = ? AND t.consumed_at IS NULL AND t.expires_at > ?
-                """, arguments: [VerificationTokenRecord.Purpose.disown, secretHash, now.storedText]
-        ).map { row in (UserID(try row.string("id")), try row.string("email")) }
+    private func disownable(_ db: Database, secretHash: String, clock: () -> Date) throws -> (id: UserID, email: String)? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT u.id, u.email, t.expires_at FROM verification_tokens t
+                    JOIN provisional_accounts p ON p.user_id = t.user_id JOIN users u ON u.id = t.user_id
+                    WHERE t.kind = 'link' AND t.purpose = ? AND t.secret_hash = ? AND t.consumed_at IS NULL
+                    """, arguments: [VerificationTokenRecord.Purpose.disown, secretHash])
+        else { return nil }
+        let userID = UserID(try row.string("id"))
+        guard try row.date("expires_at") > now(for: userID, clock: clock) else { return nil }
+        return (userID, try row.string("email"))
     }
 }

@@ -30,14 +30,16 @@ public struct RateLedger {
         return RateWindow(count: row?["n"] ?? 0, oldest: row?.storedDate("oldest"), newest: row?.storedDate("newest"))
     }
 
-    /// Records one event under `key` at `now` and returns its id; everyone's events older than the
-    /// retention are dropped on the way.
+    /// Records one event under `key` at `moment` and returns its id; everyone's events older than
+    /// the retention before `serverNow` (else `moment`) are dropped on the way. An event counted in
+    /// an account's moved time (`AccountClocks`) names the server's time here, or it would drop
+    /// every other account's recent events.
     @discardableResult
-    public func record(key: String, at now: Date) throws -> Int64 {
+    public func record(key: String, at moment: Date, serverNow: Date? = nil) throws -> Int64 {
         try db.execute(
             sql: "DELETE FROM rate_limit_events WHERE at < ?",
-            arguments: [now.addingTimeInterval(-AppDatabase.rateEventRetention).storedText])
-        try db.execute(sql: "INSERT INTO rate_limit_events (key, at) VALUES (?, ?)", arguments: [key, now.storedText])
+            arguments: [(serverNow ?? moment).addingTimeInterval(-AppDatabase.rateEventRetention).storedText])
+        try db.execute(sql: "INSERT INTO rate_limit_events (key, at) VALUES (?, ?)", arguments: [key, moment.storedText])
         return db.lastInsertedRowID
     }
 

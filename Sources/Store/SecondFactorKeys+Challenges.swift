@@ -15,10 +15,10 @@ extension SecondFactorKeys {
     /// A pending second step for `holder`, after `firstMethod` ("password", "email_code", …)
     /// passed: its id (shown once) and its end.
     public func startChallenge(for holder: CredentialHolder, firstMethod: String) async throws -> (id: String, expiresAt: Date) {
-        let now = clock()
+        let now = time(of: holder)
         let id = SecureRandom.token()
         // Steps matter only for the holder's recent failures: forget the ones past that window.
-        try await database.deleteMFAChallenges(expiredBefore: now.addingTimeInterval(-TOTPRules.failureWindow))
+        try await database.deleteMFAChallenges(expiredBefore: clock().addingTimeInterval(-TOTPRules.failureWindow))
         let expiresAt = now.addingTimeInterval(TOTPRules.stepLifetime)
         try await database.insertMFAChallenge(
             MFAChallengeRecord(
@@ -42,8 +42,8 @@ extension SecondFactorKeys {
     public func complete(challenge id: String, of kind: CredentialHolder.Kind, with factor: SecondFactor) async throws
         -> ChallengeOutcome
     {
-        let now = clock()
         let idHash = challengeHash(id, kind)
+        let now = try await time(ofChallenge: idHash)
         let challenge: MFAChallengeRecord
         switch try await database.claimMFAAttempt(
             idHash: idHash, maxAttempts: TOTPRules.triesPerStep, maxAccountFailures: TOTPRules.wrongStepsPerAccount,
@@ -75,6 +75,22 @@ extension SecondFactorKeys {
     /// expired): how a refused step is recorded against its account. Nil when unknown.
     public func owner(ofChallenge challengeID: String) async throws -> UserID? {
         try await database.mfaChallengeOwner(idHash: challengeHash(challengeID, .user))
+    }
+
+    /// The holder's time: a person's own clock (`AccountClockOffsets`, which a test suite may have
+    /// moved ahead), so their pending steps end in it; the server's for a superuser.
+    private func time(of holder: CredentialHolder) -> Date {
+        guard case .user(let id) = holder else { return clock() }
+        return database.now(for: id, clock: clock)
+    }
+
+    /// The time of the person whose step `idHash` is: the step's owner is only looked up while some
+    /// account's clock is moved.
+    private func time(ofChallenge idHash: String) async throws -> Date {
+        guard database.accountClockOffsets.anyMoved, let owner = try await database.mfaChallengeOwner(idHash: idHash) else {
+            return clock()
+        }
+        return database.now(for: owner, clock: clock)
     }
 
     private func challengeHash(_ id: String, _ kind: CredentialHolder.Kind) -> String {

@@ -72,4 +72,24 @@ import Testing
         #expect(try await script.control("sign-in", ["email": "nobody@example.com", "way": "pages"]).status == 404)
         await gatehouse.stop()
     }
+
+    /// InsForge's web client: the refresh token comes as InsForge's HttpOnly cookie with a
+    /// `csrfToken` (none in the body), and refreshes with both, as the web SDK does.
+    @Test func insForgesWebClientGetsItsRefreshCookie() async throws {
+        let gatehouse = try await TestGatehouse()
+        let script = try await TestControlsScript(gatehouse)
+        _ = try await script.account("ada@example.com")
+        let web = try await script.control("sign-in", ["email": "ada@example.com", "way": "insforge", "clientType": "web"])
+        #expect(web.status == 200 && web.json["accessToken"] is String && web.json["refreshToken"] == nil, "\(web.text)")
+        let csrf = try #require(web.json["csrfToken"] as? String)
+        let setCookie = try #require(web.header("Set-Cookie"))
+        #expect(setCookie.hasPrefix("insforge_refresh_token=") && setCookie.contains("HttpOnly"), "\(setCookie)")
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        let refreshed = try await script.call(
+            "POST", "/api/auth/refresh", [:], headers: [("Cookie", cookie), ("X-CSRF-Token", csrf)])
+        #expect(refreshed.status == 200 && refreshed.json["accessToken"] is String, "\(refreshed.text)")
+        let wrong = try await script.control("sign-in", ["email": "ada@example.com", "way": "insforge", "clientType": "tv"])
+        #expect(wrong.status == 422 && wrong.text.contains("clientType"), "\(wrong.text)")
+        await gatehouse.stop()
+    }
 }

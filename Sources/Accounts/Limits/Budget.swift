@@ -73,6 +73,17 @@ public enum Budget: Sendable, Equatable {
         }
     }
 
+    /// The address whose budget this is, for the budgets kept per address: they count in the time
+    /// of the account at that address (`AccountClocks`). Nil for a source's budget.
+    var address: String? {
+        switch self {
+        case .verificationMailsTo(let email), .resetMailsTo(let email), .signInMailsTo(let email, _),
+            .signInMailsPerHourTo(let email):
+            email
+        case .signUps, .mails, .codeChecks, .secondSteps, .signInTries, .passkeyStarts, .strengthChecks: nil
+        }
+    }
+
     /// The key its events are stored under (unchanged from the page-only limits, so counts kept in
     /// an existing database still hold).
     public var key: String {

@@ -12,17 +12,19 @@ public struct Budgets: Sendable {
     let database: AppDatabase
     /// Off only for load tests (`--no-rate-limits`): then every budget has room.
     let enabled: Bool
-    let clock: @Sendable () -> Date
+    /// The server's clock and each account's (`AccountClocks`): a source's budget counts in the
+    /// server's time, a budget kept for an address or an account in that account's.
+    let clocks: AccountClocks
     let logger: Logger
     /// Spends the dummy hash on a locked password try (`beginPasswordTry`).
     let passwords: PasswordHasher
 
     init(
-        database: AppDatabase, enabled: Bool, clock: @escaping @Sendable () -> Date, logger: Logger, passwords: PasswordHasher
+        database: AppDatabase, enabled: Bool, clocks: AccountClocks, logger: Logger, passwords: PasswordHasher
     ) {
         self.database = database
         self.enabled = enabled
-        self.clock = clock
+        self.clocks = clocks
         self.logger = logger
         self.passwords = passwords
     }
@@ -42,15 +44,17 @@ public struct Budgets: Sendable {
     @discardableResult
     func take(_ budgets: Budget...) async -> Refusal? {
         guard enabled, let first = budgets.first else { return nil }
-        let now = clock()
+        let serverNow = clocks.clock()
+        var timed: [(budget: Budget, now: Date)] = []
+        for budget in budgets { timed.append((budget, await now(for: budget))) }
         do {
-            return try await database.withRateLedger { ledger in
-                for budget in budgets {
+            return try await database.withRateLedger { [timed] ledger in
+                for (budget, now) in timed {
                     let rule = budget.rule
                     let window = try ledger.window(key: budget.key, since: now.addingTimeInterval(-rule.window))
                     if let wait = Self.wait(window, rule, now: now) { return Refusal(budget: budget, retryAfter: wait) }
                 }
-                for budget in budgets { try ledger.record(key: budget.key, at: now) }
+                for (budget, now) in timed { try ledger.record(key: budget.key, at: now, serverNow: serverNow) }
                 return nil
             }
         } catch {
@@ -62,7 +66,7 @@ public struct Budgets: Sendable {
     /// Seconds until `budget` has room again, 0 when it has: for pages that show a cool-down.
     func wait(_ budget: Budget) async -> Int {
         guard enabled else { return 0 }
-        let now = clock()
+        let now = await now(for: budget)
         do {
             let window = try await database.rateWindow(key: budget.key, since: now.addingTimeInterval(-budget.rule.window))
             return Self.wait(window, budget.rule, now: now) ?? 0
@@ -70,6 +74,12 @@ public struct Budgets: Sendable {
             logger.error("rate-limit counts unreadable", metadata: ["error": "\(error)"])
             return Self.unavailableWait
         }
+    }
+
+    /// The time `budget` counts in: its account's for a budget kept per address, else the server's.
+    private func now(for budget: Budget) async -> Date {
+        guard let address = budget.address else { return clocks.clock() }
+        return await clocks.now(forAddress: address)
     }
 
     /// Seconds until one more event fits `rule`, or nil when it fits now: the window's oldest event

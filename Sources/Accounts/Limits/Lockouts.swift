@@ -17,14 +17,15 @@ public struct Lockout: Sendable, Equatable {
 extension Budgets {
     /// The sign-in back-offs active now for the account at `email`, soonest end first.
     func lockouts(of email: String) async throws -> [Lockout] {
-        try await activeBackOffs(prefix: Self.pairPrefix(EmailAddress.normalize(email))).values.sorted { $0.until < $1.until }
+        try await activeBackOffs(prefix: Self.pairPrefix(EmailAddress.normalize(email)), now: clocks.now(forAddress: email))
+            .values.sorted { $0.until < $1.until }
     }
 
     /// The addresses (normalized) with at least one active sign-in back-off, at most `limit`: the
     /// users list's "locked" filter. Unknown addresses are among them; the caller keeps accounts.
     func lockedAddresses(limit: Int) async throws -> [String] {
         // Under the bare prefix a lockout's source reads "address|ip".
-        let emails = try await activeBackOffs(prefix: Self.signInFailures).values.compactMap { lockout in
+        let emails = try await activeBackOffs(prefix: Self.signInFailures, now: clocks.clock()).values.compactMap { lockout in
             lockout.source.split(separator: "|", maxSplits: 1).first.map(String.init)
         }
         return Array(Set(emails).sorted().prefix(limit))
@@ -35,22 +36,25 @@ extension Budgets {
     func unlock(_ email: String, source: String?) async throws {
         let prefix = Self.pairPrefix(EmailAddress.normalize(email))
         let keys: [String]
-        if let source { keys = [prefix + source] } else { keys = Array(try await activeBackOffs(prefix: prefix).keys) }
+        if let source {
+            keys = [prefix + source]
+        } else {
+            keys = Array(try await activeBackOffs(prefix: prefix, now: clocks.now(forAddress: email)).keys)
+        }
         try await database.withRateLedger { ledger in
             for key in keys { try ledger.forget(key: key) }
         }
     }
 
     /// The (account, source) pair keys `beginPasswordTry` counts sign-in failures under, up to the source.
-    private static func pairPrefix(_ normalized: String) -> String { "\(signInFailures)\(normalized)|" }
+    private static func pairPrefix(_ normalized: String) -> String { PasswordCheck.signIn.failuresKey(normalized) + "|" }
 
     /// Where every sign-in failure count's key starts.
-    private static let signInFailures = "\(PasswordCheck.signIn.rawValue)-failures:"
+    private static let signInFailures = PasswordCheck.signIn.failuresKey("")
 
-    /// The pair keys under `prefix` whose back-off is running now, each with its lockout (its
-    /// source is the key past `prefix`).
-    private func activeBackOffs(prefix: String) async throws -> [String: Lockout] {
-        let now = clock()
+    /// The pair keys under `prefix` whose back-off is running at `now` (the account's time), each
+    /// with its lockout (its source is the key past `prefix`).
+    private func activeBackOffs(prefix: String, now: Date) async throws -> [String: Lockout] {
         let windows = try await database.rateWindows(
             keyPrefix: prefix, since: now.addingTimeInterval(-PasswordTry.backOffWindow))
         return windows.reduce(into: [:]) { active, entry in

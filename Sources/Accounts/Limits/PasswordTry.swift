@@ -16,6 +16,10 @@ enum PasswordCheck: String, Sendable {
     /// The email-change form's password.
     case emailChange = "email-change"
 
+    /// The key the failures of this check for the account at `address` (normalized) count under;
+    /// each source's are under this key, "|" and the source.
+    func failuresKey(_ address: String) -> String { "\(rawValue)-failures:\(address)" }
+
     /// The source's budget a try also takes, if any.
     func sourceBudget(ip: String) -> Budget? {
         switch self {
@@ -94,28 +98,30 @@ extension Budgets {
 
     private func admitPasswordTry(_ check: PasswordCheck, email: String, ip: String) async -> PasswordTry {
         let account = EmailAddress.normalize(email)
-        let pairKey = "\(check.rawValue)-failures:\(account)|\(ip)"
-        let accountKey = "\(check.rawValue)-failures:\(account)"
+        let accountKey = check.failuresKey(account)
+        let pairKey = "\(accountKey)|\(ip)"
         guard enabled else { return PasswordTry(admission: .open, pairKey: pairKey, pairEvent: nil, accountEvent: nil) }
-        let now = clock()
+        // The source's tries count in the server's time, the account's failures in the account's.
+        let serverNow = clocks.clock()
+        let now = await clocks.now(forAddress: email)
         let source = check.sourceBudget(ip: ip)
         do {
             return try await database.withRateLedger { ledger in
                 if let source {
                     let rule = source.rule
-                    let tries = try ledger.window(key: source.key, since: now.addingTimeInterval(-rule.window))
-                    if let wait = Self.wait(tries, rule, now: now) {
+                    let tries = try ledger.window(key: source.key, since: serverNow.addingTimeInterval(-rule.window))
+                    if let wait = Self.wait(tries, rule, now: serverNow) {
                         return PasswordTry(
                             admission: .throttled(retryAfter: wait), pairKey: pairKey, pairEvent: nil, accountEvent: nil)
                     }
-                    try ledger.record(key: source.key, at: now)
+                    try ledger.record(key: source.key, at: serverNow)
                 }
                 let pair = try ledger.window(key: pairKey, since: now.addingTimeInterval(-PasswordTry.backOffWindow))
                 let failures = try ledger.window(key: accountKey, since: now.addingTimeInterval(-PasswordTry.ceiling.window))
                 let ceilingWait = Self.wait(failures, PasswordTry.ceiling, now: now)
-                let pairEvent = try ledger.record(key: pairKey, at: now)
+                let pairEvent = try ledger.record(key: pairKey, at: now, serverNow: serverNow)
                 guard PasswordTry.backOffWait(pair, now: now) != nil || ceilingWait != nil else {
-                    let accountEvent = try ledger.record(key: accountKey, at: now)
+                    let accountEvent = try ledger.record(key: accountKey, at: now, serverNow: serverNow)
                     return PasswordTry(admission: .open, pairKey: pairKey, pairEvent: pairEvent, accountEvent: accountEvent)
                 }
                 // The refused try counts too: the wait it answers is the one after it.

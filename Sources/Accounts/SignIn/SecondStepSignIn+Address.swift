@@ -15,10 +15,15 @@ extension SecondStepSignIn {
 
     /// Keeps `challenge` as `email`'s pending second step.
     public func remember(_ challenge: MFAChallenge, for email: String) async throws {
-        let now = env.clock()
+        // It ends in the account's time; the server's drops other addresses' ended steps.
+        let expiresAt: Date
+        if let end = challenge.expiresAt {
+            expiresAt = end
+        } else {
+            expiresAt = await env.clocks.now(forAddress: email).addingTimeInterval(Self.pendingLifetime)
+        }
         try await env.database.rememberOTPRequest(
-            emailHash: pendingHash(email), otpID: challenge.id,
-            expiresAt: challenge.expiresAt ?? now.addingTimeInterval(Self.pendingLifetime), now: now)
+            emailHash: pendingHash(email), otpID: challenge.id, expiresAt: expiresAt, now: env.clock())
     }
 
     /// Keeps `challenge` as its account's pending second step and names that account, for ways in
@@ -36,14 +41,15 @@ extension SecondStepSignIn {
     /// unknown, out of date) tries a challenge nobody holds: the same budget, audit and answer
     /// (`.expired`) as a spent challenge, so the answer tells nobody whether a password was just right.
     public func attempt(email: String, factor: SecondFactor, request: Request) async throws -> SignInResult {
-        let pending = try await env.database.otpRequest(emailHash: pendingHash(email), now: env.clock())
+        let pending = try await env.database.otpRequest(
+            emailHash: pendingHash(email), now: await env.clocks.now(forAddress: email))
         return try await attempt(challengeID: pending ?? SecureRandom.token(), factor: factor, request: request)
     }
 
     /// Whether `email` has a second step pending (no secret compared): a code for it completes that
     /// sign-in rather than standing alone (`AuthenticatorAppSignIn`).
     public func isPending(email: String) async throws -> Bool {
-        try await env.database.otpRequest(emailHash: pendingHash(email), now: env.clock()) != nil
+        try await env.database.otpRequest(emailHash: pendingHash(email), now: await env.clocks.now(forAddress: email)) != nil
     }
 
     private func pendingHash(_ email: String) -> String {

@@ -18,6 +18,14 @@ public struct AccountClockControl: Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         /// Every session of the account, every way in: page cookies, API tokens and refresh tokens.
         case sessions
+        /// Its mailed codes: verification, reset and sign-in codes.
+        case codes
+        /// Its mailed links: verification, reset, email-change, "this wasn't me" and magic links.
+        case links
+        /// Its sign-ins waiting for the second step.
+        case secondSteps = "second-steps"
+        /// The budgets' counts kept for its address: mails to it and its password's wrong tries (lockouts).
+        case rateLimitCounts = "budgets"
     }
 
     public init(env: Accounts, caller: TestControlCaller) { (self.env, self.caller) = (env, caller) }
@@ -50,12 +58,17 @@ public struct AccountClockControl: Sendable {
         return (offset, env.clocks.now(for: user.id))
     }
 
-    /// Ends `user`'s credentials of `kind` now; how many were live.
+    /// Ends `user`'s credentials of `kind` now, in the account's time; how many were live (for
+    /// `rateLimitCounts`, how many counted events were forgotten).
     public func expireNow(_ user: User, kind: Kind, request: Request) async throws -> Int {
+        let now = env.clocks.now(for: user.id)
         let ended: Int
         switch kind {
-        case .sessions:
-            ended = try await env.database.revokeSessions(userID: user.id, at: env.clocks.now(for: user.id))
+        case .sessions: ended = try await env.database.expireSessions(of: user.id, at: now)
+        case .codes: ended = try await env.database.expireMailedSecrets(of: user.id, kind: "code", at: now)
+        case .links: ended = try await env.database.expireMailedSecrets(of: user.id, kind: "link", at: now)
+        case .secondSteps: ended = try await env.database.expireSecondSteps(of: user.id, at: now)
+        case .rateLimitCounts: ended = try await env.budgets.forgetAccount(user.email)
         }
         await env.audit.record(
             .testExpiredNow, actor: caller.actor, subject: user.id.rawValue, request: request,

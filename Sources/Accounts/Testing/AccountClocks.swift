@@ -22,6 +22,16 @@ public struct AccountClocks: Sendable {
     /// The time of the account whose id is `rawID` (a token's `sub`).
     public func now(forAccount rawID: String) -> Date { now(for: UserID(rawID)) }
 
+    /// The time of the account at `email`, the server's for an address without one: the budgets
+    /// kept per address (mails to it, its password's wrong tries) count in it. No read while no
+    /// account's clock was moved.
+    func now(forAddress email: String) async -> Date {
+        guard database.accountClockOffsets.anyMoved,
+            let id = try? await database.userIDs(normalizedEmails: [EmailAddress.normalize(email)]).first
+        else { return clock() }
+        return now(for: id)
+    }
+
     /// Moves `userID`'s clock `seconds` further ahead, kept across restarts; the new offset.
     func advance(_ userID: UserID, by seconds: TimeInterval) async throws -> TimeInterval {
         try await database.advanceAccountClock(userID, by: seconds, at: clock())

@@ -4,11 +4,15 @@ import Foundation
 import HTTPServer
 
 /// `/_/testing` (the console's Testing page; while `--no-test-controls` it only says they are
-/// off): the test controls for staff — the faults in force (added and removed here), the
-/// latest codes and links mailed to an address, the request ledger. Each section is one entry in
-/// `sections`; every use is audited as the API's is (`TestControlCaller.staff`).
+/// off): the test controls for staff — the faults in force (added and removed here), an account's
+/// clock (`TestingPage+Clock`), one-call sign-in (`TestingPage+SignIn`), the latest codes and links
+/// mailed to an address, the request ledger. Each section is one entry in `sections`; every act is
+/// audited as the API's is (`TestControlCaller.staff`), and so is reading an address's codes.
+/// Showing the page itself, with its ledger, is not an act and leaves the audit log alone.
 struct TestingPage: Sendable {
     let env: PageEnvironment
+    /// One-call sign-in's answers, the API's own.
+    let signIns: TestSignInAnswers
 
     static let path = "/_/testing"
     /// How many ledger entries the page shows.
@@ -18,6 +22,8 @@ struct TestingPage: Sendable {
         router.consolePage(.get, Self.path, env) { visit, staff in
             try await guarded(visit) { try await render(visit, staff) }
         }
+        registerClock(on: &router)
+        registerSignIn(on: &router)
         router.consolePage(.post, Self.path + "/faults", env) { visit, staff in
             try await guarded(visit) {
                 let asked = try Self.fault(from: visit)
@@ -42,7 +48,7 @@ struct TestingPage: Sendable {
     }
 
     /// Refuses a peer the test controls do not answer, and says so when they are left out.
-    private func guarded(_ visit: Visit, _ body: () async throws -> Response) async throws -> Response {
+    func guarded(_ visit: Visit, _ body: () async throws -> Response) async throws -> Response {
         guard env.configuration.testControls != .off else {
             return env.renderer.errorPage(
                 status: 404, heading: "Test controls are off",
@@ -66,15 +72,20 @@ struct TestingPage: Sendable {
             body: nil, delayMs: try number("delayMs"), count: try number("count"))
     }
 
-    /// The add form's fields as typed, to show again beside its errors.
-    private static func formValues(_ visit: Visit) -> [String: String] {
+    /// A form's fields as typed, to show again beside its errors.
+    static func formValues(_ visit: Visit) -> [String: String] {
         Dictionary(visit.form.map { ($0.name, $0.value) }) { first, _ in first }
     }
 
-    private func render(_ visit: Visit, _ staff: Staff, _ extra: [String: Any] = [:], status: Int = 200) async throws
+    /// The page with every section, `extra` (a result, a form's errors) over them.
+    func render(_ visit: Visit, _ staff: Staff, _ extra: [String: Any] = [:], status: Int = 200) async throws
         -> Response
     {
-        var page: [String: Any] = ["methods": ["*", "GET", "POST", "PUT", "PATCH", "DELETE"]]
+        var page: [String: Any] = [
+            "methods": ["*", "GET", "POST", "PUT", "PATCH", "DELETE"],
+            "expireKinds": AccountClockControl.Kind.allCases.map(\.rawValue),
+            "ways": TestSignIn.Way.allCases.map(\.rawValue)
+        ]
         for section in sections {
             page.merge(try await section(visit, staff)) { $1 }
         }
@@ -125,8 +136,7 @@ struct TestingPage: Sendable {
     }
 
     private func ledgerSection(_ visit: Visit, _ staff: Staff) async throws -> [String: Any] {
-        let entries = await TestRequests(env: env.accounts, caller: .staff(staff))
-            .list(limit: Self.ledgerRows, id: nil, request: visit.request)
+        let entries = TestRequests(env: env.accounts, caller: .staff(staff)).newest(Self.ledgerRows)
         return [
             "ledgerEmpty": entries.isEmpty,
             "ledger": entries.map { entry -> [String: Any] in

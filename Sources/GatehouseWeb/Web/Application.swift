@@ -171,14 +171,14 @@ public struct Application: Sendable {
         SuperTokensCore(env: env, tokens: superTokens).register(on: &router)
         let fdi = SuperTokensFDI(env: env, tokens: superTokens, oauth: oauthFeature)
         fdi.register(on: &router)
+        let signIns = TestSignInAnswers(
+            env: env, pocketBase: pocketBase, insForge: insForge, descope: descope, superTokens: superTokens)
         if configuration.testControls != .off {
             let testControlsAPI = TestControlsAPI(env: env)
             testControlsAPI.register(on: &router)
-            TestSignInRoutes(
-                api: testControlsAPI, pocketBase: pocketBase, insForge: insForge, descope: descope, superTokens: superTokens
-            ).register(on: &router)
+            TestSignInRoutes(api: testControlsAPI, answers: signIns).register(on: &router)
         }
-        TestingPage(env: env).register(on: &router)
+        TestingPage(env: env, signIns: signIns).register(on: &router)
         Self.mountStaticFiles(from: configuration.publicDirectory, files: staticFiles, renderer: renderer, on: &router)
         self.router = router
         testControls =
