@@ -11,7 +11,8 @@
 #   alternating pairs of windows (one hash's time and sign-ins per second), and at HASH_LOOPS connections with
 #   and without one webhook endpoint (a local receiver answering 200) in as many pairs; with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
 #   PocketBase-compatible auth-refresh and the Descope-compatible refresh and me (BENCH_DESCOPE_ROUNDS
-#   interleaved rounds), and records?perPage=50; with BENCH_SEED_USERS (100,000) users in all,
+#   interleaved rounds), the same auth-refresh against a copy served with --no-test-controls (BENCH_CONTROLS_ROUNDS
+#   interleaved pairs), and records?perPage=50; with BENCH_SEED_USERS (100,000) users in all,
 #   the console search GET /_/users?q=test%2B4242 at one connection. PocketBase (pocketbase on PATH) gets
 #   the same calls over the same 10,000 users, inserted into its SQLite file before it starts; a second
 #   Gatehouse in proxy mode (--backend pocketbase) in front of it serves GET /account too. Then, with
@@ -26,7 +27,7 @@
 #
 # Everything listens on 127.0.0.1; every loop is bounded; every process started here is stopped on exit.
 # Knobs (environment): GATEHOUSE_BENCH_BIN, BENCH_THREADS (2), BENCH_CONNECTIONS (32), BENCH_DURATION (10s),
-# BENCH_HASH_LOOPS (8), BENCH_HASH_ROUNDS (2), BENCH_DESCOPE_ROUNDS (3), BENCH_STRICT=1 (exit 1 when a goal is missed), BENCH_POCKETBASE=0 (skip PocketBase),
+# BENCH_HASH_LOOPS (8), BENCH_HASH_ROUNDS (2), BENCH_DESCOPE_ROUNDS (3), BENCH_CONTROLS_ROUNDS (2), BENCH_STRICT=1 (exit 1 when a goal is missed), BENCH_POCKETBASE=0 (skip PocketBase),
 # BENCH_SEED_USERS (100000), BENCH_PB_SEED_USERS (10000), BENCH_MILLION (1000000; 0 skips), BENCH_LABEL
 # (e.g. "debug" when run against a debug build), BENCH_RESULTS, BENCH_CHART.
 set -euo pipefail
@@ -532,6 +533,30 @@ side_rps() { python3 -c "print(f'{${SIDE_REQUESTS[$1]} / max(0.001, ${SIDE_SECON
 GH_REFRESH_ROUNDS_RPS="$(side_rps pb)"
 DS_REFRESH_RPS="$(side_rps refresh)"
 DS_ME_RPS="$(side_rps me)"
+# The test controls (request ledger, fault board; on by default) against none: a second Gatehouse with
+# --no-test-controls on a copy of this file (same user, same token), auth-refresh in BENCH_CONTROLS_ROUNDS
+# interleaved pairs of windows, each side's rate summed over its windows. Issue 47: unchanged when unused.
+python3 -c "import sqlite3, sys; s = sqlite3.connect(sys.argv[1]); d = sqlite3.connect(sys.argv[2]); s.backup(d); d.close(); s.close()" \
+  "$WORK/gatehouse.sqlite" "$WORK/gatehouse-bare.sqlite"
+BARE_ARGS=("${SERVE_ARGS[@]}")
+for i in "${!BARE_ARGS[@]}"; do [ "${BARE_ARGS[$i]}" = "$WORK/gatehouse.sqlite" ] && BARE_ARGS[$i]="$WORK/gatehouse-bare.sqlite"; done
+start_gatehouse gatehouse-bare "${BARE_ARGS[@]}" --no-test-controls
+GH_BARE="$STARTED_URL"
+declare -A CONTROL_REQUESTS=([on]=0 [off]=0) CONTROL_SECONDS=([on]=0 [off]=0)
+for round in $(seq 1 "${BENCH_CONTROLS_ROUNDS:-2}"); do
+  for side in on off; do
+    url="$GH"; [ "$side" = off ] && url="$GH_BARE"
+    run_wrk "Gatehouse POST users/auth-refresh, test controls $side (round $round)" \
+      "$url/api/collections/users/auth-refresh" POST -H "Authorization: $GH_PB_TOKEN"
+    [ "$LAST_ERRORS" = 0 ] || die "auth-refresh with test controls $side answered $LAST_ERRORS errors"
+    CONTROL_REQUESTS[$side]=$((CONTROL_REQUESTS[$side] + LAST_REQUESTS))
+    CONTROL_SECONDS[$side]="$(python3 -c "print(${CONTROL_SECONDS[$side]} + $LAST_SECONDS)")"
+  done
+done
+CONTROLS_ON_RPS="$(python3 -c "print(f'{${CONTROL_REQUESTS[on]} / max(0.001, ${CONTROL_SECONDS[on]}):.1f}')")"
+CONTROLS_OFF_RPS="$(python3 -c "print(f'{${CONTROL_REQUESTS[off]} / max(0.001, ${CONTROL_SECONDS[off]}):.1f}')")"
+kill -TERM "$STARTED_PID" 2>/dev/null || true
+
 GH_TOTAL="$(curl -s -H "Authorization: $GH_PB_SUPER" "$GH/api/collections/users/records?perPage=1" | json_field totalItems)"
 run_wrk "Gatehouse GET users/records?perPage=50 ($GH_TOTAL users)" "$GH/api/collections/users/records?perPage=50" GET \
   -H "Authorization: $GH_PB_SUPER"
@@ -788,6 +813,8 @@ echo
   printf 'hash_p99\tGET /auth/sign-in p99 while %s sign-ins hash\t%s\t<\t%s\tms\n' "$HASH_LOOPS" "$HASH_P99" "$P99_GOAL_MS"
   printf 'signins\tsign-ins/s at -c%s ÷ (%s cores ÷ one hash, %.1f ms; libsodium alone %s ms, %s)\t%s\t>=\t0.9\t×\n' \
     "$HASH_LOOPS" "$(nproc)" "$ONE_HASH_P50" "$LIB_HASH_MS" "$LIB_HASH_RATIO" "$(python3 -c "print(f'{$GH_PASSWORD_RPS / max(0.001, $(nproc) * $ONE_HASH_RPS):.3f}')")"
+  printf 'controls\tPB-API auth-refresh, test controls on (default) ÷ --no-test-controls (%s vs %s/s)\t%s\t>=\t0.95\t×\n' \
+    "$CONTROLS_ON_RPS" "$CONTROLS_OFF_RPS" "$(python3 -c "print(f'{$CONTROLS_ON_RPS / max(0.001, $CONTROLS_OFF_RPS):.3f}')")"
   printf 'webhook\tsign-ins/s with one webhook endpoint ÷ without (%s vs %s/s, -c%s)\t%s\t>=\t0.9\t×\n' \
     "$HOOK_WITH_RPS" "$HOOK_WITHOUT_RPS" "$HASH_LOOPS" "$(python3 -c "print(f'{$HOOK_WITH_RPS / max(0.001, $HOOK_WITHOUT_RPS):.3f}')")"
   if [ -n "$PB_RSS_KB" ]; then
