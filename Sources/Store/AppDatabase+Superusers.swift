@@ -60,6 +60,26 @@ extension AppDatabase {
         try await superuser(email: email) != nil
     }
 
+    /// Which of `emails` (as typed, any letter case) belong to a superuser, normalized: the
+    /// addresses that hold the staff role, for the console's badge.
+    public func superuserEmails(among emails: [String]) async throws -> Set<String> {
+        let normalized = Array(Set(emails.map(EmailAddress.normalize)))
+        guard !normalized.isEmpty else { return [] }
+        return try await pool.read { db in
+            var found: Set<String> = []
+            for chunk in normalized.chunked(Self.keysPerStatement) {
+                found.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT email_normalized FROM superusers
+                            WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
+                            """, arguments: StatementArguments(chunk)))
+            }
+            return found
+        }
+    }
+
     /// Starts a superuser's session (a row of the one `sessions` table, held by `superuser_id`)
     /// whose token hashes to `tokenHash`.
     public func createConsoleSession(
