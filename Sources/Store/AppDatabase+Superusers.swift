@@ -49,6 +49,13 @@ extension AppDatabase {
         }
     }
 
+    /// Every superuser, in the order they were given the role.
+    public func superusers() async throws -> [SuperuserRecord] {
+        try await pool.read { db in
+            try SuperuserRecord.fetchAll(db, sql: "SELECT * FROM superusers ORDER BY created_at, id")
+        }
+    }
+
     public func superuser(id: String) async throws -> SuperuserRecord? {
         try await pool.read { db in
             try SuperuserRecord.fetchOne(db, sql: "SELECT * FROM superusers WHERE id = ?", arguments: [id])

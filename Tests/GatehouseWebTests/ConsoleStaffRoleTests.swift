@@ -39,4 +39,32 @@ import Testing
         #expect(!(try await staff.get("/_/users/\(try #require(ids["ann@example.com"]))")).text.contains("data-role=\"staff\""))
         await gatehouse.stop()
     }
+
+    /// The staff page lists every superuser — also one with no person's account — badged, with
+    /// their two-step sign-in; the users list links to it, and a taken role leaves it.
+    @Test func theStaffPageListsEverySuperuserWithTheirTwoStepSignIn() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let (staff, _, _) = try await SuperuserTOTPRuleTests.superuserWithTOTP(gatehouse)
+        try await gatehouse.createSuperuser("ops@example.com", password: "staff-password-2")
+        #expect(try await staff.get("/_/users").text.contains(#"href="/_/staff""#), "the users list links to it")
+
+        let page = try await staff.get("/_/staff")
+        #expect(page.status == 200)
+        let root = staffRow(SuperuserTOTPRuleTests.email, in: page)
+        #expect(root.contains("data-role=\"staff\"") && root.contains("(you)") && root.contains(">On<"), "\(root)")
+        let ops = staffRow("ops@example.com", in: page)
+        #expect(ops.contains("data-role=\"staff\"") && !ops.contains("(you)") && ops.contains(">Off<"), "\(ops)")
+        #expect(ops.contains("0 passkeys"), "\(ops)")
+
+        #expect(try await gatehouse.database.deleteSuperuser(email: "ops@example.com"))
+        #expect(staffRow("ops@example.com", in: try await staff.get("/_/staff")).isEmpty, "a taken role is still listed")
+        await gatehouse.stop()
+    }
+
+    /// The staff page's row of `email`.
+    private func staffRow(_ email: String, in page: TestResponse) -> String {
+        guard let start = page.text.range(of: "data-staff=\"\(email)\"") else { return "" }
+        let rest = page.text[start.upperBound...]
+        return String(rest[..<(rest.range(of: "</tr>")?.lowerBound ?? rest.endIndex)])
+    }
 }
