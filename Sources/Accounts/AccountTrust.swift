@@ -28,7 +28,7 @@ public struct AccountTrust: Sendable {
 
     /// Whether `user` is unproven while addresses are verified (with `--verification none` every
     /// account is made proven).
-    public func isUnproven(_ user: User) -> Bool {
+    func isUnproven(_ user: User) -> Bool {
         env.verificationMode != .none && !user.emailVerified
     }
 
@@ -37,7 +37,7 @@ public struct AccountTrust: Sendable {
     /// answers in its own shape: whoever holds an unproven account proves the address first. A way
     /// in whose contract hands out sessions before verification (`policy`) adds it provisional:
     /// the first proof ends it with the session that made it.
-    public func refuseNewWayIn(on user: User, policy: WayInPolicy = .serverDefaults) throws {
+    func refuseNewWayIn(on user: User, policy: WayInPolicy = .serverDefaults) throws {
         if isUnproven(user) && !policy.sessionsBeforeVerification { throw AuthError.emailNotVerified(email: user.email) }
     }
 

@@ -10,7 +10,7 @@ public struct WayInPolicy: Sendable, Equatable {
     /// (Gatehouse mails no verification; the account stays unverified while addresses are
     /// verified) and password sign-in admits it. The app's own verification decides what such an
     /// account may do.
-    public let sessionsBeforeVerification: Bool
+    let sessionsBeforeVerification: Bool
     /// Sign-in by mailed code or link creates a missing account (the route itself asks for it),
     /// whatever `--passwordless-sign-up` says; a spent code or link marks the address verified
     /// (as it does on every way in).
@@ -18,30 +18,30 @@ public struct WayInPolicy: Sendable, Equatable {
     /// A live session is proof enough to move the account to a new address: no password is asked
     /// when the change is requested nor when the code or link mailed to the new address confirms it.
     /// The pages (and the PocketBase API) confirm every change with the account's password.
-    public let emailChangeProvenBySession: Bool
+    let emailChangeProvenBySession: Bool
     /// A passkey is added to an account only in a recent sign-in (`RecentSignIn`), as on the pages.
     /// Descope's `webauthn/update` takes its refresh JWT, of any age, as the proof.
-    public let newPasskeysNeedRecentSignIn: Bool
+    let newPasskeysNeedRecentSignIn: Bool
     /// What becomes of a new account's verification mail where the account must verify first
     /// (`SignUp`); an account that may hold a session at once is mailed nothing either way.
-    public let signUpMail: SignUpMail
+    let signUpMail: SignUpMail
     /// Sign-in codes and links to one address wait out the one-minute cool-down between mails.
     /// SuperTokens' core keeps none (its prebuilt UI offers a resend after 15 s): there only the
     /// hourly cap per address holds.
-    public let signInMailsCoolDown: Bool
+    let signInMailsCoolDown: Bool
     /// The caller is an app's own backend, whose address is every one of its users': a source's
     /// budgets (sign-ups, password tries) are counted per account (the address signed up or in)
     /// instead, so one person's wrong passwords lock no other user out and the app's sign-ups are
     /// not capped by its address.
-    public let budgetsPerAccount: Bool
+    let budgetsPerAccount: Bool
     /// A session may set a new password without the current one (Descope's `password/update` on
     /// its refresh JWT, after a sign-in by mailed link), within the recent-sign-in window like
     /// every way in a session adds on its own word (`RecentSignIn`).
-    public let passwordSetBySession: Bool
+    let passwordSetBySession: Bool
     /// A session may turn the authenticator app off without the password (SuperTokens' FDI
     /// `totp/device/remove`, whose frontend asks for none), within the recent-sign-in window
     /// (`RecentSignIn`). The pages confirm it with the password.
-    public let authenticatorRemovedBySession: Bool
+    let authenticatorRemovedBySession: Bool
 
     init(
         sessionsBeforeVerification: Bool, passwordlessCreatesAccounts: Bool, emailChangeProvenBySession: Bool = false,
@@ -61,7 +61,7 @@ public struct WayInPolicy: Sendable, Equatable {
     }
 
     /// The sign-up's own verification mail, as each vendor sends it.
-    public enum SignUpMail: Sendable, Equatable {
+    enum SignUpMail: Sendable, Equatable {
         /// Mailed at once, and the address's first verification mail: its cool-down
         /// (`Budget.verificationMailsTo`) starts (the pages).
         case startsCooldown

@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -9,6 +8,8 @@ import Secrets
 import Store
 import TestScope
 import Testing
+
+@testable import Accounts
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,6 @@
-import Accounts
 import Testing
 
+@testable import Accounts
 @testable import GatehouseWeb
 
 /// The RFC 4180 reader and writer behind user import and export.

@@ -1,4 +1,3 @@
-import Accounts
 import Foundation
 import GatehouseWeb
 import HTTPTestClient
@@ -6,6 +5,8 @@ import Logging
 import Secrets
 import TestScope
 import Testing
+
+@testable import Accounts
 
 /// Descope's management API for test users (issue 47): only a live management key opens it, a
 /// key is kept as a keyed hash, and codes handed to a test suite take the mail's own budgets.

@@ -1,9 +1,9 @@
-import Accounts
 import Foundation
 import HTTPTestClient
 import TestScope
 import Testing
 
+@testable import Accounts
 @testable import GatehouseWeb
 
 /// Issue 22, item 4: a stolen app token is not enough to move an account to another address.

@@ -1,9 +1,9 @@
-import Accounts
 import Foundation
 import HTTPServer
 import Secrets
 import Testing
 
+@testable import Accounts
 @testable import GatehouseWeb
 
 /// The pure parts of an app's hosted page (issue 25, item 1): the accent colour's readable

@@ -1,10 +1,11 @@
-import Accounts
 import Foundation
 import GatehouseWeb
 import LocalAuth
 import Logging
 import Secrets
 import Store
+
+@testable import Accounts
 
 /// The application over a fresh SQLite file in a temporary folder, without a socket: requests are
 /// handed to its responder directly, so they can come from any peer address.

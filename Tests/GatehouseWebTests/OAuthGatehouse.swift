@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -10,6 +9,8 @@ import OAuth
 import Secrets
 import Store
 import TestScope
+
+@testable import Accounts
 
 /// The real server with providers, the test provider, the hosted page and Apple switched on.
 final class OAuthGatehouse: Stoppable, @unchecked Sendable {

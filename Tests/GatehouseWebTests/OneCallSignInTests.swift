@@ -1,10 +1,11 @@
-import Accounts
 import Foundation
 import HTTPTestClient
 import Logging
 import Secrets
 import TestScope
 import Testing
+
+@testable import Accounts
 
 /// One-call sign-in (issue 47, README "Test controls"): what each way in hands out, from one call,
 /// works there as if the person had signed in; only a superuser or a management key may ask.

@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -9,6 +8,8 @@ import PocketBaseTestSupport
 import Secrets
 import Store
 import TestScope
+
+@testable import Accounts
 
 /// The real server wired as `gatehouse serve --backend pocketbase` wires it: pages, console and APIs
 /// all through `PocketBaseBackend` (browser sessions hold PocketBase's own tokens).

@@ -1,10 +1,10 @@
-import Accounts
 import Foundation
 import HTTPTestClient
 import TestScope
 import Testing
 import TwoFactor
 
+@testable import Accounts
 @testable import GatehouseWeb
 
 /// An attacker who spreads guesses over the front-ends gets no more of them: the hosted pages and

@@ -1,8 +1,9 @@
-import Accounts
 import Foundation
 import GatehouseWeb
 import HTTPServer
 import Testing
+
+@testable import Accounts
 
 /// Who the test controls answer (issue 47, item 4): by default only peers on loopback;
 /// `--test-controls` every peer; `--no-test-controls` nobody (the routes are not there). Requests

@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Foundation
 import GatehouseWeb
@@ -9,6 +8,8 @@ import Logging
 import Secrets
 import Store
 import TestScope
+
+@testable import Accounts
 
 /// A clock tests move forward by hand (code expiry, cool-downs).
 final class TestClock: @unchecked Sendable {

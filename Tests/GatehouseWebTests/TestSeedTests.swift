@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Foundation
 import HTTPTestClient
@@ -8,6 +7,8 @@ import Secrets
 import Store
 import TestScope
 import Testing
+
+@testable import Accounts
 
 /// Seed files (issue 47, item 2): `gatehouse seed FILE` and `serve --seed FILE` make accounts
 /// through the admin side's own making — pinned ids, passwords hashed on load, verified state,

@@ -1,9 +1,10 @@
-import Accounts
 import AuthCore
 import Foundation
 import HTTPServer
 import HTTPTestClient
 import TestScope
+
+@testable import Accounts
 
 /// A webhook receiver on a loopback port for a test: keeps every request to `/hook` and answers
 /// each with the next status of `statuses` (200 once they run out), or a 307 to `/hook` for `/moved`.

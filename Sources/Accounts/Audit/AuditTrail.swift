@@ -8,15 +8,15 @@ import Store
 /// Writes audit events (who did what to whom, from where). A failed write is logged, never shown:
 /// the user's action already happened. An act webhooks report goes to their outbox in the same
 /// transaction (`WebhookEventType(audit:)`, `AuditTrail+Webhooks`).
-public struct AuditTrail: Sendable {
+struct AuditTrail: Sendable {
     let database: AppDatabase
-    public let clock: @Sendable () -> Date
-    public let logger: Logger
+    let clock: @Sendable () -> Date
+    let logger: Logger
     /// The delivery worker, told when an act added to the outbox; nil in the command line, whose
     /// events the server sends when it next looks at the outbox (an act, or its start).
     var webhooks: WebhookDelivery? = nil
 
-    public func record(
+    func record(
         _ event: AuditEvent, actor: String? = nil, subject: String? = nil, request: Request,
         data: [String: JSONValue] = [:]
     ) async {
@@ -24,7 +24,7 @@ public struct AuditTrail: Sendable {
     }
 
     /// An act with no request behind it (`ip` nil): the command line's.
-    public func record(
+    func record(
         _ event: AuditEvent, actor: String? = nil, subject: String? = nil, ip: String?, data: [String: JSONValue] = [:]
     ) async {
         do {
@@ -40,8 +40,7 @@ public struct AuditTrail: Sendable {
 
     /// An act of the signed-in person on their own account, from a page. While a superuser
     /// impersonates them, the event names that superuser too (`data.impersonator`).
-    public func recordOwnAct(_ event: AuditEvent, of signedIn: SignedIn, request: Request, data: [String: JSONValue] = [:]) async
-    {
+    func recordOwnAct(_ event: AuditEvent, of signedIn: SignedIn, request: Request, data: [String: JSONValue] = [:]) async {
         var data = data
         if let impersonator = signedIn.session.impersonator { data["impersonator"] = .string(impersonator) }
         let user = signedIn.user.id.rawValue
@@ -49,7 +48,7 @@ public struct AuditTrail: Sendable {
     }
 
     /// `data` naming the front-end that asked (`via`), when there is one to name.
-    public static func data(_ data: [String: JSONValue], via: String?) -> [String: JSONValue] {
+    static func data(_ data: [String: JSONValue], via: String?) -> [String: JSONValue] {
         guard let via else { return data }
         return data.merging(["via": .string(via)]) { $1 }
     }

@@ -3,11 +3,11 @@ import Store
 
 /// An account's authenticator-app device as an app's backend names and counts it
 /// (`AppAuthenticatorDevices`): its name, whether it is still being enrolled, its wrong codes.
-public struct AppAuthenticatorDevice: Sendable, Equatable {
+struct AppAuthenticatorDevice: Sendable, Equatable {
     public var name: String?
     /// When a key was handed out for enrolment; nil once the authenticator is on.
-    public var pendingSince: Date?
-    public var failedAttempts: Int
+    var pendingSince: Date?
+    var failedAttempts: Int
 
     init(_ row: AppAuthenticatorDeviceRecord) {
         (name, pendingSince, failedAttempts) = (row.name, row.pendingSince, row.failedAttempts)

@@ -11,7 +11,7 @@ extension AppAuthenticatorDevices {
         public var name: String
         public var verified: Bool
         /// Whether the app named it (else it answers to any name: it was turned on elsewhere, on the pages).
-        public var named: Bool
+        var named: Bool
 
         public func answers(to name: String) -> Bool { !named || self.name == name }
     }

@@ -6,12 +6,12 @@ import Store
 /// and not yet confirmed, and the wrong codes since the account's last sign-in (the counts the
 /// core reports). Kept in the file, so a restart loses neither the name nor the count.
 public struct AppAuthenticatorDevices: Sendable {
-    public typealias Entry = AppAuthenticatorDevice
+    typealias Entry = AppAuthenticatorDevice
     let env: Accounts
 
     public init(env: Accounts) { self.env = env }
 
-    public func entry(_ user: String) async throws -> Entry {
+    func entry(_ user: String) async throws -> Entry {
         Entry(try await env.database.appAuthenticatorDevice(userID: user))
     }
 

@@ -11,7 +11,7 @@ import ServerSeam
 public struct AppBackendActs: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("supertokens-core").
-    public let via: String
+    let via: String
 
     public init(env: Accounts, via: String) { (self.env, self.via) = (env, via) }
 

@@ -8,7 +8,7 @@ import HTTPServer
 public struct AppUserMeta: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data.
-    public let via: String
+    let via: String
 
     public init(env: Accounts, via: String) { (self.env, self.via) = (env, via) }
 
@@ -18,7 +18,7 @@ public struct AppUserMeta: Sendable {
     }
 
     /// The most an account's meta may hold, as stored JSON: bookkeeping, not a file store.
-    public static let maximumBytes = 16 * 1024
+    static let maximumBytes = 16 * 1024
 
     /// Merges `patch` into the account's meta (a null value removes a key); the meta after (an
     /// empty patch changes and records nothing).

@@ -9,7 +9,7 @@ import HTTPServer
 /// The backend's enrolment calls take a session, so each opens one for the account and closes it.
 extension AuthenticatorApp {
     /// Whether the account's authenticator is on; `.userNotFound` for no account.
-    public func status(of id: UserID) async throws -> TOTPStatus {
+    func status(of id: UserID) async throws -> TOTPStatus {
         try await env.backend.admin.totpStatus(of: id)
     }
 

@@ -14,7 +14,7 @@ import ServerSeam
 public struct EmailChangeRequest: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data; nil for the account pages.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 

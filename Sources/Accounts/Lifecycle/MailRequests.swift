@@ -15,12 +15,12 @@ import ServerSeam
 public struct MailRequests: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
     /// The floor under every answer.
-    public static let answerFloor: Duration = .milliseconds(150)
+    static let answerFloor: Duration = .milliseconds(150)
 
     /// What became of a request.
     public enum Outcome: Sendable {

@@ -13,7 +13,7 @@ import ServerSeam
 public struct MailedCodeChecks: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
-    public var via: String? = nil
+    var via: String? = nil
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 

@@ -10,7 +10,7 @@ import HTTPServer
 public struct PasswordChange: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("pocketbase-api"); nil for the pages.
-    public var via: String? = nil
+    var via: String? = nil
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 

@@ -8,7 +8,7 @@ import HTTPServer
 public struct ProfileUpdate: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 

@@ -13,9 +13,9 @@ import ServerSeam
 public struct SignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
-    public let via: String?
+    let via: String?
     /// Whether the way in lets the new account hold a session before it verifies its address.
-    public let policy: WayInPolicy
+    let policy: WayInPolicy
 
     public init(env: Accounts, via: String?, policy: WayInPolicy = .serverDefaults) {
         (self.env, self.via, self.policy) = (env, via, policy)
@@ -23,7 +23,7 @@ public struct SignUp: Sendable {
 
     /// The backend's outcome; throws `.rateLimited` when the source is over its budget and passes
     /// the backend's refusals on. `backend` is the seam as the front-end opens sessions with it.
-    public func attempt(_ signUp: SignUpRequest, backend: any AuthAPI, request: Request) async throws -> SignUpOutcome {
+    func attempt(_ signUp: SignUpRequest, backend: any AuthAPI, request: Request) async throws -> SignUpOutcome {
         try await attempt(signUp, backend: backend, keepsSession: true, request: request)
     }
 

@@ -45,11 +45,11 @@ public enum Budget: Sendable, Equatable {
 
     /// A budget's rule: at most `limit` events per `window` seconds (sliding).
     public struct Rule: Sendable {
-        public var limit: Int
-        public var window: TimeInterval
+        var limit: Int
+        var window: TimeInterval
     }
 
-    public var rule: Rule {
+    var rule: Rule {
         switch self {
         case .signUps: Rule(limit: 50, window: 3600)
         case .mails: Rule(limit: 20, window: 3600)

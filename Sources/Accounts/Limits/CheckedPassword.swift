@@ -14,7 +14,7 @@ extension Budgets {
     /// Returns `change`'s result, or the refusal when the try was not admitted or the password was
     /// wrong (`.invalidCredentials` from `change`). Other errors pass on, the try forgotten; a
     /// result that goes on to a second step counts as the right password, as any result does.
-    public func withPasswordTry<T: Sendable>(
+    func withPasswordTry<T: Sendable>(
         _ check: PasswordCheck, email: String, password: String, ip: String, _ change: () async throws -> T
     ) async throws -> Result<T, PasswordRefusal> {
         let attempt = await beginPasswordTry(check, email: email, password: password, ip: ip)

@@ -16,13 +16,13 @@ public struct Lockout: Sendable, Equatable {
 
 extension Budgets {
     /// The sign-in back-offs active now for the account at `email`, soonest end first.
-    public func lockouts(of email: String) async throws -> [Lockout] {
+    func lockouts(of email: String) async throws -> [Lockout] {
         try await activeBackOffs(prefix: Self.pairPrefix(EmailAddress.normalize(email))).values.sorted { $0.until < $1.until }
     }
 
     /// The addresses (normalized) with at least one active sign-in back-off, at most `limit`: the
     /// users list's "locked" filter. Unknown addresses are among them; the caller keeps accounts.
-    public func lockedAddresses(limit: Int) async throws -> [String] {
+    func lockedAddresses(limit: Int) async throws -> [String] {
         // Under the bare prefix a lockout's source reads "address|ip".
         let emails = try await activeBackOffs(prefix: Self.signInFailures).values.compactMap { lockout in
             lockout.source.split(separator: "|", maxSplits: 1).first.map(String.init)

@@ -4,7 +4,7 @@ import Store
 
 /// Which password check a try is for. Each keeps its own failure counts (a wrong password on the
 /// email-change form does not lock sign-in), and sign-ins also spend their source's tries.
-public enum PasswordCheck: String, Sendable {
+enum PasswordCheck: String, Sendable {
     /// Sign-in on the pages or an app's API, and the password change (which re-checks it the same way).
     case signIn = "sign-in"
     /// A superuser's sign-in: the console, the admin API, PocketBase's `_superusers`.
@@ -17,7 +17,7 @@ public enum PasswordCheck: String, Sendable {
     case emailChange = "email-change"
 
     /// The source's budget a try also takes, if any.
-    public func sourceBudget(ip: String) -> Budget? {
+    func sourceBudget(ip: String) -> Budget? {
         switch self {
         case .signIn: .signInTries(ip: ip, .people)
         case .staffSignIn: .signInTries(ip: ip, .staff)
@@ -34,7 +34,7 @@ public enum PasswordCheck: String, Sendable {
 /// right. A locked try is answered exactly like a wrong password by every caller, and never runs
 /// the account's stored hash (an imported one may cost four ordinary hashes): it has already cost
 /// the dummy hash an unknown account costs, so it takes the time of any other refused try.
-public struct PasswordTry: Sendable {
+struct PasswordTry: Sendable {
     public enum Admission: Sendable, Equatable {
         /// Check the password.
         case open
@@ -47,7 +47,7 @@ public struct PasswordTry: Sendable {
     }
 
     /// What the password check found.
-    public enum Verdict: Sendable {
+    enum Verdict: Sendable {
         /// The right password: the pair's failures are cleared and this try is not one.
         case right
         /// A wrong password (or an unknown account): the try stays counted.
@@ -59,22 +59,22 @@ public struct PasswordTry: Sendable {
     /// Failed tries for one account from one source: five free in an hour, then the next waits
     /// 1 s, 2 s, 4 s … after the newest, at most 15 minutes. A try refused while locked counts too,
     /// so hammering only lengthens the hammerer's own wait.
-    public static let freeTries = 5
-    public static let backOffWindow: TimeInterval = 3600
-    public static let maximumDelay: TimeInterval = 900
+    static let freeTries = 5
+    static let backOffWindow: TimeInterval = 3600
+    static let maximumDelay: TimeInterval = 900
     /// Failed tries for one account from everywhere (ASVS V2.2.1: at most 100 an hour), far above
     /// what the per-source back-off lets one address reach. Locked tries do not count here.
-    public static let ceiling = Budget.Rule(limit: 100, window: 3600)
+    static let ceiling = Budget.Rule(limit: 100, window: 3600)
 
-    public let admission: Admission
+    let admission: Admission
     /// The pair's key, cleared by a right password.
-    public let pairKey: String
+    let pairKey: String
     /// The events this try recorded: forgotten when it turns out not to be a failure.
-    public let pairEvent: Int64?
-    public let accountEvent: Int64?
+    let pairEvent: Int64?
+    let accountEvent: Int64?
 
     /// Seconds the pair must still wait after `window`'s failures, or nil when it may try now.
-    public static func backOffWait(_ window: RateWindow, now: Date) -> Int? {
+    static func backOffWait(_ window: RateWindow, now: Date) -> Int? {
         guard window.count >= freeTries, let newest = window.newest else { return nil }
         let exponent = min(window.count - freeTries, 30)
         let delay = min(pow(2, Double(exponent)), maximumDelay)
@@ -86,7 +86,7 @@ public struct PasswordTry: Sendable {
 extension Budgets {
     /// Admits one try of `check` for `email` from `ip`, recording it in the same transaction. A
     /// locked try spends the dummy hash on `password` before it returns: the caller must not check it.
-    public func beginPasswordTry(_ check: PasswordCheck, email: String, password: String, ip: String) async -> PasswordTry {
+    func beginPasswordTry(_ check: PasswordCheck, email: String, password: String, ip: String) async -> PasswordTry {
         let attempt = await admitPasswordTry(check, email: email, ip: ip)
         if case .locked = attempt.admission { await passwords.dummyVerify(password) }
         return attempt
@@ -133,7 +133,7 @@ extension Budgets {
 
     /// Settles an admitted try with what the password check found; a locked or throttled try
     /// stays as it was counted.
-    public func settle(_ attempt: PasswordTry, _ verdict: PasswordTry.Verdict) async {
+    func settle(_ attempt: PasswordTry, _ verdict: PasswordTry.Verdict) async {
         guard enabled, attempt.admission == .open else { return }
         let pairKey = attempt.pairKey
         let ids = [attempt.pairEvent, attempt.accountEvent].compactMap { $0 }

@@ -10,7 +10,7 @@ public struct PasskeySummary: Sendable, Equatable {
     public var lastUsedAt: Date?
     /// Whether the authenticator syncs it (a backed-up, multi-device passkey).
     public var backedUp: Bool
-    public var backupEligible: Bool
+    var backupEligible: Bool
     /// How the authenticator said it can be reached ("internal", "hybrid", "usb", …).
     public var transports: [String]
 

@@ -18,7 +18,7 @@ import WebAuthn
 public struct Passkeys: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("descope-api"); nil for the pages.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 

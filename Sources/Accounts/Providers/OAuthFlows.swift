@@ -7,7 +7,7 @@ import Store
 /// as its keyed hash, bound to the browser that started it (its binding's hash), and consumed once.
 public struct OAuthFlows: Sendable {
     let env: Accounts
-    public let hasher: KeyedHash
+    let hasher: KeyedHash
 
     public init(env: Accounts, hasher: KeyedHash) { (self.env, self.hasher) = (env, hasher) }
 

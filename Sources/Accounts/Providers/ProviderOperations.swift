@@ -9,11 +9,11 @@ import Store
 /// and the one audit event each change is recorded under, naming the superuser.
 public struct ProviderOperations: Sendable {
     let env: Accounts
-    public let registry: ProviderRegistry
-    public let staff: Staff
-    public let request: Request
+    let registry: ProviderRegistry
+    let staff: Staff
+    let request: Request
     /// Which front-end asked, kept in the audit event (`console` or `api`).
-    public let via: String
+    let via: String
 
     public init(env: Accounts, registry: ProviderRegistry, staff: Staff, request: Request, via: String) {
         (self.env, self.registry) = (env, registry)

@@ -8,7 +8,7 @@ import Store
 public struct ProviderRegistry: Sendable {
     let database: AppDatabase
     public let secretBox: SecretBox
-    public let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
 
     init(database: AppDatabase, secretBox: SecretBox, clock: @escaping @Sendable () -> Date) {
         self.database = database
@@ -23,7 +23,7 @@ public struct ProviderRegistry: Sendable {
 
     /// Stores (or replaces) a provider; the secret is sealed before it reaches SQLite. True when it was new.
     @discardableResult
-    public func save(_ configuration: ProviderConfiguration) async throws -> Bool {
+    func save(_ configuration: ProviderConfiguration) async throws -> Bool {
         let now = clock()
         return try await database.saveProvider(
             ProviderRecord(
@@ -49,7 +49,7 @@ public struct ProviderRegistry: Sendable {
 
     /// Stores (or replaces) a checked app; true when it was new.
     @discardableResult
-    public func saveApp(_ app: RegisteredApp) async throws -> Bool { try await database.saveApp(app.row) }
+    func saveApp(_ app: RegisteredApp) async throws -> Bool { try await database.saveApp(app.row) }
 
     private func configuration(_ record: ProviderRecord) throws -> ProviderConfiguration {
         ProviderConfiguration(

@@ -33,13 +33,13 @@ public struct ProviderBody: Decodable {
 public struct AppBody: Decodable {
     public var id: String?
     public var name: String
-    public var callbackURLs: [String]
-    public var legacyCallback: Bool?
+    var callbackURLs: [String]
+    var legacyCallback: Bool?
     /// Branding on the hosted page (`AppBranding`); each optional, blank means none.
-    public var logoURL: String?
-    public var accentColor: String?
-    public var termsURL: String?
-    public var privacyURL: String?
+    var logoURL: String?
+    var accentColor: String?
+    var termsURL: String?
+    var privacyURL: String?
 
     public init(
         id: String?, name: String, callbackURLs: [String], legacyCallback: Bool?, logoURL: String? = nil,

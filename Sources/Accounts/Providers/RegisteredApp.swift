@@ -16,8 +16,8 @@ public struct RegisteredApp: Sendable, Equatable {
     /// The app's terms and privacy pages, linked in the hosted page's footer.
     public var termsURL: String?
     public var privacyURL: String?
-    public var createdAt: Date
-    public var updatedAt: Date
+    var createdAt: Date
+    var updatedAt: Date
 
     public init(
         id: String, name: String, callbackURLs: [String], legacyCallback: Bool, logoURL: String? = nil,

@@ -3,7 +3,7 @@ import Store
 /// A person the built-in test provider's chooser offers (`TestIdentityProvider`).
 public struct TestIdentity: Sendable, Equatable {
     public var id: Int64
-    public var provider: String
+    var provider: String
     /// The provider's `sub` for the person.
     public var subject: String
     public var email: String

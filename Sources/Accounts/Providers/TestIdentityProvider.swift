@@ -9,8 +9,8 @@ import Store
 /// redirect URI of the authorization request (`POST …/token`).
 public struct TestIdentityProvider: Sendable {
     let database: AppDatabase
-    public let hasher: KeyedHash
-    public let clock: @Sendable () -> Date
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
 
     public init(env: Accounts, hasher: KeyedHash) {
         database = env.database
@@ -37,7 +37,7 @@ public struct TestIdentityProvider: Sendable {
                 provider: provider, subject: subject, email: email, emailVerified: emailVerified, name: name, at: clock()))
     }
 
-    public static let codeLifetime: TimeInterval = 60
+    static let codeLifetime: TimeInterval = 60
 
     public enum Refusal: Error, Equatable {
         case unknownCode, wrongRedirectURI, wrongVerifier

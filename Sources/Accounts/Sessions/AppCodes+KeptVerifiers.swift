@@ -11,7 +11,7 @@ import Secrets
 /// nothing about another's.
 extension AppCodes {
     /// How long a flow's verifier is kept: the person's time at the provider, then the code's.
-    public static let keptVerifierLifetime: TimeInterval = 30 * 60
+    static let keptVerifierLifetime: TimeInterval = 30 * 60
 
     /// A new flow's challenge, its verifier kept by the server.
     public func challengeWithKeptVerifier() async throws -> String {

@@ -11,7 +11,7 @@ import Store
 /// straight away. Every hand-over is audited.
 public struct AppCodes: Sendable {
     let env: Accounts
-    public let hasher: KeyedHash
+    let hasher: KeyedHash
 
     public init(env: Accounts, hasher: KeyedHash) { (self.env, self.hasher) = (env, hasher) }
 

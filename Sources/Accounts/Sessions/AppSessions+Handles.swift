@@ -10,7 +10,7 @@ extension AppSessions {
     public struct Opened: Sendable {
         public var handle: String
         /// The row's token (its access token's lookup; rotates with the refresh token).
-        public var token: String
+        var token: String
         public var refreshToken: String
         public var user: User
     }

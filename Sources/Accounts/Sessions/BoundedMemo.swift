@@ -3,7 +3,7 @@ import Foundation
 /// Values that are a pure function of their key, remembered so they are computed once.
 /// Bounded: emptied when full, so memory stays flat whatever the keys. Safe from any thread.
 public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    public let capacity: Int
+    let capacity: Int
     /// Guarded by `lock` (`Synchronization.Mutex` needs macOS 15).
     private var values: [Key: Value] = [:]
     private let lock = NSLock()

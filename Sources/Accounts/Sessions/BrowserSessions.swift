@@ -18,13 +18,13 @@ public struct SignedIn: Sendable {
 /// Browser sessions for the account pages: an opaque random token in an HttpOnly cookie, rotated at
 /// every sign-in, over a `SessionBindings` row that holds the backend's own session.
 public struct BrowserSessions: Sendable {
-    public static let cookieName = "gh_session"
+    static let cookieName = "gh_session"
     /// A session unused this long ends, whatever its absolute lifetime (README "Security defaults").
-    public static let idleTimeout: TimeInterval = 24 * 3600
+    static let idleTimeout: TimeInterval = 24 * 3600
 
     let bindings: SessionBindings
-    public let lifetime: TimeInterval
-    public let secureCookies: Bool
+    let lifetime: TimeInterval
+    let secureCookies: Bool
 
     /// The signed-in user behind the request's cookie, or nil when it is missing, expired, revoked,
     /// its account is gone or disabled, or the backend no longer honours its session.
@@ -64,7 +64,7 @@ public struct BrowserSessions: Sendable {
 
     /// Keeps `backendSession` behind this browser session from now on: the backend replaced the one
     /// it had (a password change on PocketBase ends every token and signs in afresh).
-    public func replaceBackendSession(of signedIn: SignedIn, with backendSession: AuthSession) async throws {
+    func replaceBackendSession(of signedIn: SignedIn, with backendSession: AuthSession) async throws {
         try await bindings.replaceBackendSession(of: signedIn.session.id, with: backendSession)
     }
 

@@ -37,16 +37,16 @@ public struct ConsoleSessions: Sendable {
     }
 
     /// A console left alone this long signs itself out.
-    public static let idleTimeout: TimeInterval = 30 * 60
+    static let idleTimeout: TimeInterval = 30 * 60
     /// And no console session lives longer than this.
     public static let lifetime: TimeInterval = 12 * 3600
 
     let database: AppDatabase
     let audit: AuditTrail
-    public let hasher: KeyedHash
-    public let clock: @Sendable () -> Date
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
     public let secureCookies: Bool
-    public let logger: Logger
+    let logger: Logger
 
     init(
         database: AppDatabase, audit: AuditTrail, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, secureCookies: Bool,

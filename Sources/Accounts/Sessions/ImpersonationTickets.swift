@@ -17,14 +17,14 @@ public struct ImpersonationTicket: Sendable {
 /// One-time links from `POST /_/api/users/{id}/impersonate` (`url`): a script hands one to a
 /// browser, which opens it within 60 s to become the user. Kept in memory; single use.
 public actor ImpersonationTickets {
-    public static let lifetime: TimeInterval = 60
+    static let lifetime: TimeInterval = 60
 
     private var tickets: [String: (ticket: ImpersonationTicket, expiresAt: Date)] = [:]
     private let clock: @Sendable () -> Date
 
     init(clock: @escaping @Sendable () -> Date) { self.clock = clock }
 
-    public func issue(_ ticket: ImpersonationTicket) -> String {
+    func issue(_ ticket: ImpersonationTicket) -> String {
         let now = clock()
         tickets = tickets.filter { $0.value.expiresAt > now }
         let id = SecureRandom.token()

@@ -10,7 +10,7 @@ public enum RecentSignIn {
     public static let window: TimeInterval = 15 * 60
 
     /// Whether `signedIn` began longer than `window` before `now`.
-    public static func isStale(_ signedIn: SignedIn, now: Date) -> Bool {
+    static func isStale(_ signedIn: SignedIn, now: Date) -> Bool {
         isStale(begun: signedIn.session.createdAt, now: now)
     }
 
@@ -31,9 +31,9 @@ public struct FreshSignInRequired: HTTPResponseError {
         case removeAuthenticatorApp
     }
 
-    public let act: Act
+    let act: Act
     /// Asked on the console, where the remedy is the password again rather than a new sign-in.
-    public let onConsole: Bool
+    let onConsole: Bool
 
     public init(_ act: Act, onConsole: Bool = false) {
         self.act = act

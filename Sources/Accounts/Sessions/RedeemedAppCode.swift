@@ -4,7 +4,7 @@ import Store
 /// A hosted sign-in code an app traded in (`AppCodes.redeem`): the app, person and client type it
 /// was issued for, and the callback it went to.
 public struct RedeemedAppCode: Sendable, Equatable {
-    public var appID: String
+    var appID: String
     public var userID: UserID
     public var clientType: String
     public var callbackURL: String

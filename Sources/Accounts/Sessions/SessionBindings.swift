@@ -13,16 +13,16 @@ import Store
 /// sessions list, revoke and audit alike for every backend.
 public struct SessionBindings: Sendable {
     /// `last_used_at` is written at most this often, so a request is not a database write.
-    public static let touchInterval: TimeInterval = 60
+    static let touchInterval: TimeInterval = 60
 
     let database: AppDatabase
     let backend: any AuthAPI
-    public let hasher: KeyedHash
-    public let clock: @Sendable () -> Date
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
     /// Each account's own time: a row's expiry and idleness are decided in its account's.
     let clocks: AccountClocks
-    public let logger: Logger
-    public let renewals = SingleFlight<Int64, AuthSession?>()
+    let logger: Logger
+    let renewals = SingleFlight<Int64, AuthSession?>()
     /// Seals backend sessions: a key derived from the server key once, not per request.
     private let credentialBox: SecretBox?
     /// Backend sessions already opened, by the sealed text they were opened from (decrypting and
@@ -32,7 +32,7 @@ public struct SessionBindings: Sendable {
     /// changed credential is different text and opens afresh.
     private let opened = BoundedMemo<String, AuthSession>(capacity: 4096)
 
-    public init(
+    init(
         database: AppDatabase, backend: any AuthAPI, hasher: KeyedHash, clocks: AccountClocks, logger: Logger
     ) {
         self.database = database
@@ -46,7 +46,7 @@ public struct SessionBindings: Sendable {
 
     /// The account behind `token`, or nil when it is unknown, expired, revoked, idle longer than
     /// `idleTimeout`, its account is gone or disabled, or the backend no longer honours its session.
-    public func current(token: String, kind: SessionKind, idleTimeout: TimeInterval?) async -> SignedIn? {
+    func current(token: String, kind: SessionKind, idleTimeout: TimeInterval?) async -> SignedIn? {
         await signedIn(idleTimeout: idleTimeout) { now in
             try await database.activeSessionWithCredential(tokenHash: hash(token, kind), now: now, idleTimeout: idleTimeout)
         }
@@ -55,7 +55,7 @@ public struct SessionBindings: Sendable {
     /// The account behind the row `sessionID` (an API that names sessions by a stable handle while
     /// their tokens rotate), under `current(token:…)`'s rules: nil when the row is revoked or
     /// expired, its account gone or disabled, or its backend session over.
-    public func current(sessionID: Int64) async -> SignedIn? {
+    func current(sessionID: Int64) async -> SignedIn? {
         await signedIn(idleTimeout: nil) { now in
             try await database.sessionWithCredential(id: sessionID).flatMap { $0.0.isActive(at: now) ? $0 : nil }
         }
@@ -97,7 +97,7 @@ public struct SessionBindings: Sendable {
     /// A new row bound to `backendSession`, described by the request's user agent and address (and,
     /// for an impersonation, why staff opened it); returns its token (shown once: only its keyed
     /// hash is stored).
-    public func bind(
+    func bind(
         _ backendSession: AuthSession, kind: SessionKind, request: Request, impersonator: String?,
         reason: ImpersonationReason? = nil, lifetime: TimeInterval
     ) async throws -> String {
@@ -108,7 +108,7 @@ public struct SessionBindings: Sendable {
 
     /// A row whose token lives `lifetime` and renews with a rotating refresh token
     /// (`rotate(refreshToken:…)`), as InsForge's access and refresh tokens do.
-    public func bindRefreshable(
+    func bindRefreshable(
         _ backendSession: AuthSession, kind: SessionKind, request: Request, lifetime: TimeInterval
     ) async throws -> (token: String, refreshToken: String) {
         let refreshToken = SecureRandom.token()
@@ -132,7 +132,7 @@ public struct SessionBindings: Sendable {
 
     /// Swaps the row's token and refresh token for new ones when `refreshToken` is its current one;
     /// the family's age and the new token's end are reckoned in the row's account's time.
-    public func rotate(refreshToken: String, kind: SessionKind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
+    func rotate(refreshToken: String, kind: SessionKind, lifetime: TimeInterval, familyLifetime: TimeInterval) async throws
         -> Rotation
     {
         let owner = try await database.sessionOwner(refreshTokenHash: refreshHash(refreshToken, kind))
@@ -166,13 +166,13 @@ public struct SessionBindings: Sendable {
     }
 
     /// Keeps `backendSession` behind the row from now on (the backend replaced the one it had).
-    public func replaceBackendSession(of sessionID: Int64, with backendSession: AuthSession) async throws {
+    func replaceBackendSession(of sessionID: Int64, with backendSession: AuthSession) async throws {
         try await database.saveCredential(try seal(backendSession), sessionID: sessionID)
     }
 
     /// Revokes a session row, then signs its backend session out where the backend keeps sessions
     /// (a backend that cannot be reached leaves its token sealed in a revoked row).
-    public func revoke(_ signedIn: SignedIn) async throws {
+    func revoke(_ signedIn: SignedIn) async throws {
         try await database.revokeSession(id: signedIn.session.id, at: clock())
         do {
             try await backend.signOut(signedIn.backendSession)
@@ -190,7 +190,7 @@ public struct SessionBindings: Sendable {
     /// A session renews when it can and its access token is near its end: a day ahead for tokens
     /// that renew themselves (PocketBase's, which cannot renew once expired), a few minutes ahead —
     /// or after the fact — for sessions with a refresh token (the embedded backend's, 1-hour tokens).
-    public static func renewalDue(_ session: AuthSession, now: Date) -> Bool {
+    static func renewalDue(_ session: AuthSession, now: Date) -> Bool {
         guard session.refreshable else { return false }
         if session.refreshToken != nil { return session.expires(within: 5 * 60, of: now) }
         return session.expires(within: 24 * 3600, of: now) && !session.expires(within: 0, of: now)

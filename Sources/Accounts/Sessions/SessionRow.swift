@@ -15,8 +15,8 @@ public struct SessionRow: Sendable, Equatable {
     public var impersonator: String?
     /// Why the impersonator opened the account, and the ticket's link, when they said
     /// (`SignedIn.impersonationReason` reads them as one value).
-    public var impersonationReason: String?
-    public var impersonationTicket: String?
+    var impersonationReason: String?
+    var impersonationTicket: String?
 
     init(_ row: SessionRecord) {
         id = row.id

@@ -1,7 +1,7 @@
 /// Runs one task per key at a time: callers that ask for a key while its task runs await the same
 /// result instead of starting another. Used where doing the work twice would be wrong, not just
 /// slow (renewing a session whose refresh token rotates).
-public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
+actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
     private var running: [Key: Task<Value, Never>] = [:]
 
     public func run(key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {

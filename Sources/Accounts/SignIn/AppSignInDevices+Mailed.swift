@@ -11,8 +11,8 @@ import Store
 extension AppSignInDevices {
     /// How long a mailed code works and how many wrong tries end it, as the frontend is told; the
     /// backend holds its own (the same defaults) and decides.
-    public static let mailedCodeLifetime: TimeInterval = 10 * 60
-    public static let mailedCodeTries = 5
+    static let mailedCodeLifetime: TimeInterval = 10 * 60
+    static let mailedCodeTries = 5
 
     /// What a mail request came to.
     public enum Mailed: Sendable {

@@ -13,7 +13,7 @@ import ServerSeam
 public struct AuthenticatorAppSignIn: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("descope-api").
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 

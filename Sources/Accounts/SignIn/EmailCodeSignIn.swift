@@ -12,7 +12,7 @@ public struct EmailCodeSignIn: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("pocketbase-api", "insforge-api"); nil for the hosted
     /// pages, whose events have never carried one.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 

@@ -9,7 +9,7 @@ import ServerSeam
 public struct MagicLinkSignIn: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("supertokens-core"); nil for the pages.
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String? = nil) { (self.env, self.via) = (env, via) }
 

@@ -11,9 +11,9 @@ import HTTPServer
 public struct PasswordSignIn: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api", "pocketbase-api"); nil for the pages.
-    public let via: String?
+    let via: String?
     /// Whether the way in admits accounts that have not verified their address.
-    public let policy: WayInPolicy
+    let policy: WayInPolicy
 
     public init(env: Accounts, via: String?, policy: WayInPolicy = .serverDefaults) {
         (self.env, self.via, self.policy) = (env, via, policy)

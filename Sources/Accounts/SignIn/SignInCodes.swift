@@ -10,12 +10,12 @@ import HTTPServer
 public struct SignInCodes: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data ("insforge-api").
-    public let via: String?
+    let via: String?
 
     public init(env: Accounts, via: String?) { (self.env, self.via) = (env, via) }
 
     /// How long a request's id is kept; the backend's own code lifetime (shorter) still applies.
-    public static let requestLifetime: TimeInterval = 15 * 60
+    static let requestLifetime: TimeInterval = 15 * 60
 
     /// Mails a code to `email` (`MailRequests.signInCode`, an account it creates getting
     /// `signUpProfile`) and remembers the request.

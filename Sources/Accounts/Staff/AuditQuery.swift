@@ -6,8 +6,8 @@ public struct AuditQuery: Sendable, Equatable {
     public var type: String?
     public var actor: String?
     public var subject: String?
-    public var from: Date?
-    public var to: Date?
+    var from: Date?
+    var to: Date?
     /// Keyset paging: only lines older than this id.
     public var beforeID: Int64?
     public var limit: Int

@@ -4,14 +4,14 @@
 public enum CSV {
     /// A file that cannot be split into records; `record` is 1-based.
     public struct Malformed: Error, Equatable {
-        public var record: Int
-        public var reason: String
+        var record: Int
+        var reason: String
 
         public init(record: Int, reason: String) { (self.record, self.reason) = (record, reason) }
     }
 
     /// The records of `text`, each a list of fields; a final line break and blank lines are ignored.
-    public static func parse(_ text: String) throws(Malformed) -> [[String]] {
+    static func parse(_ text: String) throws(Malformed) -> [[String]] {
         var records: [[String]] = []
         var record: [String] = []
         var field = ""
@@ -92,7 +92,7 @@ public enum CSV {
 
     /// Undoes `spreadsheetSafe` on import, so an exported file comes back unchanged: a leading `'`
     /// is dropped only where export would have added it.
-    public static func restoringSpreadsheetSafe(_ field: String) -> String {
+    static func restoringSpreadsheetSafe(_ field: String) -> String {
         let scalars = field.unicodeScalars
         guard scalars.first == "'", let second = scalars.dropFirst().first, formulaStarts.contains(second) else {
             return field
@@ -102,7 +102,7 @@ public enum CSV {
 
     private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
-    public static func escaped(_ field: String) -> String {
+    static func escaped(_ field: String) -> String {
         // Scalars, not Characters: "\r\n" is one Character and equals neither "\r" nor "\n".
         guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -18,7 +18,7 @@ public struct CommandLineTestData: Sendable {
     let api: any AuthAPI
     let database: AppDatabase
     let audit: AuditTrail
-    public let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
 
     public init(backend: any AuthAPI, database: AppDatabase, logger: Logger, clock: @escaping @Sendable () -> Date) {
         api = backend

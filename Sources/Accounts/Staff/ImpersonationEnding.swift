@@ -34,7 +34,7 @@ public struct ImpersonationEnding: Sendable {
 
     /// `impersonation.stopped` for an impersonation session that ended (nothing for the person's own
     /// session); names the superuser by id, as `impersonation.started` does.
-    public func recordEnded(_ signedIn: SignedIn, reason: Reason, request: Request) async {
+    func recordEnded(_ signedIn: SignedIn, reason: Reason, request: Request) async {
         guard let impersonator = signedIn.session.impersonator else { return }
         let actor = (try? await env.database.superuser(email: impersonator))?.id ?? impersonator
         await env.audit.record(

@@ -12,7 +12,7 @@ public struct ImpersonationReason: Sendable, Equatable {
     }
 
     /// The most a reason may say, and the longest ticket link.
-    public static let maximumLength = 500
+    static let maximumLength = 500
 
     public let text: String
     /// An `http`/`https` address, never another scheme (the banner makes it a link).

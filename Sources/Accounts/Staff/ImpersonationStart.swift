@@ -10,10 +10,10 @@ import HTTPServer
 /// only once the session exists.
 public struct ImpersonationStart: Sendable {
     let env: Accounts
-    public let staff: Staff
-    public let request: Request
+    let staff: Staff
+    let request: Request
     /// Which front-end asked, kept in the audit event (`console`, `api`, `pocketbase-api`).
-    public let via: String
+    let via: String
 
     public init(env: Accounts, staff: Staff, request: Request, via: String) {
         self.env = env
@@ -35,7 +35,7 @@ public struct ImpersonationStart: Sendable {
         case gatehouseToken
 
         /// The event's `mode`.
-        public var mode: String {
+        var mode: String {
             switch self {
             case .browserSession: "browser"
             case .backendToken, .gatehouseToken: "token"
@@ -44,7 +44,7 @@ public struct ImpersonationStart: Sendable {
         }
 
         /// Whether Gatehouse keeps a session of its own in front of the backend's.
-        public var backsGatehouseSession: Bool { self == .browserSession || self == .gatehouseToken }
+        var backsGatehouseSession: Bool { self == .browserSession || self == .gatehouseToken }
     }
 
     public struct Started: Sendable {

@@ -7,10 +7,10 @@ public struct MailboxClearing: Sendable {
     let env: Accounts
     let mailbox: DevMailbox
     /// Nil for a test suite on loopback (the Mailpit-compatible API).
-    public let staff: Staff?
-    public let request: Request
+    let staff: Staff?
+    let request: Request
     /// Which front-end asked, kept in the audit event.
-    public let via: String
+    let via: String
 
     public init(env: Accounts, mailbox: DevMailbox, staff: Staff?, request: Request, via: String) {
         self.env = env

@@ -17,8 +17,8 @@ public struct StaffSignIn: Sendable {
     /// The try's admission and the hasher it checks passwords with (`budgets.passwords`).
     let budgets: Budgets
     /// Keys the superuser's authenticator key, recovery codes and pending second steps (`SecondFactorKeys`).
-    public let hasher: KeyedHash
-    public let clock: @Sendable () -> Date
+    let hasher: KeyedHash
+    let clock: @Sendable () -> Date
     /// Where refused sign-ins and a superuser's own TOTP changes are recorded.
     let audit: AuditTrail
 

@@ -10,15 +10,15 @@ public struct TestUserOperations: Sendable {
     let api: any AuthAPI
     let database: AppDatabase
     let audit: AuditTrail
-    public let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     /// Who acts, for the audit log: a superuser's id, nil on the command line.
-    public let actor: String?
+    let actor: String?
     /// Where from, for the audit log: the request's address, nil on the command line.
-    public let ip: String?
+    let ip: String?
     /// Tells a seed's caller how many accounts exist so far.
-    public var progress: @Sendable (Int) -> Void = { _ in }
+    var progress: @Sendable (Int) -> Void = { _ in }
 
-    public init(
+    init(
         api: any AuthAPI, database: AppDatabase, audit: AuditTrail, clock: @escaping @Sendable () -> Date,
         actor: String?, ip: String?
     ) {
@@ -42,7 +42,7 @@ public struct TestUserOperations: Sendable {
         self.init(env: env, api: env.backend, staff: staff, request: request)
     }
 
-    public static let maximumTagLength = 64
+    static let maximumTagLength = 64
 
     /// Nil when `tag` is a usable tag (1 to 64 characters, no spaces or semicolons), else why not.
     public static func tagProblem(_ tag: String) -> String? {
@@ -159,10 +159,10 @@ public struct TestUserOperations: Sendable {
 
 /// Passwords the console makes up for new accounts: 20 characters that are easy to read aloud
 /// (no 0/O, 1/l/I), about 115 bits.
-public enum GeneratedPassword {
-    public static let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+enum GeneratedPassword {
+    static let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
 
-    public static func make() -> String {
+    static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<20).map { _ in alphabet.randomElement(using: &generator) ?? "x" })
     }

@@ -88,7 +88,7 @@ extension UserAdministration {
     }
 
     /// Tags the account (a tag it has already is kept as it is).
-    public func tag(_ user: User, with tag: String) async throws {
+    func tag(_ user: User, with tag: String) async throws {
         try await env.database.addTag(tag, to: [user.id], at: env.clock())
         await env.audit.record(
             .adminUserTagged, actor: staff.superuser.id, subject: user.id.rawValue, request: request,

@@ -35,7 +35,7 @@ extension UserAdministration {
     }
 
     /// How many locked addresses the "locked" filter looks at.
-    public static let lockedLimit = 1000
+    static let lockedLimit = 1000
 
     /// The tags of each of these accounts.
     public func tags(of ids: [UserID]) async throws -> [UserID: [String]] {

@@ -8,10 +8,10 @@ import HTTPServer
 public struct UserAdministration: Sendable {
     let env: Accounts
     let api: any AuthAPI
-    public let staff: Staff
-    public let request: Request
+    let staff: Staff
+    let request: Request
     /// Which front-end asked, kept in the audit event (`console` or `api`).
-    public let via: String
+    let via: String
 
     public init(env: Accounts, api: any AuthAPI, staff: Staff, request: Request, via: String) {
         self.env = env
@@ -120,7 +120,7 @@ public struct UserAdministration: Sendable {
     }
 
     /// The event for an update: the act's own name when it changes one thing, else `updated`.
-    public static func event(for update: UserUpdate) -> AuditEvent {
+    static func event(for update: UserUpdate) -> AuditEvent {
         switch fields(of: update) {
         case ["password"]: .adminUserPasswordSet
         case ["profile"]: .profileUpdated
@@ -131,7 +131,7 @@ public struct UserAdministration: Sendable {
     }
 
     /// Names of the fields an update changes (never their values).
-    public static func fields(of update: UserUpdate) -> [String] {
+    static func fields(of update: UserUpdate) -> [String] {
         [
             ("email", update.email != nil), ("password", update.password != nil), ("verified", update.verified != nil),
             ("disabled", update.disabled != nil), ("profile", update.profilePatch != nil)

@@ -17,19 +17,19 @@ public struct UserExport: Sendable {
         self.init(database: env.database, api: env.backend)
     }
 
-    public static let pageSize = 500
-    public static let csvHeader = ["email", "name", "verified", "tags", "id", "disabled", "createdAt"]
+    static let pageSize = 500
+    static let csvHeader = ["email", "name", "verified", "tags", "id", "disabled", "createdAt"]
 
     /// One account in a JSON export, as the admin API also shows it (`AdminUsersAPI.UserBody`).
     public struct Row: Encodable {
         public var id: String
         public var email: String
-        public var emailVerified: Bool
-        public var disabled: Bool
-        public var profile: [String: JSONValue]
-        public var tags: [String]
-        public var createdAt: String
-        public var updatedAt: String
+        var emailVerified: Bool
+        var disabled: Bool
+        var profile: [String: JSONValue]
+        var tags: [String]
+        var createdAt: String
+        var updatedAt: String
 
         public init(_ user: User, tags: [String]) {
             id = user.id.rawValue

@@ -18,17 +18,17 @@ public struct UserImportFile {
 
     /// One account and the tags to give it (kept by Gatehouse, not the backend).
     public struct Row {
-        public var user: ImportedUser
-        public var tags: [String]
+        var user: ImportedUser
+        var tags: [String]
 
         public init(user: ImportedUser, tags: [String]) { (self.user, self.tags) = (user, tags) }
     }
 
     public var rows: [Row] = []
     /// Values that could not be read, row by row (invalid addresses etc. are found later).
-    public var problems: [ImportProblem] = []
+    var problems: [ImportProblem] = []
 
-    public static let maximumRows = UserSeed.maximumCount
+    static let maximumRows = UserSeed.maximumCount
 
     /// `format` nil guesses from the name and the first character.
     public init(bytes: [UInt8], filename: String = "", format: Format?) throws(Unreadable) {
@@ -143,7 +143,7 @@ public struct UserImportFile {
     }
 
     /// true/false, yes/no, 1/0 in any case; empty is false; anything else nil.
-    public static func flag(_ text: String?) -> Bool? {
+    static func flag(_ text: String?) -> Bool? {
         switch text?.trimmingCharacters(in: .whitespaces).lowercased() ?? "" {
         case "", "false", "no", "0": return false
         case "true", "yes", "1": return true

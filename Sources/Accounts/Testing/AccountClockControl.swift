@@ -12,7 +12,7 @@ public struct AccountClockControl: Sendable {
     let caller: TestControlCaller
 
     /// The furthest one call moves a clock: ten years, far past every lifetime Gatehouse keeps.
-    public static let maximumStep: TimeInterval = 10 * 365 * 24 * 3600
+    static let maximumStep: TimeInterval = 10 * 365 * 24 * 3600
 
     /// What `expireNow` can end.
     public enum Kind: String, CaseIterable, Sendable {

@@ -13,7 +13,7 @@ import Store
 /// what ended in the account's time.
 public struct AccountClocks: Sendable {
     /// The server's clock.
-    public let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     let database: AppDatabase
 
     /// `userID`'s time now.

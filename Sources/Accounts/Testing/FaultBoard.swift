@@ -8,7 +8,7 @@ public final class FaultBoard: Sendable {
     private let faults = Mutex<[InjectedFault]>([])
 
     /// The most faults in force at once.
-    public static let capacity = 100
+    static let capacity = 100
 
     public init() {}
 

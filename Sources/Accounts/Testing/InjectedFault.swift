@@ -32,7 +32,7 @@ public struct InjectedFault: Sendable, Equatable {
     public let createdAt: Date
 
     /// Whether a request with this method and path meets the fault.
-    public func takes(method: HTTPMethod, path: String) -> Bool {
+    func takes(method: HTTPMethod, path: String) -> Bool {
         if let wanted = self.method, wanted != method { return false }
         switch match {
         case .exact: return path == self.path

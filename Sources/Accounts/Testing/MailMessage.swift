@@ -14,7 +14,7 @@ public struct MailMessage: Sendable, Equatable {
     public var code: String?
     public var link: String?
     /// What the code or link is for (`MailKind`'s raw value); nil for none or a mail caught by SMTP.
-    public var kind: String?
+    var kind: String?
     public var createdAt: Date
 
     init(_ row: MailRecord) {

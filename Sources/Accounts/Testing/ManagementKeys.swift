@@ -25,7 +25,7 @@ public struct ManagementKeys: Sendable {
     }
 
     /// The longest name a key may have.
-    public static let maximumNameLength = 64
+    static let maximumNameLength = 64
 
     /// Makes a key named `name` (1–64 characters; `.validation` on the field `name` otherwise):
     /// the key as listed, and its secret, which is never shown again. `actor` is the superuser

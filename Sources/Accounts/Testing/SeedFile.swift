@@ -6,43 +6,43 @@ import ServerSeam
 /// with, as JSON — `{"users": [{"id", "email", "password", "name", "verified", "totpSecret",
 /// "providers": [{"provider", "subject", "email", "testProvider"}], "tags", "profile"}]}`, every
 /// field but `email` optional. Read whole and checked before anything is made.
-public struct SeedFile: Sendable {
+struct SeedFile: Sendable {
     /// One account of the file.
     public struct Entry: Sendable, Decodable {
         public var id: String?
         public var email: String
-        public var password: String?
+        var password: String?
         public var name: String?
-        public var verified: Bool?
-        public var totpSecret: String?
-        public var providers: [Link]?
-        public var tags: [String]?
-        public var profile: [String: JSONValue]?
+        var verified: Bool?
+        var totpSecret: String?
+        var providers: [Link]?
+        var tags: [String]?
+        var profile: [String: JSONValue]?
     }
 
     /// A provider identity linked to the account.
     public struct Link: Sendable, Decodable {
-        public var provider: String
-        public var subject: String
+        var provider: String
+        var subject: String
         public var email: String?
         /// Made at the built-in test provider (`ExternalIdentity.fromTestProvider`).
-        public var testProvider: Bool?
+        var testProvider: Bool?
     }
 
     private struct Document: Decodable { var users: [Entry] }
 
     /// Why a file could not be read.
     public struct Unreadable: Error, CustomStringConvertible {
-        public let description: String
+        let description: String
     }
 
-    public let entries: [Entry]
+    let entries: [Entry]
 
     /// The most accounts a seed file may hold (a bulk load goes through `gatehouse users import`).
-    public static let maximumEntries = 10_000
+    static let maximumEntries = 10_000
 
     /// Reads `json`; `Unreadable` for anything but `{"users": [...]}` with an `email` in each.
-    public init(json: [UInt8]) throws(Unreadable) {
+    init(json: [UInt8]) throws(Unreadable) {
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: Data(json))

@@ -7,18 +7,18 @@ import Secrets
 /// or staff, each act audited; the server's dispatch spends them (`FaultBoard.take`).
 public struct TestFaults: Sendable {
     let env: Accounts
-    public let caller: TestControlCaller
+    let caller: TestControlCaller
 
     public init(env: Accounts, caller: TestControlCaller) { (self.env, self.caller) = (env, caller) }
 
     /// What a caller asks for: `InjectedFault` without its id, time and use count.
     public struct Spec: Sendable {
-        public var method: String?
-        public var path: String
-        public var match: String?
-        public var status: Int?
-        public var body: JSONValue?
-        public var delayMs: Int?
+        var method: String?
+        var path: String
+        var match: String?
+        var status: Int?
+        var body: JSONValue?
+        var delayMs: Int?
         public var count: Int?
 
         public init(
@@ -30,9 +30,9 @@ public struct TestFaults: Sendable {
     }
 
     /// The longest delay a fault may hold a request for, in milliseconds.
-    public static let maximumDelayMs = 60_000
+    static let maximumDelayMs = 60_000
     /// The most requests one fault may take.
-    public static let maximumCount = 10_000
+    static let maximumCount = 10_000
     /// Paths the test controls answer on, which no fault may take (else a fault could lock them out).
     public static let exempt = ["/_/api/test", "/_/testing"]
 

@@ -3,7 +3,7 @@ import HTTPServer
 /// The request ledger read by a test suite or staff (`RequestLedger`), each read audited.
 public struct TestRequests: Sendable {
     let env: Accounts
-    public let caller: TestControlCaller
+    let caller: TestControlCaller
 
     public init(env: Accounts, caller: TestControlCaller) { (self.env, self.caller) = (env, caller) }
 

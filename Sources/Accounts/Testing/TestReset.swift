@@ -12,7 +12,7 @@ import Store
 public struct TestReset: Sendable {
     let env: Accounts
     let mailbox: DevMailbox
-    public let caller: TestControlCaller
+    let caller: TestControlCaller
 
     public init(env: Accounts, mailbox: DevMailbox, caller: TestControlCaller) {
         (self.env, self.mailbox, self.caller) = (env, mailbox, caller)

@@ -14,7 +14,7 @@ public struct TestSeed: Sendable {
     let audit: AuditTrail
     let clock: @Sendable () -> Date
 
-    public init(env: Accounts) {
+    init(env: Accounts) {
         (backend, database, audit, clock) = (env.backend, env.database, env.audit, env.clock)
     }
 
@@ -31,7 +31,7 @@ public struct TestSeed: Sendable {
     /// Makes `file`'s accounts; `.validation` naming `users[N].field` for the first refused entry
     /// (or every problem of the file itself), nothing kept then. `actor` is the superuser (nil on
     /// the command line and at start-up), `via` the way in.
-    public func apply(_ file: SeedFile, actor: String?, ip: String?, via: String) async throws -> Outcome {
+    func apply(_ file: SeedFile, actor: String?, ip: String?, via: String) async throws -> Outcome {
         let problems = file.problems()
         guard problems.isEmpty else { throw AuthError.validation(problems) }
         var (created, kept): ([UserID], Int) = ([], 0)

@@ -13,7 +13,7 @@ import ServerSeam
 public struct TestSignInSecrets: Sendable {
     let env: Accounts
     /// Names the way in in the audit data ("descope-management").
-    public let via: String
+    let via: String
     /// The key the suite acts with.
     public let key: ManagementKey
 

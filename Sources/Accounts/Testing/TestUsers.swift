@@ -10,7 +10,7 @@ import ServerSeam
 public struct TestUsers: Sendable {
     let env: Accounts
     /// Names the way in in the audit data ("descope-management").
-    public let via: String
+    let via: String
     /// The key the suite acts with.
     public let key: ManagementKey
 
@@ -38,7 +38,7 @@ public struct TestUsers: Sendable {
     }
 
     /// The test user at `email`; nil when the address has no account or one without the mark.
-    public func testUser(email: String) async throws -> User? {
+    func testUser(email: String) async throws -> User? {
         guard let user = try await env.backend.admin.user(email: email),
             try await env.database.tags(of: [user.id])[user.id]?.contains(Self.mark) == true
         else { return nil }

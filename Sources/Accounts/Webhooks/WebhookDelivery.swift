@@ -9,7 +9,7 @@ import Store
 /// when an act adds some (`nudge`) and at start-up, which sends what a stop or a crash left (each
 /// with its `webhook-id` unchanged) — and never on a request's path: a slow receiver delays only
 /// its own endpoint's deliveries.
-public actor WebhookDelivery {
+actor WebhookDelivery {
     let database: AppDatabase
     let secrets: WebhookSecrets
     let policy: WebhookPolicy
@@ -31,7 +31,7 @@ public actor WebhookDelivery {
     }
 
     /// Says the outbox may hold work: starts the loop, or wakes it.
-    public func nudge() {
+    func nudge() {
         guard !stopped else { return }
         guard running else {
             running = true

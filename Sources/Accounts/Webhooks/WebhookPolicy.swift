@@ -7,18 +7,18 @@ public struct WebhookPolicy: Sendable, Equatable {
     /// `retryDelays.count + 1` tries.
     public var retryDelays: [TimeInterval]
     /// How long a try may wait for the receiver's answer.
-    public var timeout: TimeInterval
+    var timeout: TimeInterval
     /// How long an account change the store logged waits for its act's audit row (way in, actor)
     /// before it goes without.
-    public var grace: TimeInterval
+    var grace: TimeInterval
     /// How many bytes of a response body are kept for the inspector.
-    public var capturedResponseBytes: Int
+    var capturedResponseBytes: Int
     /// Whether endpoints may name hosts other than loopback ones (`--webhook-any-host`).
     public var allowsAnyHost: Bool
     /// How long the previous secret still signs after a rotation.
-    public var rotationOverlap: TimeInterval
+    var rotationOverlap: TimeInterval
     /// How many deliveries are in flight at once.
-    public var concurrency: Int
+    var concurrency: Int
 
     /// A developer's schedule: 5 s, 30 s, 2 min, 10 min, 30 min, then hourly; given up after 8 tries
     /// (about 3.5 hours).
