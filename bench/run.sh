@@ -6,7 +6,7 @@
 # Starts .build/release/gatehouse on a free loopback port with a temp SQLite file (--verification none,
 # --no-rate-limits), creates a user and a superuser, then measures with wrk:
 #   static CSS, GET /auth/sign-in, signed-in GET /account, the SuperTokens-core API's recipe/session/verify
-#   and recipe/session/refresh; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
+#   and recipe/session/refresh, and the SuperTokens frontend API's session/refresh; GET /auth/sign-in while a second wrk keeps HASH_LOOPS
 #   page sign-ins in flight (one argon2id hash each); POST auth-with-password at 1 and HASH_LOOPS connections, in BENCH_HASH_ROUNDS
 #   alternating pairs of windows (one hash's time and sign-ins per second), and at HASH_LOOPS connections with
 #   and without one webhook endpoint (a local receiver answering 200) in as many pairs; with BENCH_PB_SEED_USERS (10,000) users seeded through POST /_/api/users/seed, the
@@ -237,8 +237,14 @@ ST_REFRESH_TOKENS=()
 for _ in $(seq 1 "$THREADS"); do
   ST_REFRESH_TOKENS+=("$(st_session | python3 -c 'import json, sys; print(json.load(sys.stdin)["refreshToken"]["token"])')")
 done
-cat >"$WORK/st-refresh.lua" <<LUA
-local tokens = { $(printf '"%s", ' "${ST_REFRESH_TOKENS[@]}") }
+# rotation_lua FILE REQUEST NEXT TOKEN...: a wrk script in which each thread follows one refresh
+# token's rotation: REQUEST is the Lua expression of its request (the current one in `token`), NEXT
+# the Lua expression of the new token in an answer (`status`, `headers`, `body`); any other answer counts.
+rotation_lua() {
+  local file="$1" request="$2" next="$3"
+  shift 3
+  cat >"$file" <<LUA
+local tokens = { $(printf '"%s", ' "$@") }
 local threads, count = {}, 0
 function setup(thread)
   count = count + 1
@@ -246,12 +252,9 @@ function setup(thread)
   table.insert(threads, thread)
 end
 function init(args) rotated = 0; other = 0 end
-function request()
-  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["cdi-version"] = "5.4", ["api-key"] = "$ST_API_KEY" },
-    '{"refreshToken":"' .. token .. '","enableAntiCsrf":false,"useDynamicSigningKey":true}')
-end
+function request() return $request end
 function response(status, headers, body)
-  local next = body:match('"refreshToken":{[^}]*"token":"([^"]+)"')
+  local next = $next
   if status == 200 and next then token = next; rotated = rotated + 1 else other = other + 1 end
 end
 function done(summary, latency, requests)
@@ -263,10 +266,33 @@ function done(summary, latency, requests)
     o, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.requests))
 end
 LUA
+}
+rotation_lua "$WORK/st-refresh.lua" \
+  "wrk.format(\"POST\", nil, { [\"Content-Type\"] = \"application/json\", [\"cdi-version\"] = \"5.4\", [\"api-key\"] = \"$ST_API_KEY\" }, '{\"refreshToken\":\"' .. token .. '\",\"enableAntiCsrf\":false,\"useDynamicSigningKey\":true}')" \
+  "body:match('\"refreshToken\":{[^}]*\"token\":\"([^\"]+)\"')" "${ST_REFRESH_TOKENS[@]}"
 CONNECTIONS="$THREADS" run_wrk "SuperTokens POST recipe/session/refresh (rotating, -c$THREADS)" \
   "$GH/recipe/session/refresh" POST -s "$WORK/st-refresh.lua"
 ST_REFRESH_RPS="$LAST_RPS"
 [ "$LAST_ERRORS" = 0 ] || die "recipe/session/refresh did not rotate every time ($LAST_ERRORS other answers)"
+
+# The SuperTokens frontend API (FDI): session/refresh as a mobile SDK calls it in header mode
+# (`Authorization: Bearer <refresh token>`, the new pair back in `st-access-token`/`st-refresh-token`),
+# for sessions signed in through the FDI's own signin; each connection follows its own chain, as above.
+FDI_REFRESH_TOKENS=()
+for _ in $(seq 1 "$THREADS"); do
+  FDI_REFRESH_TOKENS+=("$(curl -s -D - -o /dev/null -H 'Content-Type: application/json' -H 'rid: emailpassword' \
+    -H 'st-auth-mode: header' \
+    -d "{\"formFields\":[{\"id\":\"email\",\"value\":\"st-$EMAIL\"},{\"id\":\"password\",\"value\":\"$PASSWORD\"}]}" \
+    "$GH/auth/signin" | tr -d '\r' | sed -n 's/^st-refresh-token: //Ip')")
+  [ -n "${FDI_REFRESH_TOKENS[-1]}" ] || die "FDI signin gave no st-refresh-token"
+done
+rotation_lua "$WORK/fdi-refresh.lua" \
+  "wrk.format(\"POST\", nil, { [\"Authorization\"] = \"Bearer \" .. token, [\"rid\"] = \"session\", [\"st-auth-mode\"] = \"header\" })" \
+  "headers[\"st-refresh-token\"]" "${FDI_REFRESH_TOKENS[@]}"
+CONNECTIONS="$THREADS" run_wrk "SuperTokens FDI POST /auth/session/refresh (rotating, -c$THREADS)" \
+  "$GH/auth/session/refresh" POST -s "$WORK/fdi-refresh.lua"
+FDI_REFRESH_RPS="$LAST_RPS"
+[ "$LAST_ERRORS" = 0 ] || die "FDI session/refresh did not rotate every time ($LAST_ERRORS other answers)"
 
 # ---------------------------------------------------------------------------------------------------
 # Hashing load: a second wrk keeps HASH_LOOPS page sign-ins in flight (the sign-in form with the right
@@ -742,6 +768,9 @@ echo
     "$(python3 -c "print(f'{$ST_VERIFY_RPS / max(0.001, $STATIC_RPS):.3f}')")"
   printf 'st_refresh\tSuperTokens recipe/session/refresh (-c%s) ÷ static file\t%s\t>=\t0.05\t×\n' "$THREADS" \
     "$(python3 -c "print(f'{$ST_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")"
+  printf 'fdi_refresh\tSuperTokens FDI session/refresh (-c%s) ÷ static file (CDI refresh: %s)\t%s\t>=\t0.05\t×\n' "$THREADS" \
+    "$(python3 -c "print(f'{$ST_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")" \
+    "$(python3 -c "print(f'{$FDI_REFRESH_RPS / max(0.001, $STATIC_RPS):.3f}')")"
   if [ -n "$PB_RPS" ]; then
     printf 'refresh\tPB-API auth-refresh req/s, Gatehouse ÷ PocketBase\t%s\t>=\t2.0\t×\n' \
       "$(python3 -c "print(f'{$GH_REFRESH_RPS / max(0.001, $PB_RPS):.3f}')")"

@@ -22,6 +22,10 @@ extension AuthAPI {
         try await resendVerificationEmail(email: email)
     }
 
+    public func resendVerificationEmail(session: AuthSession) async throws {
+        try await resendVerificationEmail(email: session.user.email)
+    }
+
     public func signIn(with identity: ExternalIdentity, allowCreate: Bool) async throws -> ExternalSignIn {
         throw AuthError.notSupported(.externalSignIn)
     }

@@ -28,6 +28,9 @@ public protocol AuthAPI: Sendable {
     /// `resendVerificationEmail(email:)` for a caller that confirms with a link's token (PocketBase's
     /// SDKs): a backend that verifies by code mails the link as well. Defaults to the plain resend.
     func resendVerificationEmail(email: String, withLink: Bool) async throws
+    /// Mails a fresh code or link to the session's own address: what a backend that mails only a
+    /// signed-in person (SuperTokens' FDI) can do. Defaults to `resendVerificationEmail(email:)`.
+    func resendVerificationEmail(session: AuthSession) async throws
     /// Checks a password: the session, or the second step the account owes. Unknown emails cost the
     /// same time and fail the same way as wrong passwords.
     func signIn(email: String, password: String) async throws -> SignInResult

@@ -190,6 +190,13 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
+            Where the Rownd Hub answers: an app on the Rownd SDK sets Rownd.config.baseUrl to this server's \
+            address and this path. (GATEHOUSE_ROWND_HUB_PATH)
+            """)
+    var rowndHubPath: String = Environment.value("ROWND_HUB_PATH") ?? "/rownd-hub"
+
+    @Option(
+        help: """
             An origin (scheme://host[:port]) of a web app that calls the SuperTokens frontend API from a \
             browser (CORS with credentials); repeat for several. (GATEHOUSE_SUPERTOKENS_APP_ORIGINS, comma-separated)
             """)
@@ -444,6 +451,7 @@ struct Serve: AsyncParsableCommand {
         web.superTokensAPIKey = supertokensAPIKey ?? Environment.value("SUPERTOKENS_API_KEY")
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
         web.superTokensAPIBasePath = "/" + supertokensAPIBasePath.split(separator: "/").joined(separator: "/")
+        web.rowndHubPath = "/" + rowndHubPath.split(separator: "/").joined(separator: "/")
         web.superTokensAppOrigins = Self.list(supertokensAppOrigin, else: "SUPERTOKENS_APP_ORIGINS")
         web.superTokensWebsiteURL = (supertokensWebsiteURL ?? Environment.value("SUPERTOKENS_WEBSITE_URL")).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0

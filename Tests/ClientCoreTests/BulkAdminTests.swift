@@ -55,7 +55,7 @@ import Testing
             case .local:
                 #expect(try await admin.importUsers(rows).count == 2)
                 _ = try await fixture.client().signIn(email: hashed, password: "imported pw 1").requireSession()
-            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI:
+            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI, .gatehouseSuperTokensFDI:
                 do {
                     _ = try await admin.importUsers(rows)
                     Issue.record("PocketBase cannot import a password hash")

@@ -59,12 +59,7 @@ import WebAuthnTestSupport
         let (renewedExpiry, earlierExpiry) = (try #require(refreshed.expiresAt), try #require(before.expiresAt))
         #expect(renewedExpiry >= earlierExpiry)
 
-        try await client.signOut()
-        #expect(try await client.getSession() == nil)
-        // The refresh JWT died with the sign-out.
-        #expect(await authError { _ = try await fixture.api.currentUser(refreshed) } == .sessionExpired)
-        #expect(await authError { _ = try await fixture.api.refresh(refreshed) } == .sessionExpired)
-        #expect(events.all.contains(.signedIn) && events.all.contains(.tokenRefreshed) && events.all.last == .signedOut)
+        try await SignInAtOnceChecks.signOutEndsTheSession(client, api: fixture.api, refreshed: refreshed, events: events)
     }
 
     /// A passkey added to the signed-in account and then signed in with, through `AuthClient`'s
@@ -122,18 +117,7 @@ import WebAuthnTestSupport
     }
 
     @Test func wrongPasswordUnknownLoginAndTakenAddressAnswerTheSeamsErrors() async throws {
-        let fixture = try await fixture()
-        let client = fixture.client()
-        let email = uniqueEmail("grace")
-        _ = try await client.signUp(email: email, password: Self.password)
-        #expect(
-            await authError { try await client.signIn(email: email, password: "wrong password").requireSession() }
-                == .invalidCredentials)
-        #expect(
-            await authError { try await client.signIn(email: uniqueEmail("nobody"), password: Self.password).requireSession() }
-                == .invalidCredentials)
-        #expect(await authError { _ = try await client.signUp(email: email, password: "yellow kite harbor 58") } == .emailExists)
-        #expect(try await client.signIn(email: email, password: Self.password).requireSession().user.email.lowercased() == email)
+        try await SignInAtOnceChecks.refusals(try await fixture().client(), password: Self.password)
     }
 
     @Test func magicLinkSignsUpAndInOnce() async throws {
@@ -160,16 +144,8 @@ import WebAuthnTestSupport
         let api = fixture.api
         let email = uniqueEmail("totp")
         let session = try #require(try await api.signUp(SignUpRequest(email: email, password: Self.password)).session)
-        #expect(try await api.totpStatus(session: session).enabled == false)
-        let enrollment = try await api.beginTOTPEnrollment(session: session)
-        #expect(enrollment.provisioningURL.hasPrefix("otpauth://totp/"))
-        let secret = try #require(Base32.decode(enrollment.secret))
+        let secret = try await SignInAtOnceChecks.authenticatorTurnedOn(api, session: session)
         let now = Date()
-        #expect(
-            try await api.confirmTOTPEnrollment(
-                code: try TOTP.code(secret: secret, at: now.addingTimeInterval(-30)), session: session)
-                == [], "Descope keeps no recovery codes")
-        #expect(try await api.totpStatus(session: session) == TOTPStatus(enabled: true, recoveryCodesLeft: 0))
 
         // The password alone no longer signs in: the challenge names the login id.
         let asked = try await api.signIn(email: email, password: Self.password)

@@ -23,11 +23,17 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// new account in at once and administers nothing (that takes its management key), so it runs
     /// the shared suites that fit and `DescopeConformanceTests` for the rest.
     case gatehouseDescopeAPI
+    /// `SuperTokensBackend` against Gatehouse's own SuperTokens frontend API (the FDI): like
+    /// Descope's, a sign-up signs in at once and nothing is administered (that takes the core's API
+    /// key), so it runs the shared suites that fit and `SuperTokensConformanceTests` for the rest.
+    case gatehouseSuperTokensFDI
 
     /// The backends with full administration (create, update, impersonate, link, import).
     static let administrable: [BackendKind] = [.local, .pocketbase, .gatehousePocketBaseAPI]
     /// The backends whose sign-up waits for a verified address before it signs in.
-    static let verifyingBeforeSignIn: [BackendKind] = allCases.filter { $0 != .gatehouseDescopeAPI }
+    static let verifyingBeforeSignIn: [BackendKind] = allCases.filter {
+        $0 != .gatehouseDescopeAPI && $0 != .gatehouseSuperTokensFDI
+    }
 
     var testDescription: String { rawValue }
 
@@ -38,6 +44,7 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .gatehousePocketBaseAPI: return try await GatehouseAPIFixture.start(.pocketBase)
         case .gatehouseInsForgeAPI: return try await GatehouseAPIFixture.start(.insForge)
         case .gatehouseDescopeAPI: return try await GatehouseAPIFixture.start(.descope)
+        case .gatehouseSuperTokensFDI: return try await GatehouseAPIFixture.start(.superTokens)
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The client core's PocketBase, InsForge or Descope backend pointed at Gatehouse's own compatible API: a
+/// The client core's PocketBase, InsForge, Descope or SuperTokens backend pointed at Gatehouse's own compatible API: a
 /// real Gatehouse server (embedded store) on a loopback port with a superuser, so the conformance
 /// suite holds Gatehouse's APIs to the assertions the embedded store and the real PocketBase pass.
 final class GatehouseAPIFixture: MailboxFixture {
@@ -27,6 +27,8 @@ final class GatehouseAPIFixture: MailboxFixture {
         case insForge
         /// `DescopeBackend` → `/v1/auth` (the server's generated project id).
         case descope
+        /// `SuperTokensBackend` → the FDI at `/auth` (header mode, with the Rownd plugin's routes).
+        case superTokens
     }
 
     static let superuser = ("root@gatehouse.test", "superuser-password-1")
@@ -76,6 +78,8 @@ final class GatehouseAPIFixture: MailboxFixture {
         case .descope:
             let project = try #require(app.descopeProjectIDs.first)
             api = DescopeBackend(configuration: .init(baseURL: baseURL, projectID: project), logger: logger)
+        case .superTokens:
+            api = SuperTokensBackend(configuration: .init(apiDomain: baseURL), logger: logger)
         }
         return GatehouseAPIFixture(directory: directory, database: database, mailbox: mailbox, server: server, api: api)
     }

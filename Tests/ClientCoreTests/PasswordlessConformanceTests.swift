@@ -24,11 +24,11 @@ import Testing
     }
 
     /// An account that may sign in: made by the admin seam where the backend has one, else
-    /// (InsForge and Descope, whose auth APIs create no users from outside) signed up, and verified
+    /// (InsForge, Descope and SuperTokens, whose APIs create no users from outside) signed up, and verified
     /// with the mailed code where the sign-up asks for it.
     private func verifiedUser(_ fixture: Fixture, email: String) async throws -> User {
         let api = fixture.api
-        guard api is InsForgeBackend || api is DescopeBackend else {
+        guard api is InsForgeBackend || api is DescopeBackend || api is SuperTokensBackend else {
             return try await api.admin.createUser(NewUser(email: email, password: "a long password", verified: true))
         }
         let signUp = try await api.signUp(SignUpRequest(email: email, password: "a long password"))
@@ -80,7 +80,7 @@ import Testing
             switch kind {
             case .local:
                 #expect(api.capabilities.contains(.magicLink))
-            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI:
+            case .pocketbase, .gatehousePocketBaseAPI, .gatehouseInsForgeAPI, .gatehouseDescopeAPI, .gatehouseSuperTokensFDI:
                 #expect(!api.capabilities.contains(.magicLink))
                 #expect(
                     await authError {

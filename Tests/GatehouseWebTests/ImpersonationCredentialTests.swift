@@ -30,4 +30,43 @@ import Testing
         #expect(try await gatehouse.database.externalAuths(userID: userID).count == 1, "the link is still there")
         await gatehouse.stop()
     }
+
+    /// The linked accounts and sessions pages leave out what an impersonation cannot submit —
+    /// linking, unlinking, signing out of devices — and say why, as the password and email pages
+    /// do (issue 49, item 5); the person sees every one of them.
+    @Test func thePagesLeaveOutWhatAnImpersonationCannotSubmitAndSayWhy() async throws {
+        let gatehouse = try await OAuthGatehouse()
+        _ = try await gatehouse.admin(
+            "/_/api/providers", ["name": "acme", "type": "oidc", "mode": "test", "displayName": "Acme", "clientId": "acme-client"]
+        )
+        let user = gatehouse.browser()
+        try await gatehouse.signUp(user, email: "held@example.com")
+        let userID = try #require(try await gatehouse.database.user(email: "held@example.com")?.id)
+        _ = try await gatehouse.database.linkExternal(
+            ExternalIdentity(provider: "google", subject: "google-held", email: "held@example.com", emailVerified: true),
+            to: userID, at: Date())
+        let forms = [
+            "/account/linked": [#"data-link="acme""#, #"data-unlink="google""#],
+            "/account/sessions": ["data-sign-out=", "data-sign-out-all"]
+        ]
+        for (path, marks) in forms {
+            let own = try await user.get(path)
+            #expect(marks.allSatisfy(own.text.contains) && !own.text.contains("data-impersonation-note"), "\(path)")
+        }
+
+        let staff = try await gatehouse.staffBrowser()
+        let opened = try await staff.post("/_/users/\(userID.rawValue)/impersonate", [("duration", "5"), ("mode", "browser")])
+        #expect(opened.header("Location") == "/account")
+        let notes = [
+            "/account/linked": "Support staff viewing as this person can't link or unlink sign-in providers.",
+            "/account/sessions": "Support staff viewing as this person can't sign them out of their devices."
+        ]
+        for (path, marks) in forms {
+            let viewed = try await staff.get(path)
+            #expect(viewed.status == 200 && viewed.text.contains("Viewing as"), "\(path)")
+            #expect(!marks.contains(where: viewed.text.contains), "\(path) offers a form the impersonation cannot submit")
+            #expect(viewed.text.contains("<p class=\"muted\" data-impersonation-note>\(notes[path] ?? "")</p>"), "\(path)")
+        }
+        await gatehouse.stop()
+    }
 }

@@ -64,6 +64,39 @@ import TwoFactor
         #expect(try await replay.call("POST", "/auth/user/email/verify/token", rid: "emailverification").status == 403)
     }
 
+    /// In a session that owes nothing, `totp/verify` checks a code as SuperTokens' core does (a
+    /// step-up): without an authenticator `UNKNOWN_USER_ID_ERROR`; a wrong code counted; the right
+    /// one renews `totp` in the session's `st-mfa` (same session: it still refreshes); that code
+    /// again is spent.
+    @Test func aSignedInSessionStepsUpWithItsAuthenticator() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let plain = FDIScript(gatehouse)
+        #expect(try await plain.emailPassword("signup", "ivy@example.com", Self.password).status == 200)
+        let none = try await plain.call("POST", "/auth/totp/verify", ["totp": "123456"], rid: "totp")
+        #expect(none.json["status"] as? String == "UNKNOWN_USER_ID_ERROR", "\(none.json)")
+
+        let (_, secret, _) = try await TOTPPageTests.enrolled(gatehouse, email: "mo@example.com")
+        let app = FDIScript(gatehouse)
+        _ = try await app.emailPassword("signin", "mo@example.com", TOTPPageTests.password)
+        _ = try await app.call("POST", "/auth/totp/verify", ["totp": try Self.code(secret, gatehouse)], rid: "totp")
+        let firstStep = try #require((Self.mfa(app)?["c"] as? [String: Any])?["totp"] as? Double)
+        let refreshToken = app.refreshToken
+        gatehouse.clock.advance(60)
+
+        let code = try Self.code(secret, gatehouse)
+        let wrong = try await app.call("POST", "/auth/totp/verify", ["totp": Self.wrong(code)], rid: "totp")
+        #expect(wrong.json["status"] as? String == "INVALID_TOTP_ERROR", "\(wrong.json)")
+        #expect(wrong.json["currentNumberOfFailedAttempts"] as? Int == 1)
+        let right = try await app.call("POST", "/auth/totp/verify", ["totp": code], rid: "totp")
+        #expect(right.json["status"] as? String == "OK", "\(right.json)")
+        let claim = try #require(Self.mfa(app))
+        #expect(claim["v"] as? Bool == true && ((claim["c"] as? [String: Any])?["totp"] as? Double ?? 0) > firstStep)
+        #expect(app.refreshToken == refreshToken)
+        #expect(try await app.refresh().status == 200)
+        let replayed = try await app.call("POST", "/auth/totp/verify", ["totp": code], rid: "totp")
+        #expect(replayed.json["status"] as? String == "INVALID_TOTP_ERROR", "a code works once: \(replayed.json)")
+    }
+
     /// A mailed code for an account with an authenticator owes the step the same way.
     @Test func aPasswordlessSignInOwesTheStepToo() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)

@@ -401,6 +401,16 @@ def test_impersonation_banner_says_time_left_hides_what_it_cannot_do_and_sign_ou
     driver.get(base + "/account/security")
     assert scrolls_sideways(driver, 390) <= 0
     screenshot(driver, screenshots_dir, "issue49-impersonation-390-dark")
+    # The sessions page names the staff member on the session, wrapped inside the row on a phone,
+    # and offers no sign-out the impersonation could not do.
+    driver.get(base + "/account/sessions")
+    assert "can't sign them out of their devices" in driver.find_element(By.CSS_SELECTOR, "[data-impersonation-note]").text
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-sign-out], [data-sign-out-all]")
+    badge = driver.find_element(By.CSS_SELECTOR, "[data-session] .badge--warning")
+    row = driver.find_element(By.CSS_SELECTOR, "[data-session]").rect
+    assert badge.rect["x"] + badge.rect["width"] <= row["x"] + row["width"], (badge.rect, row)
+    assert scrolls_sideways(driver, 390) <= 0
+    screenshot(driver, screenshots_dir, "issue49-impersonation-sessions-390-dark")
 
     # The header's "Sign out" ends the impersonation, not the console's session: back on the user's page.
     driver.find_element(By.CSS_SELECTOR, ".user-nav__form button").click()

@@ -65,7 +65,8 @@ extension Passkeys {
             id: id, email: email, name: name.flatMap { $0.isEmpty ? nil : $0 }, request: request)
         let new = NewPasskey(
             credentialID: credential.id, owner: .user(id), publicKey: credential.publicKeyCOSE, signCount: credential.signCount,
-            transports: response.transports, name: Self.defaultName(credential), backupEligible: credential.flags.backupEligible,
+            transports: response.transports, name: Self.storedName(given: "", for: credential),
+            backupEligible: credential.flags.backupEligible,
             backedUp: credential.flags.backedUp)
         guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {
             // Registered elsewhere between the check and now: the account would have no way in.

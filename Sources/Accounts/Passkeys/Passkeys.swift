@@ -65,7 +65,7 @@ public struct Passkeys: Sendable {
             let given = try Self.checkedName(name ?? "", default: "")
             let (response, credential) = try await verifiedRegistration(
                 json, rp: rp, binding: nil, boundTo: signedIn.user.id)
-            let name = given.isEmpty ? Self.defaultName(credential) : given
+            let name = Self.storedName(given: given, for: credential)
             let new = NewPasskey(
                 credentialID: credential.id, owner: .user(signedIn.user.id), publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,
@@ -262,10 +262,11 @@ public struct Passkeys: Sendable {
         if needsFreshSignIn(signedIn, policy: policy) { throw FreshSignInRequired(.addPasskey) }
     }
 
-    /// What a passkey nobody named is called: where it lives, by its authenticator's AAGUID
-    /// ("iCloud Keychain", "1Password"), else "Passkey".
-    static func defaultName(_ credential: RelyingParty.NewCredential) -> String {
-        AuthenticatorNames.name(aaguid: credential.aaguid) ?? "Passkey"
+    /// What a new passkey is called, a person's or a superuser's: the checked name its owner gave,
+    /// else where it lives, by its authenticator's AAGUID ("iCloud Keychain", "1Password"), else
+    /// "Passkey".
+    static func storedName(given: String, for credential: RelyingParty.NewCredential) -> String {
+        given.isEmpty ? AuthenticatorNames.name(aaguid: credential.aaguid) ?? "Passkey" : given
     }
 
     /// A name trimmed to 1…64 characters; `fallback` stands in for a blank one.

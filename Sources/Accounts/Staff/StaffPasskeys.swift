@@ -50,7 +50,8 @@ public struct StaffPasskeys: Sendable {
             })
     }
 
-    /// Checks `create()`'s answer and stores the passkey under `name` (a default one when blank);
+    /// Checks `create()`'s answer and stores the passkey under `name` (when blank, its
+    /// authenticator's name or "Passkey", as a person's);
     /// one of the source's code checks, as a person's registration. Only in a recent console
     /// sign-in, as the options.
     public func register(
@@ -62,9 +63,10 @@ public struct StaffPasskeys: Sendable {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
-            let name = try Passkeys.checkedName(name ?? "", default: "Console passkey")
+            let given = try Passkeys.checkedName(name ?? "", default: "")
             let (response, credential) = try await ceremonies.verifiedRegistration(
                 json, rp: rp, binding: Self.registrationBinding(superuser), boundTo: nil)
+            let name = Passkeys.storedName(given: given, for: credential)
             let new = NewPasskey(
                 credentialID: credential.id, owner: .superuser(superuser.id), publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,

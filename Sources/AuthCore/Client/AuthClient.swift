@@ -90,6 +90,12 @@ public actor AuthClient {
         try await api.resendVerificationEmail(email: email)
     }
 
+    /// Mails the signed-in account a fresh code or link (the only way SuperTokens' FDI mails one).
+    public func resendVerificationEmail() async throws {
+        let current = try await requireSession()
+        try await authorized(current) { try await self.api.resendVerificationEmail(session: $0) }
+    }
+
     /// Signs in with a password: kept and announced when signed in; a second step owed is
     /// finished with `completeMFA`.
     @discardableResult

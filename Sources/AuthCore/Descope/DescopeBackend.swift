@@ -48,7 +48,7 @@ public final class DescopeBackend: AuthAPI {
 
     /// Descope signs a new account in at once; its address is verified by a code later.
     public var verificationMode: VerificationMode { .none }
-    public var admin: any AuthAdminAPI { DescopeAdmin() }
+    public var admin: any AuthAdminAPI { NoAdministration() }
 
     public func signUp(_ request: SignUpRequest) async throws -> SignUpOutcome {
         var body: [String: JSONValue] = ["loginId": .string(request.email), "password": .string(request.password)]

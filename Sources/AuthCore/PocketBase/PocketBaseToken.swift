@@ -17,11 +17,6 @@ struct PocketBaseToken: Decodable, Sendable {
 
     /// The payload of `jwt`, or nil when it is not a JWT.
     static func decode(_ jwt: String) -> PocketBaseToken? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode(PocketBaseToken.self, from: data)
+        JWTPayload.decode(PocketBaseToken.self, from: jwt)
     }
 }

@@ -21,15 +21,15 @@ struct AuditPages: Sendable {
             let chart = SignInChart(counts: try await log.signInsPerHour(since: start), start: start)
             let types = try await log.eventTypes()
             let people = await log.people(in: events)
+            let dates = [(try visit.query("from")) ?? "", (try visit.query("to")) ?? ""]
             var page: [String: Any] = [
-                "filters": [
-                    "user": filter.subject ?? "", "actor": filter.actor ?? "",
-                    "from": (try visit.query("from")) ?? "", "to": (try visit.query("to")) ?? ""
-                ],
+                "filters": ["user": filter.subject ?? "", "actor": filter.actor ?? "", "from": dates[0], "to": dates[1]],
                 "typeAny": filter.type == nil,
                 "types": types.map { ["value": $0, "selected": $0 == filter.type] as [String: Any] },
                 "chartSVG": chart.svg,
                 "chartSummary": chart.summary,
+                // The chart counts everyone's sign-ins: under a filter, read beside one person's events, it says so.
+                "chartUnfiltered": [filter.type, filter.actor, filter.subject].contains { $0 != nil } || dates != ["", ""],
                 "events": events.map { Self.row($0, people: people) },
                 "eventsEmpty": events.isEmpty,
                 "exportURL": URLQuery.path(

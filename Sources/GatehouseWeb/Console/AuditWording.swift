@@ -25,6 +25,8 @@ enum AuditWording {
     static func reason(_ event: AuditLine) -> String? {
         guard let reason = event.data["reason"]?.stringValue else { return nil }
         if event.type == AuditEvent.impersonationStarted.rawValue { return reason }
+        // A refusal recorded against an account had the account: the password was what was wrong.
+        if reason == "invalid_credentials", event.subject != nil { return "wrong password" }
         return reasons[reason] ?? words(reason)
     }
 

@@ -310,7 +310,8 @@ struct ConsoleUserPage: Sendable {
         let events = try await log.events(AuditQuery(subject: user.id.rawValue, limit: 20))
         let people = await log.people(in: events)
         page["events"] = events.map { event in
-            AuditWording.fields(event).merging(["actor": AuditPages.Named(event, people).actor ?? "system"]) { $1 }
+            // No actor is no one named (a refused sign-in was tried by whoever typed), as in the audit log.
+            AuditWording.fields(event).merging(["actor": AuditPages.Named(event, people).actor ?? ""]) { $1 }
         }
         page["eventsEmpty"] = events.isEmpty
         return env.renderer.page(

@@ -9,7 +9,8 @@ import TwoFactor
 /// set up, confirmed and removed through `AuthenticatorApp` as the pages do (the same pending key,
 /// window, code-check budget and trust rule; removal on a recent session's word, the FDI's
 /// `WayInPolicy`); and `totp/verify`, which completes the second step a first factor left owed
-/// (`SecondStepSignIn`, five minutes and five tries as on the pages) and opens the session.
+/// (`SecondStepSignIn`, five minutes and five tries as on the pages) and opens the session, or in
+/// a session that owes nothing checks the code as a step-up (`AuthenticatorApp.stepUp`).
 struct FDIMultiFactorRoutes: Sendable {
     let fdi: SuperTokensFDI
     private var accounts: Accounts { fdi.env.accounts }
@@ -77,7 +78,7 @@ struct FDIMultiFactorRoutes: Sendable {
     /// The first code of a handed-out key turns the authenticator on, and marks `totp` done in
     /// the session's `st-mfa`; a device already on answers `wasAlreadyVerified` with no code checked.
     private func verifyDevice(_ request: Request) async throws -> Response {
-        var session = try await fdi.sessions.verified(request)
+        let session = try await fdi.sessions.verified(request)
         let body = try SuperTokensFDI.body(request)
         let code = try SuperTokensFDI.text(body, "totp")
         let userID = session.user.id.rawValue
@@ -96,9 +97,15 @@ struct FDIMultiFactorRoutes: Sendable {
             return SuperTokensTOTPRoutes.limitReached(retryAfter: wait)
         }
         try await devices.confirmed(userID)
+        return try totpCompleted(session, body: SuperTokensFDI.status("OK", ["wasAlreadyVerified": .bool(false)]))
+    }
+
+    /// `body` with the session's access token re-signed, `totp` completed now in its `st-mfa`.
+    private func totpCompleted(_ session: FDISessions.Verified, body: Response) throws -> Response {
+        var session = session
         let done = FDISessions.completed(session.claims)
         session.claims[FDISessions.mfaClaim] = fdi.sessions.mfa(["totp"], carried: done, met: true)
-        return try fdi.sessions.refreshingClaims(session, body: SuperTokensFDI.status("OK", ["wasAlreadyVerified": .bool(false)]))
+        return try fdi.sessions.refreshingClaims(session, body: body)
     }
 
     /// Turns the authenticator off, in a recent sign-in (the FDI asks for no password).
@@ -123,12 +130,14 @@ struct FDIMultiFactorRoutes: Sendable {
     }
 
     /// A code for the second step a first factor left owed: right, and the session opens with
-    /// both factors in its `st-mfa`; wrong, counted as on the pages. A session that owes nothing
-    /// has no step to complete (Gatehouse checks authenticator codes only as a sign-in's step).
+    /// both factors in its `st-mfa`; wrong, counted as on the pages. In a session that owes
+    /// nothing, a step-up (`stepUp`).
     private func verify(_ request: Request) async throws -> Response {
         let code = try SuperTokensFDI.text(try SuperTokensFDI.body(request), "totp")
-        guard case .owing(let owing) = try await fdi.sessions.presented(request) else {
-            return SuperTokensFDI.status("GENERAL_ERROR", ["message": "This session owes no second step: it is signed in."])
+        let owing: FDISessions.Owing
+        switch try await fdi.sessions.presented(request) {
+        case .session(let session): return try await stepUp(code, session, request)
+        case .owing(let owed): owing = owed
         }
         let user = try await UserDirectory(env: accounts).user(owing.userID)
         switch try await SecondStepSignIn(env: accounts, via: SuperTokensFDI.via).attempt(
@@ -145,6 +154,23 @@ struct FDIMultiFactorRoutes: Sendable {
             return SuperTokensTOTPRoutes.invalid(failed: TOTPRules.triesPerStep)
         case .refused, .secondStep:
             return SuperTokensTOTPRoutes.invalid(failed: try await devices.failed(user.id.rawValue))
+        }
+    }
+
+    /// A code checked in a session that owes nothing, as SuperTokens' core checks it against the
+    /// account's device (`AuthenticatorApp.stepUp`): right, and `totp` is completed anew in the
+    /// session's `st-mfa`; no authenticator is `UNKNOWN_USER_ID_ERROR`, as the core answers.
+    private func stepUp(_ code: String, _ session: FDISessions.Verified, _ request: Request) async throws -> Response {
+        let userID = session.user.id.rawValue
+        switch try await AuthenticatorApp(env: accounts).stepUp(
+            code: code, session.signedIn, via: SuperTokensFDI.via, request: request)
+        {
+        case .passed:
+            try await devices.resetFailures(userID)
+            return try totpCompleted(session, body: SuperTokensFDI.status("OK"))
+        case .wrongCode: return SuperTokensTOTPRoutes.invalid(failed: try await devices.failed(userID))
+        case .noAuthenticator: return SuperTokensFDI.status("UNKNOWN_USER_ID_ERROR")
+        case .throttled(let wait): return SuperTokensTOTPRoutes.limitReached(retryAfter: wait)
         }
     }
 }

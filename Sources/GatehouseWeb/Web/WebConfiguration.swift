@@ -85,6 +85,9 @@ public struct WebConfiguration: Sendable {
     /// Where SuperTokens' frontend API (FDI) answers (`--supertokens-api-base-path`, the frontend
     /// SDKs' `apiBasePath`); its routes (`signin`) sit beside the pages' (`sign-in`) under `/auth`.
     public var superTokensAPIBasePath = "/auth"
+    /// Where the Rownd Hub answers (`--rownd-hub-path`): the app's `Rownd.config.baseUrl` is the
+    /// server's address and this path.
+    public var rowndHubPath = "/rownd-hub"
     /// Origins (`scheme://host[:port]`) of web apps that call the FDI from a browser
     /// (`--supertokens-app-origin`): answered with CORS, credentials allowed.
     public var superTokensAppOrigins: [String] = []

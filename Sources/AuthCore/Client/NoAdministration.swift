@@ -1,8 +1,8 @@
 import Foundation
 
-/// Descope administers users with its management key (`/v1/mgmt/…`), which `DescopeBackend`
-/// does not hold: every call refuses.
-struct DescopeAdmin: AuthAdminAPI {
+/// The administration of a backend whose client holds no admin credentials (Descope's management
+/// key, a SuperTokens app backend's core API key): every call refuses.
+struct NoAdministration: AuthAdminAPI {
     func listUsers(_ query: UserQuery) async throws -> UserPage { throw AuthError.notSupported(.userAdministration) }
     func user(_ id: UserID) async throws -> User { throw AuthError.notSupported(.userAdministration) }
     func createUser(_ new: NewUser) async throws -> User { throw AuthError.notSupported(.userAdministration) }
