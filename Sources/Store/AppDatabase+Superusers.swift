@@ -49,6 +49,13 @@ extension AppDatabase {
         }
     }
 
+    /// Every superuser, in the order they were given the role.
+    public func superusers() async throws -> [SuperuserRecord] {
+        try await pool.read { db in
+            try SuperuserRecord.fetchAll(db, sql: "SELECT * FROM superusers ORDER BY created_at, id")
+        }
+    }
+
     public func superuser(id: String) async throws -> SuperuserRecord? {
         try await pool.read { db in
             try SuperuserRecord.fetchOne(db, sql: "SELECT * FROM superusers WHERE id = ?", arguments: [id])
@@ -58,6 +65,26 @@ extension AppDatabase {
     /// True when `email` belongs to a superuser (the console refuses to impersonate one).
     public func isSuperuser(email: String) async throws -> Bool {
         try await superuser(email: email) != nil
+    }
+
+    /// Which of `emails` (as typed, any letter case) belong to a superuser, normalized: the
+    /// addresses that hold the staff role, for the console's badge.
+    public func superuserEmails(among emails: [String]) async throws -> Set<String> {
+        let normalized = Array(Set(emails.map(EmailAddress.normalize)))
+        guard !normalized.isEmpty else { return [] }
+        return try await pool.read { db in
+            var found: Set<String> = []
+            for chunk in normalized.chunked(Self.keysPerStatement) {
+                found.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT email_normalized FROM superusers
+                            WHERE email_normalized IN (\(databaseQuestionMarks(count: chunk.count)))
+                            """, arguments: StatementArguments(chunk)))
+            }
+            return found
+        }
     }
 
     /// Starts a superuser's session (a row of the one `sessions` table, held by `superuser_id`)

@@ -92,4 +92,39 @@ import Testing
         #expect(records.status == 200, "the PocketBase token still lists records: \(records.text)")
         await gatehouse.stop()
     }
+
+    /// Issue 45: staff is a role a session's kind carries, not an address. A person whose address
+    /// also holds the staff role signs in on every people's way in; none of those tokens — the
+    /// `gh_session` cookie, an InsForge bearer, a PocketBase `users` token or the `sid` inside
+    /// either — opens the console, the admin API or PocketBase's `_superusers`.
+    @Test func aPersonsTokensOpenNoStaffDoorEvenWhenTheAddressHoldsTheRole() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        try await gatehouse.createSuperuser(Self.email, password: "staff-password-1")
+        let client = HTTPTestClient(port: gatehouse.port)
+        let signUp = try await gatehouse.script.call(
+            "POST", "/api/auth/users?client_type=mobile", ["email": Self.email, "password": Self.password], bearer: "anon_key")
+        let insForge = try #require(signUp.json["accessToken"] as? String, "\(signUp.text)")
+        let signIn = try await gatehouse.script.call(
+            "POST", "/api/collections/users/auth-with-password", ["identity": Self.email, "password": Self.password])
+        let pocketBase = try #require(signIn.json["token"] as? String, "\(signIn.text)")
+        let browser = gatehouse.browser()
+        _ = try await browser.get("/auth/sign-in")
+        _ = try await browser.post("/auth/sign-in", [("email", Self.email), ("password", Self.password)])
+        let cookie = try #require(browser.cookie("gh_session"))
+        #expect(try await pagesOpen(gatehouse, cookie: cookie), "the person is signed in")
+        var tokens = ["cookie": cookie, "insforge": insForge, "pocketbase": pocketBase]
+        tokens["insforge sid"] = try AttackScript.claims(of: insForge)["sid"] as? String
+        tokens["pocketbase sid"] = try AttackScript.claims(of: pocketBase)["sid"] as? String
+
+        for (name, token) in tokens {
+            let cookies = "gh_session=\(cookie); gh_console=\(token)"
+            let console = try await client.request("GET", "/_/audit", headers: [("Cookie", cookies)])
+            #expect(console.status == 303, "the person's \(name) opened the console")
+            let api = try await gatehouse.script.call("GET", "/_/api/users", bearer: token)
+            #expect(api.status == 401, "the person's \(name) opened the admin API: \(api.status)")
+        }
+        let refresh = try await gatehouse.script.call("POST", "/api/collections/_superusers/auth-refresh", token: pocketBase)
+        #expect(refresh.status == 401, "a users token refreshed as a superuser's: \(refresh.text)")
+        await gatehouse.stop()
+    }
 }

@@ -127,7 +127,7 @@ def test_main_pages_have_no_axe_violations_light_and_dark(browser, start_server,
     user = driver.find_element(By.CSS_SELECTOR, "a.cx-usercell__email").get_attribute("href")
     for path in ("/_/users", urllib.parse.urlsplit(user).path, "/_/audit", "/_/providers",
                  "/_/providers/apps/notes/edit", "/_/mailbox", "/_/test-users", "/_/security", "/_/webhooks",
-                 f"/_/webhooks/{webhook['id']}", "/_/webhooks/bin/demo"):
+                 f"/_/webhooks/{webhook['id']}", "/_/webhooks/bin/demo", "/_/staff"):
         check(path)
     # The Testing page with a fault in force, the ledger and an address's (empty) codes.
     api_call(base, token, "/_/api/test/faults", {"path": "/nowhere", "status": 503, "count": 3})

@@ -47,6 +47,13 @@ extension UserAdministration {
         try await tags(of: [user.id])[user.id] ?? []
     }
 
+    /// Which of these accounts hold the staff role: their address is a superuser's too (staff's own
+    /// collection, `ImpersonationPolicy`'s rule), so the console badges them.
+    public func holdingStaffRole(_ users: [User]) async throws -> Set<UserID> {
+        let staff = try await env.database.superuserEmails(among: users.map(\.email))
+        return Set(users.filter { staff.contains(EmailAddress.normalize($0.email)) }.map(\.id))
+    }
+
     /// When each of these accounts last signed in through Gatehouse.
     public func lastSignIns(of ids: [UserID]) async throws -> [UserID: Date] {
         try await env.database.lastSignIns(of: ids)

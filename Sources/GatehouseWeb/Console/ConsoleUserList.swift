@@ -54,10 +54,11 @@ struct ConsoleUserList: Sendable {
             let tags = try await administration.tags(of: ids)
             let lastSignIns = try await administration.lastSignIns(of: ids)
             let providers = await administration.linkedProviders(of: ids)
+            let staffRole = try await administration.holdingStaffRole(result.users)
             page["users"] = result.users.map { user in
                 var row: [String: Any] = [
                     "id": user.id.rawValue, "url": ConsoleURL.user(user.id), "email": user.email,
-                    "verified": user.emailVerified, "disabled": user.disabled,
+                    "verified": user.emailVerified, "disabled": user.disabled, "staffRole": staffRole.contains(user.id),
                     "tags": tags[user.id] ?? [], "providers": providers[user.id] ?? [],
                     "createdAt": DisplayDate.dayAndMinute(user.createdAt)
                 ]

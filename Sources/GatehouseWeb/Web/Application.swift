@@ -155,6 +155,7 @@ public struct Application: Sendable {
         ImpersonationPages(env: env).register(on: &router)
         TestUserPages(env: env).register(on: &router)
         ManagementKeyPages(env: env).register(on: &router)
+        StaffPage(env: env).register(on: &router)
         AdminUsersAPI(env: env).register(on: &router)
         TestUsersAPI(env: env).register(on: &router)
         WebhooksAPI(env: env).register(on: &router)

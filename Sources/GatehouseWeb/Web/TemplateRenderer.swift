@@ -27,6 +27,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleUser = "console-user"
     case consoleTestUsers = "console-test-users"
     case consoleManagementKeys = "console-management-keys"
+    case consoleStaff = "console-staff"
     case consoleTesting = "console-testing"
     case consoleProviders = "console-providers"
     case consoleApp = "console-app"
