@@ -538,6 +538,7 @@ DS_ME_RPS="$(side_rps me)"
 # interleaved pairs of windows, each side's rate summed over its windows. Issue 47: unchanged when unused.
 python3 -c "import sqlite3, sys; s = sqlite3.connect(sys.argv[1]); d = sqlite3.connect(sys.argv[2]); s.backup(d); d.close(); s.close()" \
   "$WORK/gatehouse.sqlite" "$WORK/gatehouse-bare.sqlite"
+cp "$WORK/gatehouse.sqlite.key" "$WORK/gatehouse-bare.sqlite.key"  # the tokens' signing key, kept beside the file
 BARE_ARGS=("${SERVE_ARGS[@]}")
 for i in "${!BARE_ARGS[@]}"; do [ "${BARE_ARGS[$i]}" = "$WORK/gatehouse.sqlite" ] && BARE_ARGS[$i]="$WORK/gatehouse-bare.sqlite"; done
 start_gatehouse gatehouse-bare "${BARE_ARGS[@]}" --no-test-controls
