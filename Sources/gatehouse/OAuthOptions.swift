@@ -39,7 +39,7 @@ struct OAuthOptions: ParsableArguments {
 
     /// The key file: `--secret-key-file`, else `GATEHOUSE_SECRET_KEY_FILE`, else `DB.key`.
     func keyFilePath(db: String) -> String {
-        secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
+        ServerKeys.filePath(given: secretKeyFile, db: db)
     }
 
     func settings(
@@ -60,5 +60,13 @@ struct OAuthOptions: ParsableArguments {
             appleAudiences: list(appleAudience, "APPLE_AUDIENCE"),
             googleJWKSURL: googleJWKSURL ?? Environment.value("GOOGLE_JWKS_URL") ?? "https://www.googleapis.com/oauth2/v3/certs",
             googleAudiences: list(googleAudience, "GOOGLE_AUDIENCE"))
+    }
+}
+
+extension ServerKeys {
+    /// Where the server's key file is for `db`: the path given, else `GATEHOUSE_SECRET_KEY_FILE`, else
+    /// `DB.key` beside the database; `serve` and the test-data commands read the same file.
+    static func filePath(given: String?, db: String) -> String {
+        given ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
     }
 }

@@ -36,7 +36,7 @@ struct TestDataOptions: ParsableArguments {
         var logger = Logger(label: "gatehouse.cli")
         logger.logLevel = .warning
         let database = try AppDatabase(path: db)
-        let keyPath = secretKeyFile ?? Environment.value("SECRET_KEY_FILE") ?? db + ".key"
+        let keyPath = ServerKeys.filePath(given: secretKeyFile, db: db)
         let keys = try ServerKeys.loadOrCreate(path: keyPath) { try database.legacySecret(named: Serve.keyedHashSecret) }
         return (database, try KeyedHash(key: keys.keyedHash), logger)
     }

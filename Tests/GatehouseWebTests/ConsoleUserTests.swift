@@ -81,6 +81,10 @@ import Testing
         let second = try await staff.get(next)
         #expect(second.text.contains("list0@example.com"))
         #expect(!second.text.contains("list54@example.com"))
+        let pastTheEnd = try await staff.get("/_/users?page=99")
+        #expect(pastTheEnd.text.contains("This page is past the last one"), "no filter is set, so none is blamed")
+        #expect(!pastTheEnd.text.contains("No users match these filters"))
+        #expect(pastTheEnd.text.contains(#"href="/_/users">Go to the first page"#))
 
         let search = try await staff.get("/_/users?q=lister%2012")
         #expect(search.text.contains("list12@example.com"))

@@ -67,6 +67,11 @@ struct ConsoleUserList: Sendable {
                 return row
             }
             page["empty"] = result.users.isEmpty
+            // A page number beyond the list (an old link, a typed URL) is not a filter that matched nothing.
+            if result.users.isEmpty, result.totalItems > 0 {
+                page["pastLastPage"] = true
+                page["firstPageURL"] = URLQuery.path("/_/users", filters.queryItems)
+            }
             let pager = UserListPager(
                 page: filters.page, perPage: Self.pageSize, total: result.totalItems,
                 totalIsLowerBound: result.totalIsLowerBound, shown: result.users.count)
