@@ -71,6 +71,8 @@ struct ConsoleUserList: Sendable {
             if result.users.isEmpty, result.totalItems > 0 {
                 page["pastLastPage"] = true
                 page["firstPageURL"] = URLQuery.path("/_/users", filters.queryItems)
+            } else if result.users.isEmpty, !filters.isFiltered {
+                page["noUsersYet"] = true
             }
             let pager = UserListPager(
                 page: filters.page, perPage: Self.pageSize, total: result.totalItems,
@@ -206,6 +208,11 @@ struct UserListFilters {
 
     /// The page as a query item (none for the first), for a link back to this very page.
     var pageItem: [(String, String)] { page > 1 ? [("page", String(page))] : [] }
+
+    /// Whether any filter narrows the list (the sort does not).
+    var isFiltered: Bool {
+        search != nil || verified != nil || disabled != nil || hasProvider != nil || locked || tag != nil
+    }
 
     /// The filters and sort as query items, for paging and sorting links.
     var queryItems: [(String, String)] {
