@@ -506,7 +506,8 @@ DS_REFRESH="$(curl -s -H 'Content-Type: application/json' -H "Authorization: Bea
   -d "{\"loginId\":\"$EMAIL\",\"password\":\"$PASSWORD\"}" "$GH/v1/auth/password/signin" | json_field refreshJwt)"
 [ -n "$DS_REFRESH" ] || die "Gatehouse's Descope API gave no refresh JWT"
 DESCOPE_ROUNDS="${BENCH_DESCOPE_ROUNDS:-3}"
-declare -A SIDE_REQUESTS=([pb]=0 [refresh]=0 [me]=0) SIDE_SECONDS=([pb]=0 [refresh]=0 [me]=0)
+declare -A SIDE_REQUESTS=([pb]=0 [refresh]=0 [me]=0 [controls-on]=0 [controls-off]=0)
+declare -A SIDE_SECONDS=([pb]=0 [refresh]=0 [me]=0 [controls-on]=0 [controls-off]=0)
 # refresh_window SIDE ROUND: one wrk window of that side's call, added to its totals.
 refresh_window() {
   case "$1" in
@@ -516,6 +517,10 @@ refresh_window() {
           -H "Authorization: Bearer $DESCOPE_PROJECT:$DS_REFRESH" ;;
     me) run_wrk "Gatehouse GET /v1/auth/me (Descope, round $2)" "$GH/v1/auth/me" GET \
           -H "Authorization: Bearer $DESCOPE_PROJECT:$DS_REFRESH" ;;
+    controls-on) run_wrk "Gatehouse POST users/auth-refresh, test controls on (round $2)" \
+          "$GH/api/collections/users/auth-refresh" POST -H "Authorization: $GH_PB_TOKEN" ;;
+    controls-off) run_wrk "Gatehouse POST users/auth-refresh, test controls off (round $2)" \
+          "$GH_BARE/api/collections/users/auth-refresh" POST -H "Authorization: $GH_PB_TOKEN" ;;
   esac
   [ "$LAST_ERRORS" = 0 ] || die "$1 answered $LAST_ERRORS errors in round $2"
   SIDE_REQUESTS[$1]=$((SIDE_REQUESTS[$1] + LAST_REQUESTS))
@@ -543,19 +548,12 @@ BARE_ARGS=("${SERVE_ARGS[@]}")
 for i in "${!BARE_ARGS[@]}"; do [ "${BARE_ARGS[$i]}" = "$WORK/gatehouse.sqlite" ] && BARE_ARGS[$i]="$WORK/gatehouse-bare.sqlite"; done
 start_gatehouse gatehouse-bare "${BARE_ARGS[@]}" --no-test-controls
 GH_BARE="$STARTED_URL"
-declare -A CONTROL_REQUESTS=([on]=0 [off]=0) CONTROL_SECONDS=([on]=0 [off]=0)
 for round in $(seq 1 "${BENCH_CONTROLS_ROUNDS:-2}"); do
-  for side in on off; do
-    url="$GH"; [ "$side" = off ] && url="$GH_BARE"
-    run_wrk "Gatehouse POST users/auth-refresh, test controls $side (round $round)" \
-      "$url/api/collections/users/auth-refresh" POST -H "Authorization: $GH_PB_TOKEN"
-    [ "$LAST_ERRORS" = 0 ] || die "auth-refresh with test controls $side answered $LAST_ERRORS errors"
-    CONTROL_REQUESTS[$side]=$((CONTROL_REQUESTS[$side] + LAST_REQUESTS))
-    CONTROL_SECONDS[$side]="$(python3 -c "print(${CONTROL_SECONDS[$side]} + $LAST_SECONDS)")"
-  done
+  refresh_window controls-on "$round"
+  refresh_window controls-off "$round"
 done
-CONTROLS_ON_RPS="$(python3 -c "print(f'{${CONTROL_REQUESTS[on]} / max(0.001, ${CONTROL_SECONDS[on]}):.1f}')")"
-CONTROLS_OFF_RPS="$(python3 -c "print(f'{${CONTROL_REQUESTS[off]} / max(0.001, ${CONTROL_SECONDS[off]}):.1f}')")"
+CONTROLS_ON_RPS="$(side_rps controls-on)"
+CONTROLS_OFF_RPS="$(side_rps controls-off)"
 kill -TERM "$STARTED_PID" 2>/dev/null || true
 
 GH_TOTAL="$(curl -s -H "Authorization: $GH_PB_SUPER" "$GH/api/collections/users/records?perPage=1" | json_field totalItems)"
