@@ -348,7 +348,7 @@ def test_console_addresses_whole_at_1280_and_usable_on_a_phone(driver, site, scr
         wait_for_path(driver, "/_/users/")
         locked_page = driver.current_url
         row = driver.find_element(By.CSS_SELECTOR, "#lockouts .cx-lockout")
-        assert "12 wrong tries" in row.text and "until" in row.text, row.text
+        assert "12 failed tries" in row.text and "until" in row.text, row.text
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
         driver.save_screenshot(str(screenshots_dir / "issue49-console-lockout-1280.png"))
 
