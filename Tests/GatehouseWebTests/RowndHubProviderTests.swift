@@ -21,7 +21,12 @@ import Testing
         let hub = ((config.json["app"] as? [String: Any])?["config"] as? [String: Any])?["hub"] as? [String: Any]
         let auth = try #require(hub?["auth"] as? [String: Any], "\(config.json)")
         #expect(auth["use_explicit_sign_up_flow"] as? Bool == true, "the SDK passes the app's intent on")
-        return (buttons, try #require(auth["sign_in_methods"] as? [String: [String: Any]]))
+        let methods = try #require(auth["sign_in_methods"] as? [String: [String: Any]])
+        let schema = ((config.json["app"] as? [String: Any])?["schema"] as? [String: Any]) ?? [:]
+        for (method, field) in [("google", "google_id"), ("apple", "apple_id")] {
+            #expect((schema[field] != nil) == (methods[method]?["enabled"] as? Bool == true), "\(field) as the plugin adds it")
+        }
+        return (buttons, methods)
     }
 
     /// Nothing configured: email only, in the Hub and in `app-config`.

@@ -35,7 +35,10 @@ Differences kept, each on purpose (none shows in these scripts):
   after writing meta. The plugin's `signout` and its refusals of migration are held by
   RowndPluginTests (a Swift suite): the reference runs with migration off (it would ask Rownd's API).
 
-The Hub (`/rownd-hub`) is held by the last test: Chromium plays the iOS web view, the native
+The reference's app sets the plugin's `useExplicitSignUpFlow`, which Gatehouse always answers (the
+SDK passes an app's sign-in or sign-up intent to the Hub only with it).
+
+The Hub (`/rownd-hub`) is held by the last two tests: Chromium plays the iOS web view, the native
 message handler the only stand-in.
 """
 

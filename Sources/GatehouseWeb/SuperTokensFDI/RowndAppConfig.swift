@@ -36,16 +36,20 @@ struct RowndAppConfig: Sendable {
         return .object(["status": "OK", "config_type": "app", "app": .object(app)])
     }
 
-    /// The Rownd SDK's default fields, and the address when the email sign-in is on.
+    /// The Rownd SDK's default fields, the address when the email sign-in is on, and the provider
+    /// ids (not shown to the person) when Google or Apple is, as the plugin adds them.
     private var schema: [String: JSONValue] {
         var fields = [
-            ("first_name", "First name"), ("last_name", "Last name"), ("nick_name", "Nick name"), ("zip_code", "Zip code")
+            ("first_name", "First name", true), ("last_name", "Last name", true), ("nick_name", "Nick name", true),
+            ("zip_code", "Zip code", true)
         ]
-        if waysIn.email { fields.append(("email", "Email")) }
+        if waysIn.email { fields.append(("email", "Email", true)) }
+        if waysIn.showsGoogle { fields.append(("google_id", "Google ID", false)) }
+        if waysIn.showsApple { fields.append(("apple_id", "Apple ID", false)) }
         return Dictionary(
-            uniqueKeysWithValues: fields.map { key, name in
+            uniqueKeysWithValues: fields.map { key, name, visible in
                 let field: [String: JSONValue] = [
-                    "display_name": .string(name), "type": "string", "owned_by": "user", "user_visible": .bool(true),
+                    "display_name": .string(name), "type": "string", "owned_by": "user", "user_visible": .bool(visible),
                     "read_only": .bool(false), "show_empty": .bool(false)
                 ]
                 return (key, JSONValue.object(field))
