@@ -219,7 +219,7 @@
         if (hint && emailForm) emailForm.querySelector("input").value = hint;
         heading();
         say("");
-        signUpInstead.hidden = true;
+        if (signUpInstead) signUpInstead.hidden = true;
         step("email");
       },
       signOut() { post({ type: "sign_out", payload: { was_user_initiated: true } }); },
