@@ -25,7 +25,7 @@ struct TestControlsDispatch: Sendable {
         let effects = RequestEffects()
         let started = ContinuousClock.now
         let fault =
-            TestFaults.exempt.contains { request.path.hasPrefix($0) }
+            faults.isEmpty || TestFaults.exempt.contains(where: { request.path.hasPrefix($0) })
             ? nil : faults.take(method: request.method, path: request.path)
         var (response, route) = await RequestEffects.$current.withValue(effects) {
             await answer(request, meeting: fault)
