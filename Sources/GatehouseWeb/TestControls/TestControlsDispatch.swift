@@ -37,7 +37,7 @@ struct TestControlsDispatch: Sendable {
                 id: id, at: clock(), method: request.method.rawValue, path: request.path, route: route,
                 wayIn: wayIn.name(of: request), status: response.status,
                 milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
-                fault: fault?.id, effects: effects))
+                fault: fault?.id, effects: effects.effects))
         return response
     }
 
