@@ -10,6 +10,8 @@ struct RowndAppConfig: Sendable {
     var apiBasePath: String
     /// Whether the email sign-in (code, or link) is on.
     var emailSignIn: Bool
+    /// Whether guest accounts are offered (`plugin/rownd/guest`).
+    var guests: Bool
 
     var json: JSONValue {
         let hub: [String: JSONValue] = [
@@ -50,7 +52,8 @@ struct RowndAppConfig: Sendable {
             })
     }
 
-    /// Email only: Gatehouse has no phone sign-in, and Google, Apple and guests are not offered here.
+    /// Email, and guests (the plugin's `anonymous` method of `type` `guest`): Gatehouse has no phone
+    /// sign-in, and Google and Apple are not offered here.
     private var signInMethods: JSONValue {
         let off = JSONValue.object(["enabled": .bool(false)])
         let oneTap = JSONValue.object(["auto_prompt": .bool(false), "delay": .number(7000)])
@@ -60,7 +63,8 @@ struct RowndAppConfig: Sendable {
         ]
         return .object([
             "email": .object(["enabled": .bool(emailSignIn)]), "phone": off, "google": .object(google),
-            "apple": .object(["enabled": .bool(false), "client_id": ""]), "anonymous": off
+            "apple": .object(["enabled": .bool(false), "client_id": ""]),
+            "anonymous": guests ? .object(["enabled": .bool(true), "type": "guest"]) : off
         ])
     }
 }
