@@ -170,6 +170,8 @@ import Testing
         #expect(list.text.components(separatedBy: #"data-kind="guest""#).count - 1 == 2)
         let guests = try await staff.get("/_/users?guest=yes")
         #expect(guests.text.contains(first) && guests.text.contains(second) && !guests.text.contains("real@example.com"))
+        let page = try await staff.get("/_/users/" + first)
+        #expect(page.text.contains(#"data-kind="guest""#) && !page.text.contains("Unverified</span>"))
         let others = try await staff.get("/_/users?guest=no")
         #expect(others.text.contains("real@example.com") && !others.text.contains(first))
 
