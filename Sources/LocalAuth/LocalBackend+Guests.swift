@@ -16,5 +16,16 @@ extension LocalBackend: GuestSignUps {
         return outcome
     }
 
+    public func signIn(otpID: String, code: String, upgrading guest: UserID) async throws -> SignInResult {
+        try await sessionOrChallenge(
+            for: try await accounts.signIn(otpID: otpID, code: code, upgrading: guest), firstMethod: "email_code")
+    }
+
+    public func signIn(magicLinkToken: String, browserBinding: String?, upgrading guest: UserID) async throws -> SignInResult {
+        try await sessionOrChallenge(
+            for: try await accounts.signIn(magicLinkToken: magicLinkToken, browserBinding: browserBinding, upgrading: guest),
+            firstMethod: "magic_link")
+    }
+
     public func isGuest(_ id: UserID) async throws -> Bool { try await database.isGuest(id) }
 }

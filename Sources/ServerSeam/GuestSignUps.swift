@@ -10,6 +10,12 @@ public protocol GuestSignUps: AuthAPI {
     /// same id, profile and sessions); a session opened as `signUp` opens one. `.emailExists` when
     /// the address has an account, `.userNotFound` when `id` is no guest: nothing changes.
     func upgradeGuest(_ id: UserID, to signUp: SignUpRequest) async throws -> SignUpOutcome
+    /// `signIn(otpID:code:)` by guest `guest`'s session: an address without an account upgrades
+    /// the guest (same id, profile and sessions) instead of making one; one with an account signs
+    /// in to it, the guest left as it was.
+    func signIn(otpID: String, code: String, upgrading guest: UserID) async throws -> SignInResult
+    /// `signIn(magicLinkToken:browserBinding:)` the same way.
+    func signIn(magicLinkToken: String, browserBinding: String?, upgrading guest: UserID) async throws -> SignInResult
     /// Whether account `id` is a guest.
     func isGuest(_ id: UserID) async throws -> Bool
 }

@@ -18,32 +18,39 @@ extension AppDatabase {
 
     /// Gives guest `id` its own address (and `passwordHash`) and drops its guest mark, in one
     /// transaction with the sign-up's verification tokens: the account, its id, profile and
-    /// sessions stay; `proven` marks the address proven (no longer provisional). `AuthError.userNotFound` when `id` is not a guest (an upgrade already
-    /// done, or never one); `AuthError.emailExists` when the address has an account (nothing changes).
+    /// sessions stay; `proven` marks the address proven (no longer provisional).
+    /// `AuthError.userNotFound` when `id` is not a guest (an upgrade already done, or never one);
+    /// `AuthError.emailExists` when the address has an account (nothing changes).
     public func upgradeGuest(
         id: UserID, email: String, passwordHash: String?, proven: Bool, at now: Date, tokens: [VerificationTokenRecord]
     ) async throws -> UserRecord {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM guest_accounts WHERE user_id = ?", arguments: [id.rawValue])
-            guard db.changesCount == 1, var user = try UserRecord.fetchOne(db, key: id.rawValue) else {
-                throw AuthError.userNotFound
-            }
-            user.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-            user.emailNormalized = EmailAddress.normalize(email)
+            guard var user = try Self.upgradeGuest(db, id: id, email: email, at: now) else { throw AuthError.userNotFound }
             user.passwordHash = passwordHash
             user.verified = user.verified || proven
-            user.updatedAt = now
-            do {
-                try user.update(db)
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                throw AuthError.emailExists
-            }
+            try user.update(db)
             if user.verified {
                 try db.execute(sql: "DELETE FROM provisional_accounts WHERE user_id = ?", arguments: [id.rawValue])
             }
             for var token in tokens { try token.insert(db) }
             return user
         }
+    }
+
+    /// Guest `id` with `email` as its address and its guest mark dropped; nil when `id` is no guest.
+    /// `AuthError.emailExists` when the address has an account.
+    static func upgradeGuest(_ db: Database, id: UserID, email: String, at now: Date) throws -> UserRecord? {
+        try db.execute(sql: "DELETE FROM guest_accounts WHERE user_id = ?", arguments: [id.rawValue])
+        guard db.changesCount == 1, var user = try UserRecord.fetchOne(db, key: id.rawValue) else { return nil }
+        user.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        user.emailNormalized = EmailAddress.normalize(email)
+        user.updatedAt = now
+        do {
+            try user.update(db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw AuthError.emailExists
+        }
+        return user
     }
 
     /// Whether account `id` is a guest.

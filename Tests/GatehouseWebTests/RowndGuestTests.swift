@@ -139,6 +139,34 @@ import Testing
         await gatehouse.stop()
     }
 
+    /// A mailed code spent with a guest's session, for an address with no account, upgrades the
+    /// guest (proven at once); for an address that has one, it signs in to that account alone.
+    @Test func aGuestsMailedCodeUpgradesItOrSignsInToTheAccountThatExists() async throws {
+        let gatehouse = try await TestGatehouse()
+        let (app, id) = try await Self.guest(gatehouse)
+        _ = try await app.call("PUT", Self.user, ["data": ["first_name": "Cy"]])
+        let device = try await SuperTokensFDIPasswordlessTests.startCode(app, "cy@example.com")
+        let code = try await gatehouse.latestCode(for: "cy@example.com")
+        let consumed = try await SuperTokensFDIPasswordlessTests.consume(app, device, code)
+        #expect((consumed["user"] as? [String: Any])?["id"] as? String == id, "\(consumed)")
+        let user = try await app.call("GET", Self.user)
+        #expect(user.json["auth_level"] as? String == "verified", "\(user.json)")
+        #expect((user.json["data"] as? [String: Any])?["first_name"] as? String == "Cy")
+        #expect(try await gatehouse.database.isGuest(UserID(id)) == false)
+
+        gatehouse.clock.advance(61)  // past the address's one-minute mail cool-down
+        let (other, otherGuest) = try await Self.guest(gatehouse)
+        _ = try await other.call("PUT", Self.user, ["data": ["first_name": "Mallory"]])
+        let again = try await SuperTokensFDIPasswordlessTests.startCode(other, "cy@example.com")
+        let signedIn = try await SuperTokensFDIPasswordlessTests.consume(
+            other, again, try await gatehouse.latestCode(for: "cy@example.com"))
+        #expect((signedIn["user"] as? [String: Any])?["id"] as? String == id, "the address's own account")
+        let data = try await other.call("GET", Self.user).json["data"] as? [String: Any]
+        #expect(data?["first_name"] as? String == "Cy", "the guest's data is not carried in")
+        #expect(try await gatehouse.database.isGuest(UserID(otherGuest)))
+        await gatehouse.stop()
+    }
+
     /// Millions of guests from one machine are an attack: guests come out of the caller's sign-up
     /// budget (50 an hour), the 51st is refused with nothing made, and other callers are untouched.
     @Test func theFiftyFirstGuestFromOneAddressIsRefused() async throws {

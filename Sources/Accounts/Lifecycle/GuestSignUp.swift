@@ -10,7 +10,10 @@ import ServerSeam
 /// `user.signed_up` (`method: guest`). Upgrading one is a sign-up in place — the same budget, checks
 /// and mail as `SignUp`, the guest's id, profile and meta kept — audited as `user.guest_upgraded`;
 /// the guest's session that asked ends (the sign-up's session replaces it). An address that has an
-/// account is refused as a sign-up is: a guest never joins, nor takes, an existing account.
+/// account is refused as a sign-up is: a guest never joins, nor takes, an existing account. A
+/// mailed code or link spent with a guest's session (`EmailCodeSignIn`, `MagicLinkSignIn`, under
+/// their budgets) upgrades it the same way when the address has no account, and otherwise signs in
+/// to that account alone.
 public struct GuestSignUp: Sendable {
     let env: Accounts
     /// Names the front-end in the audit data.
@@ -53,6 +56,17 @@ public struct GuestSignUp: Sendable {
             .guestUpgraded, actor: guest.user.id.rawValue, subject: guest.user.id.rawValue, request: request,
             data: AuditTrail.data(["email": .string(outcome.user.email), "method": "password"], via: via))
         return outcome
+    }
+
+    /// Audits `result` as `guest`'s upgrade when it signed the guest's own account in (a code or
+    /// link spent with its session, for an address that had no account).
+    static func recordUpgrade(
+        of guest: SignedIn, _ result: SignInResult, method: String, env: Accounts, via: String?, request: Request
+    ) async {
+        guard case .signedIn(let session) = result, session.user.id == guest.user.id else { return }
+        await env.audit.record(
+            .guestUpgraded, actor: guest.user.id.rawValue, subject: guest.user.id.rawValue, request: request,
+            data: AuditTrail.data(["email": .string(session.user.email), "method": .string(method)], via: via))
     }
 
     /// Takes one of `source`'s sign-ups; `.rateLimited` when they are spent, audited as a refused

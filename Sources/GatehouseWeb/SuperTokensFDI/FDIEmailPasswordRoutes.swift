@@ -27,7 +27,7 @@ struct FDIEmailPasswordRoutes: Sendable {
         let asked = SignUpRequest(email: email, password: fields["password"] ?? "")
         let outcome: SignUpOutcome
         do {
-            if let guest = try await guestSession(request) {
+            if let guest = try await fdi.sessions.guest(request) {
                 outcome = try await fdi.guests.upgrade(guest.signedIn, to: asked, for: .browserSession, request: request)
             } else {
                 outcome = try await signUp.attempt(asked, for: .browserSession, request: request)
@@ -41,14 +41,6 @@ struct FDIEmailPasswordRoutes: Sendable {
         guard let session = outcome.session else { throw FDIRefusal.unauthorised }
         return try await fdi.sessions.opening(
             session, factors: [Self.factor], request: request, body: Self.signedIn(outcome.user))
-    }
-
-    /// The request's session when its account is a guest: a sign-up with it upgrades the guest (as
-    /// the Rownd plugin links the new login method to the guest's user). A token that does not
-    /// verify is no guest's, and the sign-up makes an account of its own.
-    private func guestSession(_ request: Request) async throws -> FDISessions.Verified? {
-        guard let session = try? await fdi.sessions.optional(request) else { return nil }
-        return try await fdi.isGuest(session.user) ? session : nil
     }
 
     /// A password sign-in. For an account that owes a second step it answers as the SDK's MFA

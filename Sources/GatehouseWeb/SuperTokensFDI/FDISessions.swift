@@ -53,6 +53,14 @@ struct FDISessions: Sendable {
         FDITransport.presented(request, refresh: false) == nil ? nil : try await verified(request)
     }
 
+    /// The request's session when its account is a guest: a sign-up, code or link spent with it
+    /// upgrades the guest (as the Rownd plugin links the new login method to the guest's user). A
+    /// token that does not verify is no guest's, and the sign-in goes on without it.
+    func guest(_ request: Request) async throws -> Verified? {
+        guard let session = try? await optional(request) else { return nil }
+        return try await fdi.isGuest(session.user) ? session : nil
+    }
+
     /// `body` with the session's access token re-signed with today's `st-ev` (same session, same
     /// expiry), as the SDK does when a claim is fetched again.
     func refreshingClaims(_ session: Verified, body: Response) async throws -> Response {
