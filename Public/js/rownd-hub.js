@@ -8,6 +8,7 @@
   if (!hub) return;
   const base = hub.dataset.apiBasePath || "/auth";
   const emailForm = hub.querySelector("[data-hub-email]");
+  const guestChoice = hub.querySelector("[data-hub-guest-choice]");
   const codeForm = hub.querySelector("[data-hub-code]");
   const error = hub.querySelector("[data-hub-error]");
   const lead = hub.querySelector("[data-hub-lead]");
@@ -28,20 +29,51 @@
   function step(name) {
     emailForm.hidden = name !== "email";
     codeForm.hidden = name !== "code";
+    if (guestChoice) guestChoice.hidden = name !== "email";
     const field = (name === "email" ? emailForm : codeForm).querySelector("input");
     if (name !== "done") field.focus();
   }
 
-  async function call(path, body) {
+  async function call(path, body, rid = "passwordless") {
     const response = await fetch(base + path, {
       method: "POST", credentials: "omit", body: JSON.stringify(body),
-      headers: { "content-type": "application/json", rid: "passwordless", "fdi-version": "3.0", "st-auth-mode": "header" }
+      headers: { "content-type": "application/json", rid, "fdi-version": "3.0", "st-auth-mode": "header" }
     });
     const json = await response.json().catch(() => ({}));
     if (response.status === 429) throw new Error("Too many tries. Please wait a minute and try again.");
     if (!response.ok) throw new Error(json.message || "Something went wrong. Please try again.");
     return { response, json };
   }
+
+  // Hands the answer's session to the app: the SDK's `authentication` message.
+  function finish(response, json) {
+    const payload = {
+      access_token: response.headers.get("st-access-token"),
+      refresh_token: response.headers.get("st-refresh-token"),
+      front_token: response.headers.get("front-token"),
+      user_type: json.createdNewRecipeUser ? "new_user" : "existing_user"
+    };
+    const antiCsrf = response.headers.get("anti-csrf");
+    if (antiCsrf) payload.anti_csrf = antiCsrf;
+    title.textContent = "You're signed in";
+    lead.textContent = "Returning to the app…";
+    step("done");
+    post({ type: "authentication", payload });
+  }
+
+  // "Continue as guest": the plugin's guest account, which a later sign-up with its session upgrades.
+  async function continueAsGuest() {
+    say("");
+    try {
+      const { response, json } = await call("/plugin/rownd/guest", {}, "session");
+      if (json.status !== "OK") throw new Error(json.message || "Guests are not offered here.");
+      finish(response, json);
+    } catch (failure) {
+      say(failure.message);
+    }
+  }
+
+  if (guestChoice) guestChoice.querySelector("[data-hub-guest]").addEventListener("click", continueAsGuest);
 
   emailForm.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -73,18 +105,7 @@
         step("email");
         throw new Error(json.reason || "That sign-in has ended. Please ask for a new code.");
       }
-      const payload = {
-        access_token: response.headers.get("st-access-token"),
-        refresh_token: response.headers.get("st-refresh-token"),
-        front_token: response.headers.get("front-token"),
-        user_type: json.createdNewRecipeUser ? "new_user" : "existing_user"
-      };
-      const antiCsrf = response.headers.get("anti-csrf");
-      if (antiCsrf) payload.anti_csrf = antiCsrf;
-      title.textContent = "You're signed in";
-      lead.textContent = "Returning to the app…";
-      step("done");
-      post({ type: "authentication", payload });
+      finish(response, json);
     } catch (failure) {
       say(failure.message);
       input.select();
@@ -105,6 +126,8 @@
       if (hint) emailForm.querySelector("input").value = hint;
       if (options && options.intent === "sign_up") title.textContent = "Create your account";
       step("email");
+      // `Rownd.requestSignIn(with: .guest)` asks for a guest straight away.
+      if (options && options.sign_in_type === "anonymous" && guestChoice) continueAsGuest();
     },
     signOut() { post({ type: "sign_out", payload: { was_user_initiated: true } }); },
     generateQrCode() {},

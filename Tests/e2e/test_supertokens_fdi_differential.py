@@ -407,3 +407,26 @@ def test_the_rownd_hub_hands_the_app_a_working_session(targets, browser, screens
     refreshed = requests.post(f"{base}/auth/session/refresh", timeout=10, headers={
         "rid": "session", "st-auth-mode": "header", "Authorization": "Bearer " + payload["refresh_token"]})
     assert refreshed.status_code == 200 and refreshed.headers["st-access-token"] and refreshed.headers["st-refresh-token"]
+
+
+def test_the_rownd_hub_makes_a_guest(targets, browser):
+    """`Rownd.requestSignIn(with: .guest)` (`sign_in_type: anonymous`) or "Continue as guest": the
+    Hub asks the plugin's `guest` route and posts its session, which opens the plugin's `user` as a
+    guest's."""
+    base = targets["gatehouse"]
+    installed = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NATIVE_HANDLER})
+    try:
+        browser.get(f"{base}/rownd-hub/mobile_app?config=%7B%7D&sign_in=&appKey=demo&apiDomain={base}&apiBasePath=%2Fauth")
+        button = WebDriverWait(browser, 20).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-hub-guest]")))
+        assert button.text == "Continue as guest"
+        browser.execute_script("rownd.requestSignIn({sign_in_type: 'anonymous'})")
+        WebDriverWait(browser, 20).until(
+            lambda driver: any('"authentication"' in m for m in driver.execute_script("return window.__posted")))
+        messages = [json.loads(m) for m in browser.execute_script("return window.__posted")]
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": installed["identifier"]})
+    payload = next(m for m in messages if m["type"] == "authentication")["payload"]
+    assert payload["user_type"] == "new_user"
+    user = requests.get(f"{base}/auth/plugin/rownd/user", timeout=10, headers={
+        "rid": "session", "st-auth-mode": "header", "Authorization": "Bearer " + payload["access_token"]})
+    assert user.status_code == 200 and user.json()["auth_level"] == "guest"

@@ -82,7 +82,10 @@ struct FDISessions: Sendable {
         switch try await tokens.rotate(
             presented, antiCsrf: nil, dynamic: true,
             userData: { signedIn, kept in
-                kept.merging(try await claims(for: signedIn.user)) { _, fresh in fresh }
+                // Only a guest's session can say `guest`, and no session becomes a guest's: the
+                // store is asked only then (a refresh is otherwise no read more).
+                let guest = kept["auth_level"] == "guest" ? try await fdi.isGuest(signedIn.user) : false
+                return kept.merging(claims(for: signedIn.user, guest: guest)) { _, fresh in fresh }
             })
         {
         case .minted(let minted):
@@ -112,8 +115,13 @@ struct FDISessions: Sendable {
 
     /// The claims the FDI adds to an access token: its issuer, `st-ev` for `user`, and the Rownd plugin's.
     func claims(for user: User) async throws -> [String: JSONValue] {
+        claims(for: user, guest: try await fdi.isGuest(user))
+    }
+
+    /// The same, knowing whether `user` is a guest.
+    func claims(for user: User, guest: Bool) -> [String: JSONValue] {
         let now = (fdi.env.clock().timeIntervalSince1970 * 1000).rounded(.down)
-        return RowndUser.claims(for: user, guest: try await fdi.isGuest(user), now: now).merging([
+        return RowndUser.claims(for: user, guest: guest, now: now).merging([
             "iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])
         ]) { _, own in own }
     }

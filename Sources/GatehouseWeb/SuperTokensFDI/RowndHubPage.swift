@@ -16,7 +16,7 @@ struct RowndHubPage: Sendable {
                     .rowndHub,
                     [
                         "title": "Sign in", "assetVersion": fdi.env.configuration.assetVersion,
-                        "apiBasePath": fdi.basePath
+                        "apiBasePath": fdi.basePath, "guests": fdi.env.accounts.offersGuests
                     ])
             }
         }
