@@ -63,6 +63,7 @@
     const emailForm = hub.querySelector("[data-hub-email]");
     const codeForm = hub.querySelector("[data-hub-code]");
     const signUpInstead = hub.querySelector("[data-hub-sign-up]");
+    const guestChoice = hub.querySelector("[data-hub-guest-choice]");
     const { title, lead, say } = parts(hub);
     const first = { title: title.textContent, lead: lead.textContent };
     // What the SDK's `rownd.requestSignIn(…)` passed: intent, post_login_redirect, hint, title, subtitle.
@@ -70,6 +71,7 @@
     let device = null;
 
     function step(name) {
+      if (guestChoice) guestChoice.hidden = name !== "email";
       if (!emailForm) return;
       emailForm.hidden = name !== "email";
       codeForm.hidden = name !== "code";
@@ -93,6 +95,20 @@
         location.assign(hub.dataset.hubPath + "/continue?" + new URLSearchParams({ to: target }));
       }
     }
+
+    // "Continue as guest": the plugin's guest account, which a later sign-up with its session upgrades.
+    async function continueAsGuest() {
+      say("");
+      try {
+        const { response, json } = await fdi(base, "POST", "/plugin/rownd/guest", "session", {});
+        if (json.status !== "OK") throw new Error(json.message || "Guests are not offered here.");
+        finish(response, json);
+      } catch (failure) {
+        say(failure.message);
+      }
+    }
+
+    guestChoice?.querySelector("[data-hub-guest]").addEventListener("click", continueAsGuest);
 
     emailForm?.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -221,6 +237,8 @@
         say("");
         if (signUpInstead) signUpInstead.hidden = true;
         step("email");
+        // `Rownd.requestSignIn(with: .guest)` asks for a guest straight away.
+        if (options.sign_in_type === "anonymous" && guestChoice) continueAsGuest();
       },
       signOut() { post({ type: "sign_out", payload: { was_user_initiated: true } }); },
       generateQrCode() {},

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PasswordStrength
 import Secrets
+import ServerSeam
 import Store
 import WebAuthn
 
@@ -94,6 +95,8 @@ public struct Accounts: Sendable {
 
     /// The acts the backend supports (`Capability`).
     public var capabilities: Set<Capability> { backend.capabilities }
+    /// Whether the backend makes guest accounts (`GuestSignUp`): the embedded one.
+    public var offersGuests: Bool { (try? backend.guestSignUps()) != nil }
     /// Whether sign-up and email change mail a code or a link.
     public var verificationMode: VerificationMode { backend.verificationMode }
     /// Whether an email change's confirmation asks for the account's password (PocketBase's does).

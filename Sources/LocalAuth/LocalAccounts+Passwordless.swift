@@ -39,9 +39,10 @@ extension LocalAccounts {
 
     /// A right code signs in (and verifies the address); a wrong one counts one of the code's tries.
     /// Unknown ids and codes of addresses without an account read like wrong codes.
-    public func signIn(otpID: String, code: String) async throws -> User {
+    /// With `guest`, an address without an account upgrades that guest account instead of making one.
+    public func signIn(otpID: String, code: String, upgrading guest: UserID? = nil) async throws -> User {
         let (token, id, now) = try await checkedCode(otpID: otpID, code: code)
-        return try await spend(token, id: id, now: now, via: "code")
+        return try await spend(token, id: id, now: now, via: "code", guest: guest)
     }
 
     /// The live token a right code names, not spent; each check takes one of the code's tries.
@@ -107,13 +108,13 @@ extension LocalAccounts {
 
     /// Signs in with a link's token. A binding that is not the asking browser's spends nothing and
     /// names the address (`.magicLinkOpenedElsewhere`); nil means the person confirmed it. Unknown
-    /// tokens are `.invalidCode`; spent, superseded and expired ones `.codeExpired`.
-    public func signIn(magicLinkToken: String, browserBinding: String?) async throws -> User {
+    /// tokens are `.invalidCode`; spent, superseded and expired ones `.codeExpired`. `guest` as for a code.
+    public func signIn(magicLinkToken: String, browserBinding: String?, upgrading guest: UserID? = nil) async throws -> User {
         let (token, id, now) = try await liveLink(magicLinkToken)
         if let browserBinding, !KeyedHash.constantTimeEquals(browserBinding, token.browserBinding ?? "") {
             throw AuthError.magicLinkOpenedElsewhere(email: token.email)
         }
-        return try await spend(token, id: id, now: now, via: "link")
+        return try await spend(token, id: id, now: now, via: "link", guest: guest)
     }
 
     /// The live token a link names, not spent. Unknown: `.invalidCode`; spent, expired, or for an
@@ -161,11 +162,13 @@ extension LocalAccounts {
     }
 
     /// Spends the token and returns its account, refusing disabled accounts and addresses without one.
-    private func spend(_ token: SignInTokenRecord, id: Int64, now: Date, via: String) async throws -> User {
+    private func spend(
+        _ token: SignInTokenRecord, id: Int64, now: Date, via: String, guest: UserID? = nil
+    ) async throws -> User {
         let newUser = UserRecord(
             id: UserID(SecureRandom.userID()), email: token.email, passwordHash: nil, verified: true,
             profile: token.signUpProfile ?? Profile(), createdAt: now, updatedAt: now)
-        switch try await database.spendSignInToken(id: id, now: now, newUser: newUser) {
+        switch try await database.spendSignInToken(id: id, now: now, newUser: newUser, guest: guest) {
         case .dead:
             throw AuthError.codeExpired
         case .noAccount:

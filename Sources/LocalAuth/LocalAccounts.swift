@@ -30,9 +30,10 @@ public final class LocalAccounts: Sendable {
     ) {
         self.database = database
         self.hasher = hasher
-        // A reserved test address is mailed nothing (`--test-address-suffix`).
+        // A reserved test address (`--test-address-suffix`) and a guest's placeholder are mailed nothing.
+        let guarded = GuestAddressMailer(wrapped: mailer, logger: logger)
         self.mailer =
-            configuration.testAddresses.map { TestAddressMailer(wrapped: mailer, addresses: $0, logger: logger) } ?? mailer
+            configuration.testAddresses.map { TestAddressMailer(wrapped: guarded, addresses: $0, logger: logger) } ?? guarded
         self.keyedHash = keyedHash
         self.linkTokens = HS256Token(derivedFrom: keyedHash, context: "link-tokens")
         self.configuration = configuration

@@ -143,6 +143,7 @@ extension AppDatabase {
         registerSessionExpiryMigrations(&migrator)
         registerAccountClockMigrations(&migrator)
         registerAppUserMetaMigrations(&migrator)
+        registerGuestAccountMigrations(&migrator)
         return migrator
     }
 }

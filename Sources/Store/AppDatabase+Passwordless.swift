@@ -51,8 +51,12 @@ extension AppDatabase {
     /// The address is proven (`proveAddress`): an account that was not verified loses what it held
     /// unproven — password, passkeys, authenticator app, sessions, links — which nobody ever tied
     /// to the mailbox (a pre-hijacking defence: whoever signed up with someone else's address cannot
-    /// keep a way in once the owner signs in).
-    public func spendSignInToken(id: Int64, now: Date, newUser: UserRecord) async throws -> SignInTokenSpending {
+    /// keep a way in once the owner signs in). With `guest` (a guest account's id, the session that
+    /// spends it being that guest's), an address with no account goes to the guest instead of
+    /// `newUser` (`upgradeGuest`): never an address that has one.
+    public func spendSignInToken(
+        id: Int64, now: Date, newUser: UserRecord, guest: UserID? = nil
+    ) async throws -> SignInTokenSpending {
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -69,6 +73,9 @@ extension AppDatabase {
                     .fetchOne(db)
                 {
                     user = existing
+                } else if let guest, let upgraded = try Self.upgradeGuest(db, id: guest, email: token.email, at: now) {
+                    user = upgraded
+                    created = true
                 } else {
                     user = newUser
                     user.email = token.email

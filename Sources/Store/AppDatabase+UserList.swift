@@ -38,6 +38,9 @@ extension AppDatabase {
             if let linked = query.hasExternalAuth {
                 conditions.append((linked ? "" : "NOT ") + "EXISTS (SELECT 1 FROM external_auths e WHERE e.user_id = users.id)")
             }
+            if let guest = query.guest {
+                conditions.append((guest ? "" : "NOT ") + "EXISTS (SELECT 1 FROM guest_accounts g WHERE g.user_id = users.id)")
+            }
             if let ids = query.ids {
                 conditions.append(ids.isEmpty ? "0" : "id IN (\(databaseQuestionMarks(count: ids.count)))")
                 arguments += StatementArguments(ids.map(\.rawValue))

@@ -7,13 +7,15 @@ import HTTPTestClient
 final class FDIScript: @unchecked Sendable {
     let port: Int
     let cookieMode: Bool
+    /// The loopback address it connects from (another client IP); nil: the default.
+    var source: String?
     var accessToken: String?
     var refreshToken: String?
     /// The newest `front-token` answered.
     var frontToken: String?
 
-    init(_ gatehouse: TestGatehouse, cookieMode: Bool = false) {
-        (self.port, self.cookieMode) = (gatehouse.port, cookieMode)
+    init(_ gatehouse: TestGatehouse, cookieMode: Bool = false, from source: String? = nil) {
+        (self.port, self.cookieMode, self.source) = (gatehouse.port, cookieMode, source)
     }
 
     /// A frontend of the Gatehouse on `port` (one with providers, `OAuthGatehouse`).
@@ -34,7 +36,7 @@ final class FDIScript: @unchecked Sendable {
                     ? ("Cookie", (useRefreshToken ? "sRefreshToken=" : "sAccessToken=") + token)
                     : ("Authorization", "Bearer " + token))
         }
-        let response = try await HTTPTestClient(port: port).request(
+        let response = try await HTTPTestClient(port: port, source: source).request(
             method, path, headers: headers + extra,
             body: try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? [])
         keep(response)

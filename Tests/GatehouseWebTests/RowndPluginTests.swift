@@ -122,7 +122,7 @@ import Testing
     }
 
     /// What Gatehouse cannot do answers as the plugin does: a legacy Rownd token cannot be verified
-    /// here (Rownd's keys are online only), guests are off, the cross-device bypass is refused.
+    /// here (Rownd's keys are online only), instant accounts are off, the cross-device bypass is refused.
     @Test func whatGatehouseCannotDoIsRefusedInThePluginsWords() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         let app = FDIScript(gatehouse)
@@ -132,14 +132,15 @@ import Testing
         let legacy = try await app.call("POST", "/auth/plugin/migrate-session", extra: [("Authorization", rownd)])
         #expect(legacy.status == 401 && legacy.json["reason"] as? String == "TOKEN_KID_UNKNOWN", "\(legacy.json)")
         #expect(app.accessToken == nil, "no session for an unverified token")
-        let guest = try await app.call("POST", "/auth/plugin/rownd/guest", [:])
-        #expect(guest.json["message"] as? String == "Guest sign-in is not enabled", "\(guest.json)")
+        let instant = try await app.call("POST", "/auth/plugin/rownd/guest", ["auth_level": "instant"])
+        #expect(instant.json["message"] as? String == "Instant sign-in is not enabled", "\(instant.json)")
+        #expect(app.accessToken == nil, "no session for an instant account")
         let bypass = try await app.call("POST", "/auth/plugin/passwordless-cross-device-confirmation/validate", [:])
         #expect(bypass.json["bypass"] as? Bool == false)
     }
 
     /// The app's configuration names this API as the SDK was told it (`apiBasePath`), the email
-    /// sign-in, and no way in Gatehouse does not offer.
+    /// sign-in and guests, and no way in Gatehouse does not offer.
     @Test func appConfigNamesThisAPI() async throws {
         let gatehouse = try await TestGatehouse(verification: .none)
         let answer = try await FDIScript(gatehouse).call("GET", "/auth/plugin/rownd/app-config")
@@ -149,6 +150,8 @@ import Testing
         let methods = ((config["hub"] as? [String: Any])?["auth"] as? [String: Any])?["sign_in_methods"] as? [String: Any]
         #expect((methods?["email"] as? [String: Any])?["enabled"] as? Bool == true)
         #expect((methods?["google"] as? [String: Any])?["enabled"] as? Bool == false)
+        let anonymous = methods?["anonymous"] as? [String: Any]
+        #expect(anonymous?["enabled"] as? Bool == true && anonymous?["type"] as? String == "guest", "\(methods ?? [:])")
         let variant = try await FDIScript(gatehouse).call("GET", "/auth/plugin/rownd/app-config?app_variant_id=kids")
         #expect(variant.status == 400 && variant.json["reason"] as? String == "UNKNOWN_APP_VARIANT", "\(variant.json)")
     }

@@ -29,8 +29,10 @@ Differences kept, each on purpose (none shows in these scripts):
 - A cleared session answers `front-token: remove` and expired cookies, without the SDK's empty
   `st-access-token`/`st-refresh-token` headers (libmicrohttpd sends no empty header value; the
   frontends drop their tokens on `remove`), so `Access-Control-Expose-Headers` names only `front-token`.
-- The Rownd plugin's routes: see `without_kept_differences` (`appInfo` in `app-config`; the address
-  in `data` for every account). Meta written through `user/meta` stays in `meta` here, where the
+- The Rownd plugin's routes: see `without_kept_differences` (`appInfo` in `app-config`, and guests
+  offered there; the address in `data` for every account). The `guest` route is held by
+  RowndGuestTests (a Swift suite): the reference makes a guest with the thirdparty recipe's
+  sign-in-up and account linking, which it cannot run on Gatehouse's core. Meta written through `user/meta` stays in `meta` here, where the
   plugin (keeping both in the core's metadata) later shows it in `data`: the scripts read no user
   after writing meta. The plugin's `signout` and its refusals of migration are held by
   RowndPluginTests (a Swift suite): the reference runs with migration off (it would ask Rownd's API).
@@ -329,7 +331,7 @@ def test_the_mfa_flow_answers_as_the_reference_does(targets):
 def rownd_steps(base: str, header: Frontend, passwordless: Frontend) -> list[tuple[str, requests.Response]]:
     """The Rownd SDK's plugin calls, on the script's email-password and passwordless accounts: the
     app's configuration, the account's data read and written, a field, what is refused (no session,
-    an identity field, no field named, guests, the cross-device bypass), meta, and the account deleted
+    an identity field, no field named, the cross-device bypass), meta, and the account deleted
     (a field written is RowndPluginTests', where it costs no reference round trip)."""
     plugin = "/auth/plugin/rownd"
     return [
@@ -340,7 +342,6 @@ def rownd_steps(base: str, header: Frontend, passwordless: Frontend) -> list[tup
         ("field", header.call("GET", plugin + "/user/field?field=first_name")),
         ("no field", header.call("GET", plugin + "/user/field")),
         ("identity field", header.call("PUT", plugin + "/user", {"data": {"user_id": "someone"}})),
-        ("guest", Frontend(base).call("POST", plugin + "/guest", {})),
         ("bypass", Frontend(base).call("POST", "/auth/plugin/passwordless-cross-device-confirmation/validate", {})),
         ("passwordless user", passwordless.call("GET", plugin + "/user")),
         ("meta", passwordless.call("GET", plugin + "/user/meta")),
@@ -353,11 +354,16 @@ def rownd_steps(base: str, header: Frontend, passwordless: Frontend) -> list[tup
 
 def without_kept_differences(step: str, mine, theirs, gatehouse: str):
     """Gatehouse's answer less the Rownd plugin differences kept on purpose: `app.config.supertokens.appInfo`
-    (which the iOS SDK checks against its own `apiDomain`/`apiBasePath`) is Gatehouse's alone, and
+    (which the iOS SDK checks against its own `apiDomain`/`apiBasePath`) is Gatehouse's alone, guests
+    are offered (`anonymous: {enabled: true, type: "guest"}`; the reference, with no thirdparty
+    recipe, offers none), and
     `data.email` (and `verified_data.email` once proven) is every account's address, where the plugin
     shows it only for a passwordless or third-party login method (an email-password account's is missing)."""
     if step == "app-config":
         assert mine["app"]["config"].pop("supertokens")["appInfo"] == {"apiDomain": gatehouse, "apiBasePath": "/auth"}
+        methods = mine["app"]["config"]["hub"]["auth"]["sign_in_methods"]
+        assert methods["anonymous"] == {"enabled": True, "type": "guest"}
+        methods["anonymous"] = theirs["app"]["config"]["hub"]["auth"]["sign_in_methods"]["anonymous"]
     for part in ("data", "verified_data"):
         if isinstance(mine, dict) and isinstance(mine.get(part), dict) and "email" not in theirs.get(part, {}):
             assert mine[part].pop("email", "fdi-").startswith("fdi-"), step
@@ -483,3 +489,18 @@ def test_the_hubs_magic_link_and_test_provider_finish_in_the_web_view(targets, b
     assert plugin_user(base, payload)["data"]["email"] == "alex@test.gatehouse.local"
     WebDriverWait(browser, 10).until(lambda driver: "/rownd-hub/continue" in driver.current_url)
     assert "does not continue there" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_the_rownd_hub_makes_a_guest(targets, browser):
+    """`Rownd.requestSignIn(with: .guest)` (`sign_in_type: anonymous`) or "Continue as guest": the
+    Hub asks the plugin's `guest` route and posts its session, which opens the plugin's `user` as a
+    guest's."""
+    base = targets["gatehouse"]
+    with web_view(browser) as wait:
+        browser.get(f"{base}/rownd-hub/mobile_app?config=%7B%7D&sign_in=&appKey=demo&apiDomain={base}&apiBasePath=%2Fauth")
+        button = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-hub-guest]")))
+        assert button.text == "Continue as guest"
+        browser.execute_script("rownd.requestSignIn({sign_in_type: 'anonymous'})")
+        _, payload = authentication(browser)
+    assert payload["user_type"] == "new_user"
+    assert plugin_user(base, payload)["auth_level"] == "guest"

@@ -105,6 +105,8 @@ public enum AuditEvent: String, CaseIterable, Sendable {
     case totpEnabled = "totp.enabled"
     case totpRecoveryCodesRegenerated = "totp.recovery_codes_regenerated"
     case userSignedUp = "user.signed_up"
+    /// A guest account got an address and password of its own (`GuestSignUp.upgrade`).
+    case guestUpgraded = "user.guest_upgraded"
     case verificationCompleted = "verification.completed"
     case verificationFailed = "verification.failed"
     case verificationRequested = "verification.requested"

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import HTTPServer
+import ServerSeam
 
 /// One check of a mailed sign-in code with Gatehouse's rules around the seam's
 /// `signIn(otpID:code:)`: the source's code checks (`Budget.codeChecks`, one budget for the code
@@ -20,8 +21,11 @@ public struct EmailCodeSignIn: Sendable {
     /// it; PocketBase's names only the request); a nil `otpID` (no request known for the address) is
     /// answered like a wrong code. Refusals: `.wrongCode` (wrong, unknown or refused, alike),
     /// `.expired` (expired, used, out of tries), `.throttled` (the source spent its code checks;
-    /// nothing reached the backend). Other backend failures are thrown on.
-    public func attempt(otpID: String?, code: String, email: String?, request: Request) async throws -> SignInResult {
+    /// nothing reached the backend). Other backend failures are thrown on. Spent with a guest's
+    /// session (`guest`), a right code for an address without an account upgrades that guest (`GuestSignUp`).
+    public func attempt(
+        otpID: String?, code: String, email: String?, upgrading guest: SignedIn? = nil, request: Request
+    ) async throws -> SignInResult {
         try env.requireSignIn(by: .emailCode)
         if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
             await failed(email: email, reason: "rate_limited", request: request)
@@ -32,9 +36,16 @@ public struct EmailCodeSignIn: Sendable {
             return .refused(.wrongCode)
         }
         do {
-            return await env.audit.completed(
-                try await env.pageBackend.signIn(otpID: otpID, code: code), ["method": "email_code"], via: via,
-                request: request)
+            let result =
+                if let guest {
+                    try await env.pageBackend.guestSignUps().signIn(otpID: otpID, code: code, upgrading: guest.user.id)
+                } else {
+                    try await env.pageBackend.signIn(otpID: otpID, code: code)
+                }
+            if let guest {
+                await GuestSignUp.recordUpgrade(of: guest, result, method: "email_code", env: env, via: via, request: request)
+            }
+            return await env.audit.completed(result, ["method": "email_code"], via: via, request: request)
         } catch let error as AuthError {
             switch error {
             case .invalidCode, .codeExpired, .invalidCredentials, .userNotFound:

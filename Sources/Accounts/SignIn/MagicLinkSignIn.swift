@@ -17,13 +17,19 @@ public struct MagicLinkSignIn: Sendable {
     /// a browser the person confirmed "Continue as …" in. Refusals: `.openedElsewhere` (the link is
     /// good but was asked for in another browser: the person confirms first), else `.expired` —
     /// spent, expired, superseded, unknown, throttled or refused: one answer.
-    public func open(token: String, nonce: String?, request: Request) async throws -> SignInResult {
-        try await open(token: token, binding: nonce.map(binding), request: request)
+    /// Opened with a guest's session (`guest`), a link for an address without an account upgrades
+    /// that guest (`GuestSignUp`).
+    public func open(token: String, nonce: String?, upgrading guest: SignedIn? = nil, request: Request) async throws
+        -> SignInResult
+    {
+        try await open(token: token, binding: nonce.map(binding), upgrading: guest, request: request)
     }
 
     /// `open` with the binding itself: an enchanted link's (`EnchantedLinkSignIn`) is its pending
     /// ref's, and only that binding opens it — never a confirmation in place of one.
-    func open(token: String, binding: String?, request: Request) async throws -> SignInResult {
+    func open(token: String, binding: String?, upgrading guest: SignedIn? = nil, request: Request) async throws
+        -> SignInResult
+    {
         try env.requireSignIn(by: .magicLink)
         if await env.budgets.take(.codeChecks(ip: request.remoteAddress)) != nil {
             return await refused("rate_limited", request)
@@ -34,9 +40,17 @@ public struct MagicLinkSignIn: Sendable {
             return await refused("enchanted_link", request)
         }
         do {
-            return await env.audit.completed(
-                try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding), ["method": "magic_link"],
-                via: via, request: request)
+            let result =
+                if let guest {
+                    try await env.pageBackend.guestSignUps().signIn(
+                        magicLinkToken: token, browserBinding: binding, upgrading: guest.user.id)
+                } else {
+                    try await env.pageBackend.signIn(magicLinkToken: token, browserBinding: binding)
+                }
+            if let guest {
+                await GuestSignUp.recordUpgrade(of: guest, result, method: "magic_link", env: env, via: via, request: request)
+            }
+            return await env.audit.completed(result, ["method": "magic_link"], via: via, request: request)
         } catch AuthError.magicLinkOpenedElsewhere(let email) {
             return .refused(.openedElsewhere(email: email))
         } catch let error as AuthError {

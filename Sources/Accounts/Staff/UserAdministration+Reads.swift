@@ -55,6 +55,14 @@ extension UserAdministration {
     }
 
     /// When each of these accounts last signed in through Gatehouse.
+    /// Which of `ids` are guest accounts (`GuestSignUp`), for the list's "Guest" badge.
+    public func guests(among ids: [UserID]) async throws -> Set<UserID> {
+        try await env.database.guests(among: ids)
+    }
+
+    /// How many guest accounts there are.
+    public func guestCount() async throws -> Int { try await env.database.guestCount() }
+
     public func lastSignIns(of ids: [UserID]) async throws -> [UserID: Date] {
         try await env.database.lastSignIns(of: ids)
     }

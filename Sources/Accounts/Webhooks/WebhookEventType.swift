@@ -28,7 +28,7 @@ public enum WebhookEventType: String, CaseIterable, Sendable {
         switch event {
         case .userSignedUp, .adminUserCreated: self = .userCreated
         case .profileUpdated, .adminUserUpdated, .adminUserVerified, .adminUserUnverified, .adminUserDisabled,
-            .adminUserEnabled, .verificationCompleted, .accountProven, .adminUserTagged:
+            .adminUserEnabled, .verificationCompleted, .accountProven, .adminUserTagged, .guestUpgraded:
             self = .userUpdated
         case .accountDeleted, .adminUserDeleted, .accountDisowned: self = .userDeleted
         case .signInCompleted, .appSessionOpened: self = .sessionCreated

@@ -13,6 +13,9 @@ public struct UserQuery: Sendable, Hashable {
     public var hasExternalAuth: Bool?
     /// Only these accounts (the console resolves a test-user tag to ids).
     public var ids: [UserID]?
+    /// Only guest accounts (true: made by the Rownd plugin's `guest` route, not yet upgraded) or
+    /// only the others (false); backends without guests ignore it.
+    public var guest: Bool?
     public var sort: UserSort
     /// Where the previous page ended (`UserPage.nextCursor`); each backend reads only its own.
     public var cursor: String?

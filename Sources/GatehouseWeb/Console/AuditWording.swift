@@ -154,6 +154,7 @@ enum AuditWording {
         case .totpEnabled: "Authenticator app turned on"
         case .totpRecoveryCodesRegenerated: "Recovery codes regenerated"
         case .userSignedUp: "Signed up"
+        case .guestUpgraded: "Guest account upgraded"
         case .verificationCompleted: "Email verified"
         case .verificationFailed: "Email verification refused"
         case .verificationRequested: "Verification mail requested"

@@ -55,10 +55,12 @@ struct ConsoleUserList: Sendable {
             let lastSignIns = try await administration.lastSignIns(of: ids)
             let providers = await administration.linkedProviders(of: ids)
             let staffRole = try await administration.holdingStaffRole(result.users)
+            let guests = try await administration.guests(among: ids)
             page["users"] = result.users.map { user in
                 var row: [String: Any] = [
                     "id": user.id.rawValue, "url": ConsoleURL.user(user.id), "email": user.email,
                     "verified": user.emailVerified, "disabled": user.disabled, "staffRole": staffRole.contains(user.id),
+                    "guest": guests.contains(user.id),
                     "tags": tags[user.id] ?? [], "providers": providers[user.id] ?? [],
                     "createdAt": DisplayDate.dayAndMinute(user.createdAt)
                 ]
@@ -80,6 +82,13 @@ struct ConsoleUserList: Sendable {
             page["totalText"] =
                 result.totalIsLowerBound
                 ? "More than \(Self.users(result.totalItems)) match" : Self.users(result.totalItems)
+            // Guests are accounts, counted with the rest; the whole list says how many of them there are.
+            if !filters.isFiltered {
+                let count = try await administration.guestCount()
+                if count > 0 {
+                    page["guestText"] = count == 1 ? "1 of them a guest" : "\(CountText.grouped(count)) of them guests"
+                }
+            }
             page["pageInfo"] = pager.rangeText
             // More than a page match: the bulk form can take them all ("Select all 2,500 matching").
             if !result.totalIsLowerBound, result.totalItems > result.users.count,
@@ -169,6 +178,8 @@ struct UserListFilters {
     var verified: Bool?
     var disabled: Bool?
     var hasProvider: Bool?
+    /// Only guest accounts (true) or only the others (false).
+    var guest: Bool?
     /// Only accounts whose address has a sign-in back-off running.
     var locked: Bool
     var tag: String?
@@ -193,6 +204,7 @@ struct UserListFilters {
         verified = try choice("verified")
         disabled = try choice("disabled")
         hasProvider = try choice("provider")
+        guest = try choice("guest")
         locked = try choice("locked") == true
         tag = try text("tag")
         sort = try text("sort").flatMap(UserSort.init(rawValue:)) ?? .newest
@@ -201,9 +213,11 @@ struct UserListFilters {
 
     /// The query for these filters; with a `cursor` (the admin API's `after`) the page number is ignored.
     func userQuery(perPage: Int, cursor: String? = nil) -> UserQuery {
-        UserQuery(
+        var query = UserQuery(
             search: search, page: page, perPage: perPage, verified: verified, disabled: disabled,
             hasExternalAuth: hasProvider, sort: sort, cursor: cursor)
+        query.guest = guest
+        return query
     }
 
     /// The page as a query item (none for the first), for a link back to this very page.
@@ -211,7 +225,7 @@ struct UserListFilters {
 
     /// Whether any filter narrows the list (the sort does not).
     var isFiltered: Bool {
-        search != nil || verified != nil || disabled != nil || hasProvider != nil || locked || tag != nil
+        search != nil || verified != nil || disabled != nil || hasProvider != nil || guest != nil || locked || tag != nil
     }
 
     /// The filters and sort as query items, for paging and sorting links.
@@ -221,6 +235,7 @@ struct UserListFilters {
         if let verified { items.append(("verified", verified ? "yes" : "no")) }
         if let disabled { items.append(("disabled", disabled ? "yes" : "no")) }
         if let hasProvider { items.append(("provider", hasProvider ? "yes" : "no")) }
+        if let guest { items.append(("guest", guest ? "yes" : "no")) }
         if locked { items.append(("locked", "yes")) }
         if let tag { items.append(("tag", tag)) }
         if sort != .newest { items.append(("sort", sort.rawValue)) }
@@ -233,6 +248,7 @@ struct UserListFilters {
             "verifiedAny": verified == nil, "verifiedYes": verified == true, "verifiedNo": verified == false,
             "disabledAny": disabled == nil, "disabledYes": disabled == true, "disabledNo": disabled == false,
             "providerAny": hasProvider == nil, "providerYes": hasProvider == true, "providerNo": hasProvider == false,
+            "guestAny": guest == nil, "guestYes": guest == true, "guestNo": guest == false,
             "locked": locked,
             // The column headers sort; the filter form carries the sort along.
             "sort": sort == .newest ? "" : sort.rawValue

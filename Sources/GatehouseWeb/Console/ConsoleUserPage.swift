@@ -222,6 +222,7 @@ struct ConsoleUserPage: Sendable {
         }
         let administration = operations(visit, staff)
         page["staffRole"] = try await administration.holdingStaffRole([user]).contains(user.id)
+        page["guest"] = try await administration.guests(among: [user.id]).contains(user.id)
         page["lockouts"] = try await lockoutsContext(of: user, administration)
         page["waitingEmail"] = try await waitingEmailContext(of: user, administration)
         if let refusal = try await ImpersonationPolicy(env: env.accounts).refusal(of: user, impersonating: visit.isImpersonating)

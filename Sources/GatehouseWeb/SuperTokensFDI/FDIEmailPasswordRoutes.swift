@@ -3,8 +3,8 @@ import AuthCore
 import Foundation
 import HTTPServer
 
-/// The emailpassword recipe's FDI routes: `signup` and `signin` (a session at once: an unproven
-/// address shows in the `st-ev` claim), `emailpassword/email/exists`, and the reset by mailed
+/// The emailpassword recipe's FDI routes: `signup` (made with a guest's session, it upgrades the
+/// guest: `GuestSignUp`) and `signin` (a session at once: an unproven address shows in the `st-ev` claim), `emailpassword/email/exists`, and the reset by mailed
 /// token (Gatehouse mails the link; its token is what `user/password/reset` spends).
 struct FDIEmailPasswordRoutes: Sendable {
     /// The recipe's factor id in the `st-mfa` claim.
@@ -24,10 +24,14 @@ struct FDIEmailPasswordRoutes: Sendable {
         let fields = try SuperTokensFDI.formFields(try SuperTokensFDI.body(request), required: ["email", "password"])
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let signUp = SignUp(env: env.accounts, via: SuperTokensFDI.via, policy: .superTokensFrontend)
+        let asked = SignUpRequest(email: email, password: fields["password"] ?? "")
         let outcome: SignUpOutcome
         do {
-            outcome = try await signUp.attempt(
-                SignUpRequest(email: email, password: fields["password"] ?? ""), for: .browserSession, request: request)
+            if let guest = try await fdi.sessions.guest(request) {
+                outcome = try await fdi.guests.upgrade(guest.signedIn, to: asked, for: .browserSession, request: request)
+            } else {
+                outcome = try await signUp.attempt(asked, for: .browserSession, request: request)
+            }
         } catch AuthError.emailExists {
             await signUp.refusedExistingAddress(email, request: request)
             return SuperTokensFDI.fieldError([("email", "This email already exists. Please sign in instead.")])

@@ -16,7 +16,7 @@ struct FDIEmailVerificationRoutes: Sendable {
         fdi.on(&router, .post, "/user/email/verify", verify)
         fdi.on(&router, .get, "/user/email/verify") { request in
             let session = try await fdi.sessions.verified(request)
-            return try fdi.sessions.refreshingClaims(
+            return try await fdi.sessions.refreshingClaims(
                 session, body: SuperTokensFDI.status("OK", ["isVerified": .bool(session.user.emailVerified)]))
         }
     }
@@ -24,7 +24,7 @@ struct FDIEmailVerificationRoutes: Sendable {
     private func mailToken(_ request: Request) async throws -> Response {
         let session = try await fdi.sessions.verified(request)
         guard !session.user.emailVerified else {
-            return try fdi.sessions.refreshingClaims(session, body: SuperTokensFDI.status("EMAIL_ALREADY_VERIFIED_ERROR"))
+            return try await fdi.sessions.refreshingClaims(session, body: SuperTokensFDI.status("EMAIL_ALREADY_VERIFIED_ERROR"))
         }
         let requests = MailRequests(env: env.accounts, via: SuperTokensFDI.via)
         if case .held(let refusal) = try await requests.verification(email: session.user.email, withLink: true, request: request)
@@ -58,6 +58,6 @@ struct FDIEmailVerificationRoutes: Sendable {
         }
         var renewed = session
         renewed.signedIn = current
-        return try fdi.sessions.refreshingClaims(renewed, body: SuperTokensFDI.status("OK"))
+        return try await fdi.sessions.refreshingClaims(renewed, body: SuperTokensFDI.status("OK"))
     }
 }

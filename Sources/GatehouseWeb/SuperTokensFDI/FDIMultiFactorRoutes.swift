@@ -97,15 +97,15 @@ struct FDIMultiFactorRoutes: Sendable {
             return SuperTokensTOTPRoutes.limitReached(retryAfter: wait)
         }
         try await devices.confirmed(userID)
-        return try totpCompleted(session, body: SuperTokensFDI.status("OK", ["wasAlreadyVerified": .bool(false)]))
+        return try await totpCompleted(session, body: SuperTokensFDI.status("OK", ["wasAlreadyVerified": .bool(false)]))
     }
 
     /// `body` with the session's access token re-signed, `totp` completed now in its `st-mfa`.
-    private func totpCompleted(_ session: FDISessions.Verified, body: Response) throws -> Response {
+    private func totpCompleted(_ session: FDISessions.Verified, body: Response) async throws -> Response {
         var session = session
         let done = FDISessions.completed(session.claims)
         session.claims[FDISessions.mfaClaim] = fdi.sessions.mfa(["totp"], carried: done, met: true)
-        return try fdi.sessions.refreshingClaims(session, body: body)
+        return try await fdi.sessions.refreshingClaims(session, body: body)
     }
 
     /// Turns the authenticator off, in a recent sign-in (the FDI asks for no password).
@@ -126,7 +126,8 @@ struct FDIMultiFactorRoutes: Sendable {
         }
         try await devices.forget(userID)
         // The SDK fetches the MFA claim again once a factor goes: the access token is re-signed.
-        return try fdi.sessions.refreshingClaims(session, body: SuperTokensFDI.status("OK", ["didDeviceExist": .bool(true)]))
+        return try await fdi.sessions.refreshingClaims(
+            session, body: SuperTokensFDI.status("OK", ["didDeviceExist": .bool(true)]))
     }
 
     /// A code for the second step a first factor left owed: right, and the session opens with
@@ -167,7 +168,7 @@ struct FDIMultiFactorRoutes: Sendable {
         {
         case .passed:
             try await devices.resetFailures(userID)
-            return try totpCompleted(session, body: SuperTokensFDI.status("OK"))
+            return try await totpCompleted(session, body: SuperTokensFDI.status("OK"))
         case .wrongCode: return SuperTokensTOTPRoutes.invalid(failed: try await devices.failed(userID))
         case .noAuthenticator: return SuperTokensFDI.status("UNKNOWN_USER_ID_ERROR")
         case .throttled(let wait): return SuperTokensTOTPRoutes.limitReached(retryAfter: wait)

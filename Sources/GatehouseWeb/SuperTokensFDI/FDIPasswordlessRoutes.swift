@@ -9,7 +9,8 @@ import ServerSeam
 /// page when the Hub asks)
 /// (`AppSignInDevices.mailCode`, under the mail budgets and the cool-down the pages keep); the
 /// frontend keeps the device's ids; the code is spent through `EmailCodeSignIn`, the link through
-/// `MagicLinkSignIn`, as on the pages. Spending either creates a missing account and proves the address.
+/// `MagicLinkSignIn`, as on the pages. Spending either creates a missing account and proves the
+/// address; spent with a guest's session, the guest becomes that account (`GuestSignUp`).
 struct FDIPasswordlessRoutes: Sendable {
     let fdi: SuperTokensFDI
     var env: PageEnvironment { fdi.env }
@@ -93,8 +94,9 @@ struct FDIPasswordlessRoutes: Sendable {
         guard let device = try await devices.device(id: deviceID), device.preAuthSessionID == preAuthSessionID else {
             return SuperTokensFDI.status("RESTART_FLOW_ERROR")
         }
+        let guest = try await fdi.sessions.guest(request)?.signedIn
         switch try await EmailCodeSignIn(env: env.accounts, via: SuperTokensFDI.via).attempt(
-            otpID: device.otpID, code: code, email: device.email, request: request)
+            otpID: device.otpID, code: code, email: device.email, upgrading: guest, request: request)
         {
         case .signedIn(let session):
             try await devices.remove(deviceID)
@@ -123,8 +125,9 @@ struct FDIPasswordlessRoutes: Sendable {
         guard let device = try await devices.device(preAuthSessionID: preAuthSessionID) else {
             return SuperTokensFDI.status("RESTART_FLOW_ERROR")
         }
+        let guest = try await fdi.sessions.guest(request)?.signedIn
         switch try await MagicLinkSignIn(env: env.accounts, via: SuperTokensFDI.via).open(
-            token: linkCode, nonce: preAuthSessionID, request: request)
+            token: linkCode, nonce: preAuthSessionID, upgrading: guest, request: request)
         {
         case .signedIn(let session):
             try await devices.remove(device.deviceID)

@@ -61,7 +61,7 @@ extension FDISessions {
         try await AppAuthenticatorDevices(env: fdi.env.accounts).resetFailures(user.id.rawValue)
         let now = fdi.env.accounts.clocks.now(forAccount: user.id.rawValue)
         let stepEnds = challenge.expiresAt ?? now.addingTimeInterval(SecondStepSignIn.pendingLifetime)
-        var claims = claims(for: user)
+        var claims = try await claims(for: user)
         claims["sub"] = .string(user.id.rawValue)
         claims["tId"] = "public"
         claims[Self.mfaClaim] = mfa([factor], met: false)

@@ -30,7 +30,7 @@ struct FDISessions: Sendable {
         _ session: AuthSession, factors: [String] = [], carried: [String: JSONValue] = [:], request: Request, body: Response
     ) async throws -> Response {
         let opened = try await tokens.sessions.openNamed(session, request: request, lifetime: tokens.accessLifetime)
-        var userData = claims(for: opened.user)
+        var userData = try await claims(for: opened.user)
         userData[Self.mfaClaim] = mfa(factors, carried: carried, met: true)
         let minted = try tokens.mint(opened, userData: userData, antiCsrf: nil, dynamic: true)
         return try answer(
@@ -53,11 +53,19 @@ struct FDISessions: Sendable {
         FDITransport.presented(request, refresh: false) == nil ? nil : try await verified(request)
     }
 
+    /// The request's session when its account is a guest: a sign-up, code or link spent with it
+    /// upgrades the guest (as the Rownd plugin links the new login method to the guest's user). A
+    /// token that does not verify is no guest's, and the sign-in goes on without it.
+    func guest(_ request: Request) async throws -> Verified? {
+        guard let session = try? await optional(request) else { return nil }
+        return try await fdi.isGuest(session.user) ? session : nil
+    }
+
     /// `body` with the session's access token re-signed with today's `st-ev` (same session, same
     /// expiry), as the SDK does when a claim is fetched again.
-    func refreshingClaims(_ session: Verified, body: Response) throws -> Response {
+    func refreshingClaims(_ session: Verified, body: Response) async throws -> Response {
         var claims = session.claims
-        claims.merge(self.claims(for: session.user)) { _, fresh in fresh }
+        claims.merge(try await self.claims(for: session.user)) { _, fresh in fresh }
         // The refresh it came from has been used: the core drops the parent's hash at its first use.
         claims["parentRefreshTokenHash1"] = nil
         guard case .number(let exp)? = claims["exp"] else { throw FDIRefusal.tryRefresh }
@@ -74,7 +82,10 @@ struct FDISessions: Sendable {
         switch try await tokens.rotate(
             presented, antiCsrf: nil, dynamic: true,
             userData: { signedIn, kept in
-                kept.merging(claims(for: signedIn.user)) { _, fresh in fresh }
+                // Only a guest's session can say `guest`, and no session becomes a guest's: the
+                // store is asked only then (a refresh is otherwise no read more).
+                let guest = kept["auth_level"] == "guest" ? try await fdi.isGuest(signedIn.user) : false
+                return kept.merging(claims(for: signedIn.user, guest: guest)) { _, fresh in fresh }
             })
         {
         case .minted(let minted):
@@ -103,9 +114,14 @@ struct FDISessions: Sendable {
     }
 
     /// The claims the FDI adds to an access token: its issuer, `st-ev` for `user`, and the Rownd plugin's.
-    func claims(for user: User) -> [String: JSONValue] {
+    func claims(for user: User) async throws -> [String: JSONValue] {
+        claims(for: user, guest: try await fdi.isGuest(user))
+    }
+
+    /// The same, knowing whether `user` is a guest.
+    func claims(for user: User, guest: Bool) -> [String: JSONValue] {
         let now = (fdi.env.clock().timeIntervalSince1970 * 1000).rounded(.down)
-        return RowndUser.claims(for: user, now: now).merging([
+        return RowndUser.claims(for: user, guest: guest, now: now).merging([
             "iss": .string(fdi.issuer), "st-ev": .object(["v": .bool(user.emailVerified), "t": .number(now)])
         ]) { _, own in own }
     }

@@ -11,6 +11,8 @@ struct RowndAppConfig: Sendable {
     var apiBasePath: String
     /// The ways in the Hub offers.
     var waysIn: RowndHubWaysIn
+    /// Whether guest accounts are offered (`plugin/rownd/guest`).
+    var guests: Bool
 
     var json: JSONValue {
         let hub: [String: JSONValue] = [
@@ -57,7 +59,7 @@ struct RowndAppConfig: Sendable {
     }
 
     /// What the Hub shows: email, Google and Apple (with the client ids the SDK's native sign-in
-    /// needs), never a phone (Gatehouse has none).
+    /// needs), guests (the plugin's `anonymous` method of `type` `guest`), never a phone (Gatehouse has none).
     private var signInMethods: JSONValue {
         let off = JSONValue.object(["enabled": .bool(false)])
         let oneTap = JSONValue.object(["auto_prompt": .bool(false), "delay": .number(7000)])
@@ -71,7 +73,7 @@ struct RowndAppConfig: Sendable {
         ]
         return .object([
             "email": .object(["enabled": .bool(waysIn.email)]), "phone": off, "google": .object(google),
-            "apple": .object(apple), "anonymous": off
+            "apple": .object(apple), "anonymous": guests ? .object(["enabled": .bool(true), "type": "guest"]) : off
         ])
     }
 }

@@ -45,7 +45,8 @@ struct RowndHubPage: Sendable {
             [
                 "title": "Sign in", "assetVersion": fdi.env.configuration.assetVersion, "apiBasePath": fdi.basePath,
                 "hubPath": hub, "callbackURL": fdi.oauth?.rowndHubCallbackURL ?? "", "callback": callback,
-                "emailCode": ways.emailCode, "magicLink": ways.magicLink, "email": ways.email, "providers": providers
+                "emailCode": ways.emailCode, "magicLink": ways.magicLink, "email": ways.email, "providers": providers,
+                "guests": fdi.env.accounts.offersGuests
             ])
     }
 }

@@ -4,10 +4,10 @@ import Foundation
 import HTTPServer
 
 /// The Rownd SDK's plugin routes under `{apiBasePath}/plugin/rownd/` (supertokens-rownd's server
-/// side), answered by Gatehouse itself: the app's configuration, signing out everywhere, and what
-/// Gatehouse cannot do, refused in the plugin's own words — guests (Gatehouse has no anonymous
-/// accounts), a legacy Rownd token (its keys are Rownd's, online only) and the cross-device
-/// confirmation bypass. The account's own routes are `RowndUserRoutes`.
+/// side), answered by Gatehouse itself: the app's configuration, guest accounts (`GuestSignUp`),
+/// signing out everywhere, and what Gatehouse cannot do, refused in the plugin's own words —
+/// instant (anonymous) accounts, a legacy Rownd token (its keys are Rownd's, online only) and the
+/// cross-device confirmation bypass. The account's own routes are `RowndUserRoutes`.
 struct RowndPluginRoutes: Sendable {
     static let base = "/plugin/rownd"
 
@@ -31,10 +31,7 @@ struct RowndPluginRoutes: Sendable {
             _ = try await OwnSessions(env: env.accounts).signOutEverywhere(session.signedIn, request: request)
             return SuperTokensFDI.status("OK")
         }
-        fdi.on(&router, .post, Self.base + "/guest") { request in
-            let instant = (try? SuperTokensFDI.body(request))?["auth_level"]?.stringValue == "instant"
-            return SuperTokensFDI.status("ERROR", ["message": .string("\(instant ? "Instant" : "Guest") sign-in is not enabled")])
-        }
+        fdi.on(&router, .post, Self.base + "/guest", guest)
         fdi.on(&router, .post, Self.base + "/migrate", migrate)
         fdi.on(&router, .post, "/plugin/migrate-session", migrate)
         fdi.on(&router, .post, "/plugin/passwordless-cross-device-confirmation/validate") { _ in
@@ -50,7 +47,19 @@ struct RowndPluginRoutes: Sendable {
         RowndAppConfig(
             apiDomain: env.configuration.publicBaseURL(reachedBy: request),
             apiBasePath: fdi.basePath.isEmpty ? "/" : fdi.basePath,
-            waysIn: await RowndHubWaysIn(fdi: fdi))
+            waysIn: await RowndHubWaysIn(fdi: fdi), guests: env.accounts.offersGuests)
+    }
+
+    /// A new guest account and its session: `{status: OK, createdNewRecipeUser: true}` with the
+    /// session's headers, as the plugin answers. Instant accounts (`auth_level: instant`), and
+    /// guests on a backend without them, are refused as the plugin refuses a method it has off.
+    private func guest(_ request: Request) async throws -> Response {
+        let instant = (try? SuperTokensFDI.body(request))?["auth_level"]?.stringValue == "instant"
+        let off = SuperTokensFDI.status("ERROR", ["message": .string("\(instant ? "Instant" : "Guest") sign-in is not enabled")])
+        guard !instant, env.accounts.offersGuests else { return off }
+        let session = try await fdi.guests.attempt(for: .browserSession, request: request)
+        return try await fdi.sessions.opening(
+            session, request: request, body: SuperTokensFDI.status("OK", ["createdNewRecipeUser": .bool(true)]))
     }
 
     /// A legacy Rownd session traded for a SuperTokens one: the token is Rownd's, signed with keys

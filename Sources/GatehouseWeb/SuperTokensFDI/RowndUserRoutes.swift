@@ -36,7 +36,7 @@ struct RowndUserRoutes: Sendable {
             guard let field = try request.query.single("field"), !field.isEmpty else {
                 return RowndPluginRoutes.refused(400, "field is required")
             }
-            let user = RowndUser(session.signedIn, meta: [:])
+            let user = RowndUser(session.signedIn, meta: [:], guest: try await fdi.isGuest(session.user))
             return SuperTokensFDI.status("OK", ["value": user.data[field] ?? .null])
         }
         fdi.on(&router, .put, base + "/user/field") { request in
@@ -66,7 +66,7 @@ struct RowndUserRoutes: Sendable {
     private var meta: AppUserMeta { AppUserMeta(env: env.accounts, via: SuperTokensFDI.via) }
 
     private func answer(_ signedIn: SignedIn, extra: [String: JSONValue] = [:]) async throws -> Response {
-        let user = RowndUser(signedIn, meta: try await meta.meta(of: signedIn))
+        let user = RowndUser(signedIn, meta: try await meta.meta(of: signedIn), guest: try await fdi.isGuest(signedIn.user))
         return .json(raw: JSONValue.object(user.json.merging(extra) { _, added in added }).serialized)
     }
 

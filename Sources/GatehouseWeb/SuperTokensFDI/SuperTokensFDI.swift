@@ -31,6 +31,11 @@ struct SuperTokensFDI: Sendable {
     }
 
     var sessions: FDISessions { FDISessions(fdi: self) }
+    /// The guest accounts' owner, as this way in uses it.
+    var guests: GuestSignUp { GuestSignUp(env: env.accounts, via: Self.via, policy: .superTokensFrontend) }
+
+    /// Whether `user` is a guest account (the Rownd plugin's `guest` route made it).
+    func isGuest(_ user: User) async throws -> Bool { try await guests.isGuest(user.id) }
     /// Where the refresh cookie is sent: the refresh route only.
     var refreshPath: String { basePath + "/session/refresh" }
     var secureCookies: Bool { env.configuration.usesTLS }
