@@ -69,12 +69,9 @@ public struct Accounts: Sendable {
         self.database = database
         self.budgets = budgets
         self.audit = audit
-        sessions = BrowserSessions(
-            bindings: SessionBindings(
-                database: database, backend: backend, hasher: hasher, clocks: clocks, logger: logger),
-            lifetime: sessionLifetime, secureCookies: secureCookies)
-        console = ConsoleSessions(
-            database: database, audit: audit, hasher: hasher, clock: clock, secureCookies: secureCookies, logger: logger)
+        let bindings = SessionBindings(database: database, backend: backend, hasher: hasher, clocks: clocks, logger: logger)
+        sessions = BrowserSessions(bindings: bindings, lifetime: sessionLifetime, secureCookies: secureCookies)
+        console = ConsoleSessions(bindings: bindings, audit: audit, secureCookies: secureCookies)
         staffSignIn = StaffSignIn(database: database, budgets: budgets, hasher: hasher, clock: clock, audit: audit)
         impersonationTickets = ImpersonationTickets(clock: clock)
         enchantedLinks = EnchantedLinkApprovals(clock: clock)

@@ -20,21 +20,21 @@ extension AppDatabase {
         _ refreshTokenHash: String, newTokenHash: String, newRefreshTokenHash: String,
         accessExpiresAt: Date, createdAfter: Date, now: Date
     ) async throws -> RefreshRotation {
+        // Cached statements: a rotation is every refresh of every rotating API, and preparing its
+        // four statements anew cost more than running them.
         try await pool.write { db in
             if var session = try SessionRecord.fetchOne(
-                db,
-                sql: """
-                    SELECT * FROM sessions WHERE refresh_token_hash = ? AND revoked_at IS NULL AND created_at > ?
-                    """, arguments: [refreshTokenHash, createdAfter.storedText])
+                db.cachedStatement(
+                    sql: "SELECT * FROM sessions WHERE refresh_token_hash = ? AND revoked_at IS NULL AND created_at > ?"),
+                arguments: [refreshTokenHash, createdAfter.storedText])
             {
-                try db.execute(
-                    sql: "INSERT INTO rotated_refresh_tokens (token_hash, session_id, rotated_at) VALUES (?, ?, ?)",
-                    arguments: [refreshTokenHash, session.id, now.storedText])
-                try db.execute(
-                    sql: """
-                        UPDATE sessions SET token_hash = ?, refresh_token_hash = ?, expires_at = ?, last_used_at = ? WHERE id = ?
-                        """,
-                    arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt.storedText, now.storedText, session.id])
+                try db.cachedStatement(
+                    sql: "INSERT INTO rotated_refresh_tokens (token_hash, session_id, rotated_at) VALUES (?, ?, ?)"
+                ).execute(arguments: [refreshTokenHash, session.id, now.storedText])
+                try db.cachedStatement(
+                    sql:
+                        "UPDATE sessions SET token_hash = ?, refresh_token_hash = ?, expires_at = ?, last_used_at = ? WHERE id = ?"
+                ).execute(arguments: [newTokenHash, newRefreshTokenHash, accessExpiresAt.storedText, now.storedText, session.id])
                 session.tokenHash = newTokenHash
                 session.refreshTokenHash = newRefreshTokenHash
                 session.expiresAt = accessExpiresAt
@@ -42,12 +42,11 @@ extension AppDatabase {
                 return .rotated(session)
             }
             if let sessionID = try Int64.fetchOne(
-                db, sql: "SELECT session_id FROM rotated_refresh_tokens WHERE token_hash = ?",
+                db.cachedStatement(sql: "SELECT session_id FROM rotated_refresh_tokens WHERE token_hash = ?"),
                 arguments: [refreshTokenHash])
             {
-                try db.execute(
-                    sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                    arguments: [now.storedText, sessionID])
+                try db.cachedStatement(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+                    .execute(arguments: [now.storedText, sessionID])
                 return .reused
             }
             return .refused

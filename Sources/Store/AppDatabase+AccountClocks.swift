@@ -48,11 +48,11 @@ extension AppDatabase {
     /// The account whose session row holds the refresh token hashed to `refreshTokenHash`,
     /// revoked or not (a rotation asks whose clock decides the row's age before it rotates).
     public func sessionOwner(refreshTokenHash: String) async throws -> UserID? {
-        try await pool.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT user_id FROM sessions WHERE refresh_token_hash = ? AND user_id IS NOT NULL",
-                arguments: [refreshTokenHash]
-            ).map { UserID($0) }
+        // A hot read: every rotation of a refresh token asks whose clock it runs on.
+        try hotReads.read { connection in
+            try connection.first(
+                "SELECT user_id FROM sessions WHERE refresh_token_hash = ? AND user_id IS NOT NULL", [.text(refreshTokenHash)]
+            ) { row in UserID(try row.string("user_id")) }
         }
     }
 }

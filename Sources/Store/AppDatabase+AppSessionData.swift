@@ -16,7 +16,15 @@ public struct AppSessionData: Sendable, Equatable {
 extension AppDatabase {
     /// The app's data on session row `sessionID`; nil when none was set.
     public func appSessionData(sessionID: Int64) async throws -> AppSessionData? {
-        try await pool.read { db in try Self.appSessionData(db, sessionID) }
+        // A hot read: every SuperTokens refresh reads the session's claims.
+        try hotReads.read { connection in
+            try connection.first("SELECT in_jwt, in_database FROM app_session_data WHERE session_id = ?", [.integer(sessionID)]) {
+                row in
+                AppSessionData(
+                    inJWT: try Self.object(row.optionalString("in_jwt")),
+                    inDatabase: try Self.object(row.string("in_database")) ?? [:])
+            }
+        }
     }
 
     /// Sets the given parts of the app's data on session row `sessionID` (the rest kept); the row
@@ -34,15 +42,6 @@ extension AppDatabase {
                     """,
                 arguments: [sessionID, jwtText, databaseText, databaseText])
         }
-    }
-
-    private static func appSessionData(_ db: Database, _ sessionID: Int64) throws -> AppSessionData? {
-        guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT in_jwt, in_database FROM app_session_data WHERE session_id = ?", arguments: [sessionID])
-        else { return nil }
-        return AppSessionData(
-            inJWT: try object(row.optionalString("in_jwt")), inDatabase: try object(row.string("in_database")) ?? [:])
     }
 
     private static func object(_ text: String?) throws -> [String: JSONValue]? {

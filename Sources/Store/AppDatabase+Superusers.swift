@@ -94,12 +94,22 @@ extension AppDatabase {
         at now: Date, expiresAt: Date
     ) async throws {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [tokenHash, superuserID, userAgent, ip, now.storedText, now.storedText, expiresAt.storedText])
+            try Self.insertConsoleSession(
+                db, tokenHash: tokenHash, superuserID: superuserID, userAgent: userAgent, ip: ip, at: now,
+                expiresAt: expiresAt.storedText)
         }
+    }
+
+    /// A superuser's new row, begun `now` and used since, ending at `expiresAt` (as stored).
+    private static func insertConsoleSession(
+        _ db: Database, tokenHash: String, superuserID: String, userAgent: String?, ip: String?, at now: Date,
+        expiresAt: DatabaseValue
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [tokenHash, superuserID, userAgent, ip, now.storedText, now.storedText, expiresAt])
     }
 
     /// Replaces the live console session `id` with a new one under `tokenHash`, begun `now` and
@@ -118,15 +128,9 @@ extension AppDatabase {
                         """, arguments: [id, now.storedText])
             else { return false }
             try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?", arguments: [now.storedText, id])
-            try db.execute(
-                sql: """
-                    INSERT INTO sessions (token_hash, superuser_id, user_agent, ip, created_at, last_used_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    tokenHash, old["superuser_id"] as String, userAgent, ip, now.storedText, now.storedText,
-                    old["expires_at"] as String
-                ])
+            try Self.insertConsoleSession(
+                db, tokenHash: tokenHash, superuserID: old["superuser_id"], userAgent: userAgent, ip: ip, at: now,
+                expiresAt: old["expires_at"] as DatabaseValue)
             return true
         }
     }

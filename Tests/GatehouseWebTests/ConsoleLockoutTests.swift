@@ -35,7 +35,7 @@ import TwoFactor
         let userURL = try #require(
             list.text.range(of: #"/_/users/[A-Za-z0-9]+"#, options: .regularExpression).map { String(list.text[$0]) })
         let page = try await staff.get(userURL)
-        #expect(page.text.contains("<code>127.0.0.7</code></span> · 6 wrong tries · until"), "the back-off is shown")
+        #expect(page.text.contains("<code>127.0.0.7</code></span> · 6 failed tries · until"), "the back-off is shown")
         #expect(page.text.contains("Unlock sign-in from 127.0.0.7"))
         // Item 2: the refusals are on the account's Activity, with the way in and the reason.
         // A refusal of a known account was its password's, and nobody but the person tried: the

@@ -69,4 +69,21 @@ import Testing
         }
         await gatehouse.stop()
     }
+
+    /// With no provider configured the linked accounts page has nothing to link or unlink, so the
+    /// impersonation note about linking has nothing to explain either.
+    @Test func noProvidersMeansNoNoteAboutLinking() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let user = gatehouse.browser()
+        _ = try await user.get("/auth/sign-up")
+        let signedUp = try await user.post("/auth/sign-up", [("email", "unlinked@example.com"), ("password", "quiet-otter-123")])
+        #expect(signedUp.status == 303)
+        let userID = try #require(try await gatehouse.database.user(email: "unlinked@example.com")?.id)
+        let staff = try await gatehouse.staffBrowser()
+        _ = try await staff.post("/_/users/\(userID.rawValue)/impersonate", [("duration", "5"), ("mode", "browser")])
+        let viewed = try await staff.get("/account/linked")
+        #expect(viewed.status == 200 && viewed.text.contains("No external sign-in providers are configured yet."))
+        #expect(!viewed.text.contains("data-impersonation-note"), "a note about linking with nothing to link")
+        await gatehouse.stop()
+    }
 }

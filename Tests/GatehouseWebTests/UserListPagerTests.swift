@@ -31,7 +31,7 @@ import Testing
 
     @Test func anEmptyPageSaysSo() {
         let pager = UserListPager(page: 9, perPage: 50, total: 120, totalIsLowerBound: false, shown: 0)
-        #expect(pager.rangeText == "No users on page 9 of 120")
+        #expect(pager.rangeText == "No users on page 9: the list has 120 users", "a count of users, not of pages")
         #expect(pager.hasPrevious && !pager.hasNext)
     }
 }

@@ -59,6 +59,9 @@ def test_seed_export_import_round_trip(binary, tmp_path, start_server):
     assert "Created 25 users" in done.stdout.decode()
     # Not a terminal: plain progress lines, ending with the whole count.
     assert "Seeding: 25/25" in done.stderr.decode()
+    # The audit names the command line as the way in, not the console (no superuser acted).
+    seeded = "SELECT count(*) FROM audit_events WHERE type = 'admin.users.seeded' AND json_extract(data, '$.via') = 'cli'"
+    assert rows(source, seeded) == 1
 
     users = exported(binary, source)
     assert sorted(user["email"] for user in users) == sorted(f"cli+{n}@example.com" for n in range(1, 26))

@@ -286,3 +286,19 @@ def test_superusers_console_passkey_skips_the_code_step_and_never_crosses_with_a
     assert driver.find_elements(By.CSS_SELECTOR, "[data-console-passkeys] [data-passkey-none]")
     submit_form_of(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/_/sign-out'] button"))
     assert "not registered here" in passkey_message(driver)
+
+    # Taking the role away with the CLI ends the console session the browser holds.
+    type_into(field(driver, "email"), STAFF_EMAIL)
+    password = field(driver, "password")
+    type_into(password, STAFF_PASSWORD)
+    submit_form_of(driver, password)
+    code = field(driver, "code")
+    type_into(code, pyotp.TOTP(secret).at(time.time() + 30))
+    submit_form_of(driver, code)
+    wait_for_path(driver, "/_/users")
+    removed = subprocess.run([str(binary), "superuser", "delete", STAFF_EMAIL, "--db", str(db)],
+                             capture_output=True, text=True, timeout=60)
+    assert removed.returncode == 0, removed.stderr
+    driver.get(base + "/_/users")
+    assert driver.find_elements(By.NAME, "password"), "the console still opens for the removed superuser"
+    assert not driver.find_elements(By.CSS_SELECTOR, "form[action='/_/sign-out']")

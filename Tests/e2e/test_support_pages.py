@@ -235,6 +235,14 @@ def test_app_flow_is_the_apps_long_names_wrap_the_dev_mailbox_is_the_consoles_an
     wait_for_path(driver, "/auth/forgot-password")
     assert [a.text for a in footer(driver).find_elements(By.TAG_NAME, "a")] == ["Terms", "Privacy"]
     assert "Gatehouse" not in footer(driver).text
+    # The code page leads with the app's logo alone: no generic mail icon stacked under it.
+    driver.get(app_page)
+    driver.find_element(By.ID, "email").send_keys("someone@example.com")
+    driver.find_element(By.CSS_SELECTOR, "button[data-method='email-code']").click()
+    wait_for_path(driver, "/auth/sign-in/code")
+    assert driver.find_element(By.CSS_SELECTOR, ".card .app-logo").is_displayed()
+    assert not [icon for icon in driver.find_elements(By.CSS_SELECTOR, ".card .card__icon") if icon.is_displayed()]
+    screenshot(driver, screenshots_dir, "app-flow-code-page")
 
     add_provider(site, admin)
     sign_up(driver, base, LONG_EMAIL)
@@ -348,7 +356,7 @@ def test_console_addresses_whole_at_1280_and_usable_on_a_phone(driver, site, scr
         wait_for_path(driver, "/_/users/")
         locked_page = driver.current_url
         row = driver.find_element(By.CSS_SELECTOR, "#lockouts .cx-lockout")
-        assert "12 wrong tries" in row.text and "until" in row.text, row.text
+        assert "12 failed tries" in row.text and "until" in row.text, row.text
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
         driver.save_screenshot(str(screenshots_dir / "issue49-console-lockout-1280.png"))
 

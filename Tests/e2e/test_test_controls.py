@@ -70,6 +70,7 @@ def test_a_test_user_signs_in_with_a_generated_code_and_nothing_is_mailed(server
     email = unique_email("descope-test")
     created = management.mgmt.user.create_test_user(email, email=email, display_name="Tess Tuser", verified_email=True)
     assert created["user"]["loginIds"] == [email] and created["user"]["name"] == "Tess Tuser"
+    assert created["user"]["test"] is True  # Descope marks test users so a suite can tell them apart
     generated = management.mgmt.user.generate_otp_for_test_user(DeliveryMethod.EMAIL, email)
     assert generated["loginId"] == email and len(generated["code"]) == 6
     signed_in = client.otp.verify_code(DeliveryMethod.EMAIL, email, generated["code"])
@@ -113,7 +114,7 @@ def test_search_and_delete_all_touch_test_users_only(management):
     management.mgmt.user.create_test_user(tester, email=tester)
     management.mgmt.jwt.sign_up_or_in(person)
     found = management.mgmt.user.search_all_test_users(emails=[tester, person])["users"]
-    assert [user["email"] for user in found] == [tester]
+    assert [(user["email"], user["test"]) for user in found] == [(tester, True)]
     management.mgmt.user.delete_all_test_users()
     assert management.mgmt.user.search_all_test_users()["users"] == []
     assert management.mgmt.jwt.sign_up_or_in(person)["firstSeen"] is False  # still there

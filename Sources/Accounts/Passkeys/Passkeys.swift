@@ -2,13 +2,13 @@ import AuthCore
 import Foundation
 import HTTPServer
 import Secrets
-import ServerSeam
 import Store
 import WebAuthn
 
-/// A person's passkeys (WebAuthn credentials), whichever way in: registering one while signed in,
-/// signing in with one (with an email, or with none — the authenticator names the account), and
-/// listing, renaming and deleting them. The owner of every rule around the ceremonies: challenges
+/// Passkeys (WebAuthn credentials), a person's whichever way in and a superuser's on the console
+/// (`PasskeyHolder` says whose): registering one while signed in, signing in with one (with an
+/// email, or with none — the authenticator names the account), and listing, renaming and deleting
+/// them. The one owner of every rule around the ceremonies: challenges
 /// are single-use and expire (`Ceremony.challengeLifetime`, or `--passkey-challenge-lifetime`);
 /// registration takes one of the source's code checks (as an authenticator app's enrolment does)
 /// and is never done through an impersonation; a sign-in takes one of the source's sign-in tries (`Budget.signInTries`, shared
@@ -34,17 +34,28 @@ public struct Passkeys: Sendable {
     public func registrationOptions(
         for signedIn: SignedIn, rp: RelyingParty, rpName: String, request: Request, policy: WayInPolicy
     ) async throws -> CreationOptions {
-        try refuseImpersonation(signedIn)
-        try requireAvailable()
-        try requireRecentSignIn(signedIn, policy)
-        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
+        try await registrationOptions(for: .person(signedIn), rp: rp, rpName: rpName, request: request, policy: policy)
+    }
+
+    /// A superuser's options for `create()` on the console, as a person's: only in a recent console
+    /// sign-in (the password again renews it, `StaffRecentSignIn`).
+    public func registrationOptions(for staff: Staff, rp: RelyingParty, rpName: String, request: Request) async throws
+        -> CreationOptions
+    {
+        try await registrationOptions(for: .staff(staff), rp: rp, rpName: rpName, request: request, policy: .serverDefaults)
+    }
+
+    private func registrationOptions(
+        for holder: PasskeyHolder, rp: RelyingParty, rpName: String, request: Request, policy: WayInPolicy
+    ) async throws -> CreationOptions {
+        try requireMayAdd(holder, policy: policy)
         try await spendStart(request)
-        let user = signedIn.user
-        let challenge = try await issueChallenge(.register, for: user.id)
-        let existing = try await env.database.passkeys(of: user.id)
+        let challenge = try await issueChallenge(
+            .register, for: holder.challengeAccount, binding: holder.registrationBinding)
+        let existing = try await env.database.passkeys(of: holder.owner)
         return CreationOptions(
-            rp: rp, rpName: rpName, userHandle: Array(user.id.rawValue.utf8), userName: user.email,
-            displayName: user.profile.name ?? user.email, challenge: challenge,
+            rp: rp, rpName: rpName, userHandle: holder.owner.userHandle, userName: holder.userName,
+            displayName: holder.displayName, challenge: challenge,
             exclude: existing.map { CredentialDescriptor(id: $0.credentialID, transports: $0.transports) })
     }
 
@@ -54,125 +65,72 @@ public struct Passkeys: Sendable {
     public func register(
         _ json: [UInt8], name: String?, for signedIn: SignedIn, rp: RelyingParty, request: Request, policy: WayInPolicy
     ) async throws -> PasskeySummary {
-        try refuseImpersonation(signedIn)
-        try requireAvailable()
-        try requireRecentSignIn(signedIn, policy)
-        try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy)
+        try await register(json, name: name, for: .person(signedIn), rp: rp, request: request, policy: policy)
+    }
+
+    /// A superuser's `create()` answer on the console, checked and stored as a person's.
+    public func register(_ json: [UInt8], name: String?, for staff: Staff, rp: RelyingParty, request: Request) async throws
+        -> PasskeySummary
+    {
+        try await register(json, name: name, for: .staff(staff), rp: rp, request: request, policy: .serverDefaults)
+    }
+
+    /// Takes one of the source's code checks (as an authenticator app's enrolment does), then
+    /// stores the checked credential under `holder`; audited either way.
+    private func register(
+        _ json: [UInt8], name: String?, for holder: PasskeyHolder, rp: RelyingParty, request: Request, policy: WayInPolicy
+    ) async throws -> PasskeySummary {
+        try requireMayAdd(holder, policy: policy)
         do {
             if let refusal = await env.budgets.take(.codeChecks(ip: request.remoteAddress)) {
                 throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
             }
             let given = try Self.checkedName(name ?? "", default: "")
             let (response, credential) = try await verifiedRegistration(
-                json, rp: rp, binding: nil, boundTo: signedIn.user.id)
+                json, rp: rp, binding: holder.registrationBinding, boundTo: holder.challengeAccount)
             let name = Self.storedName(given: given, for: credential)
             let new = NewPasskey(
-                credentialID: credential.id, owner: .user(signedIn.user.id), publicKey: credential.publicKeyCOSE,
+                credentialID: credential.id, owner: holder.owner, publicKey: credential.publicKeyCOSE,
                 signCount: credential.signCount, transports: response.transports, name: name,
                 backupEligible: credential.flags.backupEligible, backedUp: credential.flags.backedUp)
             guard let stored = try await env.database.addPasskey(new, at: env.clock()) else {
                 throw PasskeyError.alreadyRegistered
             }
-            await env.audit.recordOwnAct(
-                .passkeyAdded, of: signedIn, request: request,
-                data: AuditTrail.data(
-                    ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)], via: via
-                ))
+            await holder.record(
+                .added, in: env, via: via, request: request,
+                data: ["passkey": .number(Double(stored.id)), "name": .string(name), "format": .string(credential.format)])
             return PasskeySummary(stored)
         } catch let error as PasskeyError {
-            await env.audit.recordOwnAct(
-                .passkeyAddFailed, of: signedIn, request: request,
-                data: AuditTrail.data(["reason": .string(error.reason)], via: via))
+            await holder.record(.addFailed, in: env, via: via, request: request, data: ["reason": .string(error.reason)])
             throw error
         }
     }
 
-    // MARK: Sign-in
-
-    /// Options for `get()`. With an email, the challenge is bound to that account, so only its
-    /// passkeys can answer; an unknown email gets options just alike (its challenge is not kept,
-    /// so any answer is refused). No credential ids are listed either way: they would tell which
-    /// addresses have accounts (passkeys are discoverable, so the authenticator finds its own).
-    /// `requiringPasskeys`: an API whose contract says "this account has none" (Descope's `E067010`)
-    /// is refused with `.noPasskeys` both for an address with no passkeys and for one with no account.
-    /// Each call spends the source's `passkeyStarts`, known address or not.
-    public func signInOptions(email: String?, rp: RelyingParty, requiringPasskeys: Bool = false, request: Request)
-        async throws -> RequestOptions
-    {
-        try requireAvailable()
-        try await spendStart(request)
-        let email = email?.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let email, !email.isEmpty else {
-            return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: nil), allow: [])
+    /// What may stop `holder` adding a passkey: an impersonation never does (it would outlive the
+    /// impersonation); a person's needs the backend to keep passkeys and a proven address
+    /// (`AccountTrust`); and either needs a recent sign-in under `policy`.
+    private func requireMayAdd(_ holder: PasskeyHolder, policy: WayInPolicy) throws {
+        if holder.session.impersonator != nil { throw ImpersonationRefusal.credentialChange }
+        if case .person = holder { try requireAvailable() }
+        if needsFreshSignIn(holder, policy: policy) {
+            if case .staff = holder { throw FreshSignInRequired(.addPasskey, onConsole: true) }
+            throw FreshSignInRequired(.addPasskey)
         }
-        let user = try await env.database.user(email: email)
-        if requiringPasskeys {
-            let passkeys = if let user { try await env.database.passkeys(of: user.id) } else { [PasskeyRecord]() }
-            guard !passkeys.isEmpty else { throw PasskeyError.noPasskeys }
-        }
-        guard let user else {
-            return RequestOptions(rp: rp, challenge: SecureRandom.bytes(Ceremony.challengeLength), allow: [])
-        }
-        return RequestOptions(rp: rp, challenge: try await issueChallenge(.authenticate, for: user.id), allow: [])
-    }
-
-    /// What a passkey sign-in came to.
-    public enum Outcome: Sendable {
-        /// Signed in, both factors: the backend's session, opened for `client`.
-        case signedIn(AuthSession)
-        case refused(PasskeyError)
-    }
-
-    /// Checks `get()`'s answer (`AuthenticationResponseJSON`) and opens a session for the
-    /// passkey's account — never for one whose address is unproven (`.unproven`, `AccountTrust`)
-    /// unless `policy` admits it.
-    public func signIn(
-        _ json: [UInt8], rp: RelyingParty, client: SessionClient = .browserSession, policy: WayInPolicy = .serverDefaults,
-        request: Request
-    ) async -> Outcome {
-        do {
-            if let refusal = await env.budgets.take(.signInTries(ip: request.remoteAddress, .people)) {
-                throw PasskeyError.rateLimited(retryAfter: refusal.retryAfter)
-            }
-            let (passkey, userID, session) = try await verifiedSignIn(json, rp: rp, client: client, policy: policy)
-            let user = userID.rawValue
-            await env.audit.record(
-                .signInCompleted, actor: user, subject: user, request: request,
-                data: AuditTrail.data(["method": "passkey", "passkey": .number(Double(passkey.id))], via: via))
-            return .signedIn(session)
-        } catch {
-            let refusal = (error as? PasskeyError) ?? .accountUnavailable
-            await env.audit.record(
-                .signInFailed, request: request,
-                data: AuditTrail.data(["method": "passkey", "reason": .string(refusal.reason)], via: via))
-            return .refused(refusal)
-        }
-    }
-
-    private func verifiedSignIn(
-        _ json: [UInt8], rp: RelyingParty, client: SessionClient, policy: WayInPolicy
-    ) async throws -> (PasskeyRecord, UserID, AuthSession) {
-        try requireAvailable()
-        let passkey = try await verifiedAssertion(json, rp: rp)
-        guard case .user(let userID) = passkey.owner else { throw PasskeyError.unknownCredential }
-        do {
-            try await AccountTrust(env: env).refuseSessionBeforeProof(for: userID, policy: policy)
-        } catch AuthError.emailNotVerified {
-            throw PasskeyError.unproven
-        }
-        do {
-            let session = try await env.backend.opening(for: client).admin.openSession(for: userID)
-            return (passkey, userID, session)
-        } catch {
-            throw PasskeyError.accountUnavailable
-        }
+        if case .person(let signedIn) = holder { try AccountTrust(env: env).refuseNewWayIn(on: signedIn.user, policy: policy) }
     }
 
     // MARK: The list
 
     public func list(of signedIn: SignedIn) async throws -> [PasskeySummary] {
         guard available else { return [] }
-        return try await env.database.passkeys(of: signedIn.user.id).map(PasskeySummary.init)
+        return try await list(of: .person(signedIn))
+    }
+
+    /// A superuser's passkeys, oldest first (whatever the users' backend: they are Gatehouse's own).
+    public func list(of staff: Staff) async throws -> [PasskeySummary] { try await list(of: .staff(staff)) }
+
+    private func list(of holder: PasskeyHolder) async throws -> [PasskeySummary] {
+        try await env.database.passkeys(of: holder.owner).map(PasskeySummary.init)
     }
 
     public func rename(id: Int64, to name: String, of signedIn: SignedIn, request: Request) async throws {
@@ -194,9 +152,22 @@ public struct Passkeys: Sendable {
         case .notFound: throw PasskeyError.notFound
         case .lastSignInMethod: throw PasskeyError.lastSignInMethod
         }
-        await env.audit.recordOwnAct(
-            .passkeyDeleted, of: signedIn, request: request,
-            data: AuditTrail.data(["passkey": .number(Double(id)), "name": .string(deleted.name)], via: via))
+        await recordDeletion(deleted, of: .person(signedIn), request: request)
+    }
+
+    /// Deletes one of a superuser's passkeys: their password always signs them in, so none is their last way in.
+    public func delete(id: Int64, of staff: Staff, request: Request) async throws {
+        let holder = PasskeyHolder.staff(staff)
+        guard let deleted = try await env.database.deletePasskey(id: id, of: holder.owner) else {
+            throw PasskeyError.notFound
+        }
+        await recordDeletion(deleted, of: holder, request: request)
+    }
+
+    private func recordDeletion(_ deleted: PasskeyRecord, of holder: PasskeyHolder, request: Request) async {
+        await holder.record(
+            .deleted, in: env, via: via, request: request,
+            data: ["passkey": .number(Double(deleted.id)), "name": .string(deleted.name)])
     }
 
     // MARK: Helpers
@@ -255,11 +226,11 @@ public struct Passkeys: Sendable {
 
     /// Whether adding a passkey in `signedIn` must wait for a new sign-in under `policy`.
     public func needsFreshSignIn(_ signedIn: SignedIn, policy: WayInPolicy) -> Bool {
-        policy.newPasskeysNeedRecentSignIn && RecentSignIn.isStale(signedIn, now: env.clock())
+        needsFreshSignIn(.person(signedIn), policy: policy)
     }
 
-    private func requireRecentSignIn(_ signedIn: SignedIn, _ policy: WayInPolicy) throws {
-        if needsFreshSignIn(signedIn, policy: policy) { throw FreshSignInRequired(.addPasskey) }
+    private func needsFreshSignIn(_ holder: PasskeyHolder, policy: WayInPolicy) -> Bool {
+        policy.newPasskeysNeedRecentSignIn && RecentSignIn.isStale(begun: holder.session.createdAt, now: env.clock())
     }
 
     /// What a new passkey is called, a person's or a superuser's: the checked name its owner gave,

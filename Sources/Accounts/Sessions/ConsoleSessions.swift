@@ -1,22 +1,19 @@
 import AuthCore
 import Foundation
 import HTTPServer
-import Logging
-import Secrets
 import Store
 
 /// A signed-in superuser: the console session and who it belongs to.
 public struct Staff: Sendable {
     public var session: SessionRow
     public var superuser: StaffMember
-
 }
 
-/// Superusers' sessions: rows of the one session store held by a superuser (never a person),
-/// their tokens hashed under the kind of their door (`Door`), with their own cookie
-/// (`SameSite=Strict`, idle timeout, see `ConsoleSessions+Cookies`), so a person's session can
-/// never reach the console nor a console token open a person's session — and a token made for one
-/// of staff's doors opens no other.
+/// Staff's doors to the one session store (`SessionBindings`): the console's cookie (`SameSite=Strict`,
+/// see `ConsoleSessions+Cookies`), the admin API's bearer and PocketBase's `_superusers` token, each
+/// a `SessionKind` of its own under the staff windows (`SessionWindows.staff`), so a person's
+/// session can never reach the console nor a console token open a person's session — and a token
+/// made for one of staff's doors opens no other.
 public struct ConsoleSessions: Sendable {
     /// Where a superuser's token is used: each door hashes its tokens under its own kind.
     public enum Door: Sendable {
@@ -36,61 +33,22 @@ public struct ConsoleSessions: Sendable {
         }
     }
 
-    /// A console left alone this long signs itself out.
-    static let idleTimeout: TimeInterval = 30 * 60
-    /// And no console session lives longer than this.
-    public static let lifetime: TimeInterval = 12 * 3600
+    /// No console session lives longer than this (the cookie's max age).
+    public static let lifetime = SessionWindows.staff.lifetime
 
-    let database: AppDatabase
+    let bindings: SessionBindings
     let audit: AuditTrail
-    let hasher: KeyedHash
-    let clock: @Sendable () -> Date
     public let secureCookies: Bool
-    let logger: Logger
-
-    init(
-        database: AppDatabase, audit: AuditTrail, hasher: KeyedHash, clock: @escaping @Sendable () -> Date, secureCookies: Bool,
-        logger: Logger
-    ) {
-        self.database = database
-        self.audit = audit
-        self.hasher = hasher
-        self.clock = clock
-        self.secureCookies = secureCookies
-        self.logger = logger
-    }
 
     /// The superuser behind a token used at `door`.
     public func lookUp(token: String?, at door: Door) async -> Staff? {
         guard let token, !token.isEmpty else { return nil }
-        let now = clock()
-        do {
-            guard
-                let found = try await database.activeConsoleSession(
-                    tokenHash: door.kind.tokenHash(token, with: hasher), now: now, idleTimeout: Self.idleTimeout)
-            else { return nil }
-            // The idle timeout is measured from the last request, written at most once a minute
-            // (`SessionBindings.touchInterval`) so a request is not a database write.
-            if now.timeIntervalSince(found.session.lastUsedAt) > SessionBindings.touchInterval {
-                try await database.touchSession(id: found.session.id, at: now)
-            }
-            return Staff(session: SessionRow(found.session), superuser: StaffMember(found.superuser))
-        } catch {
-            logger.error("console session lookup failed", metadata: ["error": "\(error)"])
-            return nil
-        }
+        return await bindings.staff(token: token, kind: door.kind, windows: .staff)
     }
 
     /// Creates a session for `superuser` at `door` and returns its token (for the cookie or the API reply).
     func start(for superuser: StaffMember, at door: Door, request: Request) async throws -> (token: String, expiresAt: Date) {
-        let now = clock()
-        let token = SecureRandom.token()
-        let expiresAt = now.addingTimeInterval(Self.lifetime)
-        try await database.createConsoleSession(
-            tokenHash: door.kind.tokenHash(token, with: hasher), superuserID: superuser.id,
-            userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
-            at: now, expiresAt: expiresAt)
-        return (token, expiresAt)
+        try await bindings.bind(superuser, kind: door.kind, windows: .staff, request: request)
     }
 
     /// `start(for:request:)` after a completed sign-in, recorded as `console.sign_in.completed`
@@ -109,19 +67,12 @@ public struct ConsoleSessions: Sendable {
     /// A new console cookie for `staff`'s session, begun now and ending when the old one would
     /// have; the old token stops working (`StaffRecentSignIn.confirm`). Nil when the session ended meanwhile.
     func renew(_ staff: Staff, request: Request) async throws -> String? {
-        let token = SecureRandom.token()
-        guard
-            try await database.renewConsoleSession(
-                id: staff.session.id, tokenHash: Door.console.kind.tokenHash(token, with: hasher),
-                userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) }, ip: request.remoteAddress,
-                at: clock())
-        else { return nil }
-        return token
+        try await bindings.renew(staff, kind: Door.console.kind, request: request)
     }
 
     /// Ends `staff`'s console session, recorded as `console.sign_out`.
     public func signOut(_ staff: Staff, request: Request) async throws {
-        try await database.revokeSession(id: staff.session.id, at: clock())
+        try await bindings.revoke(staff)
         await audit.record(.consoleSignOut, actor: staff.superuser.id, request: request)
     }
 }

@@ -157,8 +157,8 @@ public struct SessionBindings: Sendable {
         let session = try await database.createSession(
             NewSession(
                 tokenHash: hash(token, kind), refreshTokenHash: refreshTokenHash, userID: backendSession.user.id,
-                userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) },
-                ip: request.remoteAddress, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+                userAgent: Self.userAgent(request), ip: request.remoteAddress, createdAt: now,
+                expiresAt: now.addingTimeInterval(lifetime),
                 impersonator: impersonator, impersonationReason: reason?.text, impersonationTicket: reason?.ticketURL))
         try await database.saveCredential(try seal(backendSession), sessionID: session.id)
         RequestEffects.note("session", String(kind.rawValue.dropLast()))
@@ -218,7 +218,12 @@ public struct SessionBindings: Sendable {
         }
     }
 
-    private func hash(_ token: String, _ kind: SessionKind) -> String { kind.tokenHash(token, with: hasher) }
+    /// What a row keeps of the request's user agent: enough to recognise it in a list, no more.
+    static func userAgent(_ request: Request) -> String? {
+        request.headers["User-Agent"].map { String($0.prefix(512)) }
+    }
+
+    func hash(_ token: String, _ kind: SessionKind) -> String { kind.tokenHash(token, with: hasher) }
     private func refreshHash(_ token: String, _ kind: SessionKind) -> String { kind.refreshTokenHash(token, with: hasher) }
 
     /// Seals the backend's session for the database (`SecretBox` under a key derived from the

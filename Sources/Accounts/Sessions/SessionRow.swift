@@ -18,7 +18,8 @@ public struct SessionRow: Sendable, Equatable {
     var impersonationReason: String?
     var impersonationTicket: String?
 
-    init(_ row: SessionRecord) {
+    /// A row of the one `sessions` table, whoever holds it.
+    init(_ row: some StoredSessionRow) {
         id = row.id
         userAgent = row.userAgent
         ip = row.ip
@@ -30,14 +31,27 @@ public struct SessionRow: Sendable, Equatable {
         impersonationReason = row.impersonationReason
         impersonationTicket = row.impersonationTicket
     }
+}
 
-    init(_ row: ConsoleSessionRecord) {
-        id = row.id
-        userAgent = row.userAgent
-        ip = row.ip
-        createdAt = row.createdAt
-        lastUsedAt = row.lastUsedAt
-        expiresAt = row.expiresAt
-        revokedAt = row.revokedAt
-    }
+/// What every row of `sessions` has that the pages show, read from a person's row (`SessionRecord`)
+/// or a superuser's (`ConsoleSessionRecord`: never an impersonation).
+protocol StoredSessionRow {
+    var id: Int64 { get }
+    var userAgent: String? { get }
+    var ip: String? { get }
+    var createdAt: Date { get }
+    var lastUsedAt: Date { get }
+    var expiresAt: Date { get }
+    var revokedAt: Date? { get }
+    var impersonator: String? { get }
+    var impersonationReason: String? { get }
+    var impersonationTicket: String? { get }
+}
+
+extension SessionRecord: StoredSessionRow {}
+
+extension ConsoleSessionRecord: StoredSessionRow {
+    var impersonator: String? { nil }
+    var impersonationReason: String? { nil }
+    var impersonationTicket: String? { nil }
 }

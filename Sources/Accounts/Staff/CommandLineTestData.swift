@@ -43,7 +43,7 @@ public struct CommandLineTestData: Sendable {
     ) async throws -> (created: Int, seconds: Double) {
         do {
             let outcome = try await operations(progress: progress).seed(
-                UserSeed(count: count, pattern: pattern, password: password, verified: verified), tag: tag)
+                UserSeed(count: count, pattern: pattern, password: password, verified: verified), tag: tag, via: "cli")
             return (outcome.ids.count, outcome.seconds)
         } catch AuthError.validation(let fields) {
             throw Refusal(description: fields.map { "\($0.field): \($0.message)" }.joined(separator: "\n"))

@@ -58,8 +58,9 @@ public struct TestUserOperations: Sendable {
         public var duration: String { String(format: "%.1f s", seconds) }
     }
 
-    /// Seeds the batch and tags it; `tag` is checked first (field `tag`).
-    public func seed(_ seed: UserSeed, tag: String?) async throws -> Outcome {
+    /// Seeds the batch and tags it; `tag` is checked first (field `tag`). `via` names the way in
+    /// (console, admin API, command line) in the audit row.
+    public func seed(_ seed: UserSeed, tag: String?, via: String) async throws -> Outcome {
         var problems = seed.problems
         if let tag, let problem = Self.tagProblem(tag) { problems.append(FieldError(field: "tag", message: problem)) }
         guard problems.isEmpty else { throw AuthError.validation(problems) }
@@ -71,7 +72,7 @@ public struct TestUserOperations: Sendable {
                 data: [
                     "count": .number(Double(ids.count)), "pattern": .string(seed.pattern),
                     "tag": tag.map(JSONValue.string) ?? .null,
-                    "verified": .bool(seed.verified)
+                    "verified": .bool(seed.verified), "via": .string(via)
                 ])
             return ids
         }

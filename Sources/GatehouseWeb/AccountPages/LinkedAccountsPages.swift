@@ -48,7 +48,11 @@ struct LinkedAccountsPages: Sendable {
         for link in links where !configured.contains(where: { $0.name == link.provider }) {
             rows.append(["name": link.provider, "displayName": link.provider, "linked": true, "providerId": link.providerID])
         }
-        var page: [String: Any] = ["providers": rows, "supported": feature.backendSignsInWithProviders]
+        var page: [String: Any] = [
+            "providers": rows, "supported": feature.backendSignsInWithProviders,
+            // The impersonation note explains missing Link/Unlink buttons: only where a row would have one.
+            "listsProviders": feature.backendSignsInWithProviders && !rows.isEmpty
+        ]
         if ProviderLinks(env: env.accounts, via: nil).needsFreshSignIn(signedIn) {
             page["signInAgain"] = SecurityPages.signInAgain(.linkProvider, signedIn, page: "/account/linked")
         }

@@ -52,7 +52,7 @@ struct TestUsersAPI: Sendable {
                 let outcome = try await operations.seed(
                     UserSeed(
                         count: body.count, pattern: body.pattern, password: body.password,
-                        verified: body.verified ?? false), tag: tag)
+                        verified: body.verified ?? false), tag: tag, via: "api")
                 return try .json(Created(outcome, tag: tag), status: 201)
             } catch AuthError.validation(let fields) {
                 return try .json(Refused(message: "Nothing was created: fix the fields named.", fields: fields), status: 422)

@@ -4,20 +4,20 @@ import Foundation
 import HTTPServer
 import WebAuthn
 
-/// A superuser's own passkeys on the console (`StaffPasskeys`): "Sign in with a passkey" on `/_/`
+/// A superuser's own passkeys on the console (`Passkeys`, as a person's): "Sign in with a passkey" on `/_/`
 /// (a button, and the browser's autofill), and create and delete on `/_/security`. The ceremonies
 /// run in `Public/js/passkeys.js`, as on the account pages, which posts forms here and reads
 /// `{publicKey}`, `{redirect}` or `{error, message, status}` back.
 struct ConsolePasskeyPages: Sendable {
     let env: PageEnvironment
 
-    private var passkeys: StaffPasskeys { StaffPasskeys(env: env.accounts) }
+    private var passkeys: Passkeys { Passkeys(env: env.accounts) }
 
     func register(on router: inout Router) {
         router.page(.post, "/_/passkey/options", env) { visit in
             guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
             do {
-                return try .json(["publicKey": try await passkeys.signInOptions(rp: rp, request: visit.request)])
+                return try .json(["publicKey": try await passkeys.staffSignInOptions(rp: rp, request: visit.request)])
             } catch let error as PasskeyError {
                 return PasskeyPages.error(error)
             }
@@ -50,7 +50,7 @@ struct ConsolePasskeyPages: Sendable {
         }
         router.consolePage(.post, "/_/security/passkeys/:id/delete", env) { visit, staff in
             let id = try visit.parameters.require("id", as: Int64.self)
-            try await passkeys.delete(id: id, of: staff.superuser, request: visit.request)
+            try await passkeys.delete(id: id, of: staff, request: visit.request)
             return .redirect(to: "/_/security?notice=\(Notice.passkeyDeleted.rawValue)")
         }
     }
@@ -60,7 +60,7 @@ struct ConsolePasskeyPages: Sendable {
     private func signIn(_ visit: Visit) async throws -> Response {
         guard let rp = relyingParty(visit) else { return PasskeyPages.hostRefused }
         let redirect = URLQuery.localRedirect(try visit.form.single("redirect"), fallback: "/_/users")
-        switch await passkeys.signIn(Array(try visit.field("credential").utf8), rp: rp, request: visit.request) {
+        switch await passkeys.staffSignIn(Array(try visit.field("credential").utf8), rp: rp, request: visit.request) {
         case .refused(let error):
             return PasskeyPages.error(error)
         case .signedIn(_, let token):
@@ -74,7 +74,7 @@ struct ConsolePasskeyPages: Sendable {
 
     /// The security page's passkey list.
     func section(_ staff: Staff) async throws -> [[String: Any]] {
-        try await passkeys.list(staff.superuser).map { passkey in
+        try await passkeys.list(of: staff).map { passkey in
             [
                 "id": String(passkey.id), "name": passkey.name, "created": DisplayDate.dayAndMinute(passkey.createdAt),
                 "lastUsed": passkey.lastUsedAt.map(DisplayDate.dayAndMinute) ?? "never", "synced": passkey.backedUp

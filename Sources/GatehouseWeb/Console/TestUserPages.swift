@@ -68,7 +68,7 @@ struct TestUserPages: Sendable {
         let seed = UserSeed(
             count: Int(countText) ?? 0, pattern: pattern, password: try visit.field("password"), verified: verified)
         do {
-            let outcome = try await operations(visit, staff).seed(seed, tag: tag.isEmpty ? nil : tag)
+            let outcome = try await operations(visit, staff).seed(seed, tag: tag.isEmpty ? nil : tag, via: "console")
             var done = State()
             done.result =
                 "Created \(CountText.grouped(outcome.ids.count)) \(outcome.ids.count == 1 ? "user" : "users")"

@@ -32,10 +32,15 @@ struct UserListPager: Equatable {
 
     var hasNext: Bool { lastPage.map { page < $0 } ?? (shown == perPage) }
 
-    /// "1–50 of 102,306", "51–100 of more than 1,000", or what an empty page says.
+    /// "1–50 of 102,306", "51–100 of more than 1,000", or what an empty page says: past the end,
+    /// the list's size in users, so "page 9 of 120" never reads as 120 pages.
     var rangeText: String {
         let of = totalText
-        guard shown > 0 else { return page > 1 ? "No users on page \(CountText.grouped(page)) of \(of)" : "No users" }
+        guard shown > 0 else {
+            guard page > 1 else { return "No users" }
+            let users = total == 1 && !totalIsLowerBound ? "user" : "users"
+            return "No users on page \(CountText.grouped(page)): the list has \(of) \(users)"
+        }
         return "\(CountText.grouped((page - 1) * perPage + 1))–\(CountText.grouped(end)) of \(of)"
     }
 

@@ -19,7 +19,7 @@ struct DescopeManagementUserRoutes: Sendable {
             let name = try call.text("displayName").flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
             let verified = call.body["verifiedEmail"] == .bool(true)
             let user = try await users(key).create(email: email, name: name, verified: verified, request: call.request)
-            return DescopeManagement.wrapped("user", DescopeUser(user, amr: []).serialized)
+            return DescopeManagement.wrapped("user", DescopeUser(user, amr: [], test: true).serialized)
         }
         management.on(&router, .post, "/v2/mgmt/user/search/test") { call, key in
             let emails = try strings("emails", call) + strings("loginIds", call)
@@ -34,7 +34,7 @@ struct DescopeManagementUserRoutes: Sendable {
             var raw: [UInt8] = [UInt8(ascii: "[")]
             for (index, user) in found.enumerated() {
                 if index > 0 { raw.append(UInt8(ascii: ",")) }
-                raw += DescopeUser(user, amr: []).serialized
+                raw += DescopeUser(user, amr: [], test: true).serialized
             }
             raw.append(UInt8(ascii: "]"))
             return DescopeManagement.wrapped("users", raw)

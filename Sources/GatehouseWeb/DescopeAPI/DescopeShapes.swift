@@ -14,11 +14,15 @@ struct DescopeUser {
     let webauthn: Bool
     let totp: Bool
     let providers: [String]
+    /// Whether the account is a test user (`TestUsers`): set where the answer is about test users
+    /// (the management API's test-user routes); the hot session answers do not read the mark.
+    let test: Bool
 
     /// The account as a session that began with `amr` knows it; `totp` where the answer read the
     /// authenticator app's state (else: the session's second step was one).
-    init(_ user: User, amr: [String], totp: Bool? = nil, providers: [String] = []) {
+    init(_ user: User, amr: [String], totp: Bool? = nil, providers: [String] = [], test: Bool = false) {
         self.user = user
+        self.test = test
         self.password = amr.contains("pwd")
         self.webauthn = amr.contains("webauthn")
         self.totp = totp ?? amr.contains("totp")
@@ -58,7 +62,7 @@ struct DescopeUser {
         object.field("roleNames", .array([]))
         object.field("ssoAppIds", .array([]))
         object.field("status", .string(user.disabled ? "disabled" : "enabled"))
-        object.field("test", .bool(false))
+        object.field("test", .bool(test))
         object.field("userId", .string(user.id.rawValue))
         object.field("userTenants", .array([]))
         object.field("verifiedEmail", .bool(user.emailVerified))
