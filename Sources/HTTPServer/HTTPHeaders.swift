@@ -67,7 +67,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         "HTTPHeaders(\(fields.map(\.name).joined(separator: ", ")))"
     }
 
+    /// Whether two field names are one, ASCII letters compared without case (RFC 9110 §5.1), byte by
+    /// byte: every lookup runs this per field, so it makes no lowercased copies.
     private static func same(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()
+        lhs.utf8.count == rhs.utf8.count
+            && zip(lhs.utf8, rhs.utf8).allSatisfy { left, right in
+                left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+            }
     }
 }

@@ -9,6 +9,9 @@ public enum LinkOpening: Sendable, Equatable {
     /// An app's absolute address with the token as its fragment, as SuperTokens' frontends read a
     /// magic link's `linkCode` (`…/verify?preAuthSessionId=…#token`): browsers never send it on.
     case appFragment(String)
+    /// A path on this server with the token as its fragment (the Rownd Hub's
+    /// `/account/login?preAuthSessionId=…#token`, which opens in the app's web view or hands on to the app).
+    case pageFragment(String)
 
     /// The magic-link page, where a sign-in link opens by default.
     public static let magicLinkPage = LinkOpening.page("/auth/magic")
@@ -19,6 +22,7 @@ public enum LinkOpening: Sendable, Equatable {
         case .page(let path): return page("\(path)?t=\(token)")
         case .app(let url): return url + (url.contains("?") ? "&" : "?") + "t=\(token)"
         case .appFragment(let url): return url + "#" + token
+        case .pageFragment(let path): return page(path) + "#" + token
         }
     }
 }

@@ -160,16 +160,20 @@ extension AppDatabase {
     }
 
     /// Spends a live challenge of `purpose`: `.spent(userID)` once (the account it was issued for,
-    /// if any), `.unknown` when it never was, was spent already, or has expired.
-    public func spendPasskeyChallenge(hash: String, purpose: PasskeyCeremony, now: Date) async throws -> SpentChallenge {
+    /// if any), `.unknown` when it never was or was spent already, `.expired` when it is past its
+    /// time by `now` (asked with the account it was issued for, whose clock may run ahead).
+    public func spendPasskeyChallenge(
+        hash: String, purpose: PasskeyCeremony, now: @escaping @Sendable (UserID?) -> Date
+    ) async throws -> SpentChallenge {
         try await pool.write { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "DELETE FROM passkey_challenges WHERE challenge_hash = ? AND purpose = ? RETURNING *",
                     arguments: [hash, purpose.rawValue])
             else { return .unknown }
-            guard let expiresAt = row.storedDate("expires_at"), expiresAt > now else { return .expired }
-            return .spent((row["user_id"] as String?).map(UserID.init(rawValue:)))
+            let owner = (row["user_id"] as String?).map(UserID.init(rawValue:))
+            guard let expiresAt = row.storedDate("expires_at"), expiresAt > now(owner) else { return .expired }
+            return .spent(owner)
         }
     }
 

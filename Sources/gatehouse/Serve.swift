@@ -197,6 +197,14 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
+            The URL scheme of the app on the Rownd SDK (its Rownd.config.deepLinkScheme): a magic link the \
+            Hub mails opens the app through it, and the Hub sends people on to it only (besides the \
+            SuperTokens frontends' origins). (GATEHOUSE_ROWND_APP_SCHEME)
+            """)
+    var rowndAppScheme: String = Environment.value("ROWND_APP_SCHEME") ?? "rowndsupertokens"
+
+    @Option(
+        help: """
             An origin (scheme://host[:port]) of a web app that calls the SuperTokens frontend API from a \
             browser (CORS with credentials); repeat for several. (GATEHOUSE_SUPERTOKENS_APP_ORIGINS, comma-separated)
             """)
@@ -297,6 +305,9 @@ struct Serve: AsyncParsableCommand {
         guard (0...4).contains(passwordMinScore) else { throw ValidationError("--password-min-score must be 0 to 4.") }
         if let publicURL = resolvedPublicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
+        }
+        if let problem = WebConfiguration.rowndAppSchemeProblem(rowndAppScheme) {
+            throw ValidationError("--rownd-app-scheme: \(problem)")
         }
         guard SignInMethod.parseList(signInMethods) != nil else {
             throw ValidationError("--sign-in-methods takes a comma-separated list of password, email-code, magic-link.")
@@ -452,6 +463,7 @@ struct Serve: AsyncParsableCommand {
         web.superTokensAccessTokenValidity = TimeInterval(max(1, supertokensAccessTokenValidity))
         web.superTokensAPIBasePath = "/" + supertokensAPIBasePath.split(separator: "/").joined(separator: "/")
         web.rowndHubPath = "/" + rowndHubPath.split(separator: "/").joined(separator: "/")
+        web.rowndAppScheme = rowndAppScheme
         web.superTokensAppOrigins = Self.list(supertokensAppOrigin, else: "SUPERTOKENS_APP_ORIGINS")
         web.superTokensWebsiteURL = (supertokensWebsiteURL ?? Environment.value("SUPERTOKENS_WEBSITE_URL")).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0

@@ -9,6 +9,7 @@ import OAuth
 import Secrets
 import Store
 import TestScope
+import Testing
 
 @testable import Accounts
 
@@ -29,7 +30,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         verification: VerificationMode = .none, appleJWKSURL: String = "http://127.0.0.1:1/none",
         appleAudiences: Set<String> = ["com.example.app"], anonKey: String? = nil,
         googleJWKSURL: String = "http://127.0.0.1:1/none", googleAudiences: Set<String> = [],
-        superTokensWebsiteURL: String? = nil
+        superTokensWebsiteURL: String? = nil, configure: (inout WebConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-oauth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -53,6 +54,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         configuration.anonKey = anonKey
         configuration.superTokensAPIKey = TestGatehouse.superTokensAPIKey
         configuration.superTokensWebsiteURL = superTokensWebsiteURL
+        configure(&configuration)
         let app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database), hasher: hasher,
@@ -174,6 +176,24 @@ extension TestResponse {
     /// The body as a JSON object.
     var json: [String: Any] {
         ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:]
+    }
+}
+
+extension OAuthGatehouse {
+    /// The person at the test provider's chooser (`chooser`: the path and query of its authorization
+    /// URL, a state added) making `choice` (`action` and the fields it needs): the address the
+    /// provider sends them back to, with its code and state.
+    func testProviderReturn(_ chooser: String, choosing choice: [(String, String)]) async throws -> String {
+        let browser = browser()
+        #expect(try await browser.get(chooser).status == 200)
+        var fields: [(String, String)] = []
+        for name in ["response_type", "client_id", "redirect_uri", "nonce", "code_challenge", "code_challenge_method", "state"] {
+            fields.append((name, try #require(queryItem(name, in: "http://x" + chooser))))
+        }
+        let provider = try #require(chooser.split(separator: "/").dropFirst(2).first)
+        let page = try await browser.post("/_/test-idp/\(provider)/authorize", fields + choice).text
+        let start = try #require(page.range(of: "data-continue-url=\"")).upperBound
+        return String(page[start...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
     }
 }
 

@@ -35,18 +35,8 @@ import Testing
         let started = try await app.call("GET", "/auth/authorisationurl?" + query, rid: "thirdparty")
         let url = try #require(started.json["urlWithQueryParams"] as? String, "\(started.json)")
         let verifier = try #require(started.json["pkceCodeVerifier"] as? String)
-        let chooser = pathAndQuery(url) + "&state=frontend-state"
-        let browser = gatehouse.browser()
-        #expect(try await browser.get(chooser).status == 200)
-        var fields: [(String, String)] = []
-        for name in ["response_type", "client_id", "redirect_uri", "nonce", "code_challenge", "code_challenge_method", "state"] {
-            fields.append((name, try #require(queryItem(name, in: "http://x" + chooser))))
-        }
-        fields += [("action", "add"), ("email", email), ("name", "Robin"), ("subject", subject), ("email_verified", "on")]
-        let chosen = try await browser.post("/_/test-idp/acme/authorize", fields)
-        let page = chosen.text
-        let start = try #require(page.range(of: "data-continue-url=\"")).upperBound
-        let target = String(page[start...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+        let choice = [("action", "add"), ("email", email), ("name", "Robin"), ("subject", subject), ("email_verified", "on")]
+        let target = try await gatehouse.testProviderReturn(pathAndQuery(url) + "&state=frontend-state", choosing: choice)
         #expect(target.hasPrefix(Self.callback + "?"), "\(target)")
         return (try #require(queryItem("code", in: target)), try #require(queryItem("state", in: target)), verifier)
     }

@@ -161,6 +161,9 @@ struct RequestParsingTests {
         headers.remove("x-one")
         #expect(headers["X-One"] == nil)
         #expect(headers.count == 1)
+        // Only letters fold: `[` and `{` differ by the same bit as `A` and `a`.
+        headers.add("X-[", "bracket")
+        #expect(headers["x-["] == "bracket" && headers["X-{"] == nil)
     }
 }
 

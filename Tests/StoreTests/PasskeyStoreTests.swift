@@ -66,12 +66,19 @@ import Testing
         let later = now.addingTimeInterval(360)
         try await store.database.storePasskeyChallenge(
             hash: hash, purpose: .authenticate, userID: ann, expiresAt: later, now: now)
-        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .register, now: now) == .unknown)
-        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .spent(ann))
-        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: now) == .unknown)
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .register, now: { _ in now }) == .unknown)
+        #expect(
+            try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: { _ in now }) == .spent(ann))
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: { _ in now }) == .unknown)
+        // Asked in the time of the account it was issued for: ann's clock is past it, the server's is not.
+        try await store.database.storePasskeyChallenge(
+            hash: hash, purpose: .authenticate, userID: ann, expiresAt: later, now: now)
+        let annsTime: @Sendable (UserID?) -> Date = { $0 == ann ? later : now }
+        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: annsTime) == .expired)
         try await store.database.storePasskeyChallenge(
             hash: hash, purpose: .authenticate, userID: nil, expiresAt: later, now: now)
-        #expect(try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: later) == .expired)
+        #expect(
+            try await store.database.spendPasskeyChallenge(hash: hash, purpose: .authenticate, now: { _ in later }) == .expired)
     }
 
     @Test func theLastWayToSignInIsNotDeletedByItsOwner() async throws {

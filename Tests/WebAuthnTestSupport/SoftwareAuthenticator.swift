@@ -43,7 +43,8 @@ public enum CBORWriter {
 /// ceremonies (ClientCoreTests).
 public struct SoftwareAuthenticator: Sendable {
     public let key: P256.SigningKey
-    public let credentialID: [UInt8] = Array(0..<16)
+    /// The credential id; a test with two passkeys on one server gives each its own.
+    public var credentialID: [UInt8] = Array(0..<16)
     public var rpID = "localhost"
     public var origin = "http://localhost:8080"
     public var flags: UInt8 = 0x05  // UP + UV

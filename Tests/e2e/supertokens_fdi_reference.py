@@ -34,7 +34,7 @@ def main() -> None:
             multifactorauth.init()],
         experimental=SupertokensExperimentalConfig(plugins=[supertokens_rownd.init(
             disable_rownd_user_migration=True, api_base_path="/auth", api_domain=f"http://127.0.0.1:{port}",
-            app_name="Demo", app_config={"signInMethods": [{"method": "email"}]})]),
+            app_name="Demo", app_config={"signInMethods": [{"method": "email"}], "auth": {"useExplicitSignUpFlow": True}})]),
     )
     app = Flask(__name__)
     Middleware(app)

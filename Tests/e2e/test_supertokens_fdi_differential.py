@@ -35,13 +35,17 @@ Differences kept, each on purpose (none shows in these scripts):
   after writing meta. The plugin's `signout` and its refusals of migration are held by
   RowndPluginTests (a Swift suite): the reference runs with migration off (it would ask Rownd's API).
 
-The Hub (`/rownd-hub`) is held by the last test: Chromium plays the iOS web view, the native
+The reference's app sets the plugin's `useExplicitSignUpFlow`, which Gatehouse always answers (the
+SDK passes an app's sign-in or sign-up intent to the Hub only with it).
+
+The Hub (`/rownd-hub`) is held by the last two tests: Chromium plays the iOS web view, the native
 message handler the only stand-in.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import re
 import socket
@@ -57,7 +61,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import GatehouseServer, gatehouse_binary, read_mailbox, unique_email
+from conftest import GatehouseServer, gatehouse_binary, latest_code, read_mailbox, unique_email
 from test_browser_flow import browser  # noqa: F401 - the shared headless Chromium, as a fixture
 
 PASSWORD = "Correct-horse-battery-9"
@@ -361,33 +365,57 @@ def without_kept_differences(step: str, mine, theirs, gatehouse: str):
 
 
 # What the iOS SDK's WKWebView gives the Hub, played by the test (no WKWebView on Linux): the native
-# handler `rowndIosSDK`, here recording each message, installed before the page's own scripts run.
-NATIVE_HANDLER = """window.__posted = [];
-window.webkit = {messageHandlers: {rowndIosSDK: {postMessage: (message) => window.__posted.push(message)}}};"""
+# handler `rowndIosSDK`, here recording each message, installed before the page's own scripts run. The
+# record is kept in `window.name`, which outlives the page, as the Hub may navigate on after posting.
+NATIVE_HANDLER = """window.__posted = window.name.startsWith("[") ? JSON.parse(window.name) : [];
+window.webkit = {messageHandlers: {rowndIosSDK: {postMessage: (message) => {
+  window.__posted.push(message); window.name = JSON.stringify(window.__posted); }}}};"""
+
+
+@contextlib.contextmanager
+def web_view(browser):
+    """The SDK's web view: the native handler installed before each page's own scripts."""
+    browser.execute_script("window.name = ''")
+    installed = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NATIVE_HANDLER})
+    try:
+        yield WebDriverWait(browser, 20)
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": installed["identifier"]})
+
+
+def authentication(browser) -> tuple[list[dict], dict]:
+    """Every message the page posted, once one is the `authentication` message, and its payload."""
+    WebDriverWait(browser, 20).until(lambda driver: any(
+        '"authentication"' in m for m in driver.execute_script("return window.__posted || []")))
+    messages = [json.loads(m) for m in browser.execute_script("return window.__posted")]
+    return messages, next(m for m in messages if m["type"] == "authentication")["payload"]
+
+
+def plugin_user(base: str, payload: dict) -> dict:
+    """The plugin's `user` for the session an `authentication` message carries."""
+    user = requests.get(f"{base}/auth/plugin/rownd/user", timeout=10, headers={
+        "rid": "session", "st-auth-mode": "header", "Authorization": "Bearer " + payload["access_token"]})
+    assert user.status_code == 200, user.text
+    return user.json()
 
 
 def test_the_rownd_hub_hands_the_app_a_working_session(targets, browser, screenshots_dir):
-    """The SDK loads `{baseUrl}/mobile_app?…` and calls `rownd.requestSignIn(…)`; signing in by email
-    code posts the SDK's `authentication` message, whose tokens refresh through the FDI, verify
-    against its JWKS and open the plugin's `user` for the account."""
+    """The SDK loads `{baseUrl}/mobile_app?…` and calls `rownd.requestSignIn(…)` with the app's
+    sign-up intent; signing up by email code posts the SDK's `authentication` message, whose tokens
+    refresh through the FDI, verify against its JWKS and open the plugin's `user` for the account."""
     base, email = targets["gatehouse"], unique_email("hub")
-    installed = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NATIVE_HANDLER})
-    try:
+    with web_view(browser) as wait:
         browser.get(f"{base}/rownd-hub/mobile_app?config=%7B%7D&sign_in=&appKey=demo&apiDomain={base}&apiBasePath=%2Fauth")
-        browser.execute_script("rownd.requestSignIn({intent: 'sign_in'})")
-        wait = WebDriverWait(browser, 20)
+        browser.execute_script("rownd.requestSignIn({intent: 'sign_up', post_login_redirect: 'NATIVE_APP'})")
+        assert browser.find_element(By.CSS_SELECTOR, "[data-hub-title]").text == "Create your account"
         browser.find_element(By.ID, "hub-email").send_keys(email)
         browser.find_element(By.CSS_SELECTOR, "[data-hub-email] button[type=submit]").click()
         code_field = wait.until(EC.visibility_of_element_located((By.ID, "hub-code")))
-        code_field.send_keys(mailed(base, email, r"\b(\d{6})\b"))
+        code_field.send_keys(latest_code(base, email))
         browser.find_element(By.CSS_SELECTOR, "[data-hub-code] button[type=submit]").click()
-        wait.until(lambda driver: any('"authentication"' in m for m in driver.execute_script("return window.__posted")))
-        browser.save_screenshot(str(screenshots_dir / "issue46-rownd-hub-signed-in.png"))
-        messages = [json.loads(m) for m in browser.execute_script("return window.__posted")]
-    finally:
-        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": installed["identifier"]})
+        messages, payload = authentication(browser)
+    browser.save_screenshot(str(screenshots_dir / "issue46-rownd-hub-signed-in.png"))
     assert messages[0] == {"type": "hub_loaded"}
-    payload = next(m for m in messages if m["type"] == "authentication")["payload"]
     assert payload["user_type"] == "new_user" and sorted(payload) == ["access_token", "front_token", "refresh_token", "user_type"]
     front = json.loads(base64.b64decode(payload["front_token"]))
     keys = jwt.PyJWKSet.from_dict(requests.get(f"{base}/auth/jwt/jwks.json", timeout=10).json())
@@ -395,9 +423,63 @@ def test_the_rownd_hub_hands_the_app_a_working_session(targets, browser, screens
     key = next(k for k in keys.keys if k.key_id == header["kid"])
     claims = jwt.decode(payload["access_token"], key, algorithms=[header["alg"]], options={"verify_aud": False})
     assert claims["sub"] == front["uid"] and claims["app_user_id"] == front["uid"]
-    user = requests.get(f"{base}/auth/plugin/rownd/user", timeout=10, headers={
-        "rid": "session", "st-auth-mode": "header", "Authorization": "Bearer " + payload["access_token"]})
-    assert user.status_code == 200 and user.json()["data"]["email"] == email and user.json()["rownd_user"] == front["uid"]
+    user = plugin_user(base, payload)
+    assert user["data"]["email"] == email and user["rownd_user"] == front["uid"]
     refreshed = requests.post(f"{base}/auth/session/refresh", timeout=10, headers={
         "rid": "session", "st-auth-mode": "header", "Authorization": "Bearer " + payload["refresh_token"]})
     assert refreshed.status_code == 200 and refreshed.headers["st-access-token"] and refreshed.headers["st-refresh-token"]
+
+
+def test_the_hubs_magic_link_and_test_provider_finish_in_the_web_view(targets, browser, screenshots_dir):
+    """With the app's sign-in intent an unknown address is not mailed; a known one gets a code and
+    a magic link to the Hub's link page, which on the phone's browser hands on to the app's scheme
+    and in the SDK's web view signs in. Then the test provider's button: its round trip in the web
+    view ends in the same message, and a post-sign-in redirect to a foreign site is refused."""
+    base, email, stranger = targets["gatehouse"], unique_email("hub-link"), unique_email("hub-stranger")
+    Frontend(base).call("POST", "/auth/signup", {"formFields": [
+        {"id": "email", "value": email}, {"id": "password", "value": PASSWORD}]}, rid="emailpassword")
+    with web_view(browser) as wait:
+        browser.get(f"{base}/rownd-hub/mobile_app")
+        browser.execute_script("rownd.requestSignIn({intent: 'sign_in'})")
+        browser.find_element(By.ID, "hub-email").send_keys(stranger)
+        browser.find_element(By.CSS_SELECTOR, "[data-hub-email] button[type=submit]").click()
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-hub-sign-up]")))
+        assert "no account" in browser.find_element(By.CSS_SELECTOR, "[data-hub-error]").text
+        browser.find_element(By.ID, "hub-email").clear()
+        browser.find_element(By.ID, "hub-email").send_keys(email)
+        browser.find_element(By.CSS_SELECTOR, "[data-hub-email] button[type=submit]").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "hub-code")))
+    assert read_mailbox(base, stranger) == [], "the sign-in intent mails no stranger"
+    link = next(m["link"] for m in read_mailbox(base, email) if "#" in (m.get("link") or ""))
+    assert link.startswith(f"{base}/account/login?preAuthSessionId="), link
+
+    # On the phone's browser (no native handler): an "Open the app" link to the app's scheme, which the
+    # page also follows at once. Its own tab: Chromium, asked to open an unknown scheme, takes no more
+    # clicks in the tab that asked.
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(link)
+        app_link = browser.find_element(By.CSS_SELECTOR, "[data-hub-open-app]").get_attribute("href")
+    finally:
+        browser.close()
+        browser.switch_to.window(browser.window_handles[0])
+    assert app_link == "rowndsupertokens://account/login?" + link.split("?", 1)[1], app_link
+    with web_view(browser):
+        browser.get(link)
+        _, payload = authentication(browser)
+    browser.save_screenshot(str(screenshots_dir / "issue46-rownd-hub-magic-link.png"))
+    assert payload["user_type"] == "existing_user" and plugin_user(base, payload)["data"]["email"] == email
+
+    token = targets["server"].superuser_token()
+    created = requests.post(f"{base}/_/api/providers", timeout=10, headers={"Authorization": "Bearer " + token},
+                            json={"name": "acme", "type": "oidc", "mode": "test", "displayName": "Acme", "clientId": "acme"})
+    assert created.status_code == 201, created.text
+    with web_view(browser) as wait:
+        browser.get(f"{base}/rownd-hub/mobile_app")
+        browser.execute_script("rownd.requestSignIn({post_login_redirect: 'https://evil.example/'})")
+        browser.find_element(By.CSS_SELECTOR, '[data-hub-provider="acme"]').click()
+        wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, 'button[data-fixed="0"]'))).click()
+        _, payload = authentication(browser)
+    assert plugin_user(base, payload)["data"]["email"] == "alex@test.gatehouse.local"
+    WebDriverWait(browser, 10).until(lambda driver: "/rownd-hub/continue" in driver.current_url)
+    assert "does not continue there" in browser.find_element(By.TAG_NAME, "body").text

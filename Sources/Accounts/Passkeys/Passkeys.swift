@@ -173,13 +173,14 @@ public struct Passkeys: Sendable {
     // MARK: Helpers
 
     /// A fresh challenge kept (as a keyed hash) for `ceremony`, bound to `user` when given, and to
-    /// `binding` (what else the ceremony's finish must name again) when given.
+    /// `binding` (what else the ceremony's finish must name again) when given. It expires in the
+    /// bound account's time (`AccountClocks`), else in the server's.
     func issueChallenge(_ ceremony: PasskeyCeremony, for user: UserID?, binding: String? = nil) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(Ceremony.challengeLength)
-        let now = env.clock()
         try await env.database.storePasskeyChallenge(
             hash: challengeHash(challenge, binding: binding), purpose: ceremony, userID: user,
-            expiresAt: now.addingTimeInterval(env.passkeyChallengeLifetime), now: now)
+            expiresAt: env.clocks.now(forAccountIfAny: user).addingTimeInterval(env.passkeyChallengeLifetime),
+            now: env.clock())
         return challenge
     }
 
@@ -191,12 +192,14 @@ public struct Passkeys: Sendable {
         }
     }
 
-    /// Spends the challenge `clientDataJSON` answers.
+    /// Spends the challenge `clientDataJSON` answers, expired in the time it was issued in.
     func spendChallenge(
         _ clientDataJSON: [UInt8], _ ceremony: PasskeyCeremony, binding: String? = nil
     ) async throws -> AppDatabase.SpentChallenge {
+        let clocks = env.clocks
         let spent = try await env.database.spendPasskeyChallenge(
-            hash: challengeHash(try challengeBytes(clientDataJSON), binding: binding), purpose: ceremony, now: env.clock())
+            hash: challengeHash(try challengeBytes(clientDataJSON), binding: binding), purpose: ceremony,
+            now: { clocks.now(forAccountIfAny: $0) })
         if spent == .expired { throw PasskeyError.expiredChallenge }
         return spent
     }

@@ -14,12 +14,13 @@ public struct OAuthFlows: Sendable {
     /// How long a provider round trip may take.
     public static let lifetime: TimeInterval = 600
 
-    /// Stores a new flow under `state` for the browser holding `browserBinding`.
+    /// Stores a new flow under `state` for the browser holding `browserBinding`; a link's ends in
+    /// its account's time (`AccountClocks`), a sign-in's in the server's.
     public func begin(
         state: String, browserBinding: String, provider: String, purpose: ProviderFlow.Purpose, userID: UserID?,
         codeVerifier: String, nonce: String, appRequest: String?
     ) async throws {
-        let now = env.clock()
+        let now = env.clocks.now(forAccountIfAny: userID)
         try await env.database.insertOAuthFlow(
             OAuthFlowRecord(
                 stateHash: hasher.hex(state), browserHash: hasher.hex(browserBinding), provider: provider,
@@ -33,6 +34,9 @@ public struct OAuthFlows: Sendable {
     public func finish(state: String) async throws -> ProviderFlow? {
         try await env.database.consumeOAuthFlow(stateHash: hasher.hex(state), at: env.clock()).map(ProviderFlow.init)
     }
+
+    /// Now in the time `flow` runs in, to tell whether it has ended: its account's for a link.
+    public func now(of flow: ProviderFlow?) -> Date { env.clocks.now(forAccountIfAny: flow?.userID) }
 
     /// The flow `state` names, left in place (the test provider asks whether it is an app's).
     public func pending(state: String) async throws -> ProviderFlow? {

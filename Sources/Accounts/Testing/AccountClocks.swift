@@ -19,6 +19,11 @@ public struct AccountClocks: Sendable {
     /// `userID`'s time now.
     public func now(for userID: UserID) -> Date { database.now(for: userID, clock: clock) }
 
+    /// The time of `userID`'s account when a ceremony waits on one (a passkey sign-in asked for an
+    /// address, a passkey or provider added while signed in), else the server's (a sign-up, a
+    /// sign-in whose account the authenticator or provider will name).
+    func now(forAccountIfAny userID: UserID?) -> Date { userID.map(now(for:)) ?? clock() }
+
     /// The time of the account whose id is `rawID` (a token's `sub`).
     public func now(forAccount rawID: String) -> Date { now(for: UserID(rawID)) }
 

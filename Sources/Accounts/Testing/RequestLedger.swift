@@ -22,12 +22,14 @@ public final class RequestLedger: Sendable {
         public let milliseconds: Double
         /// The fault that answered or delayed it, if one did.
         public let fault: String?
-        /// What it caused: mails, audit rows, sessions.
-        public let effects: RequestEffects
+        /// What it caused: mails, audit rows, sessions. Kept as the list, not the request's
+        /// `RequestEffects`, which goes with its request: most requests cause nothing, and an empty
+        /// list holds no memory for the thousand requests the ledger keeps.
+        public let effects: [RequestEffects.Effect]
 
         public init(
             id: String, at: Date, method: String, path: String, route: String?, wayIn: String, status: Int,
-            milliseconds: Double, fault: String?, effects: RequestEffects
+            milliseconds: Double, fault: String?, effects: [RequestEffects.Effect]
         ) {
             (self.id, self.at, self.method, self.path, self.route) = (id, at, method, path, route)
             (self.wayIn, self.status, self.milliseconds, self.fault, self.effects) = (wayIn, status, milliseconds, fault, effects)

@@ -31,19 +31,15 @@ extension OAuthFeature {
     }
 
     /// Whether the test provider may send a code to `redirectURI`, as a provider's dashboard lists
-    /// them: Gatehouse's own callback, and pages of the SuperTokens frontends Gatehouse serves
-    /// (`--supertokens-website-url`, `--supertokens-app-origin`), which finish the round trip
-    /// through the FDI's `signinup`. Nowhere else: its codes are not for any site that asks.
+    /// them: Gatehouse's own callback, the Rownd Hub's (`{hub}/callback`), and pages of the
+    /// SuperTokens frontends Gatehouse serves (`--supertokens-website-url`,
+    /// `--supertokens-app-origin`), which finish the round trip through the FDI's `signinup`.
+    /// Nowhere else: its codes are not for any site that asks.
     func testProviderRedirects(to redirectURI: String, provider: String) -> Bool {
-        redirectURI == settings.callbackURL(provider: provider) || isSuperTokensFrontendPage(redirectURI)
+        redirectURI == settings.callbackURL(provider: provider) || redirectURI == rowndHubCallbackURL
+            || env.configuration.isSuperTokensFrontendPage(redirectURI)
     }
 
-    /// Whether `url` is a page of a SuperTokens frontend Gatehouse serves: on the origin of
-    /// `--supertokens-website-url` or of an `--supertokens-app-origin`.
-    func isSuperTokensFrontendPage(_ url: String) -> Bool {
-        guard CallbackURL.registrationProblem(url) == nil, let origin = DescopeAppAddresses.origin(of: url) else { return false }
-        let configuration = env.configuration
-        let frontends = configuration.superTokensAppOrigins + (configuration.superTokensWebsiteURL.map { [$0] } ?? [])
-        return frontends.compactMap(DescopeAppAddresses.origin(of:)).contains(origin)
-    }
+    /// Where a provider round trip started in the Rownd Hub comes back to.
+    var rowndHubCallbackURL: String { settings.base + env.configuration.rowndHubPath + "/callback" }
 }

@@ -105,7 +105,9 @@ struct OAuthPages: Sendable {
         let flow = try await flows.finish(state: state)
         let binding = request.cookies[OAuthFeature.bindingCookie].map(flows.browserHash)
         let checked: ProviderFlow
-        switch OAuthFlowCheck.evaluate(flow, provider: provider.name, browserHash: binding, signedIn: visit.user?.id, now: now) {
+        switch OAuthFlowCheck.evaluate(
+            flow, provider: provider.name, browserHash: binding, signedIn: visit.user?.id, now: flows.now(of: flow))
+        {
         case .success(let flow): checked = flow
         case .failure(let refusal):
             await providerSignIn.roundTripRefused(provider: name, reason: refusal.reason, request: request)

@@ -5,7 +5,8 @@ import HTTPServer
 import ServerSeam
 
 /// The passwordless recipe's FDI routes, by email: Gatehouse mails the code, and with
-/// `--supertokens-website-url` a magic link to the app's `verify` page too
+/// `--supertokens-website-url` a magic link to the app's `verify` page too (to the Rownd Hub's link
+/// page when the Hub asks)
 /// (`AppSignInDevices.mailCode`, under the mail budgets and the cool-down the pages keep); the
 /// frontend keeps the device's ids; the code is spent through `EmailCodeSignIn`, the link through
 /// `MagicLinkSignIn`, as on the pages. Spending either creates a missing account and proves the address.
@@ -14,12 +15,24 @@ struct FDIPasswordlessRoutes: Sendable {
     var env: PageEnvironment { fdi.env }
     private var devices: AppSignInDevices { AppSignInDevices(env: env.accounts) }
     private var allowSignUp: Bool { WayInPolicy.superTokensFrontend.passwordlessCreatesAccounts }
-    /// Where a magic link opens for a pre-auth session id; nil mails codes only.
-    private var link: ((String) -> LinkOpening)? {
-        guard let website = env.configuration.superTokensWebsiteURL, env.accounts.signInMethods.contains(.magicLink),
-            env.capabilities.contains(.magicLink)
-        else { return nil }
-        return { .appFragment(website + "/verify?preAuthSessionId=\($0)&tenantId=public") }
+    /// Where a magic link opens for a pre-auth session id, by who asked; nil mails codes only. The
+    /// Rownd Hub asks with the plugin's `rownd_display_context=mobile_app`: its link page
+    /// (`RowndHubLinkPage`), which finishes in the app's web view or hands on to the app. Else the
+    /// app's website (`--supertokens-website-url`). The plugin's `rownd_client_domain` may name
+    /// `mobile` or `browser` only: a request never names where a link goes.
+    private func link(_ request: Request) throws -> ((String) -> LinkOpening)? {
+        guard env.accounts.signInMethods.contains(.magicLink), env.capabilities.contains(.magicLink) else { return nil }
+        let display = try request.query.single("rownd_display_context")
+        let domain = try request.query.single("rownd_client_domain") ?? (display == "mobile_app" ? "mobile" : "browser")
+        switch domain {
+        case "mobile":
+            return { .pageFragment(RowndAppLinks.loginPath + "?preAuthSessionId=\($0)&tenantId=public") }
+        case "browser":
+            guard let website = env.configuration.superTokensWebsiteURL else { return nil }
+            return { .appFragment(website + "/verify?preAuthSessionId=\($0)&tenantId=public") }
+        default:
+            throw FDIRefusal.badInput("Unknown clientDomain key: \(domain.prefix(100))")
+        }
     }
 
     func register(on router: inout Router) {
@@ -42,7 +55,7 @@ struct FDIPasswordlessRoutes: Sendable {
         }
         let email = try SuperTokensFDI.text(body, "email").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else { throw FDIRefusal.badInput("Please provide a valid email") }
-        let link = link
+        let link = try link(request)
         switch try await devices.mailCode(
             email: email, allowSignUp: allowSignUp, link: link, via: SuperTokensFDI.via, request: request)
         {

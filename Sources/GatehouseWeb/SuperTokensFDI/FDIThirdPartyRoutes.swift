@@ -168,7 +168,7 @@ struct FDIThirdPartyRoutes: Sendable {
             case .object(let decoded)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
             let target = decoded["frontendRedirectURI"]?.stringValue
         else { throw FDIRefusal.badInput("state must be a base64 encoded JSON object with frontendRedirectURI") }
-        guard feature.isSuperTokensFrontendPage(target) else {
+        guard env.configuration.isSuperTokensFrontendPage(target) else {
             throw FDIRefusal.badInput("frontendRedirectURI in state does not match the configured origin")
         }
         var fields: [(String, String)] = []

@@ -2,14 +2,15 @@ import AuthCore
 import Foundation
 
 /// `plugin/rownd/app-config`: the app as the Rownd SDK and its Hub read it — supertokens-rownd's
-/// answer for an app signing in by email (the schema, the Hub's look, which ways in it shows),
-/// plus `config.supertokens.appInfo`, which the SDK checks against its own `apiDomain` and
-/// `apiBasePath` before it trusts the rest.
+/// answer (the schema, the Hub's look, the ways in the Hub shows: `RowndHubWaysIn`), plus
+/// `config.supertokens.appInfo`, which the SDK checks against its own `apiDomain` and
+/// `apiBasePath` before it trusts the rest. `use_explicit_sign_up_flow` is on, so the SDK passes an
+/// app's sign-in or sign-up intent on to the Hub (it drops both otherwise).
 struct RowndAppConfig: Sendable {
     var apiDomain: String
     var apiBasePath: String
-    /// Whether the email sign-in (code, or link) is on.
-    var emailSignIn: Bool
+    /// The ways in the Hub offers.
+    var waysIn: RowndHubWaysIn
 
     var json: JSONValue {
         let hub: [String: JSONValue] = [
@@ -19,7 +20,8 @@ struct RowndAppConfig: Sendable {
             ]),
             "auth": .object([
                 "email": .object(["from_address": "no-reply@rownd.io", "image": ""]),
-                "sign_in_methods": signInMethods, "additional_fields": .array([]), "show_app_icon": .bool(false)
+                "sign_in_methods": signInMethods, "additional_fields": .array([]), "show_app_icon": .bool(false),
+                "use_explicit_sign_up_flow": .bool(true)
             ]),
             "legal": .object([:]), "profile": .object([:]), "custom_content": .object([:])
         ]
@@ -34,33 +36,42 @@ struct RowndAppConfig: Sendable {
         return .object(["status": "OK", "config_type": "app", "app": .object(app)])
     }
 
-    /// The Rownd SDK's default fields, and the address when the email sign-in is on.
+    /// The Rownd SDK's default fields, the address when the email sign-in is on, and the provider
+    /// ids (not shown to the person) when Google or Apple is, as the plugin adds them.
     private var schema: [String: JSONValue] {
         var fields = [
-            ("first_name", "First name"), ("last_name", "Last name"), ("nick_name", "Nick name"), ("zip_code", "Zip code")
+            ("first_name", "First name", true), ("last_name", "Last name", true), ("nick_name", "Nick name", true),
+            ("zip_code", "Zip code", true)
         ]
-        if emailSignIn { fields.append(("email", "Email")) }
+        if waysIn.email { fields.append(("email", "Email", true)) }
+        if waysIn.showsGoogle { fields.append(("google_id", "Google ID", false)) }
+        if waysIn.showsApple { fields.append(("apple_id", "Apple ID", false)) }
         return Dictionary(
-            uniqueKeysWithValues: fields.map { key, name in
+            uniqueKeysWithValues: fields.map { key, name, visible in
                 let field: [String: JSONValue] = [
-                    "display_name": .string(name), "type": "string", "owned_by": "user", "user_visible": .bool(true),
+                    "display_name": .string(name), "type": "string", "owned_by": "user", "user_visible": .bool(visible),
                     "read_only": .bool(false), "show_empty": .bool(false)
                 ]
                 return (key, JSONValue.object(field))
             })
     }
 
-    /// Email only: Gatehouse has no phone sign-in, and Google, Apple and guests are not offered here.
+    /// What the Hub shows: email, Google and Apple (with the client ids the SDK's native sign-in
+    /// needs), never a phone (Gatehouse has none).
     private var signInMethods: JSONValue {
         let off = JSONValue.object(["enabled": .bool(false)])
         let oneTap = JSONValue.object(["auto_prompt": .bool(false), "delay": .number(7000)])
         let google: [String: JSONValue] = [
-            "enabled": .bool(false), "client_id": "", "ios_client_id": "", "scopes": .array([]),
+            "enabled": .bool(waysIn.showsGoogle), "client_id": .string(waysIn.google?.clientID ?? ""),
+            "ios_client_id": .string(waysIn.google?.iosClientID ?? ""), "scopes": .array([]),
             "one_tap": .object(["browser": oneTap, "mobile_app": oneTap])
         ]
+        let apple: [String: JSONValue] = [
+            "enabled": .bool(waysIn.showsApple), "client_id": .string(waysIn.apple?.clientID ?? "")
+        ]
         return .object([
-            "email": .object(["enabled": .bool(emailSignIn)]), "phone": off, "google": .object(google),
-            "apple": .object(["enabled": .bool(false), "client_id": ""]), "anonymous": off
+            "email": .object(["enabled": .bool(waysIn.email)]), "phone": off, "google": .object(google),
+            "apple": .object(apple), "anonymous": off
         ])
     }
 }

@@ -24,7 +24,7 @@ struct RowndPluginRoutes: Sendable {
                 ]
                 return .json(raw: JSONValue.object(body).serialized, status: 400)
             }
-            return .json(raw: appConfig(request).json.serialized)
+            return .json(raw: await appConfig(request).json.serialized)
         }
         fdi.on(&router, .post, Self.base + "/signout") { request in
             let session = try await fdi.sessions.verified(request)
@@ -46,15 +46,11 @@ struct RowndPluginRoutes: Sendable {
 
     /// The app's configuration; `apiDomain` is the public URL, else the address the SDK reached
     /// Gatehouse by (an allow-listed host), which is what it was configured with.
-    private func appConfig(_ request: Request) -> RowndAppConfig {
-        let methods = env.accounts.signInMethods
-        let email =
-            (methods.contains(.emailCode) && env.capabilities.contains(.emailOTP))
-            || (methods.contains(.magicLink) && env.capabilities.contains(.magicLink))
-        return RowndAppConfig(
+    private func appConfig(_ request: Request) async -> RowndAppConfig {
+        RowndAppConfig(
             apiDomain: env.configuration.publicBaseURL(reachedBy: request),
             apiBasePath: fdi.basePath.isEmpty ? "/" : fdi.basePath,
-            emailSignIn: email)
+            waysIn: await RowndHubWaysIn(fdi: fdi))
     }
 
     /// A legacy Rownd session traded for a SuperTokens one: the token is Rownd's, signed with keys

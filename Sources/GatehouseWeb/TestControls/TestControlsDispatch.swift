@@ -25,7 +25,7 @@ struct TestControlsDispatch: Sendable {
         let effects = RequestEffects()
         let started = ContinuousClock.now
         let fault =
-            TestFaults.exempt.contains { request.path.hasPrefix($0) }
+            faults.isEmpty || TestFaults.exempt.contains(where: { request.path.hasPrefix($0) })
             ? nil : faults.take(method: request.method, path: request.path)
         var (response, route) = await RequestEffects.$current.withValue(effects) {
             await answer(request, meeting: fault)
@@ -37,7 +37,7 @@ struct TestControlsDispatch: Sendable {
                 id: id, at: clock(), method: request.method.rawValue, path: request.path, route: route,
                 wayIn: wayIn.name(of: request), status: response.status,
                 milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
-                fault: fault?.id, effects: effects))
+                fault: fault?.id, effects: effects.effects))
         return response
     }
 

@@ -27,7 +27,7 @@ struct TestRequestsRoutes: Sendable {
         init(_ entry: RequestLedger.Entry) {
             (id, at, method, path, route, wayIn) = (entry.id, entry.at, entry.method, entry.path, entry.route, entry.wayIn)
             (status, milliseconds, fault) = (entry.status, (entry.milliseconds * 10).rounded() / 10, entry.fault)
-            caused = entry.effects.effects.map { Effect(kind: $0.kind, detail: $0.detail) }
+            caused = entry.effects.map { Effect(kind: $0.kind, detail: $0.detail) }
         }
     }
 

@@ -144,7 +144,7 @@ struct TestingPage: Sendable {
                     "id": entry.id, "at": DisplayDate.dateTime(entry.at), "method": entry.method, "path": entry.path,
                     "wayIn": entry.wayIn, "status": entry.status, "failed": entry.status >= 400,
                     "milliseconds": String(format: "%.1f", entry.milliseconds), "faulted": entry.fault != nil,
-                    "caused": entry.effects.effects.map { "\($0.kind) \($0.detail)" }.joined(separator: ", ")
+                    "caused": entry.effects.map { "\($0.kind) \($0.detail)" }.joined(separator: ", ")
                 ]
             }
         ]

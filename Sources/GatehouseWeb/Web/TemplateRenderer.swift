@@ -43,6 +43,7 @@ enum Template: String, CaseIterable, Sendable {
     case consoleWebhook = "console-webhook"
     case consoleWebhookBin = "console-webhook-bin"
     case rowndHub = "rownd-hub"
+    case rowndHubLink = "rownd-hub-link"
 }
 
 /// Renders `Templates/*.mustache`. Every template is parsed at start-up, so a broken or missing one

@@ -88,6 +88,10 @@ public struct WebConfiguration: Sendable {
     /// Where the Rownd Hub answers (`--rownd-hub-path`): the app's `Rownd.config.baseUrl` is the
     /// server's address and this path.
     public var rowndHubPath = "/rownd-hub"
+    /// The URL scheme of the app on the Rownd SDK (`--rownd-app-scheme`, its
+    /// `Rownd.config.deepLinkScheme`; the SDK's default): a magic link the Hub mails, opened on the
+    /// phone, hands on to `{scheme}://account/login…`, and a post-sign-in redirect may name it.
+    public var rowndAppScheme = "rowndsupertokens"
     /// Origins (`scheme://host[:port]`) of web apps that call the FDI from a browser
     /// (`--supertokens-app-origin`): answered with CORS, credentials allowed.
     public var superTokensAppOrigins: [String] = []
