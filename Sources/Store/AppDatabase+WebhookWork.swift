@@ -17,6 +17,12 @@ extension AppDatabase {
         }
     }
 
+    /// The outbox's newest event (its `seq`), nil while it is empty: what the delivery worker
+    /// compares to notice events another process wrote.
+    public func newestWebhookEvent() async throws -> Int64? {
+        try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM webhook_events")) }
+    }
+
     /// Up to `limit` pending deliveries due now, oldest first, none of `excluded`: each the first
     /// pending one of its endpoint and account (`chain`), so an account's events arrive in order,
     /// and its event settled — claimed by its act's audit row, or older than `grace` seconds (the

@@ -135,11 +135,13 @@ final class TestGatehouse: Stoppable, @unchecked Sendable {
     /// A web app's origin, given as `--supertokens-app-origin` would give it.
     static let superTokensAppOrigin = "http://app.example.test"
 
-    /// Stops this server and starts a fresh one on the same SQLite file (a restart).
-    func restart() async throws {
+    /// Stops this server and starts a fresh one on the same SQLite file (a restart); `meanwhile`
+    /// runs while none is serving.
+    func restart(meanwhile: () async throws -> Void = {}) async throws {
         await server.shutdown(gracePeriod: .seconds(5))
         await app?.stop()
         app = nil
+        try await meanwhile()
         (server, app, database, passwords) = try await Self.makeServer(
             databasePath: databasePath, verification: verification, maxBodyBytes: 1 << 20,
             templates: Self.repositoryRoot + "/Templates", clock: clock, signInMethods: signInMethods,

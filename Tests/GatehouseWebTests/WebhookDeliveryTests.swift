@@ -160,15 +160,16 @@ import Testing
         let receiver = try WebhookReceiver()
         let token = try await gatehouse.adminToken()
         _ = try await Self.addEndpoint(gatehouse, token: token, ["url": receiver.url])
-        // The account's row commits and the process "dies": no audit row, no nudge of the worker.
-        let now = Date()
-        _ = try await gatehouse.database.insertUser(
-            UserRecord(
-                id: UserID("crashed1"), email: "fay@example.com", passwordHash: nil, verified: false, profile: Profile(),
-                createdAt: now, updatedAt: now), verificationToken: nil)
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(receiver.received.isEmpty)
-        try await gatehouse.restart()
+        // The account's row commits and the process dies: no audit row, no nudge, no worker left.
+        try await gatehouse.restart {
+            let now = Date()
+            _ = try await gatehouse.database.insertUser(
+                UserRecord(
+                    id: UserID("crashed1"), email: "fay@example.com", passwordHash: nil, verified: false,
+                    profile: Profile(), createdAt: now, updatedAt: now), verificationToken: nil)
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(receiver.received.isEmpty)
+        }
         let received = try await receiver.waitFor(1)
         #expect(received.first?.type == "user.created" && received.first?.data["wayIn"] == nil)
         #expect((received.first?.data["user"] as? [String: Any])?["id"] as? String == "crashed1")

@@ -66,8 +66,9 @@ final class WebhookReceiver: @unchecked Sendable {
 }
 
 extension WebhookPolicy {
-    /// The test servers' schedule: two retries 50 and 100 ms apart, a short grace and time-out.
+    /// The test servers' schedule: two retries 50 and 100 ms apart, a short grace and time-out,
+    /// other processes' events looked for every 100 ms.
     static let tests = WebhookPolicy(
         retryDelays: [0.05, 0.1], timeout: 2, grace: 0.3, capturedResponseBytes: 1024, allowsAnyHost: false,
-        rotationOverlap: 3600, concurrency: 4)
+        rotationOverlap: 3600, concurrency: 4, otherWritersLook: 0.1)
 }

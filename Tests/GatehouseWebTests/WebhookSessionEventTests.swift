@@ -53,4 +53,27 @@ import Testing
         let expired = try #require(receiver.received.first { $0.data["reason"] as? String == "expired" })
         #expect(expired.data["expiredAt"] is String && expired.data["actor"] is NSNull)
     }
+
+    /// A test suite's `expire-now` of an account's sessions ends them as their lapsing would: the app
+    /// hears one `session.ended` (`reason` `expired`, the test controls the way in); ending none
+    /// (nothing was live) tells it nothing.
+    @Test func expireNowOfSessionsIsReportedAsTheirEnd() async throws {
+        let gatehouse = try await TestGatehouse(verification: .none)
+        let script = try await TestControlsScript(gatehouse)
+        let receiver = try WebhookReceiver()
+        _ = try await WebhookDeliveryTests.addEndpoint(gatehouse, token: script.token, ["url": receiver.url])
+        _ = try await gatehouse.postJSON("/api/auth/users", ["email": "lu@example.com", "password": Self.password])
+        _ = try await receiver.waitFor(2)
+
+        let ended = try await script.control("clock/expire-now", ["email": "lu@example.com", "kind": "sessions"])
+        #expect(ended.status == 200 && ended.json["ended"] as? Int == 1, "\(ended.text)")
+        #expect(try await script.control("clock/expire-now", ["email": "lu@example.com", "kind": "sessions"]).status == 200)
+        _ = try await gatehouse.postJSON("/api/auth/users", ["email": "mo@example.com", "password": Self.password])
+        _ = try await receiver.waitFor(5)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(
+            Self.events(of: "lu@example.com", in: receiver.received) == [
+                "user.created insforge-api", "session.created insforge-api", "session.ended test-controls expired"
+            ])
+    }
 }

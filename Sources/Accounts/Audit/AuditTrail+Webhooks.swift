@@ -5,11 +5,13 @@ extension AuditTrail {
     /// The webhook events an audited act is, if any: its type, its account, and in `data` the way
     /// in (`wayIn`: the front-end's `via`, `console` for staff's acts, else `pages`), the actor, the
     /// source address and the act's own details; a session's end says why (`reason`). A sign-up
-    /// that signed the person in (`signedIn` in its data) is also that session's `session.created`.
+    /// that signed the person in (`signedIn` in its data) is also that session's `session.created`;
+    /// the test controls' `expire-now` that ended sessions (`kind` `sessions`, `count` above 0) is
+    /// their `session.ended`.
     static func webhooks(
         _ event: AuditEvent, actor: String?, subject: String?, ip: String?, data: [String: JSONValue]
     ) -> [NewWebhookEvent] {
-        guard let type = WebhookEventType(audit: event) else { return [] }
+        guard let type = WebhookEventType(audit: event) ?? sessionsExpiredNow(event, data: data) else { return [] }
         var details = data
         let via = details.removeValue(forKey: "via")?.stringValue
         let wayIn =
@@ -25,11 +27,21 @@ extension AuditTrail {
         return events
     }
 
-    /// Why a `session.ended` came, by the act that ended it (`expired`: `WebhookDelivery`'s sweep):
-    /// signing out of every session is `sign_out_everywhere`, ending one or the others `revoked`.
+    /// `session.ended` for the test controls' `expire-now` when it ended sessions, else nil.
+    static func sessionsExpiredNow(_ event: AuditEvent, data: [String: JSONValue]) -> WebhookEventType? {
+        guard event == .testExpiredNow, data["kind"] == .string(AccountClockControl.Kind.sessions.rawValue),
+            case .number(let count)? = data["count"], count > 0
+        else { return nil }
+        return .sessionEnded
+    }
+
+    /// Why a `session.ended` came, by the act that ended it: signing out of every session is
+    /// `sign_out_everywhere`, ending one or the others `revoked`; `expired` is the test controls'
+    /// `expire-now` here, and a session's end of life in `WebhookDelivery`'s sweep.
     static func endReason(_ event: AuditEvent, scope: String?) -> String? {
         switch event {
         case .signOut: return "sign_out"
+        case .testExpiredNow: return "expired"
         case .sessionRevoked: return "revoked"
         case .sessionsSignedOut: return scope == "all" ? "sign_out_everywhere" : "revoked"
         default: return nil

@@ -13,7 +13,7 @@ struct AuditTrail: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     /// The delivery worker, told when an act added to the outbox; nil in the command line, whose
-    /// events the server sends when it next looks at the outbox (an act, or its start).
+    /// events a running server's worker notices within a second (`watchOtherWriters`).
     var webhooks: WebhookDelivery? = nil
 
     func record(

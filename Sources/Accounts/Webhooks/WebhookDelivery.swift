@@ -7,8 +7,9 @@ import Store
 /// endpoint, retrying on the policy's schedule, and reports sessions that expire (`session.ended`).
 /// It runs only while deliveries are pending or a session will expire — woken
 /// when an act adds some (`nudge`) and at start-up, which sends what a stop or a crash left (each
-/// with its `webhook-id` unchanged) — and never on a request's path: a slow receiver delays only
-/// its own endpoint's deliveries.
+/// with its `webhook-id` unchanged), or when another process (the command line) wrote events
+/// (`watchOtherWriters`) — and never on a request's path: a slow receiver delays only its own
+/// endpoint's deliveries.
 actor WebhookDelivery {
     let database: AppDatabase
     let secrets: WebhookSecrets
@@ -25,6 +26,8 @@ actor WebhookDelivery {
     /// The one timer that ends the loop's wait at `deadline`; kept across waits that end sooner, so
     /// a far deadline (the next session expiry, days ahead) is not set again at every look.
     private var alarm: (task: Task<Void, Never>, deadline: ContinuousClock.Instant)?
+    /// The look for other processes' events (`watchOtherWriters`), ended by `stop`.
+    private var watcher: Task<Void, Never>?
 
     init(database: AppDatabase, secrets: WebhookSecrets, policy: WebhookPolicy, logger: Logger) {
         (self.database, self.secrets, self.policy, self.logger) = (database, secrets, policy, logger)
@@ -47,8 +50,25 @@ actor WebhookDelivery {
     /// Ends the loop (tries in flight finish) when the server stops: its database may be gone next.
     public func stop() {
         stopped = true
+        watcher?.cancel()
         waiter?.resume()
         waiter = nil
+    }
+
+    /// Reads the outbox's newest event every `policy.otherWritersLook` seconds and nudges when it
+    /// changed: the command line (`gatehouse users …`, `superuser …`) writes events from its own
+    /// process, which no nudge reaches. One indexed read a look, on no request's path.
+    func watchOtherWriters() {
+        guard watcher == nil, !stopped else { return }
+        watcher = Task {
+            var seen = (try? await database.newestWebhookEvent()) ?? nil
+            while (try? await Task.sleep(for: .seconds(policy.otherWritersLook))) != nil {
+                let newest = (try? await database.newestWebhookEvent()) ?? nil
+                guard newest != seen else { continue }
+                seen = newest
+                nudge()
+            }
+        }
     }
 
     /// Looks at the outbox (one read), starts what is due, reports lapsed sessions, then waits for

@@ -19,6 +19,9 @@ struct Webhooks: Sendable {
         (self.database, self.secrets, self.policy) = (database, secrets, policy)
         delivery = WebhookDelivery(database: database, secrets: secrets, policy: policy, logger: logger)
         let delivery = delivery
-        Task { await delivery.nudge() }
+        Task {
+            await delivery.nudge()
+            await delivery.watchOtherWriters()
+        }
     }
 }
