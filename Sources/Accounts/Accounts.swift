@@ -102,6 +102,12 @@ public struct Accounts: Sendable {
     /// Whether an email change's confirmation asks for the account's password (PocketBase's does).
     public var confirmsEmailChangeWithPassword: Bool { backend.confirmsEmailChangeWithPassword }
 
+    /// Starts what only a serving process needs beside requests: the webhook worker's look for events
+    /// other processes (the command line) write. Owners used without a server (tests, the CLI) poll nothing.
+    public func startBackgroundWork() async {
+        await webhooks.delivery.watchOtherWriters()
+    }
+
     /// Stops what runs beside requests (the webhook delivery worker); the server calls it once it
     /// stopped serving.
     public func stopBackgroundWork() async {

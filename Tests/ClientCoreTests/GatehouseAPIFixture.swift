@@ -63,6 +63,7 @@ final class GatehouseAPIFixture: MailboxFixture {
         try server.start()
         try atTestEnd {
             await server.shutdown(gracePeriod: .seconds(5))
+            await app.stop()
             try? FileManager.default.removeItem(at: directory)
         }
         _ = try await database.createSuperuser(

@@ -43,6 +43,7 @@ struct InProcessApplication {
 
     /// Gives back the hasher's and the database's memory and removes the folder.
     func stop() async {
+        await app.stop()
         passwords.releaseMemory()
         await database.releaseMemory()
         try? FileManager.default.removeItem(at: directory)

@@ -18,6 +18,8 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
     let directory: URL
     let clock = TestClock()
     let server: HTTPServer
+    /// Its background work (the webhook worker) stops with the server.
+    let app: Application
     let database: AppDatabase
     /// The keyed hash from its key file (what its sealed signing keys are sealed under).
     let hasher: KeyedHash
@@ -55,7 +57,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
         configuration.superTokensAPIKey = TestGatehouse.superTokensAPIKey
         configuration.superTokensWebsiteURL = superTokensWebsiteURL
         configure(&configuration)
-        let app = try await Application(
+        app = try await Application(
             configuration: configuration,
             backend: LocalBackend(accounts: accounts), database: AccountsDatabase(database), hasher: hasher,
             passwords: passwords, clock: now, logger: logger,
@@ -72,6 +74,7 @@ final class OAuthGatehouse: Stoppable, @unchecked Sendable {
 
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
+        await app.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

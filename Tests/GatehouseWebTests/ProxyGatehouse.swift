@@ -16,6 +16,8 @@ import TestScope
 final class ProxyGatehouse: Stoppable, @unchecked Sendable {
     let directory: URL
     let server: HTTPServer
+    /// Its background work (the webhook worker) stops with the server.
+    let app: Application
     let database: AppDatabase
     let remote: PocketBaseBackend
     var port: Int { server.port }
@@ -30,7 +32,7 @@ final class ProxyGatehouse: Stoppable, @unchecked Sendable {
         let hasher = try KeyedHash(key: keys.keyedHash)
         let portBox = PortBox()
         remote = PocketBaseBackend(configuration: .init(baseURL: pocketBase.baseURL, superuser: superuser), logger: logger)
-        let app = try await Application(
+        app = try await Application(
             configuration: WebConfiguration(
                 publicBaseURL: "", templatesDirectory: TestGatehouse.repositoryRoot + "/Templates",
                 publicDirectory: TestGatehouse.repositoryRoot + "/Public"),
@@ -49,6 +51,7 @@ final class ProxyGatehouse: Stoppable, @unchecked Sendable {
 
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
+        await app.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

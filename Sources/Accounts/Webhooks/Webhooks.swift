@@ -19,9 +19,6 @@ struct Webhooks: Sendable {
         (self.database, self.secrets, self.policy) = (database, secrets, policy)
         delivery = WebhookDelivery(database: database, secrets: secrets, policy: policy, logger: logger)
         let delivery = delivery
-        Task {
-            await delivery.nudge()
-            await delivery.watchOtherWriters()
-        }
+        Task { await delivery.nudge() }
     }
 }

@@ -59,6 +59,7 @@ public struct Application: Sendable {
             (settings: settings, registry: ProviderRegistry(database: database, secretBox: settings.secretBox, clock: clock))
         }
         self.accounts = accounts
+        await accounts.startBackgroundWork()
         let env = PageEnvironment(
             configuration: configuration, accounts: accounts,
             mailbox: try DevMailbox(database: database, hasher: hasher, clock: clock), renderer: renderer,
