@@ -564,7 +564,9 @@ copy_args() {
   [ "$1" = gatehouse-bare ] || cp "$WORK/gatehouse-bare.sqlite" "$WORK/$1.sqlite"
   cp "$WORK/gatehouse.sqlite.key" "$WORK/$1.sqlite.key"
   COPY_ARGS=("${SERVE_ARGS[@]}")
-  for i in "${!COPY_ARGS[@]}"; do [ "${COPY_ARGS[$i]}" = "$WORK/gatehouse.sqlite" ] && COPY_ARGS[$i]="$WORK/$1.sqlite"; done
+  for i in "${!COPY_ARGS[@]}"; do
+    if [ "${COPY_ARGS[$i]}" = "$WORK/gatehouse.sqlite" ]; then COPY_ARGS[$i]="$WORK/$1.sqlite"; fi
+  done
 }
 copy_args gatehouse-controls
 start_gatehouse gatehouse-controls "${COPY_ARGS[@]}"
