@@ -25,7 +25,7 @@ public struct GuestSignUp: Sendable {
     /// A new guest account, its session opened for `client`. `.rateLimited` when the source's
     /// sign-ups are spent; `.notSupported` on a backend without guests.
     public func attempt(for client: SessionClient, request: Request) async throws -> AuthSession {
-        try await takeSignUp(from: request.remoteAddress, ["method": "guest"], request: request)
+        try await signUp.takeBudget(from: request.remoteAddress, ["method": "guest"], request: request)
         let outcome = try await backend(for: client).signUpGuest()
         guard let session = outcome.session else { throw AuthError.invalidCredentials }
         await env.audit.record(
@@ -47,7 +47,8 @@ public struct GuestSignUp: Sendable {
         _ guest: SignedIn, to signUp: SignUpRequest, for client: SessionClient, request: Request
     ) async throws -> SignUpOutcome {
         let email = signUp.email
-        try await takeSignUp(from: policy.source(of: request, account: email), ["email": .string(email)], request: request)
+        try await self.signUp.takeBudget(
+            from: policy.source(of: request, account: email), ["email": .string(email)], request: request)
         var asked = signUp
         asked.appAsksForVerificationMail = policy.signUpMail == .notSent
         let outcome = try await backend(for: client).upgradeGuest(guest.user.id, to: asked)
@@ -55,6 +56,7 @@ public struct GuestSignUp: Sendable {
         await env.audit.record(
             .guestUpgraded, actor: guest.user.id.rawValue, subject: guest.user.id.rawValue, request: request,
             data: AuditTrail.data(["email": .string(outcome.user.email), "method": "password"], via: via))
+        await self.signUp.recordVerificationMail(of: outcome, request: request)
         return outcome
     }
 
@@ -69,15 +71,9 @@ public struct GuestSignUp: Sendable {
             data: AuditTrail.data(["email": .string(session.user.email), "method": .string(method)], via: via))
     }
 
-    /// Takes one of `source`'s sign-ups; `.rateLimited` when they are spent, audited as a refused
-    /// sign-up with `data`.
-    private func takeSignUp(from source: String, _ data: [String: JSONValue], request: Request) async throws {
-        guard let refusal = await env.budgets.take(.signUps(ip: source)) else { return }
-        await env.audit.record(
-            .signUpRefused, request: request,
-            data: AuditTrail.data(data.merging(["reason": "rate_limited"]) { _, reason in reason }, via: via))
-        throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
-    }
+    /// The sign-up owner whose budget, refusal audit and verification-mail rule a guest's sign-up
+    /// and upgrade follow.
+    private var signUp: SignUp { SignUp(env: env, via: via, policy: policy) }
 
     private func backend(for client: SessionClient) throws -> any GuestSignUps {
         try policy.applied(to: env.backend.opening(for: client)).guestSignUps()

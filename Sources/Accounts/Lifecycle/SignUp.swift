@@ -59,12 +59,7 @@ public struct SignUp: Sendable {
     private func accounted(
         email: String, method: String?, keepsSession: Bool, request: Request, _ create: () async throws -> SignUpOutcome
     ) async throws -> SignUpOutcome {
-        if let refusal = await env.budgets.take(.signUps(ip: policy.source(of: request, account: email))) {
-            await env.audit.record(
-                .signUpRefused, request: request,
-                data: AuditTrail.data(["email": .string(email), "reason": "rate_limited"], via: via))
-            throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
-        }
+        try await takeBudget(from: policy.source(of: request, account: email), ["email": .string(email)], request: request)
         let outcome = try await create()
         let user = outcome.user
         var data: [String: JSONValue] = ["email": .string(user.email)]
@@ -73,13 +68,29 @@ public struct SignUp: Sendable {
         await env.audit.record(
             .userSignedUp, actor: user.id.rawValue, subject: user.id.rawValue, request: request,
             data: AuditTrail.data(data, via: via))
-        if outcome.requireEmailVerification, policy.signUpMail != .notSent {
-            if policy.signUpMail == .startsCooldown { await env.budgets.take(.verificationMailsTo(user.email)) }
-            await env.audit.record(
-                .verificationSent, subject: user.id.rawValue, request: request,
-                data: AuditTrail.data(["mode": .string(env.verificationMode.rawValue)], via: via))
-        }
+        await recordVerificationMail(of: outcome, request: request)
         return outcome
+    }
+
+    /// Takes one of `source`'s sign-ups; `.rateLimited` when they are spent, audited as a refused
+    /// sign-up with `data`. Every way to a new account (a guest's too) spends this budget here.
+    func takeBudget(from source: String, _ data: [String: JSONValue], request: Request) async throws {
+        guard let refusal = await env.budgets.take(.signUps(ip: source)) else { return }
+        await env.audit.record(
+            .signUpRefused, request: request,
+            data: AuditTrail.data(data.merging(["reason": "rate_limited"]) { _, reason in reason }, via: via))
+        throw AuthError.rateLimited(retryAfter: refusal.retryAfter)
+    }
+
+    /// The sign-up's own verification mail as the way in's vendor sends it
+    /// (`WayInPolicy.signUpMail`): audited, and the address's cool-down started where it starts one.
+    func recordVerificationMail(of outcome: SignUpOutcome, request: Request) async {
+        guard outcome.requireEmailVerification, policy.signUpMail != .notSent else { return }
+        let user = outcome.user
+        if policy.signUpMail == .startsCooldown { await env.budgets.take(.verificationMailsTo(user.email)) }
+        await env.audit.record(
+            .verificationSent, subject: user.id.rawValue, request: request,
+            data: AuditTrail.data(["mode": .string(env.verificationMode.rawValue)], via: via))
     }
 
     /// A browser's sign-up: the new account signed in with its password when the backend opened no
